@@ -1,0 +1,313 @@
+"""Empirical audit of Theorems 3-5 and Proposition 1 of Asoodeh et al. (2020) on 1-D projected noisy chains.
+
+Three numbers per (configuration, position i, epsilon), spec section 4.3:
+
+- the theorem's upper bound on delta;
+- ``delta_grid``: the grid-exact E_{e^eps} between the output laws on neighbouring datasets, maximised over the
+  instance family (a lower bound on the worst case, since each instance is a valid neighbouring pair);
+- ``mc_lower``: a (1 - alpha)-confidence Monte-Carlo lower bound, with events fixed from the grid before sampling
+  and outputs simulated by the torch noisy-gradient engine (exact continuous PNSGD, not the grid).
+
+A measured value above a bound is a bug or a finding; :func:`bound_violations` lists them and the workflow stops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import torch
+
+from dplab.accounting.hockey_stick import discrete_hockey_stick
+from dplab.audit.grid import UniformGrid, bin_index, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
+from dplab.audit.instances import audit_instance
+from dplab.audit.montecarlo import event_from_laws, hockey_stick_lower_bound_from_counts
+from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
+from dplab.learning.losses import LinearLoss
+from dplab.learning.projections import Interval
+from dplab.studies.contraction.curves import epsilon_grid
+from dplab.theory.contraction import (
+    contraction_modulus,
+    kappa_prop1,
+    log_delta_prop1,
+    log_delta_thm3,
+    log_delta_thm4,
+    log_delta_thm5,
+)
+
+__all__ = [
+    "AuditViolation",
+    "grid_audit",
+    "laws_key",
+    "worst_instances",
+    "monte_carlo_audit",
+    "theorem_bounds",
+    "merge_audit",
+    "bound_violations",
+    "random_stopping_audit",
+]
+
+#: Numerical slack allowed when comparing an exact (grid) value with a closed-form bound.
+BOUND_TOLERANCE = 1e-9
+
+
+class AuditViolation(RuntimeError):
+    """A measured privacy loss exceeds a theorem's upper bound."""
+
+
+def laws_key(instance: str, i: int, which: str) -> str:
+    """Name of one output law in the ``laws.npz`` archive (``which`` is ``p`` or ``q``)."""
+    return f"{instance}__{i}__{which}"
+
+
+def _grid(audit: Mapping[str, Any], setting: Mapping[str, Any]) -> UniformGrid:
+    a, b = setting["interval"]
+    return UniformGrid(a, b, audit["grid_cells"])
+
+
+def _instance_laws(
+    audit: Mapping[str, Any], setting: Mapping[str, Any], grid: UniformGrid, name: str, i: int, random_stop: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    a, b = setting["interval"]
+    instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
+    return pnsgd_output_laws(
+        grid,
+        y0=instance.y0,
+        data=instance.data,
+        data_prime=instance.data_prime,
+        lr=audit["lr"],
+        scale=setting["scale"],
+        noise=setting["noise"],
+        psi=linear_loss_psi(audit["lr"]),
+        random_stop=random_stop,
+    )
+
+
+def grid_audit(
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    instances: Iterable[str],
+    positions: Iterable[int],
+    *,
+    random_stop: bool = False,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
+) -> tuple[pd.DataFrame, dict[str, np.ndarray]]:
+    """Grid-exact delta for every instance, position and epsilon, and the output laws themselves.
+
+    Returns a frame with columns ``instance, i, epsilon, delta_grid, max_privacy_loss`` and a mapping
+    :func:`laws_key` -> law (for fixing Monte-Carlo events before sampling).
+    """
+    grid = _grid(audit, setting)
+    eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
+    frames, laws = [], {}
+    cases = [(name, i) for i in positions for name in instances]
+    for name, i in progress(cases):
+        p, q = _instance_laws(audit, setting, grid, name, i, random_stop)
+        laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")] = p, q
+        frames.append(
+            pd.DataFrame(
+                {
+                    "instance": name,
+                    "i": i,
+                    "epsilon": eps,
+                    "delta_grid": discrete_hockey_stick(p, q, eps),
+                    "max_privacy_loss": privacy_loss_bound(p, q),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True), laws
+
+
+def worst_instances(grid_frame: pd.DataFrame) -> dict[int, str]:
+    """For each position, the instance with the largest grid delta summed over the epsilon sweep.
+
+    The Monte-Carlo audit simulates this instance only (one simulation serves every epsilon).
+    """
+    totals = grid_frame.groupby(["i", "instance"], sort=True)["delta_grid"].sum().reset_index()
+    best = totals.sort_values(["i", "delta_grid", "instance"], ascending=[True, False, True]).groupby("i").head(1)
+    return dict(zip(best["i"].astype(int), best["instance"], strict=True))
+
+
+def _simulated_bin_counts(
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    grid: UniformGrid,
+    y0: float,
+    data: np.ndarray,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """Bin counts of ``samples`` exact PNSGD outputs (torch engine, chunked) on ``data``."""
+    a, b = setting["interval"]
+    config = NoisyGradientConfig(
+        lr=audit["lr"],
+        noise=setting["noise"],
+        noise_scale=setting["scale"],
+        clip_norm=None,
+        projection=Interval(a, b),
+        sampling="single_pass",
+        batch_size=1,
+    )
+    loss = LinearLoss(offset=audit["L"] * max(abs(a), abs(b)))
+    features = torch.as_tensor(np.asarray(data, dtype=np.float64)[:, None])
+    start = torch.tensor([y0], dtype=torch.float64)
+    mc = audit["monte_carlo"]
+    counts = np.zeros(grid.size, dtype=np.int64)
+    remaining = mc["samples"]
+    while remaining > 0:
+        runs = min(mc["chunk"], remaining)
+        outputs = run_noisy_gradient(config, loss, features, None, start, runs=runs, generator=generator)
+        counts += np.bincount(bin_index(outputs[:, 0].numpy(), grid), minlength=grid.size)
+        remaining -= runs
+    return counts
+
+
+def monte_carlo_audit(
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    grid_frame: pd.DataFrame,
+    laws: Mapping[str, np.ndarray],
+    *,
+    seed: int,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
+) -> pd.DataFrame:
+    """Monte-Carlo lower bounds on delta for the worst instance at each position.
+
+    For each epsilon the event A = {bins k : p_k > e^eps q_k} is taken from the grid laws (fixed before any
+    sample is drawn); ``samples`` outputs are simulated on each dataset, and the Clopper-Pearson bound
+    max(0, P_lo - e^eps Q_hi) at level 1 - alpha is reported with the point estimate.
+    Columns: ``i, instance, epsilon, mc_lower, mc_estimate, p_lower, q_upper, samples, alpha, delta_grid``.
+    """
+    grid = _grid(audit, setting)
+    a, b = setting["interval"]
+    eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
+    alpha = audit["monte_carlo"]["alpha"]
+    generator = torch.Generator().manual_seed(seed)
+    frames = []
+    for i, name in progress(sorted(worst_instances(grid_frame).items())):
+        instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
+        p, q = laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")]
+        counts_p = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data, generator)
+        counts_q = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data_prime, generator)
+        events = event_from_laws(p, q, eps)  # (n_epsilon, bins), fixed before sampling
+        m = audit["monte_carlo"]["samples"]
+        bound = hockey_stick_lower_bound_from_counts(
+            events.astype(np.int64) @ counts_p, m, events.astype(np.int64) @ counts_q, m, epsilon=eps, alpha=alpha
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "i": i,
+                    "instance": name,
+                    "epsilon": eps,
+                    "mc_lower": bound.lower,
+                    "mc_estimate": bound.estimate,
+                    "p_lower": bound.p_lower,
+                    "q_upper": bound.q_upper,
+                    "samples": m,
+                    "alpha": alpha,
+                    "delta_grid": discrete_hockey_stick(p, q, eps),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def theorem_bounds(audit: Mapping[str, Any], setting: Mapping[str, Any], i: int, eps: np.ndarray) -> dict[str, Any]:
+    """The paper's upper bounds at one position for the audit's linear loss (L-Lipschitz, convex: M = 1).
+
+    Gaussian noise: Theorem 4 and Proposition 1. Laplace noise: Theorem 3 (no RDP baseline in the paper).
+    """
+    a, b = setting["interval"]
+    M = contraction_modulus(lr=audit["lr"], beta_smooth=audit["beta_smooth"], rho=0.0)
+    common = {"L": audit["L"], "M": M, "diameter": b - a, "lr": audit["lr"], "n": audit["n"], "i": i}
+    if setting["noise"] == "gaussian":
+        kappa = kappa_prop1(L=audit["L"], sigma=setting["scale"], M=M, n=audit["n"], i=i)
+        return {
+            "theorem": "thm4",
+            "bound_theorem": np.exp(log_delta_thm4(eps, sigma=setting["scale"], **common)),
+            "bound_prop1": np.exp(log_delta_prop1(eps, kappa=kappa)),
+        }
+    return {
+        "theorem": "thm3",
+        "bound_theorem": np.exp(log_delta_thm3(eps, v=setting["scale"], **common)),
+        "bound_prop1": np.nan,
+    }
+
+
+def merge_audit(
+    audit: Mapping[str, Any], settings: Mapping[str, Mapping[str, Any]], grids: Mapping[str, pd.DataFrame],
+    mcs: Mapping[str, pd.DataFrame],
+) -> pd.DataFrame:
+    """One row per (configuration, i, epsilon): bounds, worst grid delta (and its instance), Monte-Carlo bound."""
+    frames = []
+    for name, setting in settings.items():
+        grid_frame = grids[name]
+        worst = grid_frame.sort_values(["delta_grid", "instance"], ascending=[False, True])
+        worst = worst.groupby(["i", "epsilon"], sort=True).head(1).rename(columns={"instance": "grid_instance"})
+        mc = mcs[name].rename(columns={"instance": "mc_instance", "delta_grid": "delta_grid_mc_instance"})
+        merged = worst.merge(mc, on=["i", "epsilon"], how="left").sort_values(["i", "epsilon"])
+        parts = []
+        for i, part in merged.groupby("i", sort=False):
+            part = part.copy()
+            for key, value in theorem_bounds(audit, setting, int(i), part["epsilon"].to_numpy()).items():
+                part[key] = value
+            parts.append(part)
+        merged = pd.concat(parts, ignore_index=True)
+        a, b = setting["interval"]
+        merged.insert(0, "config", name)
+        merged.insert(1, "noise", setting["noise"])
+        merged.insert(2, "diameter", b - a)
+        merged.insert(3, "scale", setting["scale"])
+        frames.append(merged)
+    columns = [
+        "config", "noise", "diameter", "scale", "i", "epsilon", "theorem", "bound_theorem", "bound_prop1",
+        "delta_grid", "grid_instance", "max_privacy_loss", "mc_lower", "mc_estimate", "p_lower", "q_upper",
+        "mc_instance", "delta_grid_mc_instance", "samples", "alpha",
+    ]
+    frame = pd.concat(frames, ignore_index=True)[columns]
+    frame["mc_minus_grid"] = frame["mc_lower"] - frame["delta_grid_mc_instance"]
+    return frame.sort_values(["config", "i", "epsilon"], ignore_index=True)
+
+
+def bound_violations(frame: pd.DataFrame, measured: Iterable[str], bounds: Iterable[str]) -> pd.DataFrame:
+    """Rows where a measured column exceeds a bound column (beyond :data:`BOUND_TOLERANCE`).
+
+    Returns a long frame ``measured, bound, excess`` plus the identifying columns; empty when every bound holds.
+    """
+    rows = []
+    for m in measured:
+        for b in bounds:
+            excess = frame[m] - frame[b]
+            bad = frame[excess > BOUND_TOLERANCE].assign(measured=m, bound=b, excess=excess[excess > BOUND_TOLERANCE])
+            rows.append(bad)
+    return pd.concat(rows, ignore_index=True)
+
+
+def random_stopping_audit(
+    audit: Mapping[str, Any],
+    stopping: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    *,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
+) -> pd.DataFrame:
+    """Theorem 5 (uniform and i-dependent forms) against the grid-exact randomly stopped laws.
+
+    Columns: ``i, epsilon, delta_grid, grid_instance, bound_thm5, bound_thm5_i`` (worst instance per point).
+    """
+    sweep = {**audit, "epsilon_max": stopping["epsilon_max"], "n_epsilon": stopping["n_epsilon"]}
+    frame, _ = grid_audit(
+        sweep, setting, stopping["instances"], stopping["positions"], random_stop=True, progress=progress
+    )
+    worst = frame.sort_values(["delta_grid", "instance"], ascending=[False, True]).groupby(["i", "epsilon"]).head(1)
+    worst = worst.rename(columns={"instance": "grid_instance"}).sort_values(["i", "epsilon"], ignore_index=True)
+    a, b = setting["interval"]
+    M = contraction_modulus(lr=audit["lr"], beta_smooth=audit["beta_smooth"], rho=0.0)
+    common = {"L": audit["L"], "sigma": setting["scale"], "M": M, "diameter": b - a, "lr": audit["lr"], "n": audit["n"]}
+    eps = worst["epsilon"].to_numpy()
+    worst["bound_thm5"] = np.exp(log_delta_thm5(eps, **common))
+    worst["bound_thm5_i"] = [
+        float(np.exp(log_delta_thm5(e, i=int(i), **common))) for e, i in zip(eps, worst["i"], strict=True)
+    ]
+    return worst[["i", "epsilon", "delta_grid", "grid_instance", "max_privacy_loss", "bound_thm5", "bound_thm5_i"]]

@@ -1,0 +1,110 @@
+"""Closed-form privacy curves of PNSGD: Figures 2-3 (Theorem 4 vs Proposition 1), Theorem 3, and the regime map.
+
+All deltas are computed as natural logs and reported both as ``delta`` and as ``log10_delta`` (which stays
+finite where ``delta`` underflows to 0 in double precision).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dplab.accounting.inversion import epsilon_for_delta
+from dplab.theory.contraction import (
+    contraction_modulus,
+    epsilon_prop1,
+    kappa_prop1,
+    log_delta_prop1,
+    log_delta_thm3,
+    log_delta_thm4,
+    pure_dp_threshold_thm3,
+    pure_dp_threshold_thm3_as_printed,
+)
+
+__all__ = ["epsilon_grid", "delta_columns", "figure_curves", "laplace_curves", "regime_map"]
+
+LN10 = np.log(10.0)
+
+
+def epsilon_grid(epsilon_max: float, n_epsilon: int) -> np.ndarray:
+    """``n_epsilon`` equally spaced privacy levels on [0, epsilon_max], rounded to 12 digits for stable files."""
+    return np.round(np.linspace(0.0, epsilon_max, n_epsilon), 12)
+
+
+def delta_columns(log_delta: np.ndarray) -> dict[str, np.ndarray]:
+    """``delta`` and ``log10_delta`` from natural-log deltas (``-inf`` where delta is exactly 0)."""
+    log_delta = np.asarray(log_delta, dtype=float)
+    return {"delta": np.exp(log_delta), "log10_delta": log_delta / LN10}
+
+
+def _gaussian_setting(curve: Mapping[str, Any]) -> dict[str, float]:
+    M = contraction_modulus(lr=curve["lr"], beta_smooth=curve["beta_smooth"], rho=curve["rho"])
+    return {"L": curve["L"], "sigma": curve["sigma"], "M": M, "lr": curve["lr"], "n": curve["n"]}
+
+
+def figure_curves(curve: Mapping[str, Any]) -> pd.DataFrame:
+    """Theorem 4 (``thm4``) and Proposition 1 (``prop1``) for each position i: columns
+    ``i, epsilon, method, delta, log10_delta`` (Figures 2 and 3 of the paper)."""
+    setting = _gaussian_setting(curve)
+    eps = epsilon_grid(curve["epsilon_max"], curve["n_epsilon"])
+    frames = []
+    for i in curve["positions"]:
+        thm4 = log_delta_thm4(eps, diameter=curve["diameter"], i=i, **setting)
+        kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
+        prop1 = log_delta_prop1(eps, kappa=kappa)
+        for method, log_delta in (("thm4", thm4), ("prop1", prop1)):
+            frames.append(pd.DataFrame({"i": i, "epsilon": eps, "method": method, **delta_columns(log_delta)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def laplace_curves(curve: Mapping[str, Any]) -> pd.DataFrame:
+    """Theorem 3 for each position i, with the pure-DP threshold the formula implies and the paper's corollary
+    (``pure_dp_threshold_as_printed``, which is wrong for i = n)."""
+    M = contraction_modulus(lr=curve["lr"], beta_smooth=curve["beta_smooth"], rho=curve["rho"])
+    a, b = curve["interval"]
+    common = {"L": curve["L"], "v": curve["v"], "M": M, "diameter": b - a, "lr": curve["lr"]}
+    eps = epsilon_grid(curve["epsilon_max"], curve["n_epsilon"])
+    frames = []
+    for i in curve["positions"]:
+        log_delta = log_delta_thm3(eps, n=curve["n"], i=i, **common)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "i": i,
+                    "epsilon": eps,
+                    "method": "thm3",
+                    **delta_columns(log_delta),
+                    "pure_dp_threshold": pure_dp_threshold_thm3(n=curve["n"], i=i, **common),
+                    "pure_dp_threshold_as_printed": pure_dp_threshold_thm3_as_printed(**common),
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
+    """Epsilon certified at ``delta`` by Theorem 4 and Proposition 1 against the domain diameter D, per position i.
+
+    Proposition 1 does not depend on D; Theorem 4's contraction factor tends to 1 as D/(lr sigma) grows.
+    Columns: ``diameter, ratio, i, method, epsilon, delta``.
+    """
+    setting = _gaussian_setting(regime)
+    delta = regime["delta"]
+    diameters = np.round(np.geomspace(regime["diameter_min"], regime["diameter_max"], regime["n_diameter"]), 10)
+    rows = []
+    for i in regime["positions"]:
+        kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
+        eps_prop1 = float(epsilon_prop1(delta, kappa=kappa))
+        for diameter in diameters:
+            eps_thm4 = epsilon_for_delta(
+                lambda e, d=diameter: float(log_delta_thm4(e, diameter=d, i=i, **setting)), delta
+            )
+            ratio = setting["M"] * diameter / (setting["lr"] * setting["sigma"])
+            rows.append({"diameter": diameter, "ratio": ratio, "i": i, "method": "thm4", "epsilon": eps_thm4})
+            rows.append({"diameter": diameter, "ratio": ratio, "i": i, "method": "prop1", "epsilon": eps_prop1})
+    frame = pd.DataFrame(rows)
+    frame["delta"] = delta
+    return frame

@@ -1,0 +1,98 @@
+# Empirical privacy: grid-exact hockey-stick divergences of projected 1-D chains, and Monte-Carlo lower bounds.
+
+
+def audit_config(wc):
+    return CONTRACTION["audit"]["configs"][wc.cfg]
+
+
+rule contraction_audit_grid:
+    """Exact numerical law of PNSGD's output on every neighbouring instance, position and epsilon (spec 4.2-4.3)."""
+    input:
+        code=dplab_code("audit", "accounting", "studies/contraction/audit.py"),
+    output:
+        grid=f"{WORK}/contraction/audit/{{cfg}}/grid.csv",
+        laws=f"{WORK}/contraction/audit/{{cfg}}/laws.npz",
+    params:
+        audit=CONTRACTION["audit"],
+        setting=audit_config,
+    log:
+        f"{LOGS}/contraction_audit_grid/{{cfg}}.log",
+    benchmark:
+        f"{BENCH}/contraction_audit_grid/{{cfg}}.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/contraction_audit_grid.py"
+
+
+rule contraction_audit_mc:
+    """Monte-Carlo lower bounds: events fixed from the grid, exact PNSGD simulated by the torch engine."""
+    input:
+        laws=rules.contraction_audit_grid.output.laws,
+        grid=rules.contraction_audit_grid.output.grid,
+        code=dplab_code("audit", "learning", "studies/contraction/audit.py"),
+    output:
+        f"{WORK}/contraction/audit/{{cfg}}/mc.csv",
+    params:
+        audit=CONTRACTION["audit"],
+        setting=audit_config,
+        seed=lambda wc: config["seed"],
+    log:
+        f"{LOGS}/contraction_audit_mc/{{cfg}}.log",
+    benchmark:
+        f"{BENCH}/contraction_audit_mc/{{cfg}}.tsv"
+    threads: config["threads"]
+    resources:
+        mem_mb=4000,
+        runtime=20,
+    script:
+        "../scripts/contraction_audit_mc.py"
+
+
+def audited_configs(wc):
+    configs = CONTRACTION["audit"]["configs"]
+    return [name for name in CONTRACTION["audit"]["run"] if configs[name]["noise"] == wc.noise]
+
+
+rule contraction_audit:
+    """Bound, grid-exact value and Monte-Carlo lower bound side by side; stops if any measurement exceeds a bound."""
+    input:
+        grids=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/grid.csv", cfg=audited_configs(wc)),
+        mcs=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/mc.csv", cfg=audited_configs(wc)),
+        code=dplab_code("theory/contraction.py", "studies/contraction/audit.py"),
+    output:
+        f"{RESULTS}/contraction/data/ext_audit_{{noise}}.csv",
+    params:
+        audit=CONTRACTION["audit"],
+        configs=audited_configs,
+    log:
+        f"{LOGS}/contraction_audit/{{noise}}.log",
+    benchmark:
+        f"{BENCH}/contraction_audit/{{noise}}.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/contraction_audit.py"
+
+
+rule contraction_random_stopping:
+    """Theorem 5 (randomly stopped PNSGD) against the grid-exact law of the randomly stopped chain."""
+    input:
+        code=dplab_code("audit", "theory/contraction.py", "studies/contraction/audit.py"),
+    output:
+        f"{RESULTS}/contraction/data/ext_random_stopping.csv",
+    params:
+        audit=CONTRACTION["audit"],
+        stopping=CONTRACTION["random_stopping"],
+        setting=CONTRACTION["audit"]["configs"][CONTRACTION["random_stopping"]["config"]],
+    log:
+        f"{LOGS}/contraction_random_stopping.log",
+    benchmark:
+        f"{BENCH}/contraction_random_stopping.tsv"
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    script:
+        "../scripts/contraction_random_stopping.py"

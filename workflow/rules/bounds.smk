@@ -1,0 +1,75 @@
+# Theoretical bounds: closed-form curves and tables (cheap; no randomness).
+
+
+rule contraction_curves:
+    """Figures 2 and 3 of Asoodeh et al.: Theorem 4 against Proposition 1, delta against epsilon per position i."""
+    input:
+        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+    output:
+        f"{RESULTS}/contraction/data/{{fig}}.csv",
+    params:
+        curve=lambda wc: CONTRACTION["figures"][wc.fig],
+    log:
+        f"{LOGS}/contraction_curves/{{fig}}.log",
+    benchmark:
+        f"{BENCH}/contraction_curves/{{fig}}.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/contraction_curves.py"
+
+
+rule contraction_laplace:
+    """Theorem 3 (Laplace PNSGD) with its pure-DP threshold, per position i (extension X1)."""
+    input:
+        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+    output:
+        f"{RESULTS}/contraction/data/ext_laplace.csv",
+    params:
+        curve=CONTRACTION["laplace"],
+    log:
+        f"{LOGS}/contraction_laplace.log",
+    benchmark:
+        f"{BENCH}/contraction_laplace.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/contraction_laplace.py"
+
+
+rule contraction_regime:
+    """Epsilon at a fixed delta against the domain diameter: where Theorem 4 beats Proposition 1 (extension X2)."""
+    input:
+        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+    output:
+        f"{RESULTS}/contraction/data/ext_regime.csv",
+    params:
+        regime=CONTRACTION["regime"],
+    log:
+        f"{LOGS}/contraction_regime.log",
+    benchmark:
+        f"{BENCH}/contraction_regime.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/contraction_regime.py"
+
+
+rule contraction_lemmas:
+    """Lemmas 1-2 and Theorem 2 of Asoodeh et al. checked against numerical integration and dp_accounting."""
+    input:
+        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/lemmas.py"),
+    output:
+        multiext(f"{RESULTS}/contraction/tables/ext_lemmas", ".csv", ".md"),
+    log:
+        f"{LOGS}/contraction_lemmas.log",
+    benchmark:
+        f"{BENCH}/contraction_lemmas.tsv"
+    resources:
+        mem_mb=500,
+        runtime=5,
+    script:
+        "../scripts/contraction_lemmas.py"

@@ -1,0 +1,58 @@
+# Validation (before any job runs), paths, and the target list of every study.
+import json
+from pathlib import Path
+
+from dplab.config import validate_config
+
+validate_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
+
+RESULTS = config["results"]
+WORK = config["work"]
+LOGS = f"{WORK}/logs"
+BENCH = f"{WORK}/benchmarks"
+SRC = Path(workflow.basedir) / "src" / "dplab"
+CONTRACTION = config["contraction"]
+
+
+def script(name):
+    return str(Path(workflow.basedir) / "workflow" / "scripts" / name)
+
+
+def dplab_code(*parts):
+    """The dplab source files a rule depends on, as inputs, so that editing them re-runs the rule."""
+    files = []
+    for part in parts:
+        path = SRC / part
+        files += sorted(str(p) for p in path.rglob("*.py")) if path.is_dir() else [str(path)]
+    return files
+
+
+wildcard_constraints:
+    fig="fig2|fig3",
+    cfg="|".join(CONTRACTION["audit"]["configs"]),
+    noise="gaussian|laplace",
+
+
+def audit_noises():
+    """Noise types that have at least one audited configuration."""
+    configs = CONTRACTION["audit"]["configs"]
+    return sorted({configs[name]["noise"] for name in CONTRACTION["audit"]["run"]})
+
+
+def contraction_figure_ids():
+    ids = ["fig2", "fig3", "ext_laplace", "ext_regime", "ext_random_stopping", "ext_utility"]
+    return ids + [f"ext_audit_{noise}" for noise in audit_noises()]
+
+
+def contraction_targets():
+    study = f"{RESULTS}/contraction"
+    figures = contraction_figure_ids()
+    return (
+        expand(f"{study}/figures/{{fig}}.{{ext}}", fig=figures, ext=["png", "pdf"])
+        + expand(f"{study}/tables/{{table}}.{{ext}}", table=["ext_lemmas", "ext_utility"], ext=["csv", "md"])
+        + [f"{study}/claims.csv"]
+    )
+
+
+def all_targets():
+    return contraction_targets() + [f"{RESULTS}/index.md", f"{RESULTS}/provenance.json"]

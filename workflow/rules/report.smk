@@ -1,0 +1,73 @@
+# Figures (they only read data files, so a style edit re-runs no computation), claims, index and provenance.
+
+
+rule contraction_figure:
+    """One figure of the contraction study from its tidy data file."""
+    input:
+        data=f"{RESULTS}/contraction/data/{{figid}}.csv",
+        code=dplab_code("report", "studies/contraction/plots.py"),
+    output:
+        multiext(f"{RESULTS}/contraction/figures/{{figid}}", ".png", ".pdf"),
+    wildcard_constraints:
+        figid="fig2|fig3|ext_[a-z_]+",
+    params:
+        figid=lambda wc: wc.figid,
+        config=CONTRACTION,
+    log:
+        f"{LOGS}/contraction_figure/{{figid}}.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/contraction_figure.py"
+
+
+rule contraction_claims:
+    """A verdict, with its numbers, for every claim of Asoodeh et al. and every erratum found."""
+    input:
+        data=expand(f"{RESULTS}/contraction/data/{{figid}}.csv", figid=contraction_figure_ids()),
+        lemmas=f"{RESULTS}/contraction/tables/ext_lemmas.csv",
+        code=dplab_code("report/claims.py", "studies/contraction/claims.py"),
+    output:
+        f"{RESULTS}/contraction/claims.csv",
+    params:
+        config=CONTRACTION,
+        results=RESULTS,
+    log:
+        f"{LOGS}/contraction_claims.log",
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/contraction_claims.py"
+
+
+rule results_index:
+    """results/index.md: every figure, table and claim verdict, with captions."""
+    input:
+        contraction_targets(),
+        captions="workflow/report/captions.yaml",
+        code=dplab_code("report/index.py"),
+    output:
+        f"{RESULTS}/index.md",
+    params:
+        results=RESULTS,
+    log:
+        f"{LOGS}/results_index.log",
+    script:
+        "../scripts/results_index.py"
+
+
+rule provenance:
+    """results/provenance.json: package versions, git commit, configuration hash, date."""
+    input:
+        contraction_targets(),
+    output:
+        f"{RESULTS}/provenance.json",
+    params:
+        config=config,
+        repo=workflow.basedir,
+    log:
+        f"{LOGS}/provenance.log",
+    script:
+        "../scripts/provenance.py"

@@ -1,0 +1,44 @@
+# Training private models with the noisy-gradient engine (many runs at once).
+
+
+rule contraction_utility_train:
+    """PNSGD (Gaussian in d dimensions, Laplace in 1-D) on logistic regression over noise scales and step sizes."""
+    input:
+        data=f"{WORK}/datasets/contraction_logistic_{{noise}}.npz",
+        code=dplab_code("learning", "studies/contraction/utility.py"),
+    output:
+        f"{WORK}/contraction/utility/{{noise}}.csv",
+    params:
+        utility=CONTRACTION["utility"],
+        seed=config["seed"],
+    log:
+        f"{LOGS}/contraction_utility_train/{{noise}}.log",
+    benchmark:
+        f"{BENCH}/contraction_utility_train/{{noise}}.tsv"
+    threads: config["threads"]
+    resources:
+        mem_mb=2000,
+        runtime=20,
+    script:
+        "../scripts/contraction_utility_train.py"
+
+
+rule contraction_utility:
+    """Test loss and excess risk next to the epsilon the theorems certify for the first, middle and last user."""
+    input:
+        runs=expand(f"{WORK}/contraction/utility/{{noise}}.csv", noise=CONTRACTION["utility"]["noise_types"]),
+        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/utility.py"),
+    output:
+        data=f"{RESULTS}/contraction/data/ext_utility.csv",
+        table=multiext(f"{RESULTS}/contraction/tables/ext_utility", ".csv", ".md"),
+    params:
+        utility=CONTRACTION["utility"],
+    log:
+        f"{LOGS}/contraction_utility.log",
+    benchmark:
+        f"{BENCH}/contraction_utility.tsv"
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/contraction_utility.py"

@@ -1,0 +1,22 @@
+"""Bounds, grid-exact values and Monte-Carlo lower bounds side by side; stop if a measurement exceeds a bound."""
+
+import pandas as pd
+
+from dplab.report.io import write_csv
+from dplab.studies.contraction.audit import AuditViolation, bound_violations, merge_audit
+from dplab.workflow_helpers import setup_script
+
+log = setup_script(snakemake)  # noqa: F821
+params = snakemake.params  # noqa: F821
+names = params.configs
+settings = {name: params.audit["configs"][name] for name in names}
+grids = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.grids, strict=True)}  # noqa: F821
+mcs = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.mcs, strict=True)}  # noqa: F821
+frame = merge_audit(params.audit, settings, grids, mcs)
+bounds = ["bound_theorem"] + (["bound_prop1"] if frame["bound_prop1"].notna().any() else [])
+violations = bound_violations(frame, ["delta_grid", "mc_lower"], bounds)
+if len(violations):
+    raise AuditViolation(f"{len(violations)} measurements exceed a theorem's bound:\n{violations.to_string()}")
+soft = frame[frame["mc_minus_grid"] > 1e-3]
+log.info("all %d points below the bounds; MC lower > grid + 1e-3 at %d points", len(frame), len(soft))
+write_csv(frame, snakemake.output[0])  # noqa: F821

@@ -1,0 +1,20 @@
+"""Monte-Carlo lower bounds on delta: events from the grid, outputs simulated by the torch engine."""
+
+import numpy as np
+import pandas as pd
+
+from dplab.report.io import write_csv
+from dplab.seeding import derive_seed
+from dplab.studies.contraction.audit import monte_carlo_audit
+from dplab.workflow_helpers import progress, setup_script
+
+log = setup_script(snakemake)  # noqa: F821
+params = snakemake.params  # noqa: F821
+grid_frame = pd.read_csv(snakemake.input.grid)  # noqa: F821
+with np.load(snakemake.input.laws) as archive:  # noqa: F821
+    laws = {key: archive[key] for key in archive.files}
+seed = derive_seed(params.seed, snakemake.rule, snakemake.wildcards.cfg)  # noqa: F821
+frame = monte_carlo_audit(params.audit, params.setting, grid_frame, laws, seed=seed,
+                          progress=lambda x: progress(list(x)))
+log.info("seed %d; largest MC lower bound %.6f", seed, frame["mc_lower"].max())
+write_csv(frame, snakemake.output[0])  # noqa: F821

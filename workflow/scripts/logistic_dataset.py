@@ -1,0 +1,20 @@
+"""Synthetic logistic-regression data (train and test), deterministic from the configuration's seed."""
+
+import numpy as np
+
+from dplab.data.synthetic import logistic_regression_dataset
+from dplab.report.io import atomic_path
+from dplab.seeding import derive_seed
+from dplab.workflow_helpers import setup_script
+
+log = setup_script(snakemake)  # noqa: F821
+params = snakemake.params  # noqa: F821
+data = params.data
+seed = derive_seed(params.seed, snakemake.rule, snakemake.wildcards.noise)  # noqa: F821
+X, y, w_star = logistic_regression_dataset(data["n"] + params.test_size, data["d"], seed=seed,
+                                           feature_distribution=data["feature_distribution"])
+n = data["n"]
+log.info("seed %d, n_train %d, n_test %d, d %d", seed, n, params.test_size, data["d"])
+with atomic_path(snakemake.output[0]) as temporary:  # noqa: F821
+    with open(temporary, "wb") as handle:
+        np.savez(handle, X_train=X[:n], y_train=y[:n], X_test=X[n:], y_test=y[n:], w_star=w_star)
