@@ -14,10 +14,6 @@ SRC = Path(workflow.basedir) / "src" / "dplab"
 CONTRACTION = config["contraction"]
 
 
-def script(name):
-    return str(Path(workflow.basedir) / "workflow" / "scripts" / name)
-
-
 def dplab_code(*parts):
     """The dplab source files a rule depends on, as inputs, so that editing them re-runs the rule."""
     files = []

@@ -46,7 +46,7 @@ rule results_index:
     """results/index.md: every figure, table and claim verdict, with captions."""
     input:
         contraction_targets(),
-        captions="workflow/report/captions.yaml",
+        captions=str(Path(workflow.basedir) / "workflow" / "report" / "captions.yaml"),
         code=dplab_code("report/index.py"),
     output:
         f"{RESULTS}/index.md",

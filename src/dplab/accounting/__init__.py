@@ -1,0 +1,5 @@
+"""Privacy accounting: hockey-stick divergences of standard noise, RDP to (epsilon, delta) conversions, inversion."""
+
+from __future__ import annotations
+
+__all__ = ["conversions", "hockey_stick", "inversion"]

@@ -1,0 +1,55 @@
+"""Empirical privacy auditing: exact numerical laws of 1-D noisy chains and Monte-Carlo lower bounds.
+
+Submodules:
+    grid        exact binned law of projected 1-D PNSGD (spec paperB §4.2, §4.4)
+    instances   neighbouring-dataset family A–D and their swapped orders (spec paperB §4.3)
+    montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (spec paperB §4.3)
+"""
+
+from __future__ import annotations
+
+from dplab.audit.grid import (
+    NOISE_NAMES,
+    UniformGrid,
+    bin_index,
+    kernel_matrix,
+    linear_loss_psi,
+    pnsgd_output_laws,
+    point_mass,
+    privacy_loss_bound,
+    propagate,
+)
+from dplab.audit.instances import INSTANCE_NAMES, AuditInstance, audit_instance
+from dplab.audit.montecarlo import (
+    HockeyStickLowerBound,
+    clopper_pearson,
+    clopper_pearson_lower,
+    clopper_pearson_upper,
+    epsilon_lower_bound_from_counts,
+    event_from_laws,
+    hockey_stick_lower_bound,
+    hockey_stick_lower_bound_from_counts,
+)
+
+__all__ = [
+    "INSTANCE_NAMES",
+    "NOISE_NAMES",
+    "AuditInstance",
+    "HockeyStickLowerBound",
+    "UniformGrid",
+    "audit_instance",
+    "bin_index",
+    "clopper_pearson",
+    "clopper_pearson_lower",
+    "clopper_pearson_upper",
+    "epsilon_lower_bound_from_counts",
+    "event_from_laws",
+    "hockey_stick_lower_bound",
+    "hockey_stick_lower_bound_from_counts",
+    "kernel_matrix",
+    "linear_loss_psi",
+    "pnsgd_output_laws",
+    "point_mass",
+    "privacy_loss_bound",
+    "propagate",
+]

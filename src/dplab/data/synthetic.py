@@ -1,0 +1,58 @@
+"""Synthetic logistic-regression data with features in the unit ball (spec §4.5 of paper B, utility companion X5).
+
+Features have ‖x‖ ≤ 1, so the logistic loss is 1-Lipschitz and 1/4-smooth in w (:class:`dplab.learning.LogisticLoss`),
+which is what Theorems 3–5 of Asoodeh, Diaz, Calmon (2020) assume with L = 1.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import expit
+
+__all__ = ["FEATURE_DISTRIBUTIONS", "logistic_regression_dataset"]
+
+FEATURE_DISTRIBUTIONS: tuple[str, ...] = ("gaussian_unit_ball", "uniform_interval")
+
+
+def _features(rng: np.random.Generator, n: int, d: int, feature_distribution: str) -> np.ndarray:
+    """x = g / max(1, ‖g‖) with g ~ N(0, I_d) ("gaussian_unit_ball"), or x ~ U[−1, 1] for d = 1 ("uniform_interval")."""
+    if feature_distribution == "gaussian_unit_ball":
+        g = rng.standard_normal((n, d))
+        return g / np.maximum(1.0, np.linalg.norm(g, axis=1, keepdims=True))
+    return rng.uniform(-1.0, 1.0, size=(n, 1))
+
+
+def logistic_regression_dataset(
+    n: int,
+    d: int,
+    *,
+    w_star_norm: float = 2.0,
+    seed: int,
+    feature_distribution: str = "gaussian_unit_ball",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, w_star): X float64 (n, d) with ‖x_j‖ ≤ 1, labels y ∈ {−1.0, +1.0} (n,), teacher w_star (d,).
+
+    w_star = (w_star_norm/√d)·𝟙 (so ‖w_star‖ = w_star_norm; d = 1 gives w* = w_star_norm = 2, as the spec's
+    Laplace case), and P(y_j = +1 | x_j) = sigmoid(⟨w_star, x_j⟩). "uniform_interval" (x ~ U[−1, 1]) needs d = 1.
+    Deterministic from ``seed`` (numpy ``default_rng``; features drawn first, then the label uniforms).
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n={n!r} must be an integer >= 1")
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d={d!r} must be an integer >= 1")
+    if not math.isfinite(float(w_star_norm)) or w_star_norm < 0:
+        raise ValueError(f"w_star_norm={w_star_norm!r} must be a finite number >= 0")
+    if feature_distribution not in FEATURE_DISTRIBUTIONS:
+        raise ValueError(
+            f"feature_distribution={feature_distribution!r} is not allowed; choose one of {FEATURE_DISTRIBUTIONS}"
+        )
+    if feature_distribution == "uniform_interval" and d != 1:
+        raise ValueError(f"d={d} must be 1 when feature_distribution='uniform_interval' (x ~ U[-1, 1])")
+    rng = np.random.default_rng(seed)
+    X = _features(rng, int(n), int(d), feature_distribution)
+    w_star = np.full(int(d), float(w_star_norm) / math.sqrt(d))
+    positive = rng.random(int(n)) < expit(X @ w_star)
+    y = np.where(positive, 1.0, -1.0)
+    return X, y, w_star

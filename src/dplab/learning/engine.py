@@ -1,0 +1,398 @@
+"""One noisy-gradient engine, many independent runs at once.
+
+Every iterative private learner of dplab is a configuration of a single update (one step of every run, all runs
+advanced together as the rows of a ``(runs, d)`` tensor):
+
+    w ← Π_𝕂( w − lr·(ḡ + Z) ),   ḡ = (1/batch_size)·Σ_{j ∈ batch} clip_C(∇_w ℓ(w; x_j, y_j)),
+
+with Z i.i.d. per run and per coordinate: Gaussian N(0, σ²) (``noise_scale`` = σ), Laplace 𝓛(0, v) with density
+e^{−|z|/v}/(2v) (``noise_scale`` = v), or absent. As in Algorithm 1 of Asoodeh, Diaz, Calmon (2020), the noise is
+added to the gradient, so the iterate receives −lr·Z: per-step std lr·σ (Laplace scale lr·v) (spec §2.0).
+
+How each method is configured (:class:`NoisyGradientConfig` fields):
+
+- **PNSGD** (paper B, Algorithm 1): ``sampling="single_pass"`` (sample t at step t, in the data's fixed order, batch
+  size 1, ``steps`` = n), ``noise="gaussian"`` (Theorem 4) or ``"laplace"`` (Theorem 3, 1-D), ``projection`` =
+  :class:`~dplab.learning.projections.Interval` or :class:`~dplab.learning.projections.Ball`, no clipping.
+  ``stopping="uniform_random"`` is the randomly stopped variant of Theorem 5 (T ~ Unif{1..steps}, output Y_T,
+  drawn independently per run).
+- **DP-SGD** (Abadi et al. 2016): the noisy sum Σ clip_C(∇ℓ_j) + N(0, σ²C²I), divided by the batch size B, equals
+  ḡ + Z with Z of std σ·C/B; so ``clip_norm=C``, ``noise_scale=dp_sgd_noise_scale(σ, C, B)``, and
+  ``sampling="poisson"`` with ``batch_size`` = the expected batch size q·n (the normaliser is fixed, as the
+  add/remove-neighbour accounting of Poisson sampling assumes).
+- **DP-GD**: ``sampling="full_batch"`` (normaliser ``batch_size`` = n unless given), noise std σ·C/n.
+- **SGLD**: the Langevin step w − lr·∇F̂(w) + √(2·lr/β_inv_temp)·ξ is lr·Z with Z of std √(2/(lr·β_inv_temp)):
+  ``noise_scale=sgld_noise_scale(lr, inverse_temperature)``. He, Wang, Tao's SGLD (paper C, Algorithm 1) writes
+  w − η[(1/τ)Σ∇ℓ + g], g ~ N(0, σ²I): that is ``noise_scale=σ``, ``sampling="without_replacement"``,
+  ``batch_size=τ``.
+- **Laplace noisy GD** (paper D, Lemma 19): ``sampling="full_batch"``, ``noise="laplace"``.
+
+Sampling modes: ``"single_pass"`` (Algorithm 1 of paper B), ``"full_batch"`` (all n samples every step),
+``"poisson"`` (each sample joins each run's batch independently with probability q = batch_size/n, fresh every
+step), ``"shuffled"`` (each run draws a fresh permutation every epoch and takes n // batch_size consecutive batches
+of exactly batch_size samples; the remainder is dropped), ``"without_replacement"`` (each step, each run draws a
+fresh uniformly random subset of exactly batch_size samples). ``steps=None`` means one epoch: n steps for
+single_pass, 1 for full_batch, n // batch_size otherwise.
+
+Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (stopping times, then per step: the
+batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
+
+Performance: gradients are ``torch.func.vmap`` (over runs) of ``vmap`` (over the batch) of ``grad``; the cost of a
+step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import Tensor
+from torch.func import grad, vmap
+from tqdm import tqdm
+
+from dplab.learning.projections import NoProjection, Projection
+
+__all__ = [
+    "NOISE_KINDS",
+    "SAMPLING_MODES",
+    "STOPPING_RULES",
+    "NoisyGradientConfig",
+    "per_sample_gradients",
+    "clip_by_norm",
+    "run_noisy_gradient",
+    "dp_sgd_noise_scale",
+    "sgld_noise_scale",
+]
+
+NOISE_KINDS: tuple[str, ...] = ("gaussian", "laplace", "none")
+SAMPLING_MODES: tuple[str, ...] = ("single_pass", "poisson", "full_batch", "shuffled", "without_replacement")
+STOPPING_RULES: tuple[str, ...] = ("final", "uniform_random", "average")
+
+Loss = Callable[[Tensor, Tensor, Any], Tensor]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Helpers for DP-SGD and SGLD noise scales
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _positive_finite(name: str, value: float) -> float:
+    """``value`` as a float after checking it is finite and > 0 (ValueError naming ``name`` otherwise)."""
+    number = float(value)
+    if not (math.isfinite(number) and number > 0.0):
+        raise ValueError(f"{name}={value!r} must be a finite number > 0")
+    return number
+
+
+def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: int) -> float:
+    """Per-coordinate std of Z for DP-SGD: σ·C/B (Abadi et al. 2016, Algorithm 1: (Σ clip_C(g_j) + N(0, σ²C²I))/B).
+
+    ``noise_multiplier`` σ ≥ 0 is what accountants (dp_accounting, Opacus) calibrate; C = ``clip_norm`` > 0; B =
+    ``batch_size`` ≥ 1 is the normaliser of the gradient sum (the expected batch size under Poisson sampling).
+    """
+    sigma = float(noise_multiplier)
+    if not (math.isfinite(sigma) and sigma >= 0.0):
+        raise ValueError(f"noise_multiplier={noise_multiplier!r} must be a finite number >= 0")
+    clip = _positive_finite("clip_norm", clip_norm)
+    _check_int("batch_size", batch_size, minimum=1)
+    return sigma * clip / batch_size
+
+
+def sgld_noise_scale(lr: float, inverse_temperature: float) -> float:
+    """Per-coordinate std of Z for SGLD: √(2/(lr·β)), so that the iterate receives lr·Z ~ N(0, (2·lr/β)·I).
+
+    This is the Euler–Maruyama step of the Langevin diffusion dW = −∇F dt + √(2/β) dB with step lr (Welling and Teh
+    2011 use β = 1); β = ``inverse_temperature`` > 0.
+    """
+    step = _positive_finite("lr", lr)
+    beta = _positive_finite("inverse_temperature", inverse_temperature)
+    return math.sqrt(2.0 / (step * beta))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Per-sample gradients and clipping
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def per_sample_gradients(loss: Loss, w: Tensor, X: Tensor, Y: Tensor | None = None) -> Tensor:
+    """Gradients ∇_w ℓ(w_r; x_j, y_j) of every run r at every sample j, shape ``(R, B, d)``.
+
+    ``w``: ``(R, d)``, one parameter vector per run. ``X``: ``(B, dx)`` samples shared by all runs, or
+    ``(R, B, dx)`` per-run samples (e.g. gathered Poisson batches). ``Y``: ``None`` (label-free losses such as
+    :class:`~dplab.learning.losses.LinearLoss`), or labels of shape ``X.shape[:-1]``. Computed with
+    ``torch.func``: vmap over runs of vmap over samples of grad (the Opacus "functorch" method).
+    """
+    if w.ndim != 2:
+        raise ValueError(f"w has shape {tuple(w.shape)}; it must be (runs, d)")
+    if X.ndim not in (2, 3):
+        raise ValueError(f"X has shape {tuple(X.shape)}; it must be (batch, dx) or (runs, batch, dx)")
+    per_run_samples = X.ndim == 3
+    if per_run_samples and X.shape[0] != w.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} runs but w has {w.shape[0]}; per-run samples need one row per run")
+    if Y is not None and tuple(Y.shape) != tuple(X.shape[:-1]):
+        raise ValueError(f"Y has shape {tuple(Y.shape)}; it must be X.shape[:-1] = {tuple(X.shape[:-1])}")
+    sample_dim = 0 if per_run_samples else None
+    if Y is None:
+        gradient = grad(lambda params, x: loss(params, x, None))
+        over_runs = vmap(vmap(gradient, in_dims=(None, 0)), in_dims=(0, sample_dim))
+        return over_runs(w, X)
+    gradient = grad(loss)
+    over_runs = vmap(vmap(gradient, in_dims=(None, 0, 0)), in_dims=(0, sample_dim, sample_dim))
+    return over_runs(w, X, Y)
+
+
+def clip_by_norm(g: Tensor, max_norm: float | None) -> Tensor:
+    """Per-sample ℓ2 clipping along the last axis: g ↦ g·min(1, C/‖g‖); ``max_norm=None`` returns ``g`` itself."""
+    if max_norm is None:
+        return g
+    clip = _positive_finite("max_norm", max_norm)
+    norms = torch.linalg.vector_norm(g, dim=-1, keepdim=True)
+    return g * torch.clamp(clip / norms, max=1.0)  # C/0 = inf -> factor 1
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Configuration
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r} is not allowed; choose one of {allowed}")
+
+
+def _check_int(name: str, value: object, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name}={value!r} must be an integer >= {minimum}")
+
+
+@dataclass(frozen=True)
+class NoisyGradientConfig:
+    """Hyper-parameters of one noisy-gradient method (see the module docstring for PNSGD, DP-SGD, SGLD, …).
+
+    - ``lr`` > 0: the step size η.
+    - ``noise`` ∈ {"gaussian", "laplace", "none"}; ``noise_scale``: σ (Gaussian std) or v (Laplace scale) of Z,
+      required (≥ 0) for "gaussian"/"laplace", must be None or 0 for "none".
+    - ``clip_norm``: per-sample ℓ2 clipping bound C > 0, or None for no clipping.
+    - ``projection``: Π_𝕂 (Interval, Ball, NoProjection, or any callable with a ``diameter``).
+    - ``sampling`` ∈ SAMPLING_MODES; ``batch_size``: the normaliser of the gradient sum (and the expected batch size
+      for "poisson"); must be None or 1 for "single_pass", None (= n) or an integer for "full_batch", an integer
+      for the other modes.
+    - ``steps``: number of updates, or None for one epoch (n for single_pass, 1 for full_batch, n // batch_size).
+    - ``stopping`` ∈ {"final", "uniform_random", "average"}: output Y_steps; Y_T with T ~ Unif{1..steps} per run
+      (Theorem 5 of paper B); or the average (1/steps)·Σ_t Y_t of the iterates.
+    """
+
+    lr: float
+    noise: str
+    noise_scale: float | None = None
+    clip_norm: float | None = None
+    projection: Projection = field(default_factory=NoProjection)
+    sampling: str = "single_pass"
+    batch_size: int | None = None
+    steps: int | None = None
+    stopping: str = "final"
+
+    def __post_init__(self) -> None:
+        _positive_finite("lr", self.lr)
+        _check_choice("noise", self.noise, NOISE_KINDS)
+        if self.noise == "none":
+            if self.noise_scale not in (None, 0, 0.0):
+                raise ValueError(f"noise_scale={self.noise_scale!r} must be None or 0 when noise='none'")
+        else:
+            scale = None if self.noise_scale is None else float(self.noise_scale)
+            if scale is None or not (math.isfinite(scale) and scale >= 0.0):
+                raise ValueError(
+                    f"noise_scale={self.noise_scale!r} must be a finite number >= 0 when noise={self.noise!r}"
+                )
+        if self.clip_norm is not None:
+            _positive_finite("clip_norm", self.clip_norm)
+        if not (callable(self.projection) and hasattr(self.projection, "diameter")):
+            raise ValueError(
+                f"projection={self.projection!r} must be a projection: Interval, Ball, NoProjection, "
+                "or a callable with a .diameter"
+            )
+        _check_choice("sampling", self.sampling, SAMPLING_MODES)
+        if self.sampling == "single_pass":
+            if self.batch_size not in (None, 1) or isinstance(self.batch_size, bool):
+                raise ValueError(f"batch_size={self.batch_size!r} must be None or 1 when sampling='single_pass'")
+        elif self.batch_size is not None or self.sampling != "full_batch":
+            _check_int("batch_size", self.batch_size, minimum=1)
+        if self.steps is not None:
+            _check_int("steps", self.steps, minimum=1)
+        _check_choice("stopping", self.stopping, STOPPING_RULES)
+
+    def batch_size_for(self, n: int) -> int:
+        """The normaliser B of the gradient sum for a dataset of n samples (q = B/n for Poisson sampling)."""
+        if self.sampling == "single_pass":
+            return 1
+        if self.sampling == "full_batch":
+            return n if self.batch_size is None else int(self.batch_size)
+        if self.batch_size > n:
+            raise ValueError(f"batch_size={self.batch_size} must be <= n={n} when sampling={self.sampling!r}")
+        return int(self.batch_size)
+
+    def steps_for(self, n: int) -> int:
+        """Number of updates for a dataset of n samples; a single pass cannot take more than n steps."""
+        if self.steps is None:
+            if self.sampling == "full_batch":
+                return 1
+            return n // self.batch_size_for(n)
+        if self.sampling == "single_pass" and self.steps > n:
+            raise ValueError(f"steps={self.steps} must be <= n={n} when sampling='single_pass' (one pass)")
+        return int(self.steps)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Batches and noise
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Samples of one step: shared ``(B, dx)`` or per-run ``(R, B, dx)``, with optional 0/1 weights ``(R, B)``."""
+
+    X: Tensor
+    Y: Tensor | None
+    weights: Tensor | None = None
+
+
+def _take(X: Tensor, Y: Tensor | None, index: Tensor, weights: Tensor | None = None) -> _Batch:
+    return _Batch(X[index], None if Y is None else Y[index], weights)
+
+
+def _batches(
+    config: NoisyGradientConfig, X: Tensor, Y: Tensor | None, runs: int, steps: int, generator: torch.Generator
+) -> Iterator[_Batch]:
+    """The batch of every step, drawn from ``generator`` in step order."""
+    n = X.shape[0]
+    batch_size = config.batch_size_for(n)
+    if config.sampling == "single_pass":
+        for t in range(steps):
+            yield _Batch(X[t : t + 1], None if Y is None else Y[t : t + 1])
+    elif config.sampling == "full_batch":
+        for _ in range(steps):
+            yield _Batch(X, Y)
+    elif config.sampling == "poisson":
+        q = batch_size / n
+        for _ in range(steps):
+            included = torch.rand(runs, n, generator=generator, dtype=torch.float64) < q
+            largest = int(included.sum(dim=1).max())
+            # Included samples first (stable order), padded to the largest batch; padding gets weight 0.
+            order = torch.argsort((~included).to(torch.int8), dim=1, stable=True)[:, :largest]
+            yield _take(X, Y, order, torch.gather(included, 1, order).to(X.dtype))
+    elif config.sampling == "shuffled":
+        per_epoch = n // batch_size
+        for t in range(steps):
+            k = t % per_epoch
+            if k == 0:
+                permutation = torch.argsort(torch.rand(runs, n, generator=generator, dtype=torch.float64), dim=1)
+            yield _take(X, Y, permutation[:, k * batch_size : (k + 1) * batch_size])
+    else:  # "without_replacement": the batch_size largest of n i.i.d. uniform keys form a uniform random subset
+        for _ in range(steps):
+            keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
+            yield _take(X, Y, torch.topk(keys, batch_size, dim=1, sorted=False).indices)
+
+
+def _noise(
+    kind: str, scale: float | None, shape: tuple[int, ...], generator: torch.Generator, dtype: torch.dtype
+) -> Tensor | None:
+    """Z i.i.d. per entry: N(0, scale²), Laplace(0, scale) = (random sign)·scale·Exp(1), or None for no noise."""
+    if kind == "none":
+        return None
+    if kind == "gaussian":
+        return torch.randn(shape, generator=generator, dtype=dtype).mul_(scale)
+    magnitude = torch.empty(shape, dtype=dtype).exponential_(generator=generator)
+    negative = torch.rand(shape, generator=generator, dtype=dtype) < 0.5
+    return torch.where(negative, -magnitude, magnitude).mul_(scale)
+
+
+def _mean_clipped_gradient(
+    loss: Loss, w: Tensor, batch: _Batch, clip_norm: float | None, batch_size: int
+) -> Tensor:
+    """ḡ = (1/batch_size)·Σ_j weight_j·clip(∇ℓ(w; x_j, y_j)), shape (R, d)."""
+    if batch.X.shape[-2] == 0:  # an empty Poisson step in every run
+        return torch.zeros_like(w)
+    gradients = clip_by_norm(per_sample_gradients(loss, w, batch.X, batch.Y), clip_norm)
+    if batch.weights is not None:
+        gradients = gradients * batch.weights.unsqueeze(-1)
+    return gradients.sum(dim=1) / batch_size
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The engine
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _initial_iterates(w0: Any, runs: int, dtype: torch.dtype) -> Tensor:
+    start = torch.as_tensor(w0, dtype=dtype)
+    if start.ndim == 1:
+        return start.expand(runs, -1).clone()
+    if start.ndim == 2 and start.shape[0] == runs:
+        return start.clone()
+    raise ValueError(f"w0 has shape {tuple(start.shape)}; it must be (d,) or (runs, d) = ({runs}, d)")
+
+
+def _progress_bar(steps: int, progress: bool | None) -> Iterator[int]:
+    """tqdm over steps 1..steps; progress=None lets tqdm decide (shown only on a terminal)."""
+    disable = None if progress is None else not progress
+    return iter(tqdm(range(1, steps + 1), desc="noisy gradient", unit="step", disable=disable))
+
+
+def run_noisy_gradient(
+    config: NoisyGradientConfig,
+    loss: Loss,
+    X: Any,
+    Y: Any,
+    w0: Any,
+    *,
+    runs: int,
+    generator: torch.Generator,
+    dtype: torch.dtype = torch.float64,
+    progress: bool | None = None,
+    on_step: Callable[[int, Tensor], None] | None = None,
+) -> Tensor:
+    """Run ``runs`` independent copies of the noisy-gradient method; returns the outputs, shape ``(runs, d)``.
+
+    Each step: w ← Π(w − lr·(ḡ + Z)) with ḡ the clipped batch-mean gradient and Z i.i.d. noise per run and
+    coordinate (module docstring). ``X``: ``(n, dx)``; ``Y``: ``(n,)`` labels or None; ``w0``: ``(d,)`` (the same
+    start for every run, μ_0 = δ_{w0}) or ``(runs, d)``. ``progress``: True/False shows/hides a tqdm bar over
+    steps, None shows it only on a terminal. ``on_step(t, w)`` is called after step t = 1..steps with the iterates.
+    """
+    _check_int("runs", runs, minimum=1)
+    if not isinstance(generator, torch.Generator):
+        raise ValueError(f"generator={generator!r} must be a torch.Generator")
+    features = torch.as_tensor(X, dtype=dtype)
+    if features.ndim != 2 or features.shape[0] == 0:
+        raise ValueError(f"X has shape {tuple(features.shape)}; it must be (n, dx) with n >= 1 (use reshape(-1, 1))")
+    labels = None if Y is None else torch.as_tensor(Y, dtype=dtype)
+    if labels is not None and tuple(labels.shape) != (features.shape[0],):
+        raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({features.shape[0]},) or None")
+    n = features.shape[0]
+    steps = config.steps_for(n)
+    batch_size = config.batch_size_for(n)
+    w = _initial_iterates(w0, runs, dtype)
+
+    stopping_time = None
+    if config.stopping == "uniform_random":
+        stopping_time = torch.randint(1, steps + 1, (runs, 1), generator=generator)
+    output = torch.zeros_like(w) if config.stopping == "average" else w
+
+    batches = _batches(config, features, labels, runs, steps, generator)
+    for t, batch in zip(_progress_bar(steps, progress), batches):
+        step = _mean_clipped_gradient(loss, w, batch, config.clip_norm, batch_size)
+        noise = _noise(config.noise, config.noise_scale, tuple(w.shape), generator, dtype)
+        if noise is not None:
+            step = step + noise
+        w = config.projection(w - config.lr * step)
+        if config.stopping == "final":
+            output = w
+        elif config.stopping == "uniform_random":
+            output = torch.where(stopping_time == t, w, output)
+        else:
+            output = output + w / steps
+        if on_step is not None:
+            on_step(t, w)
+    return output

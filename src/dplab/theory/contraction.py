@@ -1,0 +1,291 @@
+"""Paper B: Asoodeh, Diaz, Calmon, "Privacy Amplification of Iterative Algorithms via Contraction Coefficients"
+(arXiv 2001.06546, ISIT 2020).
+
+Privacy of projected noisy SGD (PNSGD) for the user at position i of n, from the strong data-processing
+inequality for E_γ:  δ = (first-step E_γ) × (contraction coefficient)^(n − i).  Every bound is returned as a
+natural log of δ (``-inf`` exactly where δ = 0) so that values far below 1e-300 stay representable.
+
+Naming (spec §2.0): ``lr`` is the step size η, ``beta_smooth`` the smoothness β, ``rho`` the strong convexity,
+``M`` the Lipschitz constant of the gradient step (eq. (14)), ``diameter`` D_𝕂 = b − a, ``v`` the Laplace scale,
+``sigma`` the Gaussian standard deviation of Z (the iterate receives lr·Z).  Positions i run from 1 to n.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.special import log_ndtr
+
+from dplab.accounting._arrays import as_float_array, as_integer_array, require, scalar_or_array
+from dplab.accounting.hockey_stick import (
+    gaussian_hockey_stick_complement,
+    log_gaussian_hockey_stick,
+    log_laplace_hockey_stick,
+)
+
+__all__ = [
+    "contraction_modulus",
+    "epsilon_prop1",
+    "kappa_prop1",
+    "log_delta_prop1",
+    "log_delta_thm3",
+    "log_delta_thm4",
+    "log_delta_thm5",
+    "log_projected_gaussian_contraction_exact",
+    "pure_dp_threshold_thm3",
+    "pure_dp_threshold_thm3_as_printed",
+]
+
+
+# ----------------------------------------------------------------------------------------------- checks
+
+
+def _positive(value: ArrayLike, name: str) -> np.ndarray:
+    array = as_float_array(value, name)
+    require(np.isfinite(array) & (array > 0), name, array, f"0 < {name} < inf")
+    return array
+
+
+def _non_negative(value: ArrayLike, name: str) -> np.ndarray:
+    array = as_float_array(value, name)
+    require(np.isfinite(array) & (array >= 0), name, array, f"0 <= {name} < inf")
+    return array
+
+
+def _remaining_steps(n: ArrayLike, i: ArrayLike) -> np.ndarray:
+    """n − i, the number of contracting steps after user i's step; checks 1 <= i <= n (whole numbers)."""
+    n_int = as_integer_array(n, "n")
+    i_int = as_integer_array(i, "i")
+    require(n_int >= 1, "n", n_int, "n >= 1")
+    require((i_int >= 1) & (i_int <= n_int), "i", i_int, f"1 <= i <= n (n={n_int.tolist()})")
+    return n_int - i_int
+
+
+def _add_power(log_first: np.ndarray | float, log_factor: np.ndarray | float, steps: np.ndarray) -> np.ndarray:
+    """log(first · factor^steps) with 0^0 = 1 (steps = 0 ignores the factor even where it is 0, i.e. log = -inf)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(log_first) + np.where(steps == 0, 0.0, steps * np.asarray(log_factor))
+
+
+# ----------------------------------------------------------------------------------------------- Lemma 4
+
+
+def contraction_modulus(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike) -> float | np.ndarray:
+    """M = √(1 − 2 η β ρ / (β + ρ))  (eq. (14); Lemma 4, from Bubeck 2015 Thm 3.12): the Lipschitz constant of the
+    gradient step y ↦ y − η∇ℓ(y) for a β-smooth, ρ-strongly convex loss, valid for η < 2/(β + ρ).
+
+    ``ValueError`` if lr <= 0, beta_smooth <= 0, rho < 0 or lr >= 2/(beta_smooth + rho).  ρ > β (physically
+    impossible, but printed in the paper's Fig. 3, spec §7.7) is accepted.  M = 1 for ρ = 0.
+    """
+    lr_a = _positive(lr, "lr")
+    beta = _positive(beta_smooth, "beta_smooth")
+    rho_a = _non_negative(rho, "rho")
+    limit = 2.0 / (beta + rho_a)
+    require(lr_a < limit, "lr", lr_a, f"lr < 2/(beta_smooth+rho) = {np.array2string(np.asarray(limit), precision=4)}")
+    return scalar_or_array(np.sqrt(1.0 - 2.0 * lr_a * beta * rho_a / (beta + rho_a)))
+
+
+# ----------------------------------------------------------------------------------------------- Theorem 3
+
+
+def log_delta_thm3(
+    epsilon: ArrayLike,
+    *,
+    L: ArrayLike,
+    v: ArrayLike,
+    M: ArrayLike,
+    diameter: ArrayLike,
+    lr: ArrayLike,
+    n: ArrayLike,
+    i: ArrayLike,
+) -> float | np.ndarray:
+    """log δ of Theorem 3 (Laplace PNSGD on 𝕂 = [a, b], D = b − a, noise lr·𝓛(0, v)):
+
+    δ = (1 − e^{ε/2 − L/v})_+ · (1 − e^{ε/2 − M D/(2 η v)})_+^(n − i),
+
+    the first factor Lemma 1 with shift 2ηL and scale ηv (eq. (21)), the second the contraction bound eq. (20).
+    Uses 0^0 = 1, so for i = n the second factor is 1 (spec §2.7, §7.6).
+    """
+    steps = _remaining_steps(n, i)
+    lr_a = _positive(lr, "lr")
+    scale = lr_a * _positive(v, "v")
+    log_first = log_laplace_hockey_stick(epsilon, shift=2.0 * lr_a * _non_negative(L, "L"), scale=scale)
+    log_factor = log_laplace_hockey_stick(
+        epsilon, shift=_non_negative(M, "M") * _positive(diameter, "diameter"), scale=scale
+    )
+    return scalar_or_array(_add_power(log_first, log_factor, steps))
+
+
+def pure_dp_threshold_thm3(
+    *, L: ArrayLike, v: ArrayLike, M: ArrayLike, diameter: ArrayLike, lr: ArrayLike, n: ArrayLike, i: ArrayLike
+) -> float | np.ndarray:
+    """Smallest ε with δ_Thm3(ε) = 0, read off the formula of Theorem 3: the first factor vanishes for
+    ε ≥ 2L/v and (when i < n) the contraction factor for ε ≥ M D/(η v), so
+
+    ε* = min{2L/v, M D/(η v)} for i < n,   ε* = 2L/v for i = n (no contraction step; spec §7.6, check 19).
+    """
+    steps = _remaining_steps(n, i)
+    v_a = _positive(v, "v")
+    first = 2.0 * _non_negative(L, "L") / v_a
+    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * v_a)
+    return scalar_or_array(np.where(steps > 0, np.minimum(first, contraction), first))
+
+
+def pure_dp_threshold_thm3_as_printed(
+    *, L: ArrayLike, v: ArrayLike, M: ArrayLike, diameter: ArrayLike, lr: ArrayLike
+) -> float | np.ndarray:
+    """The paper's corollary to Theorem 3, "δ = 0 if ε ≥ min{2L/v, M(b − a)/(η v)}", as printed.
+
+    Erratum: wrong for i = n, where the threshold is 2L/v (see ``pure_dp_threshold_thm3``; spec check 19).
+    """
+    v_a = _positive(v, "v")
+    first = 2.0 * _non_negative(L, "L") / v_a
+    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * v_a)
+    return scalar_or_array(np.minimum(first, contraction))
+
+
+# ----------------------------------------------------------------------------------------------- Theorems 4-5
+
+
+def _gaussian_ratios(
+    L: ArrayLike, sigma: ArrayLike, M: ArrayLike, diameter: ArrayLike, lr: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """(2L/σ, M D/(η σ)): the normalised mean gaps of the first step (eq. (24)) and of a contraction step (eq. (23))."""
+    sigma_a = _positive(sigma, "sigma")
+    first = 2.0 * _non_negative(L, "L") / sigma_a
+    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * sigma_a)
+    return first, contraction
+
+
+def log_delta_thm4(
+    epsilon: ArrayLike,
+    *,
+    L: ArrayLike,
+    sigma: ArrayLike,
+    M: ArrayLike,
+    diameter: ArrayLike,
+    lr: ArrayLike,
+    n: ArrayLike,
+    i: ArrayLike,
+) -> float | np.ndarray:
+    """log δ of Theorem 4 (Gaussian PNSGD, 𝕂 ⊂ ℝ^d compact convex of diameter D, noise lr·N(0, σ² I)):
+
+    δ = θ_{e^ε}(2L/σ) · θ_{e^ε}(M D/(η σ))^(n − i),  i.e.  log δ = log θ(2L/σ) + (n − i) log θ(M D/(η σ)),
+
+    θ the Gaussian hockey-stick function (eq. (10)); contraction bound eq. (23), first step eq. (24).
+    """
+    steps = _remaining_steps(n, i)
+    first, contraction = _gaussian_ratios(L, sigma, M, diameter, lr)
+    log_first = log_gaussian_hockey_stick(epsilon, first)
+    log_factor = log_gaussian_hockey_stick(epsilon, contraction)
+    return scalar_or_array(_add_power(log_first, log_factor, steps))
+
+
+def log_delta_thm5(
+    epsilon: ArrayLike,
+    *,
+    L: ArrayLike,
+    sigma: ArrayLike,
+    M: ArrayLike,
+    diameter: ArrayLike,
+    lr: ArrayLike,
+    n: ArrayLike,
+    i: ArrayLike | None = None,
+) -> float | np.ndarray:
+    """log δ of Theorem 5 (randomly stopped Gaussian PNSGD, T ~ Unif{1..n}), capped at δ ≤ 1 (log ≤ 0).
+
+    ``i=None``: the uniform bound of eq. (16),  δ = θ(2L/σ) / (n (1 − θ(M D/(η σ)))).
+    ``i`` given: the proof's tighter intermediate form (spec §2.9),
+    δ_i = θ(2L/σ)/n · (1 − θ_c^(n−i+1)) / (1 − θ_c) = θ(2L/σ)/n · Σ_{r=i}^{n} θ_c^(r−i),  θ_c = θ(M D/(η σ)).
+    1 − θ_c is the stable complement Φ(a) + e^ε Q(b); log θ_c = log1p(−(1 − θ_c)).
+    """
+    n_int = as_integer_array(n, "n")
+    require(n_int >= 1, "n", n_int, "n >= 1")
+    first, contraction = _gaussian_ratios(L, sigma, M, diameter, lr)
+    log_first = log_gaussian_hockey_stick(epsilon, first)
+    complement = np.asarray(gaussian_hockey_stick_complement(epsilon, contraction))
+    with np.errstate(divide="ignore"):
+        log_complement = np.log(complement)
+    if i is None:
+        log_sum = -log_complement
+    else:
+        terms = _remaining_steps(n_int, i) + 1
+        log_contraction = np.log1p(-complement)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_partial = np.log(-np.expm1(terms * log_contraction)) - log_complement
+        log_sum = np.where(complement > 0, log_partial, np.log(terms))
+    return scalar_or_array(np.minimum(log_first - np.log(n_int) + log_sum, 0.0))
+
+
+# ----------------------------------------------------------------------------------------------- Proposition 1
+
+
+def kappa_prop1(*, L: ArrayLike, sigma: ArrayLike, M: ArrayLike, n: ArrayLike, i: ArrayLike) -> float | np.ndarray:
+    """κ of Proposition 1 (main text; Balle et al. 2019 Thm 5): PNSGD is (α, κα)-RDP for its i-th input with
+
+    κ = 2L² M^(n−i+1) / ((n − i) σ²) for i < n,   κ = 2L²/σ² for i = n.
+
+    The appendix version (no σ², "κ = 2αL²" for i = n) is a typo (spec §7.2); the (n − i) denominator is printed
+    in both places and kept (spec §7.4).
+    """
+    steps = _remaining_steps(n, i)
+    base = 2.0 * _non_negative(L, "L") ** 2 / _positive(sigma, "sigma") ** 2
+    M_a = _non_negative(M, "M")
+    amplified = base * M_a ** (steps + 1) / np.where(steps > 0, steps, 1)
+    return scalar_or_array(np.where(steps > 0, amplified, base))
+
+
+def log_delta_prop1(epsilon: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
+    """log δ̃ of Proposition 1, eq. (27): −(ε − κ)²/(4κ) for ε > κ (optimal order α* = (ε + κ)/(2κ) > 1 in the
+    Mironov conversion eq. (26) of an (α, κα)-RDP curve), and 0 (δ̃ = 1, the limit α → 1) for ε ≤ κ (spec §7.5).
+    """
+    eps = as_float_array(epsilon, "epsilon")
+    require(np.isfinite(eps) & (eps >= 0), "epsilon", eps, "0 <= epsilon < inf")
+    k = _positive(kappa, "kappa")
+    return scalar_or_array(np.where(eps > k, -((eps - k) ** 2) / (4.0 * k), 0.0))
+
+
+def epsilon_prop1(delta: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
+    """ε̃(δ) = κ + 2√(κ log(1/δ)), the inverse of eq. (27) for δ ∈ (0, 1) (+inf at δ = 0; κ at δ = 1)."""
+    d = as_float_array(delta, "delta")
+    require((d >= 0) & (d <= 1), "delta", d, "0 <= delta <= 1")
+    k = _positive(kappa, "kappa")
+    with np.errstate(divide="ignore"):
+        return scalar_or_array(k + 2.0 * np.sqrt(-k * np.log(d)))
+
+
+# ----------------------------------------------------------------------------------------------- exact contraction [EXT]
+
+
+def log_projected_gaussian_contraction_exact(
+    epsilon: ArrayLike, *, diameter: ArrayLike, scale: ArrayLike
+) -> float | np.ndarray:
+    """[EXT, not in the paper] log η_{e^ε}(K), the exact E_γ contraction coefficient (Theorem 2) of the 1-D kernel
+    K(y) = Π_[0,D](y + N(0, s²)), y ∈ [0, D]; the paper bounds it by θ_{e^ε}(D/s) (eq. (23) with M D = D).
+
+    Why the sup of Theorem 2 sits at the pair (y1, y2) = (0, D).  For y1 < y2 the likelihood ratio of K(y1) to
+    K(y2) is non-increasing on [0, D] (Gaussian location family; the atoms at 0 and D carry the tails
+    {y + sZ ≤ 0} and {y + sZ ≥ D}, which keep the order), so the optimal event {dK(y1)/dK(y2) > γ} is a lower set
+    [0, t] and E_γ(K(y1)‖K(y2)) = max(0, sup_{0≤t<D} F_{y1}(t) − γ F_{y2}(t)), where on [0, D) the projected cdf is
+    F_y(t) = Φ((t − y)/s).  For each t this is decreasing in y1 and increasing in y2, hence maximal at y1 = 0,
+    y2 = D; pairs with y1 > y2 give the same values by the reflection t ↦ D − t.
+
+    Closed form.  The stationary point of Φ(t/s) − γΦ((t − D)/s) is t* = D/2 − ε s²/D ≤ D/2.  With r = D/s:
+    if t* ≥ 0 (ε ≤ r²/2) the sup is the unprojected value θ_{e^ε}(r); otherwise it is at t = 0 (the atom at 0
+    alone): [1/2 − e^ε Q(r)]_+, which vanishes for ε ≥ −log(2 Q(r)) (bounded privacy loss; pure DP).
+    Spec check 28: D = s = 1 gives 0.382925 (ε = 0) and 0.068730 (ε = 1, bound 0.126937); D = 4, ε = 1: 0.926711.
+    """
+    eps = as_float_array(epsilon, "epsilon")
+    require(np.isfinite(eps) & (eps >= 0), "epsilon", eps, "0 <= epsilon < inf")
+    ratio = _positive(diameter, "diameter") / _positive(scale, "scale")
+    eps, ratio = np.broadcast_arrays(eps, ratio)
+    interior_optimum = eps <= ratio**2 / 2.0
+    log_unprojected = np.asarray(log_gaussian_hockey_stick(eps, ratio))
+    log_atom_excess = math.log(2.0) + eps + log_ndtr(-ratio)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_atom = np.where(
+            log_atom_excess < 0, math.log(0.5) + np.log(-np.expm1(np.minimum(log_atom_excess, 0.0))), -np.inf
+        )
+    return scalar_or_array(np.where(interior_optimum, log_unprojected, log_atom))

@@ -1,0 +1,471 @@
+"""The noisy-gradient engine against independent references.
+
+- per-sample gradients: micro-batch gradients (loss.backward on each sample and run separately);
+- noise-free runs: plain Python/numpy loops of projected gradient steps with closed-form gradients;
+- noise, projection atoms, sampling and stopping: exact laws (scipy.stats) with CLT tolerances (5 standard errors)
+  or chi-square / Kolmogorov–Smirnov tests at a fixed seed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from scipy import stats
+from scipy.special import expit
+
+from dplab.learning.engine import (
+    NoisyGradientConfig,
+    clip_by_norm,
+    dp_sgd_noise_scale,
+    per_sample_gradients,
+    run_noisy_gradient,
+    sgld_noise_scale,
+)
+from dplab.learning.losses import LinearLoss, LogisticLoss
+from dplab.learning.projections import Ball, Interval, NoProjection
+
+F64 = torch.float64
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _single_thread():
+    """One intra-op thread: on a loaded 2-core machine, 2 OpenMP threads make mid-size tensor ops 5-10x slower."""
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+def _t(values) -> torch.Tensor:
+    return torch.as_tensor(values, dtype=F64)
+
+
+def _generator(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def _within_standard_errors(estimate: float, expected: float, standard_error: float, k: float = 5.0) -> None:
+    assert abs(estimate - expected) <= k * standard_error, (estimate, expected, standard_error)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# per-sample gradients and clipping
+# ------------------------------------------------------------------------------------------------------------
+
+HIDDEN, INPUTS = 4, 3
+MLP_PARAMETERS = HIDDEN * INPUTS + HIDDEN + HIDDEN + 1
+
+
+def mlp_squared_loss(theta: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """A 2-layer tanh network written as a pure function of the flat parameter vector theta."""
+    first = theta[: HIDDEN * INPUTS].reshape(HIDDEN, INPUTS)
+    bias = theta[HIDDEN * INPUTS : HIDDEN * INPUTS + HIDDEN]
+    second = theta[HIDDEN * INPUTS + HIDDEN : -1]
+    output = second @ torch.tanh(first @ x + bias) + theta[-1]
+    return (output - y) ** 2
+
+
+def _micro_batch_gradients(loss, w, X, Y) -> torch.Tensor:
+    """Reference: one backward pass per (run, sample)."""
+    runs, batch = w.shape[0], X.shape[-2]
+    out = torch.empty(runs, batch, w.shape[1], dtype=F64)
+    for r in range(runs):
+        for j in range(batch):
+            x = X[r, j] if X.ndim == 3 else X[j]
+            y = None if Y is None else (Y[r, j] if Y.ndim == 2 else Y[j])
+            theta = w[r].clone().requires_grad_(True)
+            loss(theta, x, y).backward()
+            out[r, j] = theta.grad
+    return out
+
+
+@pytest.mark.parametrize(
+    ("loss", "d", "labelled"),
+    [(LogisticLoss(), 3, True), (LinearLoss(offset=0.5), 3, False), (mlp_squared_loss, MLP_PARAMETERS, True)],
+)
+@pytest.mark.parametrize("per_run_samples", [False, True])
+def test_per_sample_gradients_equal_micro_batch(loss, d, labelled, per_run_samples) -> None:
+    rng = np.random.default_rng(0)
+    runs, batch = 3, 5
+    w = _t(rng.normal(size=(runs, d)))
+    shape = (runs, batch) if per_run_samples else (batch,)
+    X = _t(rng.normal(size=(*shape, INPUTS)))
+    Y = _t(rng.choice([-1.0, 1.0], size=shape)) if labelled else None
+    got = per_sample_gradients(loss, w, X, Y)
+    assert got.shape == (runs, batch, d)
+    torch.testing.assert_close(got, _micro_batch_gradients(loss, w, X, Y), rtol=1e-12, atol=1e-14)
+
+
+def test_per_sample_gradients_reject_bad_shapes() -> None:
+    w, X = torch.zeros(2, 3, dtype=F64), torch.zeros(5, 3, dtype=F64)
+    with pytest.raises(ValueError, match=r"w has shape \(3,\)"):
+        per_sample_gradients(LinearLoss(), w[0], X)
+    with pytest.raises(ValueError, match="X has 4 runs"):
+        per_sample_gradients(LinearLoss(), w, torch.zeros(4, 5, 3, dtype=F64))
+    with pytest.raises(ValueError, match=r"Y has shape \(4,\)"):
+        per_sample_gradients(LogisticLoss(), w, X, torch.ones(4, dtype=F64))
+
+
+def test_clip_by_norm_caps_norms_and_keeps_small_gradients() -> None:
+    rng = np.random.default_rng(3)
+    g = _t(rng.normal(size=(50, 7, 4)) * rng.uniform(0, 3, size=(50, 7, 1)))
+    g[0, 0] = 0.0
+    clipped = clip_by_norm(g, 1.0)
+    norms, clipped_norms = torch.linalg.vector_norm(g, dim=-1), torch.linalg.vector_norm(clipped, dim=-1)
+    assert float(clipped_norms.max()) <= 1.0 + 1e-12
+    small = norms <= 1.0
+    assert torch.equal(clipped[small], g[small])
+    torch.testing.assert_close(clipped_norms[~small], torch.ones_like(clipped_norms[~small]), rtol=1e-14, atol=0)
+    cosine = (clipped * g).sum(-1)[~small] / (clipped_norms * norms)[~small]
+    torch.testing.assert_close(cosine, torch.ones_like(cosine), rtol=1e-14, atol=0)  # direction kept
+    assert clip_by_norm(g, None) is g
+    with pytest.raises(ValueError, match="max_norm=0"):
+        clip_by_norm(g, 0)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# configuration
+# ------------------------------------------------------------------------------------------------------------
+
+BASE = {"lr": 0.5, "noise": "gaussian", "noise_scale": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"lr": 0.0}, "lr=0.0"),
+        ({"lr": math.nan}, "lr=nan"),
+        ({"noise": "gauss"}, "noise='gauss'.*'gaussian', 'laplace', 'none'"),
+        ({"noise_scale": None}, "noise_scale=None"),
+        ({"noise_scale": -1.0}, "noise_scale=-1.0"),
+        ({"noise": "none", "noise_scale": 2.0}, "noise_scale=2.0"),
+        ({"clip_norm": 0.0}, "clip_norm=0.0"),
+        ({"projection": "ball"}, "projection='ball'"),
+        ({"sampling": "poison"}, "sampling='poison'.*'single_pass'"),
+        ({"batch_size": 2}, "batch_size=2.*single_pass"),
+        ({"sampling": "poisson"}, "batch_size=None"),
+        ({"sampling": "shuffled", "batch_size": 0}, "batch_size=0"),
+        ({"sampling": "without_replacement", "batch_size": 2.5}, "batch_size=2.5"),
+        ({"sampling": "full_batch", "batch_size": True}, "batch_size=True"),
+        ({"steps": 0}, "steps=0"),
+        ({"steps": 1.5}, "steps=1.5"),
+        ({"stopping": "random"}, "stopping='random'.*'uniform_random'"),
+    ],
+)
+def test_config_rejects_bad_fields(changes, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        NoisyGradientConfig(**{**BASE, **changes})
+
+
+def test_config_resolves_batch_size_and_steps() -> None:
+    assert NoisyGradientConfig(**BASE).steps_for(40) == 40
+    assert NoisyGradientConfig(**BASE).batch_size_for(40) == 1
+    full = NoisyGradientConfig(**BASE, sampling="full_batch")
+    assert (full.batch_size_for(40), full.steps_for(40)) == (40, 1)
+    shuffled = NoisyGradientConfig(**BASE, sampling="shuffled", batch_size=8)
+    assert (shuffled.batch_size_for(42), shuffled.steps_for(42)) == (8, 5)
+    with pytest.raises(ValueError, match="steps=41 must be <= n=40"):
+        NoisyGradientConfig(**BASE, steps=41).steps_for(40)
+    with pytest.raises(ValueError, match="batch_size=50 must be <= n=40"):
+        NoisyGradientConfig(**BASE, sampling="poisson", batch_size=50).batch_size_for(40)
+
+
+def test_run_rejects_bad_arguments() -> None:
+    config, X = NoisyGradientConfig(**BASE), torch.zeros(4, 1, dtype=F64)
+    with pytest.raises(ValueError, match="runs=0"):
+        run_noisy_gradient(config, LinearLoss(), X, None, [0.0], runs=0, generator=_generator(0))
+    with pytest.raises(ValueError, match="generator=0"):
+        run_noisy_gradient(config, LinearLoss(), X, None, [0.0], runs=1, generator=0)
+    with pytest.raises(ValueError, match=r"X has shape \(4,\)"):
+        run_noisy_gradient(config, LinearLoss(), X[:, 0], None, [0.0], runs=1, generator=_generator(0))
+    with pytest.raises(ValueError, match=r"Y has shape \(3,\)"):
+        run_noisy_gradient(config, LogisticLoss(), X, torch.ones(3), [0.0], runs=1, generator=_generator(0))
+    with pytest.raises(ValueError, match=r"w0 has shape \(3, 1\)"):
+        run_noisy_gradient(config, LinearLoss(), X, None, torch.zeros(3, 1), runs=2, generator=_generator(0))
+
+
+def test_noise_scale_helpers() -> None:
+    assert dp_sgd_noise_scale(1.1, 2.0, 256) == pytest.approx(1.1 * 2.0 / 256, rel=1e-15)
+    assert dp_sgd_noise_scale(0.0, 1.0, 1) == 0.0
+    assert sgld_noise_scale(0.1, 4.0) == pytest.approx(math.sqrt(5.0), rel=1e-15)
+    with pytest.raises(ValueError, match="noise_multiplier=-1"):
+        dp_sgd_noise_scale(-1, 1.0, 10)
+    with pytest.raises(ValueError, match="batch_size=0"):
+        dp_sgd_noise_scale(1.0, 1.0, 0)
+    with pytest.raises(ValueError, match="inverse_temperature=0"):
+        sgld_noise_scale(0.1, 0)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# noise-free runs equal plain loops
+# ------------------------------------------------------------------------------------------------------------
+
+
+def test_single_pass_without_noise_equals_plain_projected_gd_loop() -> None:
+    rng = np.random.default_rng(4)
+    n, d, runs, radius, lr = 30, 3, 4, 0.8, 0.7
+    X, y = rng.normal(size=(n, d)), rng.choice([-1.0, 1.0], size=n)
+    w0 = rng.normal(size=(runs, d))
+    config = NoisyGradientConfig(lr=lr, noise="none", projection=Ball(radius))
+    got = run_noisy_gradient(config, LogisticLoss(), X, y, w0, runs=runs, generator=_generator(0)).numpy()
+    expected = w0.copy()
+    for t in range(n):  # Algorithm 1 of paper B without noise, run by run
+        for r in range(runs):
+            gradient = -y[t] * expit(-y[t] * expected[r] @ X[t]) * X[t]
+            step = expected[r] - lr * gradient
+            expected[r] = step * min(1.0, radius / np.linalg.norm(step))
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+
+
+def test_full_batch_without_noise_with_clipping_equals_plain_loop() -> None:
+    rng = np.random.default_rng(5)
+    n, d, lr, clip, steps = 12, 2, 0.3, 0.5, 7
+    X = rng.normal(size=(n, d)) * 2
+    config = NoisyGradientConfig(
+        lr=lr, noise="none", clip_norm=clip, projection=Interval(-1.0, 0.4), sampling="full_batch", steps=steps
+    )
+    got = run_noisy_gradient(config, LinearLoss(), X, None, [0.1, -0.2], runs=1, generator=_generator(0))[0]
+    clipped = X * np.minimum(1.0, clip / np.linalg.norm(X, axis=1, keepdims=True))
+    expected = np.array([0.1, -0.2])
+    for _ in range(steps):
+        expected = np.clip(expected - lr * clipped.mean(axis=0), -1.0, 0.4)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-13)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# noise laws
+# ------------------------------------------------------------------------------------------------------------
+
+RUNS = 200_000
+
+
+def _one_step_noise(noise: str, scale: float, lr: float, d: int, seed: int) -> np.ndarray:
+    """Output of one step at a zero gradient from w0 = 0 without projection: exactly −lr·Z."""
+    config = NoisyGradientConfig(lr=lr, noise=noise, noise_scale=scale, projection=NoProjection())
+    X = torch.zeros(1, d, dtype=F64)
+    return run_noisy_gradient(config, LinearLoss(), X, None, torch.zeros(d), runs=RUNS, generator=_generator(seed))
+
+
+@pytest.mark.parametrize(
+    ("noise", "law", "fourth_over_variance_squared"), [("gaussian", stats.norm, 3.0), ("laplace", stats.laplace, 6.0)]
+)
+def test_noise_mean_variance_and_law(noise, law, fourth_over_variance_squared) -> None:
+    lr, scale, d = 0.5, 2.0, 3
+    z = _one_step_noise(noise, scale, lr, d, seed=11).numpy()
+    s = lr * scale  # the iterate receives −lr·Z
+    variance = law(scale=s).var()  # s² (Gaussian) or 2s² (Laplace)
+    for k in range(d):
+        _within_standard_errors(z[:, k].mean(), 0.0, math.sqrt(variance / RUNS))
+        se_variance = variance * math.sqrt((fourth_over_variance_squared - 1) / RUNS)
+        _within_standard_errors(z[:, k].var(ddof=1), variance, se_variance)
+        assert stats.kstest(z[:, k], law(scale=s).cdf).pvalue > 1e-4
+    correlation = np.corrcoef(z.T)[np.triu_indices(d, 1)]
+    assert np.all(np.abs(correlation) <= 5 / math.sqrt(RUNS))
+
+
+@pytest.mark.parametrize(("noise", "law"), [("gaussian", stats.norm), ("laplace", stats.laplace)])
+def test_one_projected_step_from_a_point_mass_is_the_clipped_noise_law(noise, law) -> None:
+    """Y_1 = Π_[a,b](y0 − lr·x − lr·Z): atoms F((a−m)/s), 1−F((b−m)/s) and the noise density inside (spec §4.2)."""
+    a, b, lr, scale, y0, x = 0.0, 1.0, 0.5, 2.0, 0.7, 1.0
+    m, s = y0 - lr * x, lr * scale
+    config = NoisyGradientConfig(lr=lr, noise=noise, noise_scale=scale, projection=Interval(a, b), steps=1)
+    out = run_noisy_gradient(config, LinearLoss(), [[x]], None, [y0], runs=RUNS, generator=_generator(12))
+    y = out.numpy()[:, 0]
+    p_a, p_b = law.cdf((a - m) / s), law.sf((b - m) / s)
+    for observed, p in ((np.mean(y == a), p_a), (np.mean(y == b), p_b)):
+        _within_standard_errors(observed, p, math.sqrt(p * (1 - p) / RUNS))
+    assert np.all((y >= a) & (y <= b))
+    edges = np.linspace(a, b, 11)
+    interior = np.histogram(y[(y > a) & (y < b)], bins=edges)[0]
+    counts = np.concatenate([[np.sum(y == a)], interior, [np.sum(y == b)]])
+    probabilities = np.concatenate([[p_a], np.diff(law.cdf((edges - m) / s)), [p_b]])
+    assert probabilities.sum() == pytest.approx(1.0, abs=1e-14)
+    assert stats.chisquare(counts, RUNS * probabilities).pvalue > 1e-4
+
+
+def test_unprojected_gaussian_chain_has_the_exact_normal_law() -> None:
+    """Linear loss, no projection: Y_n = y0 − lr·Σx_t − lr·ΣZ_t ~ N(y0 − lr·Σx, n·lr²σ²) (all n steps used)."""
+    n, lr, sigma, y0 = 40, 0.5, 2.0, 0.3
+    X = np.linspace(-1.0, 1.0, n).reshape(-1, 1) + 0.25
+    config = NoisyGradientConfig(lr=lr, noise="gaussian", noise_scale=sigma)
+    runs = 50_000
+    y = run_noisy_gradient(config, LinearLoss(), X, None, [y0], runs=runs, generator=_generator(13)).numpy()[:, 0]
+    mean, sd = y0 - lr * X.sum(), math.sqrt(n) * lr * sigma
+    _within_standard_errors(y.mean(), mean, sd / math.sqrt(runs))
+    _within_standard_errors(y.var(ddof=1), sd**2, sd**2 * math.sqrt(2 / runs))
+    assert stats.kstest(y, stats.norm(mean, sd).cdf).pvalue > 1e-4
+
+
+def test_sgld_noise_scale_gives_langevin_increment_variance() -> None:
+    lr, beta = 0.1, 4.0
+    z = _one_step_noise("gaussian", sgld_noise_scale(lr, beta), lr, 1, seed=14).numpy()[:, 0]
+    _within_standard_errors(z.var(ddof=1), 2 * lr / beta, 2 * lr / beta * math.sqrt(2 / RUNS))
+
+
+def test_dp_sgd_step_mean_and_variance() -> None:
+    """Poisson batch of clipped gradients plus σC/B noise: E = w0 − lr·u, Var = lr²(nq(1−q)u²/B² + (σC/B)²)."""
+    n, batch, clip, multiplier, lr, runs = 50, 10, 1.0, 1.3, 0.5, 100_000
+    q, direction = batch / n, np.array([0.6, -0.8])
+    X = np.tile(3.0 * direction, (n, 1))  # every gradient has norm 3 > C: clipped to the unit vector u
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=dp_sgd_noise_scale(multiplier, clip, batch),
+        clip_norm=clip,
+        sampling="poisson",
+        batch_size=batch,
+        steps=1,
+    )
+    out = run_noisy_gradient(config, LinearLoss(), X, None, [0.0, 0.0], runs=runs, generator=_generator(15)).numpy()
+    for k in range(2):
+        variance = lr**2 * (n * q * (1 - q) * direction[k] ** 2 / batch**2 + (multiplier * clip / batch) ** 2)
+        _within_standard_errors(out[:, k].mean(), -lr * direction[k], math.sqrt(variance / runs))
+        _within_standard_errors(out[:, k].var(ddof=1), variance, variance * math.sqrt(2 / runs))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# reproducibility
+# ------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sampling", "batch_size", "noise", "stopping"),
+    [
+        ("single_pass", None, "gaussian", "final"),
+        ("single_pass", None, "laplace", "uniform_random"),
+        ("poisson", 3, "gaussian", "final"),
+        ("shuffled", 4, "laplace", "average"),
+        ("without_replacement", 3, "gaussian", "uniform_random"),
+        ("full_batch", None, "gaussian", "final"),
+    ],
+)
+def test_same_seed_is_bit_identical_and_different_seeds_differ(sampling, batch_size, noise, stopping) -> None:
+    config = NoisyGradientConfig(
+        lr=0.3,
+        noise=noise,
+        noise_scale=0.5,
+        projection=Ball(1.0),
+        sampling=sampling,
+        batch_size=batch_size,
+        steps=9,
+        stopping=stopping,
+    )
+    X, y = np.random.default_rng(6).normal(size=(12, 2)), np.tile([1.0, -1.0], 6)
+    outputs = [
+        run_noisy_gradient(config, LogisticLoss(), X, y, [0.1, 0.2], runs=500, generator=_generator(seed))
+        for seed in (7, 7, 8)
+    ]
+    assert torch.equal(outputs[0], outputs[1])
+    assert not torch.equal(outputs[0], outputs[2])
+    assert outputs[0].shape == (500, 2) and torch.all(torch.isfinite(outputs[0]))
+
+
+# ------------------------------------------------------------------------------------------------------------
+# stopping rules, sampling modes, callbacks (a deterministic "counter" reveals the hidden choices)
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _counter_run(steps: int, stopping: str, runs: int, seed: int) -> np.ndarray:
+    """Linear loss with x_t = 1, lr = 1, no noise, no projection, w0 = 0: Y_t = −t, so the output reveals T."""
+    config = NoisyGradientConfig(lr=1.0, noise="none", stopping=stopping)
+    X = np.ones((steps, 1))
+    return -run_noisy_gradient(config, LinearLoss(), X, None, [0.0], runs=runs, generator=_generator(seed)).numpy()
+
+
+def test_uniform_random_stopping_time_is_uniform_on_1_to_steps() -> None:
+    steps, runs = 20, 40_000
+    t = _counter_run(steps, "uniform_random", runs, seed=16)[:, 0]
+    np.testing.assert_array_equal(t, np.round(t))
+    counts = np.bincount(t.astype(int), minlength=steps + 1)
+    assert counts[0] == 0 and counts.sum() == runs and t.max() == steps
+    p = 1 / steps
+    for count in counts[1:]:
+        _within_standard_errors(count / runs, p, math.sqrt(p * (1 - p) / runs))
+    assert stats.chisquare(counts[1:]).pvalue > 1e-4
+
+
+def test_final_and_average_stopping_on_the_counter() -> None:
+    np.testing.assert_array_equal(_counter_run(9, "final", 3, seed=0), np.full((3, 1), 9.0))
+    np.testing.assert_allclose(_counter_run(9, "average", 3, seed=0), np.full((3, 1), 5.0), rtol=1e-15)
+
+
+def test_on_step_sees_every_iterate_and_average_is_their_mean() -> None:
+    config = NoisyGradientConfig(lr=0.2, noise="laplace", noise_scale=1.0, projection=Interval(-1, 1), stopping="average")
+    seen: list[tuple[int, torch.Tensor]] = []
+    out = run_noisy_gradient(
+        config,
+        LinearLoss(),
+        np.ones((6, 1)),
+        None,
+        [0.0],
+        runs=4,
+        generator=_generator(17),
+        progress=False,
+        on_step=lambda t, w: seen.append((t, w.clone())),
+    )
+    assert [t for t, _ in seen] == [1, 2, 3, 4, 5, 6]
+    torch.testing.assert_close(out, torch.stack([w for _, w in seen]).mean(0), rtol=1e-14, atol=1e-15)
+
+
+def _batches_seen(sampling: str, n: int, batch: int, steps: int, runs: int, seed: int) -> np.ndarray:
+    """Indicator of the samples in each step's batch, shape (steps, runs, n), read off one-hot features."""
+    config = NoisyGradientConfig(lr=1.0, noise="none", sampling=sampling, batch_size=batch, steps=steps)
+    trajectory = [torch.zeros(runs, n, dtype=F64)]
+    run_noisy_gradient(
+        config,
+        LinearLoss(),
+        np.eye(n),
+        None,
+        np.zeros(n),
+        runs=runs,
+        generator=_generator(seed),
+        on_step=lambda t, w: trajectory.append(w.clone()),
+    )
+    decrements = -np.diff(torch.stack(trajectory).numpy(), axis=0) * batch  # 1 for each used sample, else 0
+    np.testing.assert_allclose(decrements, np.round(decrements), atol=1e-12)
+    return np.round(decrements).astype(int)
+
+
+def test_poisson_batch_sizes_are_binomial_with_mean_qn_and_fresh_each_step() -> None:
+    n, batch, runs = 20, 4, 50_000
+    q = batch / n
+    used = _batches_seen("poisson", n, batch, steps=2, runs=runs, seed=18)
+    assert set(np.unique(used)) <= {0, 1}
+    sizes = used[0].sum(axis=1)
+    _within_standard_errors(sizes.mean(), q * n, math.sqrt(n * q * (1 - q) / runs))
+    counts = np.bincount(sizes, minlength=n + 1)
+    expected = runs * stats.binom(n, q).pmf(np.arange(n + 1))
+    tail = 10  # merge sizes >= 10 (expected counts < 5)
+    observed_merged = np.concatenate([counts[:tail], [counts[tail:].sum()]])
+    expected_merged = np.concatenate([expected[:tail], [expected[tail:].sum()]])
+    assert stats.chisquare(observed_merged, expected_merged * runs / expected_merged.sum()).pvalue > 1e-4
+    inclusion = used[0].mean(axis=0)
+    assert np.all(np.abs(inclusion - q) <= 5 * math.sqrt(q * (1 - q) / runs))
+    overlap = (used[0] * used[1]).sum(axis=1)  # independent steps: E|S1 ∩ S2| = n q²
+    _within_standard_errors(overlap.mean(), n * q**2, math.sqrt(n * q**2 * (1 - q**2) / runs))
+
+
+def test_shuffled_uses_each_sample_once_per_epoch_with_fresh_permutations() -> None:
+    n, batch, runs = 12, 4, 20_000
+    used = _batches_seen("shuffled", n, batch, steps=6, runs=runs, seed=19)  # two epochs of 3 batches
+    assert np.all(used.sum(axis=2) == batch)
+    np.testing.assert_array_equal(used[:3].sum(axis=0), np.ones((runs, n), dtype=int))
+    np.testing.assert_array_equal(used[3:].sum(axis=0), np.ones((runs, n), dtype=int))
+    p = batch / n
+    assert np.all(np.abs(used[0].mean(axis=0) - p) <= 5 * math.sqrt(p * (1 - p) / runs))
+    same_first_batch = np.all(used[0] == used[3], axis=1).mean()  # 1/C(12,4) = 1/495 if permutations are fresh
+    _within_standard_errors(same_first_batch, 1 / math.comb(n, batch), math.sqrt(1 / math.comb(n, batch) / runs))
+
+
+def test_without_replacement_draws_fresh_uniform_subsets_of_exact_size() -> None:
+    n, batch, runs = 10, 3, 20_000
+    used = _batches_seen("without_replacement", n, batch, steps=2, runs=runs, seed=20)
+    assert set(np.unique(used)) <= {0, 1}
+    assert np.all(used.sum(axis=2) == batch)
+    p = batch / n
+    assert np.all(np.abs(used[0].mean(axis=0) - p) <= 5 * math.sqrt(p * (1 - p) / runs))
+    same = np.all(used[0] == used[1], axis=1).mean()
+    _within_standard_errors(same, 1 / math.comb(n, batch), math.sqrt(1 / math.comb(n, batch) / runs))
