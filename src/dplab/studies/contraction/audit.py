@@ -150,7 +150,7 @@ def _simulated_bin_counts(
         batch_size=1,
     )
     loss = LinearLoss(offset=audit["L"] * max(abs(a), abs(b)))
-    features = torch.as_tensor(np.asarray(data, dtype=np.float64)[:, None])
+    features = torch.tensor(np.asarray(data, dtype=np.float64)[:, None])
     start = torch.tensor([y0], dtype=torch.float64)
     mc = audit["monte_carlo"]
     counts = np.zeros(grid.size, dtype=np.int64)

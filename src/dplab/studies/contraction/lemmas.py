@@ -7,6 +7,8 @@ E_gamma over pairs of starting points of the projected kernel.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from dp_accounting.pld.privacy_loss_mechanism import GaussianPrivacyLoss, LaplacePrivacyLoss
@@ -64,9 +66,13 @@ def projected_pair_hockey_stick(epsilon: float, y1: float, y2: float, *, diamete
     gamma = np.exp(epsilon)
     p_lo, q_lo = stats.norm.cdf(-y1 / scale), stats.norm.cdf(-y2 / scale)
     p_hi, q_hi = stats.norm.sf((diameter - y1) / scale), stats.norm.sf((diameter - y2) / scale)
-    interior, _ = integrate.quad(
-        lambda t: max(stats.norm.pdf(t, y1, scale) - gamma * stats.norm.pdf(t, y2, scale), 0.0), 0.0, diameter
-    )
+    norm = 1.0 / (scale * math.sqrt(2.0 * math.pi))
+
+    def excess(t: float) -> float:
+        p = norm * math.exp(-0.5 * ((t - y1) / scale) ** 2)
+        return max(p - gamma * norm * math.exp(-0.5 * ((t - y2) / scale) ** 2), 0.0)
+
+    interior, _ = integrate.quad(excess, 0.0, diameter)
     return max(p_lo - gamma * q_lo, 0.0) + max(p_hi - gamma * q_hi, 0.0) + interior
 
 

@@ -22,7 +22,9 @@ COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6")
 
 
 def _footer(fig, text: str) -> None:
-    fig.text(0.01, -0.02, text, fontsize=7, color="0.35", ha="left", va="top")
+    """Lay the panels out, leaving a strip at the bottom for the parameters/provenance line."""
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.text(0.01, 0.01, text, fontsize=7, color="0.35", ha="left", va="bottom", wrap=True)
 
 
 def _delta_for_log_axis(log10_delta: pd.Series) -> np.ndarray:
@@ -43,7 +45,7 @@ def plot_delta_curves(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("$\\varepsilon$")
         ax.set_ylim(10.0**LOG10_FLOOR, 1.5)
     axes[0][0].set_ylabel("$\\delta$")
-    axes[0][0].legend(loc="lower left")
+    axes[0][-1].legend(loc="lower left")
     p = params
     _footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
                  f"$\\rho$ = {p['rho']}, $\\eta$ = {p['lr']}, $D_K$ = {p['diameter']}. Values below 1e-40 drawn at "
@@ -112,7 +114,8 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_xlabel("$\\varepsilon$")
             if col == 0:
                 ax.set_ylabel("$\\delta$")
-    axes[0][0].legend(fontsize=6, loc="upper right")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, 1.06))
     _footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
                  f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
                  "(the workflow stops otherwise).")

@@ -1,0 +1,104 @@
+"""Configuration validation: the shipped configurations pass; every kind of bad value is named clearly."""
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import update_config
+
+from dplab.config import ConfigError, validate_config
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+
+def load(name: str) -> dict:
+    with open(ROOT / name, encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+@pytest.fixture
+def config() -> dict:
+    return load("config.yaml")
+
+
+def problems(config: dict) -> str:
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, SCHEMA)
+    return str(error.value)
+
+
+def test_full_configuration_is_valid(config):
+    validate_config(config, SCHEMA)
+
+
+def test_quick_configuration_merged_over_full_is_valid(config):
+    update_config(config, load("config.quick.yaml"))
+    validate_config(config, SCHEMA)
+    assert config["contraction"]["audit"]["run"] == ["G1", "L2"]
+
+
+def test_negative_noise_names_key_value_and_bound(config):
+    config["contraction"]["audit"]["configs"]["G1"]["scale"] = -2.0
+    message = problems(config)
+    assert "contraction.audit.configs.G1.scale" in message
+    assert "-2.0" in message
+    assert "> 0" in message
+
+
+def test_position_beyond_n(config):
+    config["contraction"]["audit"]["positions"] = [40, 45]
+    message = problems(config)
+    assert "contraction.audit.positions[1]': value 45" in message
+    assert "1 <= i <= n = 40" in message
+
+
+def test_unknown_noise_name_lists_allowed(config):
+    config["contraction"]["audit"]["configs"]["L1"]["noise"] = "cauchy"
+    message = problems(config)
+    assert "contraction.audit.configs.L1.noise" in message
+    assert "'cauchy'" in message
+    assert "gaussian, laplace" in message
+
+
+def test_step_size_violating_lemma4(config):
+    config["contraction"]["figures"]["fig3"]["lr"] = 3.0  # 2/(0.3 + 0.4) = 2.857
+    message = problems(config)
+    assert "contraction.figures.fig3.lr': value 3.0" in message
+    assert "lr < 2/(beta_smooth + rho) = 2.85714" in message
+
+
+def test_missing_key_is_named(config):
+    del config["contraction"]["audit"]["monte_carlo"]["alpha"]
+    message = problems(config)
+    assert "contraction.audit.monte_carlo" in message
+    assert "'alpha' is a required property" in message
+
+
+def test_unknown_key_is_rejected(config):
+    config["contraction"]["audit"]["sample"] = 3
+    assert "Additional properties are not allowed ('sample' was unexpected)" in problems(config)
+
+
+def test_run_must_name_a_defined_configuration(config):
+    config["contraction"]["audit"]["run"] = ["G1", "G9"]
+    assert "contraction.audit.run[1]': value 'G9' is invalid; allowed: one of G1, G2, L1, L2" in problems(config)
+
+
+def test_random_stopping_needs_gaussian_configuration(config):
+    config["contraction"]["random_stopping"]["config"] = "L1"
+    assert "Theorem 5 is stated for Gaussian noise" in problems(config)
+
+
+def test_reversed_interval(config):
+    config["contraction"]["laplace"]["interval"] = [1.0, 0.0]
+    assert "contraction.laplace.interval': value [1.0, 0.0] is invalid; allowed: [a, b] with a < b" in problems(config)
+
+
+def test_all_problems_reported_at_once(config):
+    bad = copy.deepcopy(config)
+    bad["seed"] = -1
+    bad["threads"] = 0
+    message = problems(bad)
+    assert "'seed'" in message and "'threads'" in message

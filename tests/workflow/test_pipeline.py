@@ -1,0 +1,106 @@
+"""The quick configuration end to end through Snakemake: the output contract, bounds above measurements,
+identical CSVs on a second run, and bad configurations stopped before any job."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
+
+pytestmark = pytest.mark.pipeline
+
+
+def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), *args],
+        capture_output=True, text=True, cwd=workdir,
+    )
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Two independent runs of the quick configuration, in separate working directories."""
+    folders = []
+    for name in ("first", "second"):
+        workdir = tmp_path_factory.mktemp(name)
+        result = snakemake(workdir, "--cores", "2")
+        assert result.returncode == 0, result.stderr[-5000:]
+        folders.append(workdir / "results-quick")
+    return folders
+
+
+def test_output_contract(runs):
+    results = runs[0]
+    study = results / "contraction"
+    for figid in ("fig2", "fig3", "ext_laplace", "ext_regime", "ext_audit_gaussian", "ext_audit_laplace",
+                  "ext_random_stopping", "ext_utility"):
+        for suffix in (".png", ".pdf"):
+            assert (study / "figures" / f"{figid}{suffix}").stat().st_size > 1000
+        assert (study / "data" / f"{figid}.csv").exists()
+    for figid in ("fig2", "fig3"):
+        data = pd.read_csv(study / "data" / f"{figid}.csv")
+        assert list(data.columns) == ["i", "epsilon", "method", "delta", "log10_delta"]
+        assert set(data["method"]) == {"thm4", "prop1"}
+        assert data.groupby(["i", "method"]).size().min() >= 200
+    claims = pd.read_csv(study / "claims.csv")
+    assert list(claims.columns) == ["claim_id", "source", "statement", "verdict", "evidence", "artifact"]
+    assert set(claims["verdict"]) <= {"holds", "fails", "partial", "erratum"}
+    for artifact in claims["artifact"]:
+        assert (results / artifact).exists(), artifact
+    audits = claims.set_index("claim_id").loc[["thm4_audit", "thm3_audit", "prop1_audit", "thm5_random_stopping"]]
+    assert (audits["verdict"] == "holds").all()
+    assert (results / "provenance.json").exists()
+
+
+def test_measurements_below_bounds(runs):
+    study = runs[0] / "contraction" / "data"
+    for noise in ("gaussian", "laplace"):
+        audit = pd.read_csv(study / f"ext_audit_{noise}.csv")
+        assert (audit["delta_grid"] <= audit["bound_theorem"] + 1e-9).all()
+        assert (audit["mc_lower"] <= audit["bound_theorem"] + 1e-9).all()
+        assert (audit["mc_lower"] <= audit["delta_grid_mc_instance"] + 1e-3).mean() >= 0.95
+    stopping = pd.read_csv(study / "ext_random_stopping.csv")
+    assert (stopping["delta_grid"] <= stopping["bound_thm5"] + 1e-9).all()
+
+
+def test_index_links_resolve(runs):
+    results = runs[0]
+    text = (results / "index.md").read_text()
+    links = [part.split(")")[0] for part in text.split("](")[1:]]
+    assert len(links) > 20
+    for link in links:
+        assert (results / link).exists(), link
+
+
+def test_second_run_gives_identical_csvs(runs):
+    first, second = runs
+    csvs = sorted(p.relative_to(first) for p in first.rglob("*.csv"))
+    assert len(csvs) >= 10
+    for path in csvs:
+        assert (first / path).read_bytes() == (second / path).read_bytes(), path
+
+
+@pytest.mark.parametrize(
+    "override, expected",
+    [
+        ({"contraction": {"audit": {"configs": {"G1": {"scale": -1.0}}}}}, "contraction.audit.configs.G1.scale"),
+        ({"contraction": {"audit": {"positions": [11]}}}, "value 11 is invalid; allowed: 1 <= i <= n = 10"),
+        ({"contraction": {"audit": {"configs": {"G1": {"noise": "cauchy"}}}}}, "one of gaussian, laplace"),
+        ({"contraction": {"figures": {"fig2": {"lr": 5.0}}}}, "lr < 2/(beta_smooth + rho) = 4"),
+    ],
+)
+def test_bad_configuration_stops_before_any_job(tmp_path, override, expected):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(override))
+    result = subprocess.run(
+        [*SNAKEMAKE, "-d", str(tmp_path), "--configfile", str(ROOT / "config.quick.yaml"), str(bad), "-n"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode != 0
+    assert expected in result.stdout + result.stderr
+    assert not (tmp_path / "results-quick").exists()
