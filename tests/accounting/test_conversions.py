@@ -148,7 +148,9 @@ def test_mironov_continuous_limit_is_proposition_1() -> None:
         assert result.order == pytest.approx((epsilon + kappa) / (2 * kappa), abs=1e-3)
     for delta in [1e-10, 1e-5, 1e-2]:
         closed_form = kappa + 2 * math.sqrt(kappa * math.log(1 / delta))
-        assert epsilon_from_rdp_mironov(delta, orders, rdp) == pytest.approx(closed_form, rel=1e-8)
+        result = epsilon_from_rdp_mironov_with_order(delta, orders, rdp)
+        assert result.value == pytest.approx(closed_form, rel=1e-8)
+        assert result.order == pytest.approx(1 + math.sqrt(math.log(1 / delta) / kappa), abs=1e-3)
 
 
 def test_mironov_edges() -> None:

@@ -102,7 +102,9 @@ def test_laplace_check_values(epsilon: float, shift: float, scale: float, expect
 # ------------------------------------------------------------------ Gaussian: quad, mpmath, dp_accounting
 
 
-@pytest.mark.parametrize(("epsilon", "r"), list(itertools.product([0.0, 0.3, 1.0, 2.5, 6.0], [0.05, 0.5, 1.0, 3.0, 8.0])))
+@pytest.mark.parametrize(
+    ("epsilon", "r"), list(itertools.product([0.0, 0.3, 1.0, 2.5, 6.0], [0.05, 0.5, 1.0, 3.0, 8.0]))
+)
 def test_gaussian_matches_quadrature(epsilon: float, r: float) -> None:
     reference = quad_gaussian_hockey_stick(epsilon, r)
     assert gaussian_hockey_stick(epsilon, r) == pytest.approx(reference, rel=1e-7, abs=1e-13)

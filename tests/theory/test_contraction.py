@@ -185,7 +185,8 @@ def test_delta_increases_with_position(setting: dict) -> None:
     positions = np.arange(1, 41)
     for epsilon in [0.0, 0.5, 1.0, 3.0]:
         thm4 = log_delta_thm4(epsilon, i=positions, **setting)
-        prop1 = log_delta_prop1(epsilon, kappa=kappa_prop1(L=1.0, sigma=setting["sigma"], M=setting["M"], n=40, i=positions))
+        kappas = kappa_prop1(L=1.0, sigma=setting["sigma"], M=setting["M"], n=40, i=positions)
+        prop1 = log_delta_prop1(epsilon, kappa=kappas)
         assert np.all(np.diff(thm4) > 0)
         assert np.all(np.diff(prop1) >= 0)
 
@@ -422,3 +423,47 @@ def test_shapes_and_scalars() -> None:
     grid = log_delta_thm4(np.linspace(0, 1, 5)[:, None], i=np.array([1, 20, 40]), **FIG2)
     assert grid.shape == (5, 3)
     np.testing.assert_allclose(grid[:, 1], log_delta_thm4(np.linspace(0, 1, 5), i=20, **FIG2), rtol=1e-15)
+
+
+# ------------------------------------------------------------------ regime map X2 and utility privacy (spec §3.4, §4.5)
+
+X2 = {"L": 1.0, "sigma": 2.0, "M": 1.0, "lr": 0.5, "n": 40}
+
+
+def epsilon_thm4(setting: dict, i: int, delta: float = 1e-5, **overrides) -> float:
+    return epsilon_for_delta(lambda e: log_delta_thm4(e, i=i, **{**setting, **overrides}), delta, tol=1e-12)
+
+
+def test_regime_map_values() -> None:
+    """X2: ε at δ = 1e-5 with D = 4 (Thm 4) and Prop. 1 (independent of D), i = 1, 20, 30, 39."""
+    positions = (1, 20, 30, 39)
+    thm4 = [epsilon_thm4(X2, i, diameter=4.0) for i in positions]
+    prop1 = [epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=2.0, M=1.0, n=40, i=i)) for i in positions]
+    np.testing.assert_allclose(thm4, [2.63, 3.30, 3.77, 4.31], atol=5e-3)
+    np.testing.assert_allclose(prop1, [0.781, 1.098, 1.567, 5.299], atol=5e-4)
+
+
+@pytest.mark.parametrize(("i", "crossing"), [(1, 2.856), (20, 2.410), (30, 2.050)])
+def test_regime_map_diameter_crossovers(i: int, crossing: float) -> None:
+    """Thm 4 beats Prop. 1 only while D is below ≈ 2.86 / 2.41 / 2.05 (D/(ησ) ≲ 2-3)."""
+    prop1 = epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=2.0, M=1.0, n=40, i=i))
+    root = optimize.brentq(lambda d: epsilon_thm4(X2, i, diameter=d) - prop1, 0.5, 8.0, xtol=1e-9)
+    assert root == pytest.approx(crossing, abs=5e-4)
+
+
+def test_utility_companion_privacy_numbers() -> None:
+    """§4.5: d = 10, η = 0.1, D = 4, n = 1000, L = 1, M = 1."""
+    setting = {"L": 1.0, "M": 1.0, "lr": 0.1, "n": 1000, "diameter": 4.0}
+    assert epsilon_thm4({**setting, "sigma": 3.0}, 500) == pytest.approx(2.7534, abs=1e-4)  # no amplification
+    assert epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=3.0, M=1.0, n=1000, i=500)) == pytest.approx(
+        0.1435, abs=1e-4
+    )
+    sigma10 = {**setting, "sigma": 10.0}
+    np.testing.assert_allclose(
+        [epsilon_thm4(sigma10, i) for i in (1, 500, 999, 1000)], [0.0, 0.0, 0.7222, 0.7255], atol=1e-4
+    )
+    eps_thm5 = epsilon_for_delta(lambda e: log_delta_thm5(e, **sigma10), 1e-5)
+    assert eps_thm5 == pytest.approx(0.4919, abs=1e-4)
+    assert epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=10.0, M=1.0, n=1000, i=500)) == pytest.approx(
+        0.0430, abs=1e-4
+    )

@@ -7,7 +7,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["as_float_array", "as_integer_array", "require", "scalar_or_array"]
+__all__ = [
+    "as_float_array",
+    "as_integer_array",
+    "as_non_negative_array",
+    "as_positive_array",
+    "require",
+    "scalar_or_array",
+]
 
 _MAX_SHOWN = 5
 
@@ -34,6 +41,20 @@ def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
     """``value`` as a float64 array; ``ValueError`` naming ``name`` if it contains NaN."""
     array = np.asarray(value, dtype=np.float64)
     require(~np.isnan(array), name, array, "not NaN")
+    return array
+
+
+def as_positive_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite and > 0."""
+    array = as_float_array(value, name)
+    require(np.isfinite(array) & (array > 0), name, array, f"0 < {name} < inf")
+    return array
+
+
+def as_non_negative_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite and >= 0."""
+    array = as_float_array(value, name)
+    require(np.isfinite(array) & (array >= 0), name, array, f"0 <= {name} < inf")
     return array
 
 

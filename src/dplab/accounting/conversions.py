@@ -13,11 +13,12 @@ Two rules, each in both directions (δ from ε and ε from δ):
   KL = D_1 ≤ D_α).  One deliberate difference: an order with r_α = 0 means P = Q, so it gives δ = 0 / ε = 0 at
   that order for every target (dp_accounting returns ε = 0 at δ = 0 only when *all* r_α are 0, ∞ otherwise).
 
-Design.  Each rule is a ``*_with_order`` function returning a :class:`ConversionResult` (the optimal value, the
-order attaining it, and whether that order lies at an end of the grid), plus a plain function returning the
-value only.  ``orders`` and ``rdp`` are 1-D arrays of equal length (r_α ≥ 0, +inf allowed; α ≥ 1); the target
-(ε or δ) broadcasts, and results have its shape.  When an informative optimum sits at the first or last order,
-the grid is probably too narrow: a ``logging.warning`` is emitted and ``at_grid_edge`` is set.
+Design.  Each rule is a ``*_with_order`` function returning a :class:`ConversionResult` (the optimal value,
+the order attaining it, and whether that order is the smallest or largest of the grid), plus a plain function
+returning the value only.  ``orders`` and ``rdp`` are 1-D arrays of equal length (r_α ≥ 0, +inf allowed;
+α ≥ 1); the target (ε or δ) broadcasts, and results have its shape.  When an informative optimum sits at the
+smallest or largest order, the grid is probably too narrow: a ``logging.warning`` is emitted and
+``at_grid_edge`` is set.
 For α ≤ 1.01 the CKS rule gives no bound, so on grids confined near 1 Mironov can beat CKS.
 """
 
@@ -25,11 +26,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.accounting._arrays import as_float_array, require, scalar_or_array
+from dplab.accounting._arrays import (
+    as_float_array,
+    as_non_negative_array,
+    as_positive_array,
+    require,
+    scalar_or_array,
+)
 
 __all__ = [
     "ConversionResult",
@@ -53,7 +61,7 @@ CKS_MIN_ORDER = 1.01
 @dataclass(frozen=True)
 class ConversionResult:
     """Outcome of an RDP → DP conversion: ``value`` (log δ or ε), the minimising ``order`` α, and
-    ``at_grid_edge`` (True where an informative optimum is the first or last order of the grid).
+    ``at_grid_edge`` (True where an informative optimum is the smallest or largest order of the grid).
     Each field is a float for a scalar target, else an array of the target's shape."""
 
     value: float | np.ndarray
@@ -73,9 +81,7 @@ def _rdp_curve(orders: ArrayLike, rdp: ArrayLike) -> tuple[np.ndarray, np.ndarra
 
 
 def _epsilon_target(epsilon: ArrayLike) -> np.ndarray:
-    eps = as_float_array(epsilon, "epsilon")
-    require(np.isfinite(eps) & (eps >= 0), "epsilon", eps, "0 <= epsilon < inf")
-    return eps[..., np.newaxis]
+    return as_non_negative_array(epsilon, "epsilon")[..., np.newaxis]
 
 
 def _delta_target(delta: ArrayLike) -> np.ndarray:
@@ -84,35 +90,38 @@ def _delta_target(delta: ArrayLike) -> np.ndarray:
     return d[..., np.newaxis]
 
 
-def _optimise(per_order: np.ndarray, orders: np.ndarray, informative: np.ndarray, what: str) -> ConversionResult:
-    """Minimise ``per_order`` (target shape + (K,)) over its last axis, flag and log optima at the grid ends."""
+def _optimise(
+    per_order: np.ndarray, orders: np.ndarray, target: Literal["log_delta", "epsilon"], what: str
+) -> ConversionResult:
+    """Minimise ``per_order`` (target shape + (K,)) over its last axis; ``target`` is "log_delta" (result capped
+    at 0, i.e. δ ≤ 1) or "epsilon" (floored at 0).  Informative optima (0 < δ < 1, 0 < ε < inf) at the smallest
+    or largest order are flagged and logged."""
     best = np.argmin(per_order, axis=-1)
     value = np.take_along_axis(per_order, best[..., np.newaxis], axis=-1)[..., 0]
-    at_edge = ((best == 0) | (best == orders.size - 1)) & informative(value) & (orders.size > 1)
+    if target == "log_delta":
+        informative = np.isfinite(value) & (value < 0)
+        value = np.minimum(value, 0.0)
+    else:
+        informative = np.isfinite(value) & (value > 0)
+        value = np.maximum(value, 0.0)
+    best_order = orders[best]
+    at_edge = ((best_order == orders.min()) | (best_order == orders.max())) & informative & (orders.size > 1)
     if at_edge.any():
         logger.warning(
             "%s: optimal order at the end of the grid [%g, %g] for %d of %d targets (orders used: %s); "
             "widen the grid of orders",
             what,
-            orders[0],
-            orders[-1],
+            orders.min(),
+            orders.max(),
             int(at_edge.sum()),
             at_edge.size,
-            np.unique(orders[best[at_edge]]),
+            np.unique(best_order[at_edge]),
         )
     return ConversionResult(
         value=scalar_or_array(value),
-        order=scalar_or_array(orders[best]),
+        order=scalar_or_array(best_order),
         at_grid_edge=bool(at_edge) if at_edge.ndim == 0 else at_edge,
     )
-
-
-def _informative_log_delta(log_delta: np.ndarray) -> np.ndarray:
-    return np.isfinite(log_delta) & (log_delta < 0)
-
-
-def _informative_epsilon(epsilon: np.ndarray) -> np.ndarray:
-    return np.isfinite(epsilon) & (epsilon > 0)
 
 
 def log_delta_from_rdp_mironov_with_order(epsilon: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> ConversionResult:
@@ -124,8 +133,7 @@ def log_delta_from_rdp_mironov_with_order(epsilon: ArrayLike, orders: ArrayLike,
     eps = _epsilon_target(epsilon)
     with np.errstate(invalid="ignore"):
         per_order = np.where(alpha > 1, (alpha - 1) * (r - eps), 0.0)
-    result = _optimise(per_order, alpha, _informative_log_delta, "log_delta_from_rdp_mironov")
-    return ConversionResult(scalar_or_array(np.minimum(result.value, 0.0)), result.order, result.at_grid_edge)
+    return _optimise(per_order, alpha, "log_delta", "log_delta_from_rdp_mironov")
 
 
 def log_delta_from_rdp_mironov(epsilon: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> float | np.ndarray:
@@ -143,7 +151,7 @@ def epsilon_from_rdp_mironov_with_order(delta: ArrayLike, orders: ArrayLike, rdp
     with np.errstate(divide="ignore", invalid="ignore"):
         per_order = np.where(alpha > 1, r - np.log(d) / (alpha - 1), np.inf)
     per_order = np.where(d == 0, np.inf, per_order)
-    return _optimise(per_order, alpha, _informative_epsilon, "epsilon_from_rdp_mironov")
+    return _optimise(per_order, alpha, "epsilon", "epsilon_from_rdp_mironov")
 
 
 def epsilon_from_rdp_mironov(delta: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> float | np.ndarray:
@@ -168,8 +176,7 @@ def log_delta_from_rdp_cks_with_order(epsilon: ArrayLike, orders: ArrayLike, rdp
     with np.errstate(divide="ignore", invalid="ignore"):
         rdp_term = (alpha - 1) * (r - eps + np.log1p(-1 / alpha)) - np.log(alpha)
     per_order = np.minimum(_log_delta_kl(r), np.where(alpha > CKS_MIN_ORDER, rdp_term, np.inf))
-    result = _optimise(per_order, alpha, _informative_log_delta, "log_delta_from_rdp_cks")
-    return ConversionResult(scalar_or_array(np.minimum(result.value, 0.0)), result.order, result.at_grid_edge)
+    return _optimise(per_order, alpha, "log_delta", "log_delta_from_rdp_cks")
 
 
 def log_delta_from_rdp_cks(epsilon: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> float | np.ndarray:
@@ -190,8 +197,7 @@ def epsilon_from_rdp_cks_with_order(delta: ArrayLike, orders: ArrayLike, rdp: Ar
     rdp_term = np.where((alpha > CKS_MIN_ORDER) & (d > 0), rdp_term, np.inf)
     kl_suffices = (r == 0) | (d**2 + np.expm1(-r) > 0)
     per_order = np.where(kl_suffices, 0.0, rdp_term)
-    result = _optimise(per_order, alpha, _informative_epsilon, "epsilon_from_rdp_cks")
-    return ConversionResult(scalar_or_array(np.maximum(result.value, 0.0)), result.order, result.at_grid_edge)
+    return _optimise(per_order, alpha, "epsilon", "epsilon_from_rdp_cks")
 
 
 def epsilon_from_rdp_cks(delta: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> float | np.ndarray:
@@ -204,11 +210,8 @@ def gaussian_rdp(orders: ArrayLike, sensitivity: ArrayLike, sigma: ArrayLike) ->
 
     Broadcasts orders (α > 0), sensitivity Δ ≥ 0 and σ > 0.
     """
-    alpha = as_float_array(orders, "orders")
-    delta_f = as_float_array(sensitivity, "sensitivity")
-    s = as_float_array(sigma, "sigma")
-    require(np.isfinite(alpha) & (alpha > 0), "orders", alpha, "0 < alpha < inf")
-    require(np.isfinite(delta_f) & (delta_f >= 0), "sensitivity", delta_f, "0 <= sensitivity < inf")
-    require(np.isfinite(s) & (s > 0), "sigma", s, "0 < sigma < inf")
+    alpha = as_positive_array(orders, "orders")
+    delta_f = as_non_negative_array(sensitivity, "sensitivity")
+    s = as_positive_array(sigma, "sigma")
     return scalar_or_array(alpha * delta_f**2 / (2.0 * s**2))
 

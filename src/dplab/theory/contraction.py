@@ -18,7 +18,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import log_ndtr
 
-from dplab.accounting._arrays import as_float_array, as_integer_array, require, scalar_or_array
+from dplab.accounting._arrays import (
+    as_float_array,
+    as_integer_array,
+    as_non_negative_array,
+    as_positive_array,
+    require,
+    scalar_or_array,
+)
 from dplab.accounting.hockey_stick import (
     gaussian_hockey_stick_complement,
     log_gaussian_hockey_stick,
@@ -42,18 +49,6 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------- checks
 
 
-def _positive(value: ArrayLike, name: str) -> np.ndarray:
-    array = as_float_array(value, name)
-    require(np.isfinite(array) & (array > 0), name, array, f"0 < {name} < inf")
-    return array
-
-
-def _non_negative(value: ArrayLike, name: str) -> np.ndarray:
-    array = as_float_array(value, name)
-    require(np.isfinite(array) & (array >= 0), name, array, f"0 <= {name} < inf")
-    return array
-
-
 def _remaining_steps(n: ArrayLike, i: ArrayLike) -> np.ndarray:
     """n − i, the number of contracting steps after user i's step; checks 1 <= i <= n (whole numbers)."""
     n_int = as_integer_array(n, "n")
@@ -69,6 +64,17 @@ def _add_power(log_first: np.ndarray | float, log_factor: np.ndarray | float, st
         return np.asarray(log_first) + np.where(steps == 0, 0.0, steps * np.asarray(log_factor))
 
 
+def _normalised_gaps(
+    *, L: ArrayLike, noise: ArrayLike, noise_name: str, M: ArrayLike, diameter: ArrayLike, lr: ArrayLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """(2L/noise, M D/(lr · noise)): the mean gaps of the first step (2 lr L, eqs. (21), (24)) and of a contraction
+    step (M D, eqs. (20), (23)), each divided by the per-step noise scale lr · noise (noise = v or σ)."""
+    noise_a = as_positive_array(noise, noise_name)
+    first = 2.0 * as_non_negative_array(L, "L") / noise_a
+    contraction = as_non_negative_array(M, "M") * as_positive_array(diameter, "diameter")
+    return first, contraction / (as_positive_array(lr, "lr") * noise_a)
+
+
 # ----------------------------------------------------------------------------------------------- Lemma 4
 
 
@@ -79,9 +85,9 @@ def contraction_modulus(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike
     ``ValueError`` if lr <= 0, beta_smooth <= 0, rho < 0 or lr >= 2/(beta_smooth + rho).  ρ > β (physically
     impossible, but printed in the paper's Fig. 3, spec §7.7) is accepted.  M = 1 for ρ = 0.
     """
-    lr_a = _positive(lr, "lr")
-    beta = _positive(beta_smooth, "beta_smooth")
-    rho_a = _non_negative(rho, "rho")
+    lr_a = as_positive_array(lr, "lr")
+    beta = as_positive_array(beta_smooth, "beta_smooth")
+    rho_a = as_non_negative_array(rho, "rho")
     limit = 2.0 / (beta + rho_a)
     require(lr_a < limit, "lr", lr_a, f"lr < 2/(beta_smooth+rho) = {np.array2string(np.asarray(limit), precision=4)}")
     return scalar_or_array(np.sqrt(1.0 - 2.0 * lr_a * beta * rho_a / (beta + rho_a)))
@@ -105,16 +111,14 @@ def log_delta_thm3(
 
     δ = (1 − e^{ε/2 − L/v})_+ · (1 − e^{ε/2 − M D/(2 η v)})_+^(n − i),
 
-    the first factor Lemma 1 with shift 2ηL and scale ηv (eq. (21)), the second the contraction bound eq. (20).
+    the first factor Lemma 1 with shift 2ηL and scale ηv (eq. (21)), the second the contraction bound eq. (20)
+    (Lemma 1 with shift M D and scale ηv); Lemma 1 depends on shift/scale only.
     Uses 0^0 = 1, so for i = n the second factor is 1 (spec §2.7, §7.6).
     """
     steps = _remaining_steps(n, i)
-    lr_a = _positive(lr, "lr")
-    scale = lr_a * _positive(v, "v")
-    log_first = log_laplace_hockey_stick(epsilon, shift=2.0 * lr_a * _non_negative(L, "L"), scale=scale)
-    log_factor = log_laplace_hockey_stick(
-        epsilon, shift=_non_negative(M, "M") * _positive(diameter, "diameter"), scale=scale
-    )
+    first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
+    log_first = log_laplace_hockey_stick(epsilon, shift=first, scale=1.0)
+    log_factor = log_laplace_hockey_stick(epsilon, shift=contraction, scale=1.0)
     return scalar_or_array(_add_power(log_first, log_factor, steps))
 
 
@@ -127,9 +131,7 @@ def pure_dp_threshold_thm3(
     ε* = min{2L/v, M D/(η v)} for i < n,   ε* = 2L/v for i = n (no contraction step; spec §7.6, check 19).
     """
     steps = _remaining_steps(n, i)
-    v_a = _positive(v, "v")
-    first = 2.0 * _non_negative(L, "L") / v_a
-    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * v_a)
+    first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
     return scalar_or_array(np.where(steps > 0, np.minimum(first, contraction), first))
 
 
@@ -140,23 +142,11 @@ def pure_dp_threshold_thm3_as_printed(
 
     Erratum: wrong for i = n, where the threshold is 2L/v (see ``pure_dp_threshold_thm3``; spec check 19).
     """
-    v_a = _positive(v, "v")
-    first = 2.0 * _non_negative(L, "L") / v_a
-    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * v_a)
+    first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
     return scalar_or_array(np.minimum(first, contraction))
 
 
 # ----------------------------------------------------------------------------------------------- Theorems 4-5
-
-
-def _gaussian_ratios(
-    L: ArrayLike, sigma: ArrayLike, M: ArrayLike, diameter: ArrayLike, lr: ArrayLike
-) -> tuple[np.ndarray, np.ndarray]:
-    """(2L/σ, M D/(η σ)): the normalised mean gaps of the first step (eq. (24)) and of a contraction step (eq. (23))."""
-    sigma_a = _positive(sigma, "sigma")
-    first = 2.0 * _non_negative(L, "L") / sigma_a
-    contraction = _non_negative(M, "M") * _positive(diameter, "diameter") / (_positive(lr, "lr") * sigma_a)
-    return first, contraction
 
 
 def log_delta_thm4(
@@ -177,7 +167,7 @@ def log_delta_thm4(
     θ the Gaussian hockey-stick function (eq. (10)); contraction bound eq. (23), first step eq. (24).
     """
     steps = _remaining_steps(n, i)
-    first, contraction = _gaussian_ratios(L, sigma, M, diameter, lr)
+    first, contraction = _normalised_gaps(L=L, noise=sigma, noise_name="sigma", M=M, diameter=diameter, lr=lr)
     log_first = log_gaussian_hockey_stick(epsilon, first)
     log_factor = log_gaussian_hockey_stick(epsilon, contraction)
     return scalar_or_array(_add_power(log_first, log_factor, steps))
@@ -203,7 +193,7 @@ def log_delta_thm5(
     """
     n_int = as_integer_array(n, "n")
     require(n_int >= 1, "n", n_int, "n >= 1")
-    first, contraction = _gaussian_ratios(L, sigma, M, diameter, lr)
+    first, contraction = _normalised_gaps(L=L, noise=sigma, noise_name="sigma", M=M, diameter=diameter, lr=lr)
     log_first = log_gaussian_hockey_stick(epsilon, first)
     complement = np.asarray(gaussian_hockey_stick_complement(epsilon, contraction))
     with np.errstate(divide="ignore"):
@@ -231,8 +221,8 @@ def kappa_prop1(*, L: ArrayLike, sigma: ArrayLike, M: ArrayLike, n: ArrayLike, i
     in both places and kept (spec §7.4).
     """
     steps = _remaining_steps(n, i)
-    base = 2.0 * _non_negative(L, "L") ** 2 / _positive(sigma, "sigma") ** 2
-    M_a = _non_negative(M, "M")
+    base = 2.0 * as_non_negative_array(L, "L") ** 2 / as_positive_array(sigma, "sigma") ** 2
+    M_a = as_non_negative_array(M, "M")
     amplified = base * M_a ** (steps + 1) / np.where(steps > 0, steps, 1)
     return scalar_or_array(np.where(steps > 0, amplified, base))
 
@@ -241,9 +231,8 @@ def log_delta_prop1(epsilon: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarr
     """log δ̃ of Proposition 1, eq. (27): −(ε − κ)²/(4κ) for ε > κ (optimal order α* = (ε + κ)/(2κ) > 1 in the
     Mironov conversion eq. (26) of an (α, κα)-RDP curve), and 0 (δ̃ = 1, the limit α → 1) for ε ≤ κ (spec §7.5).
     """
-    eps = as_float_array(epsilon, "epsilon")
-    require(np.isfinite(eps) & (eps >= 0), "epsilon", eps, "0 <= epsilon < inf")
-    k = _positive(kappa, "kappa")
+    eps = as_non_negative_array(epsilon, "epsilon")
+    k = as_positive_array(kappa, "kappa")
     return scalar_or_array(np.where(eps > k, -((eps - k) ** 2) / (4.0 * k), 0.0))
 
 
@@ -251,12 +240,12 @@ def epsilon_prop1(delta: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
     """ε̃(δ) = κ + 2√(κ log(1/δ)), the inverse of eq. (27) for δ ∈ (0, 1) (+inf at δ = 0; κ at δ = 1)."""
     d = as_float_array(delta, "delta")
     require((d >= 0) & (d <= 1), "delta", d, "0 <= delta <= 1")
-    k = _positive(kappa, "kappa")
+    k = as_positive_array(kappa, "kappa")
     with np.errstate(divide="ignore"):
         return scalar_or_array(k + 2.0 * np.sqrt(-k * np.log(d)))
 
 
-# ----------------------------------------------------------------------------------------------- exact contraction [EXT]
+# ------------------------------------------------------------------------------------ exact contraction [EXT]
 
 
 def log_projected_gaussian_contraction_exact(
@@ -277,9 +266,8 @@ def log_projected_gaussian_contraction_exact(
     alone): [1/2 − e^ε Q(r)]_+, which vanishes for ε ≥ −log(2 Q(r)) (bounded privacy loss; pure DP).
     Spec check 28: D = s = 1 gives 0.382925 (ε = 0) and 0.068730 (ε = 1, bound 0.126937); D = 4, ε = 1: 0.926711.
     """
-    eps = as_float_array(epsilon, "epsilon")
-    require(np.isfinite(eps) & (eps >= 0), "epsilon", eps, "0 <= epsilon < inf")
-    ratio = _positive(diameter, "diameter") / _positive(scale, "scale")
+    eps = as_non_negative_array(epsilon, "epsilon")
+    ratio = as_positive_array(diameter, "diameter") / as_positive_array(scale, "scale")
     eps, ratio = np.broadcast_arrays(eps, ratio)
     interior_optimum = eps <= ratio**2 / 2.0
     log_unprojected = np.asarray(log_gaussian_hockey_stick(eps, ratio))
