@@ -286,6 +286,26 @@ def test_one_projected_step_from_a_point_mass_is_the_clipped_noise_law(noise, la
     assert stats.chisquare(counts, RUNS * probabilities).pvalue > 1e-4
 
 
+def test_one_projected_step_reproduces_spec_check_28_hockey_stick() -> None:
+    """Spec §6 check 28 (D = 1): E_γ(Π_[0,1]N(0,1) ‖ Π_[0,1]N(1,1)) = 0.382925 at ε = 0 and 0.068730 at ε = 1.
+
+    PNSGD step from y0 = 1/2 with lr = 1/2, σ = 2 (s = lr·σ = 1) and x = +1 (mean 0) versus x' = −1 (mean 1).
+    The optimal events are exact here: at ε = 0, {y < 1/2} (interior ratio e^{1/2 − y}, atoms 0.5/Φ(−1) and its
+    inverse); at ε = 1, the atom {y = 0} alone (ratio 3.15 > e, while the interior ratio is ≤ e^{1/2} < e).
+    """
+    assert 2 * stats.norm.cdf(0.5) - 1 == pytest.approx(0.382925, abs=1e-6)
+    assert 0.5 - math.e * stats.norm.cdf(-1.0) == pytest.approx(0.068730, abs=1e-6)
+    config = NoisyGradientConfig(lr=0.5, noise="gaussian", noise_scale=2.0, projection=Interval(0.0, 1.0), steps=1)
+    outputs = [
+        run_noisy_gradient(config, LinearLoss(), [[x]], None, [0.5], runs=RUNS, generator=_generator(seed)).numpy()
+        for x, seed in ((1.0, 21), (-1.0, 22))
+    ]
+    for epsilon, event, expected in ((0.0, lambda y: y < 0.5, 0.382925), (1.0, lambda y: y == 0.0, 0.068730)):
+        p, q = (float(np.mean(event(out))) for out in outputs)
+        standard_error = math.sqrt(p * (1 - p) / RUNS + math.exp(2 * epsilon) * q * (1 - q) / RUNS)
+        _within_standard_errors(p - math.exp(epsilon) * q, expected, standard_error)
+
+
 def test_unprojected_gaussian_chain_has_the_exact_normal_law() -> None:
     """Linear loss, no projection: Y_n = y0 − lr·Σx_t − lr·ΣZ_t ~ N(y0 − lr·Σx, n·lr²σ²) (all n steps used)."""
     n, lr, sigma, y0 = 40, 0.5, 2.0, 0.3
@@ -393,7 +413,9 @@ def test_final_and_average_stopping_on_the_counter() -> None:
 
 
 def test_on_step_sees_every_iterate_and_average_is_their_mean() -> None:
-    config = NoisyGradientConfig(lr=0.2, noise="laplace", noise_scale=1.0, projection=Interval(-1, 1), stopping="average")
+    config = NoisyGradientConfig(
+        lr=0.2, noise="laplace", noise_scale=1.0, projection=Interval(-1, 1), stopping="average"
+    )
     seen: list[tuple[int, torch.Tensor]] = []
     out = run_noisy_gradient(
         config,

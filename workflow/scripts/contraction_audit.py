@@ -4,14 +4,16 @@ import pandas as pd
 
 from dplab.report.io import write_csv
 from dplab.studies.contraction.audit import AuditViolation, bound_violations, merge_audit
-from dplab.workflow_helpers import setup_script
+from dplab.workflow_helpers import mock_snakemake, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-params = snakemake.params  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_audit.py, from the repository
+    snakemake = mock_snakemake("contraction_audit", configfiles=("config.quick.yaml",), noise="gaussian")
+log = setup_script(snakemake)
+params = snakemake.params
 names = params.configs
 settings = {name: params.audit["configs"][name] for name in names}
-grids = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.grids, strict=True)}  # noqa: F821
-mcs = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.mcs, strict=True)}  # noqa: F821
+grids = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.grids, strict=True)}
+mcs = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.mcs, strict=True)}
 frame = merge_audit(params.audit, settings, grids, mcs)
 bounds = ["bound_theorem"] + (["bound_prop1"] if frame["bound_prop1"].notna().any() else [])
 violations = bound_violations(frame, ["delta_grid", "mc_lower"], bounds)
@@ -19,4 +21,4 @@ if len(violations):
     raise AuditViolation(f"{len(violations)} measurements exceed a theorem's bound:\n{violations.to_string()}")
 soft = frame[frame["mc_minus_grid"] > 1e-3]
 log.info("all %d points below the bounds; MC lower > grid + 1e-3 at %d points", len(frame), len(soft))
-write_csv(frame, snakemake.output[0])  # noqa: F821
+write_csv(frame, snakemake.output[0])

@@ -4,13 +4,15 @@ import numpy as np
 
 from dplab.report.io import atomic_path, write_csv
 from dplab.studies.contraction.audit import grid_audit
-from dplab.workflow_helpers import progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-audit, setting = snakemake.params.audit, snakemake.params.setting  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_audit_grid.py, from the repository
+    snakemake = mock_snakemake("contraction_audit_grid", configfiles=("config.quick.yaml",), cfg="G1")
+log = setup_script(snakemake)
+audit, setting = snakemake.params.audit, snakemake.params.setting
 frame, laws = grid_audit(audit, setting, audit["instances"], audit["positions"], progress=lambda x: progress(list(x)))
 log.info("largest grid delta %.6f", frame["delta_grid"].max())
-write_csv(frame, snakemake.output.grid)  # noqa: F821
-with atomic_path(snakemake.output.laws) as temporary:  # noqa: F821
+write_csv(frame, snakemake.output.grid)
+with atomic_path(snakemake.output.laws) as temporary:
     with open(temporary, "wb") as handle:
         np.savez_compressed(handle, **laws)

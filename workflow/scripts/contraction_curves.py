@@ -2,9 +2,11 @@
 
 from dplab.report.io import write_csv
 from dplab.studies.contraction.curves import figure_curves
-from dplab.workflow_helpers import setup_script
+from dplab.workflow_helpers import mock_snakemake, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-frame = figure_curves(snakemake.params.curve)  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_curves.py, from the repository
+    snakemake = mock_snakemake("contraction_curves", configfiles=("config.quick.yaml",), fig="fig2")
+log = setup_script(snakemake)
+frame = figure_curves(snakemake.params.curve)
 log.info("%d rows, min log10 delta %.1f", len(frame), frame["log10_delta"].min())
-write_csv(frame, snakemake.output[0])  # noqa: F821
+write_csv(frame, snakemake.output[0])

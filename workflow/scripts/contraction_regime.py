@@ -2,8 +2,10 @@
 
 from dplab.report.io import write_csv
 from dplab.studies.contraction.curves import regime_map
-from dplab.workflow_helpers import setup_script
+from dplab.workflow_helpers import mock_snakemake, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-frame = regime_map(snakemake.params.regime)  # noqa: F821
-write_csv(frame, snakemake.output[0])  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_regime.py, from the repository
+    snakemake = mock_snakemake("contraction_regime", configfiles=("config.quick.yaml",))
+log = setup_script(snakemake)
+frame = regime_map(snakemake.params.regime)
+write_csv(frame, snakemake.output[0])

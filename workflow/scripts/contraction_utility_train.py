@@ -5,14 +5,16 @@ import numpy as np
 from dplab.report.io import write_csv
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.utility import train_utility
-from dplab.workflow_helpers import progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-params = snakemake.params  # noqa: F821
-noise = snakemake.wildcards.noise  # noqa: F821
-with np.load(snakemake.input.data) as archive:  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_utility_train.py, from the repository
+    snakemake = mock_snakemake("contraction_utility_train", configfiles=("config.quick.yaml",), noise="gaussian")
+log = setup_script(snakemake)
+params = snakemake.params
+noise = snakemake.wildcards.noise
+with np.load(snakemake.input.data) as archive:
     data = {key: archive[key] for key in archive.files}
-seed = derive_seed(params.seed, snakemake.rule, noise)  # noqa: F821
+seed = derive_seed(params.seed, snakemake.rule, noise)
 frame = train_utility(noise, data, params.utility, seed=seed, progress=lambda x: progress(list(x)))
 log.info("seed %d\n%s", seed, frame.to_string())
-write_csv(frame, snakemake.output[0])  # noqa: F821
+write_csv(frame, snakemake.output[0])

@@ -4,9 +4,11 @@ import yaml
 
 from dplab.report.index import render_index
 from dplab.report.io import write_text
-from dplab.workflow_helpers import setup_script
+from dplab.workflow_helpers import mock_snakemake, setup_script
 
-log = setup_script(snakemake)  # noqa: F821
-with open(snakemake.input.captions, encoding="utf-8") as handle:  # noqa: F821
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository
+    snakemake = mock_snakemake("results_index", configfiles=("config.quick.yaml",))
+log = setup_script(snakemake)
+with open(snakemake.input.captions, encoding="utf-8") as handle:
     studies = yaml.safe_load(handle)
-write_text(render_index(snakemake.params.results, studies), snakemake.output[0])  # noqa: F821
+write_text(render_index(snakemake.params.results, studies), snakemake.output[0])

@@ -27,18 +27,28 @@ How each method is configured (:class:`NoisyGradientConfig` fields):
   ``batch_size=τ``.
 - **Laplace noisy GD** (paper D, Lemma 19): ``sampling="full_batch"``, ``noise="laplace"``.
 
-Sampling modes: ``"single_pass"`` (Algorithm 1 of paper B), ``"full_batch"`` (all n samples every step),
-``"poisson"`` (each sample joins each run's batch independently with probability q = batch_size/n, fresh every
-step), ``"shuffled"`` (each run draws a fresh permutation every epoch and takes n // batch_size consecutive batches
-of exactly batch_size samples; the remainder is dropped), ``"without_replacement"`` (each step, each run draws a
-fresh uniformly random subset of exactly batch_size samples). ``steps=None`` means one epoch: n steps for
-single_pass, 1 for full_batch, n // batch_size otherwise.
+Sampling modes:
+
+- ``"single_pass"``: Algorithm 1 of paper B, sample t at step t in the data's fixed order (``steps`` < n uses the
+  first ``steps`` samples);
+- ``"full_batch"``: all n samples every step;
+- ``"poisson"``: each sample joins each run's batch independently with probability q = batch_size/n, fresh every
+  step;
+- ``"shuffled"``: each run draws a fresh permutation every epoch and takes n // batch_size consecutive batches of
+  exactly batch_size samples (the remainder is dropped);
+- ``"without_replacement"``: each step, each run draws a fresh uniformly random subset of exactly batch_size samples.
+
+``steps=None`` means one epoch: n steps for single_pass, 1 for full_batch, n // batch_size otherwise.
 
 Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (stopping times, then per step: the
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
 
 Performance: gradients are ``torch.func.vmap`` (over runs) of ``vmap`` (over the batch) of ``grad``; the cost of a
-step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps).
+step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
+vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
+audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64): ≈2.0–2.3 s per call after the
+first (≈3.3 s cold), of which ≈1.4 s is ``torch.randn`` in float64 (≈34 ms per 2·10⁶ draws) and ≈0.23 s the
+gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads.
 """
 
 from __future__ import annotations
@@ -56,6 +66,7 @@ from tqdm import tqdm
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
+    "Loss",
     "NOISE_KINDS",
     "SAMPLING_MODES",
     "STOPPING_RULES",
@@ -359,7 +370,8 @@ def run_noisy_gradient(
     Each step: w ← Π(w − lr·(ḡ + Z)) with ḡ the clipped batch-mean gradient and Z i.i.d. noise per run and
     coordinate (module docstring). ``X``: ``(n, dx)``; ``Y``: ``(n,)`` labels or None; ``w0``: ``(d,)`` (the same
     start for every run, μ_0 = δ_{w0}) or ``(runs, d)``. ``progress``: True/False shows/hides a tqdm bar over
-    steps, None shows it only on a terminal. ``on_step(t, w)`` is called after step t = 1..steps with the iterates.
+    steps, None shows it only on a terminal. ``on_step(t, w)`` is called after step t = 1..steps with the iterates
+    ``w`` (runs, d) (read them, e.g. to record a trajectory; do not modify them in place).
     """
     _check_int("runs", runs, minimum=1)
     if not isinstance(generator, torch.Generator):
