@@ -77,3 +77,10 @@ def test_regime_values_match_spec_x2():
     np.testing.assert_allclose(thm4.loc[[1, 20, 30, 39]], [2.63, 3.30, 3.77, 4.31], atol=1e-2)
     at_one = frame[(frame["method"] == "thm4") & (frame["diameter"] == 1.0)].set_index("i")["epsilon"]
     np.testing.assert_allclose(at_one.loc[[30, 39, 40]], [0.10398, 2.75401, 4.37718], atol=1e-4)  # check 22
+
+
+def test_regime_crossovers_match_spec_x2():
+    frame = regime_map(CONFIG["regime"])
+    crossing = frame.groupby("i")["thm4_worse_from_diameter"].first()
+    np.testing.assert_allclose(crossing.loc[[1, 20, 30]], [2.856, 2.410, 2.050], atol=1e-3)
+    assert crossing.loc[[39, 40]].isna().all()

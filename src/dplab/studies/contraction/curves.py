@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import optimize
 
 from dplab.accounting.inversion import epsilon_for_delta
 from dplab.theory.contraction import (
@@ -24,7 +25,9 @@ from dplab.theory.contraction import (
     pure_dp_threshold_thm3_as_printed,
 )
 
-__all__ = ["epsilon_grid", "delta_columns", "figure_curves", "laplace_curves", "regime_map"]
+__all__ = [
+    "epsilon_grid", "delta_columns", "figure_curves", "laplace_curves", "regime_map", "thm4_crossover_diameter",
+]
 
 LN10 = np.log(10.0)
 
@@ -89,7 +92,7 @@ def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
     """Epsilon certified at ``delta`` by Theorem 4 and Proposition 1 against the domain diameter D, per position i.
 
     Proposition 1 does not depend on D; Theorem 4's contraction factor tends to 1 as D/(lr sigma) grows.
-    Columns: ``diameter, ratio, i, method, epsilon, delta``.
+    Columns: ``diameter, ratio, i, method, epsilon, delta, thm4_worse_from_diameter``.
     """
     setting = _gaussian_setting(regime)
     delta = regime["delta"]
@@ -107,4 +110,27 @@ def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
             rows.append({"diameter": diameter, "ratio": ratio, "i": i, "method": "prop1", "epsilon": eps_prop1})
     frame = pd.DataFrame(rows)
     frame["delta"] = delta
+    crossings = {i: thm4_crossover_diameter(regime, i, part) for i, part in frame.groupby("i")}
+    frame["thm4_worse_from_diameter"] = frame["i"].map(crossings)
     return frame
+
+
+def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFrame) -> float:
+    """The diameter above which Theorem 4 certifies a larger epsilon than Proposition 1 (nan if none on the sweep).
+
+    Bracketed by the first sign change of eps_thm4 - eps_prop1 on the sweep, then refined by Brent's method.
+    """
+    setting = _gaussian_setting(regime)
+    wide = part.pivot_table(index="diameter", columns="method", values="epsilon").sort_index()
+    gap = (wide["thm4"] - wide["prop1"]).to_numpy()
+    change = np.flatnonzero((gap[:-1] <= 0) & (gap[1:] > 0))
+    if change.size == 0:
+        return float("nan")
+    lo, hi = wide.index[change[0]], wide.index[change[0] + 1]
+    eps_prop1 = float(wide["prop1"].iloc[0])
+
+    def difference(diameter: float) -> float:
+        log_delta = lambda e: float(log_delta_thm4(e, diameter=diameter, i=i, **setting))  # noqa: E731
+        return epsilon_for_delta(log_delta, regime["delta"]) - eps_prop1
+
+    return float(optimize.brentq(difference, lo, hi, xtol=1e-6))

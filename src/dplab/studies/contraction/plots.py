@@ -167,6 +167,7 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.plot(curve["noise_scale"], curve[column], style, marker="o", ms=3, label=label)
         ax.set_xscale("log")
         ax.set_yscale("symlog", linthresh=0.1)
+        ax.set_ylim(bottom=0)
         ax.set_xlabel("noise scale")
         ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {part['delta'].iloc[0]:g} ($\\eta$ = {lr})")
         ax.legend(fontsize=6)
