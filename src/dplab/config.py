@@ -84,13 +84,17 @@ def _positions_problems(section: Mapping[str, Any], where: str, n: int) -> list[
 
 
 def _step_size_problems(section: Mapping[str, Any], where: str) -> list[str]:
-    """Lemma 4 of Asoodeh et al. (2020): the gradient step is M-Lipschitz only if lr < 2/(beta_smooth + rho)."""
+    """Lemma 4 of Asoodeh et al. (2020): the gradient step is M-Lipschitz only if lr < 2/(beta_smooth + rho).
+
+    Checks ``lr``, or each entry of ``lrs`` when the section sweeps step sizes.
+    """
     limit = 2.0 / (section["beta_smooth"] + section.get("rho", 0.0))
-    if section["lr"] < limit:
-        return []
+    steps = [("lr", section["lr"])] if "lr" in section else [(f"lrs[{k}]", v) for k, v in enumerate(section["lrs"])]
     return [
-        f"config key '{where}.lr': value {section['lr']} is invalid; allowed: lr < 2/(beta_smooth + rho) = {limit:.6g}"
+        f"config key '{where}.{key}': value {lr} is invalid; allowed: lr < 2/(beta_smooth + rho) = {limit:.6g}"
         f" (beta_smooth = {section['beta_smooth']}, rho = {section.get('rho', 0.0)}; Lemma 4)"
+        for key, lr in steps
+        if lr >= limit
     ]
 
 

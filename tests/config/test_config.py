@@ -102,3 +102,8 @@ def test_all_problems_reported_at_once(config):
     bad["threads"] = 0
     message = problems(bad)
     assert "'seed'" in message and "'threads'" in message
+
+
+def test_each_swept_step_size_is_checked(config):
+    config["contraction"]["laplace"]["lrs"] = [0.5, 4.0]
+    assert "contraction.laplace.lrs[1]': value 4.0 is invalid; allowed: lr < 2/(beta_smooth + rho) = 4" in problems(config)

@@ -54,7 +54,7 @@ def test_epsilon_grid_has_clean_values():
 
 
 def test_laplace_thresholds_check_18_19():
-    frame = laplace_curves({**CONFIG["laplace"], "lr": 1.0})  # spec check 19: eta = 1
+    frame = laplace_curves({**CONFIG["laplace"], "lrs": [1.0]})  # spec check 19: eta = 1
     at_n = frame[(frame["i"] == 40) & np.isclose(frame["epsilon"], 1.5)]
     assert float(at_n["delta"].iloc[0]) == pytest.approx(0.2211992, rel=1e-6)
     assert float(at_n["pure_dp_threshold"].iloc[0]) == 2.0
@@ -62,7 +62,7 @@ def test_laplace_thresholds_check_18_19():
 
 
 def test_laplace_check_16():
-    frame = laplace_curves(CONFIG["laplace"])
+    frame = laplace_curves({**CONFIG["laplace"], "lrs": [0.5]})
     expected = [0.3995764, 0.2783971, 0.1548181, 0.04892909, 0.0]
     got = [value(frame, 39, e, "thm3")[0] for e in (0.0, 0.5, 1.0, 1.5, 2.0)]
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-12)

@@ -64,27 +64,26 @@ def figure_curves(curve: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def laplace_curves(curve: Mapping[str, Any]) -> pd.DataFrame:
-    """Theorem 3 for each position i, with the pure-DP threshold the formula implies and the paper's corollary
-    (``pure_dp_threshold_as_printed``, which is wrong for i = n)."""
-    M = contraction_modulus(lr=curve["lr"], beta_smooth=curve["beta_smooth"], rho=curve["rho"])
+    """Theorem 3 for each step size and position i, with the pure-DP threshold the formula implies and the paper's
+    corollary (``pure_dp_threshold_as_printed``, which is wrong for i = n when M(b-a)/(lr v) < 2L/v)."""
     a, b = curve["interval"]
-    common = {"L": curve["L"], "v": curve["v"], "M": M, "diameter": b - a, "lr": curve["lr"]}
     eps = epsilon_grid(curve["epsilon_max"], curve["n_epsilon"])
     frames = []
-    for i in curve["positions"]:
-        log_delta = log_delta_thm3(eps, n=curve["n"], i=i, **common)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "i": i,
-                    "epsilon": eps,
-                    "method": "thm3",
-                    **delta_columns(log_delta),
-                    "pure_dp_threshold": pure_dp_threshold_thm3(n=curve["n"], i=i, **common),
-                    "pure_dp_threshold_as_printed": pure_dp_threshold_thm3_as_printed(**common),
-                }
-            )
-        )
+    for lr in curve["lrs"]:
+        M = contraction_modulus(lr=lr, beta_smooth=curve["beta_smooth"], rho=curve["rho"])
+        common = {"L": curve["L"], "v": curve["v"], "M": M, "diameter": b - a, "lr": lr}
+        printed = pure_dp_threshold_thm3_as_printed(**common)
+        for i in curve["positions"]:
+            columns = {
+                "lr": lr,
+                "i": i,
+                "epsilon": eps,
+                "method": "thm3",
+                **delta_columns(log_delta_thm3(eps, n=curve["n"], i=i, **common)),
+                "pure_dp_threshold": pure_dp_threshold_thm3(n=curve["n"], i=i, **common),
+                "pure_dp_threshold_as_printed": printed,
+            }
+            frames.append(pd.DataFrame(columns))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -54,20 +54,25 @@ def plot_delta_curves(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
 
 
 def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """Theorem 3: delta against epsilon per position, with each position's pure-DP threshold."""
-    fig, axes = figure(1, 1, width=4.6, height=3.0)
-    ax = axes[0][0]
-    for colour, (i, curve) in zip(COLOURS, data.groupby("i"), strict=False):
-        threshold = curve["pure_dp_threshold"].iloc[0]
-        ax.plot(curve["epsilon"], curve["delta"], color=colour, label=f"i = {i} ($\\delta$ = 0 for $\\varepsilon \\geq$ {threshold:.3g})")
-        ax.axvline(threshold, color=colour, ls=":", lw=1)
-    printed = data["pure_dp_threshold_as_printed"].iloc[0]
-    ax.axvline(printed, color="k", ls="--", lw=0.8, label=f"paper's corollary: {printed:.3g} for all i")
-    ax.set_xlabel("$\\varepsilon$")
-    ax.set_ylabel("$\\delta$ (Theorem 3)")
-    ax.legend()
+    """Theorem 3: delta against epsilon per position, one panel per step size, with each position's pure-DP
+    threshold (dotted) and the paper's corollary (dashed), which is wrong for i = n when the two differ."""
+    lrs = sorted(data["lr"].unique())
+    fig, axes = figure(1, len(lrs), width=4.0, height=3.0, sharey=True)
+    for ax, lr in zip(axes[0], lrs, strict=True):
+        panel = data[data["lr"] == lr]
+        for colour, (i, curve) in zip(COLOURS, panel.groupby("i"), strict=False):
+            threshold = curve["pure_dp_threshold"].iloc[0]
+            ax.plot(curve["epsilon"], curve["delta"], color=colour,
+                    label=f"i = {i} ($\\delta$ = 0 for $\\varepsilon \\geq$ {threshold:.3g})")
+            ax.axvline(threshold, color=colour, ls=":", lw=1)
+        printed = panel["pure_dp_threshold_as_printed"].iloc[0]
+        ax.axvline(printed, color="k", ls="--", lw=0.8, label=f"paper's corollary: {printed:.3g} for all i")
+        ax.set_title(f"$\\eta$ = {lr:g}")
+        ax.set_xlabel("$\\varepsilon$")
+        ax.legend(fontsize=6.5)
+    axes[0][0].set_ylabel("$\\delta$ (Theorem 3)")
     _footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
-                 f"L = {params['L']}, $\\eta$ = {params['lr']}, n = {params['n']}.")
+                 f"L = {params['L']}, n = {params['n']}.")
     return fig
 
 
