@@ -17,6 +17,7 @@ include: "workflow/rules/datasets.smk"
 include: "workflow/rules/train.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/studies.smk"
 include: "workflow/rules/report.smk"
 
 

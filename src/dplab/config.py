@@ -172,10 +172,26 @@ def constraint_problems(config: Mapping[str, Any]) -> list[str]:
     return _contraction_problems(config["contraction"])
 
 
+def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
+    """Schema and constraint problems of each study listed in ``config['studies']`` (dplab.studies registry)."""
+    from dplab.studies.registry import load_study
+
+    problems: list[str] = []
+    for name in config.get("studies", []):
+        study = load_study(name)
+        if name not in config:
+            problems.append(f"config key '{name}': missing; allowed: the mapping described by dplab.studies.{name}")
+            continue
+        found = [p.replace("config key '", f"config key '{name}.", 1).replace(f"'{name}.<top level>'", f"'{name}'")
+                 for p in schema_problems(config[name], study.schema)]
+        problems += found or study.constraints(config[name])
+    return problems
+
+
 def validate_config(config: Mapping[str, Any], schema_path: str | Path) -> None:
     """Raise :class:`ConfigError` listing every problem of ``config``; return silently when it is valid."""
     problems = schema_problems(config, load_schema(schema_path))
     if not problems:
-        problems = constraint_problems(config)
+        problems = constraint_problems(config) + registered_study_problems(config)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

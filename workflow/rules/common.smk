@@ -50,5 +50,10 @@ def contraction_targets():
     )
 
 
+def study_targets():
+    """Every figure, table and claims file of every study (contraction and the registered ones)."""
+    return contraction_targets() + registered_targets()
+
+
 def all_targets():
-    return contraction_targets() + [f"{RESULTS}/index.md", f"{RESULTS}/provenance.json"]
+    return study_targets() + [f"{RESULTS}/index.md", f"{RESULTS}/provenance.json"]

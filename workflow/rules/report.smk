@@ -45,13 +45,14 @@ rule contraction_claims:
 rule results_index:
     """results/index.md: every figure, table and claim verdict, with captions."""
     input:
-        contraction_targets(),
+        study_targets(),
         captions=str(Path(workflow.basedir) / "workflow" / "report" / "captions.yaml"),
         code=dplab_code("report/index.py"),
     output:
         f"{RESULTS}/index.md",
     params:
         results=RESULTS,
+        studies=config["studies"],
     log:
         f"{LOGS}/results_index.log",
     script:
@@ -61,7 +62,7 @@ rule results_index:
 rule provenance:
     """results/provenance.json: package versions, git commit, configuration hash, date."""
     input:
-        contraction_targets(),
+        study_targets(),
     output:
         f"{RESULTS}/provenance.json",
     params:

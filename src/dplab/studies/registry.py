@@ -1,0 +1,102 @@
+"""How a study declares its artifacts, so that generic workflow rules can compute, draw and index them.
+
+A study package (``dplab.studies.<name>``) exposes ``STUDY``, a :class:`Study`: its title, its paper, its
+artifacts and its claims builder. For each :class:`Artifact` the workflow runs
+
+1. a data rule: ``compute(params, seed, progress) -> DataFrame`` written to ``results/<study>/data/<id>.csv``
+   (or ``tables/<id>.csv`` and ``.md`` for tables), where ``params`` is ``config[<study>][<section>]``;
+2. for figures, a plotting rule: ``plot(frame, params) -> matplotlib Figure`` (it only reads the data file);
+3. once per study, a claims rule: ``claims(frames, study_config) -> list[Claim]`` with every data frame by id.
+
+Expensive pipeline steps write data; plotting only reads it, so a style edit re-runs no computation.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from dplab.report.claims import Claim
+
+__all__ = ["Artifact", "Study", "load_study", "no_progress"]
+
+Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], pd.DataFrame]
+Plot = Callable[[pd.DataFrame, Mapping[str, Any]], Any]
+Claims = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], list[Claim]]
+
+
+def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:
+    """The default progress wrapper: none."""
+    return iterable
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One figure or table of a study.
+
+    ``section`` names the key of the study's configuration whose mapping is passed to ``compute`` and ``plot``;
+    ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares.
+    """
+
+    id: str
+    kind: str
+    section: str
+    compute: Compute
+    caption: str
+    plot: Plot | None = None
+    mem_mb: int = 1000
+    runtime: int = 10
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("figure", "table"):
+            raise ValueError(f"artifact {self.id!r}: kind {self.kind!r} is not one of figure, table")
+        if (self.kind == "figure") != (self.plot is not None):
+            raise ValueError(f"artifact {self.id!r}: a figure needs a plot function and a table must not have one")
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study: its results folder name, title, paper, artifacts and claims builder.
+
+    ``schema`` is the JSON schema of ``config[name]``; ``constraints(study_config)`` returns the problems a schema
+    cannot express, each as ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
+    """
+
+    name: str
+    title: str
+    paper: str
+    artifacts: tuple[Artifact, ...]
+    claims: Claims
+    schema: Mapping[str, Any]
+    constraints: Callable[[Mapping[str, Any]], list[str]] = lambda study_config: []
+
+    def __post_init__(self) -> None:
+        ids = [a.id for a in self.artifacts]
+        duplicated = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicated:
+            raise ValueError(f"study {self.name!r}: duplicate artifact ids {duplicated}")
+
+    def artifact(self, artifact_id: str) -> Artifact:
+        for artifact in self.artifacts:
+            if artifact.id == artifact_id:
+                return artifact
+        known = ", ".join(a.id for a in self.artifacts)
+        raise ValueError(f"study {self.name!r} has no artifact {artifact_id!r}; known: {known}")
+
+    def ids(self, kind: str) -> list[str]:
+        return [a.id for a in self.artifacts if a.kind == kind]
+
+    def captions(self) -> dict[str, str]:
+        return {a.id: a.caption for a in self.artifacts}
+
+
+def load_study(name: str) -> Study:
+    """The :class:`Study` declared as ``STUDY`` in ``dplab.studies.<name>``."""
+    study = importlib.import_module(f"dplab.studies.{name}").STUDY
+    if study.name != name:
+        raise ValueError(f"dplab.studies.{name}.STUDY is named {study.name!r}")
+    return study

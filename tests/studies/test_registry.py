@@ -1,0 +1,35 @@
+"""The study registry rejects malformed declarations and finds artifacts by id."""
+
+import pandas as pd
+import pytest
+
+from dplab.studies.registry import Artifact, Study
+
+
+def compute(params, seed, progress):
+    return pd.DataFrame({"x": [seed]})
+
+
+def plot(frame, params):
+    return None
+
+
+def test_figure_needs_plot_and_table_must_not_have_one():
+    with pytest.raises(ValueError, match="needs a plot function"):
+        Artifact("f1", "figure", "s", compute, "c")
+    with pytest.raises(ValueError, match="needs a plot function and a table must not have one"):
+        Artifact("t1", "table", "s", compute, "c", plot=plot)
+    with pytest.raises(ValueError, match="kind 'chart'"):
+        Artifact("x", "chart", "s", compute, "c")
+
+
+def test_study_lookup_and_duplicates():
+    figure = Artifact("f1", "figure", "s", compute, "Cap f1", plot=plot)
+    table = Artifact("t1", "table", "s", compute, "Cap t1")
+    study = Study("demo", "Demo", "Paper", (figure, table), claims=lambda frames, cfg: [], schema={})
+    assert study.artifact("t1") is table
+    assert study.ids("figure") == ["f1"] and study.captions() == {"f1": "Cap f1", "t1": "Cap t1"}
+    with pytest.raises(ValueError, match="no artifact 'zz'; known: f1, t1"):
+        study.artifact("zz")
+    with pytest.raises(ValueError, match="duplicate artifact ids"):
+        Study("demo", "Demo", "Paper", (figure, figure), claims=lambda frames, cfg: [], schema={})

@@ -1,0 +1,111 @@
+# Generic rules for the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py):
+# one data job per artifact, one plotting job per figure, one claims job per study.
+from dplab.studies.registry import load_study
+
+REGISTERED = {name: load_study(name) for name in config["studies"]}
+LIBRARY = ("accounting", "audit", "data", "learning", "mechanisms", "preprocessing", "theory")
+
+
+def registered_targets():
+    targets = []
+    for name, study in REGISTERED.items():
+        folder = f"{RESULTS}/{name}"
+        targets += expand(f"{folder}/figures/{{a}}.{{ext}}", a=study.ids("figure"), ext=["png", "pdf"])
+        targets += expand(f"{folder}/tables/{{a}}.{{ext}}", a=study.ids("table"), ext=["csv", "md"])
+        targets.append(f"{folder}/claims.csv")
+    return targets
+
+
+def artifact_of(wc):
+    return REGISTERED[wc.study].artifact(wc.artifact)
+
+
+def artifact_params(wc):
+    return config[wc.study][artifact_of(wc).section]
+
+
+def study_code(wc):
+    return dplab_code(f"studies/{wc.study}", *(part for part in LIBRARY if (SRC / part).exists()))
+
+
+if REGISTERED:
+
+    wildcard_constraints:
+        study="|".join(REGISTERED),
+
+    rule study_figure_data:
+        """The tidy numbers behind one figure of a registered study."""
+        input:
+            code=study_code,
+        output:
+            f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
+        params:
+            section=artifact_params,
+            seed=config["seed"],
+        log:
+            f"{LOGS}/study_figure_data/{{study}}/{{artifact}}.log",
+        benchmark:
+            f"{BENCH}/study_figure_data/{{study}}/{{artifact}}.tsv"
+        threads: config["threads"]
+        resources:
+            mem_mb=lambda wc: artifact_of(wc).mem_mb,
+            runtime=lambda wc: artifact_of(wc).runtime,
+        script:
+            "../scripts/study_data.py"
+
+    rule study_table:
+        """One table of a registered study (CSV and Markdown)."""
+        input:
+            code=study_code,
+        output:
+            multiext(f"{RESULTS}/{{study}}/tables/{{artifact}}", ".csv", ".md"),
+        params:
+            section=artifact_params,
+            seed=config["seed"],
+        log:
+            f"{LOGS}/study_table/{{study}}/{{artifact}}.log",
+        benchmark:
+            f"{BENCH}/study_table/{{study}}/{{artifact}}.tsv"
+        threads: config["threads"]
+        resources:
+            mem_mb=lambda wc: artifact_of(wc).mem_mb,
+            runtime=lambda wc: artifact_of(wc).runtime,
+        script:
+            "../scripts/study_data.py"
+
+    rule study_figure:
+        """Draw one figure of a registered study from its data file."""
+        input:
+            data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
+            code=lambda wc: dplab_code("report", f"studies/{wc.study}"),
+        output:
+            multiext(f"{RESULTS}/{{study}}/figures/{{artifact}}", ".png", ".pdf"),
+        params:
+            section=artifact_params,
+        log:
+            f"{LOGS}/study_figure/{{study}}/{{artifact}}.log",
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        script:
+            "../scripts/study_figure.py"
+
+    rule study_claims:
+        """A verdict, with its numbers, for every claim of a registered study's paper."""
+        input:
+            frames=lambda wc: [
+                f"{RESULTS}/{wc.study}/{'data' if a.kind == 'figure' else 'tables'}/{a.id}.csv"
+                for a in REGISTERED[wc.study].artifacts
+            ],
+            code=lambda wc: dplab_code("report/claims.py", f"studies/{wc.study}"),
+        output:
+            f"{RESULTS}/{{study}}/claims.csv",
+        params:
+            config=lambda wc: config[wc.study],
+        log:
+            f"{LOGS}/study_claims/{{study}}.log",
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        script:
+            "../scripts/study_claims.py"

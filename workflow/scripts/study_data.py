@@ -1,0 +1,22 @@
+"""Compute one artifact (figure data or table) of a registered study."""
+
+from dplab.report.io import write_csv
+from dplab.report.tables import write_table
+from dplab.seeding import derive_seed
+from dplab.studies.registry import load_study
+from dplab.workflow_helpers import mock_snakemake, progress, setup_script
+
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
+    snakemake = mock_snakemake("study_figure_data", configfiles=("config.quick.yaml",), study="generalization",
+                               artifact="f1")
+log = setup_script(snakemake)
+study, artifact_id = snakemake.wildcards.study, snakemake.wildcards.artifact
+artifact = load_study(study).artifact(artifact_id)
+seed = derive_seed(snakemake.params.seed, study, artifact_id)
+log.info("seed %d", seed)
+frame = artifact.compute(snakemake.params.section, seed, lambda x: progress(list(x)))
+log.info("%d rows, columns %s", len(frame), list(frame.columns))
+if artifact.kind == "figure":
+    write_csv(frame, snakemake.output[0])
+else:
+    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption)

@@ -1,0 +1,15 @@
+"""Draw one figure of a registered study from its data file."""
+
+import pandas as pd
+
+from dplab.report.style import save_figure
+from dplab.studies.registry import load_study
+from dplab.workflow_helpers import mock_snakemake, setup_script
+
+if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository
+    snakemake = mock_snakemake("study_figure", configfiles=("config.quick.yaml",), study="generalization",
+                               artifact="f1")
+log = setup_script(snakemake)
+artifact = load_study(snakemake.wildcards.study).artifact(snakemake.wildcards.artifact)
+fig = artifact.plot(pd.read_csv(snakemake.input.data), snakemake.params.section)
+save_figure(fig, snakemake.output[0].removesuffix(".png"))
