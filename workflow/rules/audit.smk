@@ -20,8 +20,8 @@ rule contraction_audit_grid:
     benchmark:
         f"{BENCH}/contraction_audit_grid/{{cfg}}.tsv"
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=1000,
+        runtime=5,
     script:
         "../scripts/contraction_audit_grid.py"
 
@@ -44,8 +44,8 @@ rule contraction_audit_mc:
         f"{BENCH}/contraction_audit_mc/{{cfg}}.tsv"
     threads: config["threads"]
     resources:
-        mem_mb=4000,
-        runtime=20,
+        mem_mb=1500,
+        runtime=10,
     script:
         "../scripts/contraction_audit_mc.py"
 
@@ -92,7 +92,7 @@ rule contraction_random_stopping:
     benchmark:
         f"{BENCH}/contraction_random_stopping.tsv"
     resources:
-        mem_mb=2000,
-        runtime=10,
+        mem_mb=1000,
+        runtime=5,
     script:
         "../scripts/contraction_random_stopping.py"

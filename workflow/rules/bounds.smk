@@ -14,7 +14,7 @@ rule contraction_curves:
     benchmark:
         f"{BENCH}/contraction_curves/{{fig}}.tsv"
     resources:
-        mem_mb=500,
+        mem_mb=750,
         runtime=5,
     script:
         "../scripts/contraction_curves.py"
@@ -33,7 +33,7 @@ rule contraction_laplace:
     benchmark:
         f"{BENCH}/contraction_laplace.tsv"
     resources:
-        mem_mb=500,
+        mem_mb=750,
         runtime=5,
     script:
         "../scripts/contraction_laplace.py"
@@ -52,7 +52,7 @@ rule contraction_regime:
     benchmark:
         f"{BENCH}/contraction_regime.tsv"
     resources:
-        mem_mb=500,
+        mem_mb=750,
         runtime=5,
     script:
         "../scripts/contraction_regime.py"
@@ -69,7 +69,7 @@ rule contraction_lemmas:
     benchmark:
         f"{BENCH}/contraction_lemmas.tsv"
     resources:
-        mem_mb=500,
+        mem_mb=750,
         runtime=5,
     script:
         "../scripts/contraction_lemmas.py"

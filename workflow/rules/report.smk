@@ -55,6 +55,9 @@ rule results_index:
         studies=config["studies"],
     log:
         f"{LOGS}/results_index.log",
+    resources:
+        mem_mb=750,
+        runtime=5,
     script:
         "../scripts/results_index.py"
 
@@ -70,5 +73,8 @@ rule provenance:
         repo=workflow.basedir,
     log:
         f"{LOGS}/provenance.log",
+    resources:
+        mem_mb=750,
+        runtime=5,
     script:
         "../scripts/provenance.py"

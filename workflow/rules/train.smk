@@ -17,8 +17,8 @@ rule contraction_utility_train:
         f"{BENCH}/contraction_utility_train/{{noise}}.tsv"
     threads: config["threads"]
     resources:
-        mem_mb=2000,
-        runtime=20,
+        mem_mb=1500,
+        runtime=10,
     script:
         "../scripts/contraction_utility_train.py"
 
