@@ -15,23 +15,13 @@ SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
 pytestmark = pytest.mark.pipeline
 
 
-def snakemake(workdir: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), *args],
-        capture_output=True, text=True, cwd=workdir,
-    )
-
-
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def runs(local_quick_run, quick_runner, tmp_path_factory):
     """Two independent runs of the quick configuration, in separate working directories."""
-    folders = []
-    for name in ("first", "second"):
-        workdir = tmp_path_factory.mktemp(name)
-        result = snakemake(workdir, "--cores", "2")
-        assert result.returncode == 0, result.stderr[-5000:]
-        folders.append(workdir / "results-quick")
-    return folders
+    workdir = tmp_path_factory.mktemp("second")
+    result = quick_runner(workdir, "--cores", "2")
+    assert result.returncode == 0, result.stderr[-5000:]
+    return [local_quick_run, workdir / "results-quick"]
 
 
 def test_output_contract(runs):

@@ -7,7 +7,6 @@ afterwards whatever happens, because a slurm CLI without its controller slows ev
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,27 +29,15 @@ def local_slurm():
         subprocess.run(["bash", str(LOCAL_SLURM), "stop"], capture_output=True, text=True)
 
 
-def run_quick(workdir: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
-         "--configfile", str(ROOT / "config.quick.yaml"), *extra],
-        capture_output=True, text=True, cwd=workdir,
-    )
-
-
-def test_quick_configuration_through_sbatch_equals_local_run(local_slurm, tmp_path):
+def test_quick_configuration_through_sbatch_equals_local_run(local_slurm, local_quick_run, quick_runner, tmp_path):
     assert shutil.which("sbatch"), "sbatch missing after local_slurm.sh start"
-    cluster, local = tmp_path / "cluster", tmp_path / "local"
-    cluster.mkdir()
-    local.mkdir()
-    through_slurm = run_quick(cluster, "--workflow-profile", str(ROOT / "profiles" / "slurm-local"))
+    cluster = tmp_path / "cluster"
+    through_slurm = quick_runner(cluster, "--workflow-profile", str(ROOT / "profiles" / "slurm-local"))
     assert through_slurm.returncode == 0, through_slurm.stderr[-5000:]
     assert "has been submitted with SLURM jobid" in through_slurm.stdout + through_slurm.stderr
     logs = list((cluster / ".snakemake" / "slurm_logs").rglob("*.log"))
     assert logs, "no SLURM job logs: the jobs did not go through sbatch"
-    on_machine = run_quick(local, "--cores", "2")
-    assert on_machine.returncode == 0, on_machine.stderr[-5000:]
-    csvs = sorted(p.relative_to(local) for p in (local / "results-quick").rglob("*.csv"))
+    csvs = sorted(p.relative_to(local_quick_run) for p in local_quick_run.rglob("*.csv"))
     assert len(csvs) >= 10
     for path in csvs:
-        assert (cluster / path).read_bytes() == (local / path).read_bytes(), path
+        assert (cluster / "results-quick" / path).read_bytes() == (local_quick_run / path).read_bytes(), path
