@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import logging
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
-__all__ = ["setup_script", "progress", "mock_snakemake"]
+__all__ = ["setup_script", "progress", "mock_snakemake", "dplab_sources"]
 
 
 def setup_script(snakemake: Any) -> logging.Logger:
@@ -77,3 +80,54 @@ def mock_snakemake(rule: str, *, configfiles: tuple[str, ...] = (), root: str | 
         log = job_rule.expand_log(named)
         return Snakemake(inputs, outputs, params, named, 1, job_rule.resources, log, workflow.config, rule, None,
                          scriptdir=str(root / "workflow" / "scripts"))
+
+
+@functools.lru_cache(maxsize=None)
+def _module_file(name: str) -> Path | None:
+    """The file of dplab module ``name``, found by path without importing anything (None if there is none)."""
+    base = Path(__file__).resolve().parent.parent.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _dplab_imports(name: str) -> frozenset[str]:
+    """The dplab modules (and the parents whose ``__init__`` runs) that module ``name`` imports, read with ast."""
+    path = _module_file(name)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    names = {name.rsplit(".", k)[0] for k in range(1, name.count(".") + 1)}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            parts = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            base = ".".join(parts + ([node.module] if node.module else []))
+            names |= {base} | {f"{base}.{alias.name}" for alias in node.names}
+    return frozenset(n for n in names if (n == "dplab" or n.startswith("dplab.")) and _module_file(n) is not None)
+
+
+@functools.lru_cache(maxsize=None)
+def _dplab_closure(modules: tuple[str, ...]) -> tuple[str, ...]:
+    stack = [m for m in modules if _module_file(m) is not None]
+    for name in list(stack):  # a package named directly brings all of its modules
+        path = _module_file(name)
+        if path.name == "__init__.py":
+            stack += [f"{name}.{p.stem}" for p in sorted(path.parent.glob("*.py")) if p.stem != "__init__"]
+    seen: set[str] = set()
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            stack += sorted(_dplab_imports(name) - seen)
+    return tuple(sorted(str(_module_file(n)) for n in seen))
+
+
+def dplab_sources(*modules: str) -> list[str]:
+    """Source files of the given dplab modules and of every dplab module they import, transitively.
+
+    Rules list these as inputs so that editing a formula re-runs exactly the jobs whose code imports it. Imports
+    are read with :mod:`ast` (nothing is executed); a package named directly contributes all of its modules.
+    """
+    return list(_dplab_closure(tuple(modules)))

@@ -8,7 +8,7 @@ def audit_config(wc):
 rule contraction_audit_grid:
     """Exact numerical law of PNSGD's output on every neighbouring instance, position and epsilon (spec 4.2-4.3)."""
     input:
-        code=dplab_code("audit", "accounting", "studies/contraction/audit.py"),
+        code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         grid=f"{WORK}/contraction/audit/{{cfg}}/grid.csv",
         laws=f"{WORK}/contraction/audit/{{cfg}}/laws.npz",
@@ -31,7 +31,7 @@ rule contraction_audit_mc:
     input:
         laws=rules.contraction_audit_grid.output.laws,
         grid=rules.contraction_audit_grid.output.grid,
-        code=dplab_code("audit", "learning", "studies/contraction/audit.py"),
+        code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{WORK}/contraction/audit/{{cfg}}/mc.csv",
     params:
@@ -60,7 +60,7 @@ rule contraction_audit:
     input:
         grids=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/grid.csv", cfg=audited_configs(wc)),
         mcs=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/mc.csv", cfg=audited_configs(wc)),
-        code=dplab_code("theory/contraction.py", "studies/contraction/audit.py"),
+        code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{RESULTS}/contraction/data/ext_audit_{{noise}}.csv",
     params:
@@ -80,7 +80,7 @@ rule contraction_audit:
 rule contraction_random_stopping:
     """Theorem 5 (randomly stopped PNSGD) against the grid-exact law of the randomly stopped chain."""
     input:
-        code=dplab_code("audit", "theory/contraction.py", "studies/contraction/audit.py"),
+        code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{RESULTS}/contraction/data/ext_random_stopping.csv",
     params:

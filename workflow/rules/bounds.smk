@@ -4,7 +4,7 @@
 rule contraction_curves:
     """Figures 2 and 3 of Asoodeh et al.: Theorem 4 against Proposition 1, delta against epsilon per position i."""
     input:
-        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+        code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/{{fig}}.csv",
     params:
@@ -23,7 +23,7 @@ rule contraction_curves:
 rule contraction_laplace:
     """Theorem 3 (Laplace PNSGD) with its pure-DP threshold, per position i (extension X1)."""
     input:
-        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+        code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/ext_laplace.csv",
     params:
@@ -42,7 +42,7 @@ rule contraction_laplace:
 rule contraction_regime:
     """Epsilon at a fixed delta against the domain diameter: where Theorem 4 beats Proposition 1 (extension X2)."""
     input:
-        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/curves.py"),
+        code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/ext_regime.csv",
     params:
@@ -61,7 +61,7 @@ rule contraction_regime:
 rule contraction_lemmas:
     """Lemmas 1-2 and Theorem 2 of Asoodeh et al. checked against numerical integration and dp_accounting."""
     input:
-        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/lemmas.py"),
+        code=dplab_sources("dplab.studies.contraction.lemmas"),
     output:
         multiext(f"{RESULTS}/contraction/tables/ext_lemmas", ".csv", ".md"),
     log:

@@ -3,6 +3,7 @@ import json
 from pathlib import Path
 
 from dplab.config import validate_config
+from dplab.workflow_helpers import dplab_sources as _dplab_sources
 
 validate_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
 
@@ -10,17 +11,12 @@ RESULTS = config["results"]
 WORK = config["work"]
 LOGS = f"{WORK}/logs"
 BENCH = f"{WORK}/benchmarks"
-SRC = Path(workflow.basedir) / "src" / "dplab"
 CONTRACTION = config["contraction"]
 
 
-def dplab_code(*parts):
-    """The dplab source files a rule depends on, as inputs, so that editing them re-runs the rule."""
-    files = []
-    for part in parts:
-        path = SRC / part
-        files += sorted(str(p) for p in path.rglob("*.py")) if path.is_dir() else [str(path)]
-    return files
+def dplab_sources(*modules):
+    """The dplab source files a rule's code imports (transitively), as inputs: editing one re-runs the rule."""
+    return _dplab_sources(*modules)
 
 
 wildcard_constraints:

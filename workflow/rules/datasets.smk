@@ -4,7 +4,7 @@
 rule logistic_dataset:
     """Synthetic logistic-regression data (train and test) for PNSGD's utility, spec section 4.5."""
     input:
-        code=dplab_code("data"),
+        code=dplab_sources("dplab.data.synthetic"),
     output:
         f"{WORK}/datasets/contraction_logistic_{{noise}}.npz",
     params:

@@ -5,7 +5,7 @@ rule contraction_figure:
     """One figure of the contraction study from its tidy data file."""
     input:
         data=f"{RESULTS}/contraction/data/{{figid}}.csv",
-        code=dplab_code("report", "studies/contraction/plots.py"),
+        code=dplab_sources("dplab.studies.contraction.plots", "dplab.report.style"),
     output:
         multiext(f"{RESULTS}/contraction/figures/{{figid}}", ".png", ".pdf"),
     wildcard_constraints:
@@ -27,7 +27,7 @@ rule contraction_claims:
     input:
         data=expand(f"{RESULTS}/contraction/data/{{figid}}.csv", figid=contraction_figure_ids()),
         lemmas=f"{RESULTS}/contraction/tables/ext_lemmas.csv",
-        code=dplab_code("report/claims.py", "studies/contraction/claims.py"),
+        code=dplab_sources("dplab.studies.contraction.claims"),
     output:
         f"{RESULTS}/contraction/claims.csv",
     params:
@@ -47,7 +47,7 @@ rule results_index:
     input:
         study_targets(),
         captions=str(Path(workflow.basedir) / "workflow" / "report" / "captions.yaml"),
-        code=dplab_code("report/index.py"),
+        code=dplab_sources("dplab.report.index"),
     output:
         f"{RESULTS}/index.md",
     params:

@@ -3,7 +3,6 @@
 from dplab.studies.registry import load_study
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
-LIBRARY = ("accounting", "audit", "data", "learning", "mechanisms", "preprocessing", "theory")
 
 
 def registered_targets():
@@ -25,7 +24,7 @@ def artifact_params(wc):
 
 
 def study_code(wc):
-    return dplab_code(f"studies/{wc.study}", *(part for part in LIBRARY if (SRC / part).exists()))
+    return dplab_sources(f"dplab.studies.{wc.study}")
 
 
 if REGISTERED:
@@ -77,7 +76,7 @@ if REGISTERED:
         """Draw one figure of a registered study from its data file."""
         input:
             data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
-            code=lambda wc: dplab_code("report", f"studies/{wc.study}"),
+            code=study_code,
         output:
             multiext(f"{RESULTS}/{{study}}/figures/{{artifact}}", ".png", ".pdf"),
         params:
@@ -97,7 +96,7 @@ if REGISTERED:
                 f"{RESULTS}/{wc.study}/{'data' if a.kind == 'figure' else 'tables'}/{a.id}.csv"
                 for a in REGISTERED[wc.study].artifacts
             ],
-            code=lambda wc: dplab_code("report/claims.py", f"studies/{wc.study}"),
+            code=study_code,
         output:
             f"{RESULTS}/{{study}}/claims.csv",
         params:

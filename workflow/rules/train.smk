@@ -5,7 +5,7 @@ rule contraction_utility_train:
     """PNSGD (Gaussian in d dimensions, Laplace in 1-D) on logistic regression over noise scales and step sizes."""
     input:
         data=f"{WORK}/datasets/contraction_logistic_{{noise}}.npz",
-        code=dplab_code("learning", "studies/contraction/utility.py"),
+        code=dplab_sources("dplab.studies.contraction.utility"),
     output:
         f"{WORK}/contraction/utility/{{noise}}.csv",
     params:
@@ -27,7 +27,7 @@ rule contraction_utility:
     """Test loss and excess risk next to the epsilon the theorems certify for the first, middle and last user."""
     input:
         runs=expand(f"{WORK}/contraction/utility/{{noise}}.csv", noise=CONTRACTION["utility"]["noise_types"]),
-        code=dplab_code("theory/contraction.py", "accounting", "studies/contraction/utility.py"),
+        code=dplab_sources("dplab.studies.contraction.utility"),
     output:
         data=f"{RESULTS}/contraction/data/ext_utility.csv",
         table=multiext(f"{RESULTS}/contraction/tables/ext_utility", ".csv", ".md"),

@@ -1,0 +1,598 @@
+"""Smooth Rényi DP of pre-processed pipelines: Hu, Sanyal, Schölkopf (2024), *Provable Privacy with Non-Private
+Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1.
+
+Conventions (spec §2.1): instance space the unit ball of ℝ^d, replace-one neighbours, L = μ = Δ_f = Δ_Q = 1 unless
+given. In Table 1 ``eps`` is a mechanism's *privacy parameter* (it sets the noise), not an (ε, δ) value.
+
+Where the paper's statement and its proof disagree (spec §6) both variants exist and are labelled:
+``variant="as_printed"`` (the theorem statement / table as printed) and ``variant="corrected"`` (what the proof
+supports). All functions broadcast over numpy arrays and compute in float64.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.optimize import brentq, minimize, minimize_scalar
+
+__all__ = [
+    "PCA_FROBENIUS_CONSTANT",
+    "PCA_TAU_CONSTANT",
+    "Mechanism",
+    "gaussian_mechanism",
+    "laplace_mechanism",
+    "exponential_mechanism",
+    "dp_gd_mechanism",
+    "dp_sgd_sampling_mechanism",
+    "dp_sgd_iteration_mechanism",
+    "MECHANISMS",
+    "factor_pq2",
+    "rdp_to_dp_linear",
+    "linear_rdp_coefficient_for_epsilon",
+    "rdp_to_dp",
+    "theorem2_rdp",
+    "theorem2_rdp_pq2",
+    "theorem2_dp_optimised",
+    "dedup_sensitivity",
+    "quantization_sensitivity",
+    "mean_imputation_sensitivity",
+    "median_imputation_sensitivity",
+    "trimmed_mean_imputation_sensitivity",
+    "linear_regression_imputation_sensitivity",
+    "pca_covariance_perturbation_bound",
+    "pca_rank_delta2",
+    "pca_dim_delta2",
+    "pca_tau",
+    "table2_cell",
+    "TABLE2_CELLS",
+    "group_privacy_gaussian_dp",
+    "group_privacy_gaussian_rdp",
+    "group_privacy_pure_dp",
+    "group_privacy_approximate_dp",
+    "table2_gaussian_dp",
+    "theorem7_rho",
+    "theorem7_epsilon",
+    "theorem7_epsilon_corrected",
+    "theorem7_delta_condition",
+    "prop8_failure_probability",
+    "lemma2_subsampled_srdp",
+    "remark1_factor",
+]
+
+#: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
+PCA_FROBENIUS_CONSTANT = 6.1
+#: τ_rank = n·Δ₂ = 4(3n+2)/((n−1)δ) ≤ 12.2/δ for n ≥ 101 (Prop. 5; Table 2 and Theorem 7).
+PCA_TAU_CONSTANT = 12.2
+
+
+def _positive(name: str, value: ArrayLike) -> np.ndarray:
+    array = np.asarray(value, dtype=float)
+    if not np.all(np.isfinite(array) & (array > 0)):
+        raise ValueError(f"{name}={value!r} must be finite and > 0")
+    return array
+
+
+def _order(alpha: ArrayLike) -> np.ndarray:
+    array = np.asarray(alpha, dtype=float)
+    if not np.all(array > 1):
+        raise ValueError(f"alpha={alpha!r} must be > 1 (Rényi order)")
+    return array
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Table 1: RDP ε(α) and SRDP ε̃(α, τ) of the six mechanisms (Theorem 1, Theorems 9–14)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A mechanism's RDP curve ``rdp(alpha)`` and SRDP curve ``srdp(alpha, tau)`` (Table 1), with its name and
+    the symbolic formulas as Markdown/LaTeX strings. ``pure`` marks the ε-DP mechanisms (RDP constant in α)."""
+
+    name: str
+    rdp: Callable[[np.ndarray], np.ndarray]
+    srdp: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    rdp_formula: str
+    srdp_formula: str
+    pure: bool = False
+
+
+def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
+    """Gaussian mechanism f(S) + N(0, Δ_f²/ε²) (Theorem 9, Table 1 row 1): RDP αε²/2, SRDP αL²τ²ε²/(2Δ_f²).
+
+    Table 1's SRDP (with /Δ_f², the proof's last line) is used; the Theorem 9 statement omits /Δ_f² (spec §6 #2).
+    """
+    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    return Mechanism(
+        "gaussian",
+        lambda a: np.asarray(a, float) * e**2 / 2,
+        lambda a, t: np.asarray(a, float) * lip**2 * np.asarray(t, float) ** 2 * e**2 / (2 * sens**2),
+        r"$\alpha\varepsilon^2/2$",
+        r"$\alpha L^2\tau^2\varepsilon^2/(2\Delta_f^2)$",
+    )
+
+
+def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
+    """Laplace mechanism f(S) + Lap(Δ_f/ε) (Theorem 10): RDP ε and SRDP Lτε/Δ_f for every α (pure DP)."""
+    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    return Mechanism(
+        "laplace",
+        lambda a: np.broadcast_to(e, np.shape(a)).astype(float),
+        lambda a, t: np.broadcast_to(lip * np.asarray(t, float) * e / sens, np.broadcast_shapes(np.shape(a), np.shape(t))).astype(float),
+        r"$\varepsilon$",
+        r"$L\tau\varepsilon/\Delta_f$",
+        pure=True,
+    )
+
+
+def exponential_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
+    """Exponential mechanism Pr[w] ∝ exp(Q(w,S)ε/(2Δ_Q)) (Theorem 11): RDP ε, SRDP Lτε/Δ_Q (pure DP)."""
+    base = laplace_mechanism(eps, L, sensitivity)
+    return Mechanism("exponential", base.rdp, base.srdp, r"$\varepsilon$", r"$L\tau\varepsilon/\Delta_Q$", pure=True)
+
+
+def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = "corrected") -> Mechanism:
+    """DP-GD with σ = L√T/(εn) (Theorem 12, Table 1 row 4): RDP 2αε², SRDP αμ²τ²ε²/(2L²).
+
+    ``variant="as_printed"``: the Theorem 12 statement's RDP αε²/2; ``"corrected"`` (default): the proof and Table 1,
+    2αε² (replace-one sensitivity 2L/n, spec §6 #1).
+    """
+    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    coefficient = {"corrected": 2.0, "as_printed": 0.5}[_variant(variant)]
+    return Mechanism(
+        "dp_gd",
+        lambda a: coefficient * np.asarray(a, float) * e**2,
+        lambda a, t: np.asarray(a, float) * m**2 * np.asarray(t, float) ** 2 * e**2 / (2 * lip**2),
+        r"$2\alpha\varepsilon^2$" if variant == "corrected" else r"$\alpha\varepsilon^2/2$",
+        r"$\alpha\mu^2\tau^2\varepsilon^2/(2L^2)$",
+    )
+
+
+def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma: float = 1.0) -> Mechanism:
+    """DP-SGD with subsampling (Theorem 13, Table 1 row 5): RDP α²ε²/2, SRDP αμ²τ²ε²γ²/(2L²), γ the inverse
+    point-wise distance (Def. 7); γ = 1 for PCA (spec §2.7)."""
+    e, lip, m, g = (_positive(k, v) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
+    return Mechanism(
+        "dp_sgd_sampling",
+        lambda a: np.asarray(a, float) ** 2 * e**2 / 2,
+        lambda a, t: np.asarray(a, float) * m**2 * np.asarray(t, float) ** 2 * e**2 * g**2 / (2 * lip**2),
+        r"$\alpha^2\varepsilon^2/2$",
+        r"$\alpha\mu^2\tau^2\varepsilon^2\gamma^2/(2L^2)$",
+    )
+
+
+def dp_sgd_iteration_mechanism(
+    eps: float, n: int, kappa: int, L: float = 1.0, mu: float = 1.0, variant: str = "corrected"
+) -> Mechanism:
+    """DP-SGD by iteration (Feldman et al. 2018; Theorem 14, Table 1 row 6), κ = κ_τ the τ-constrained maximum
+    Hamming distance (Def. 8).
+
+    - ``"corrected"`` (default): Table 1 with the ε² that Table 2 uses: RDP αε²/2, SRDP
+      ατ²μ²ε² n log(n−κ+2)/(2(n−κ+1)L² log n).
+    - ``"as_printed"``: Table 1/Theorem 14 literally, SRDP without ε² (spec §6 #3).
+    - ``"exact"``: the constants of Lemma H and eq. (23): RDP αε²/32, SRDP with /32 instead of /2.
+    """
+    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    if not (isinstance(n, (int, np.integer)) and isinstance(kappa, (int, np.integer)) and 1 <= kappa < n):
+        raise ValueError(f"n={n!r}, kappa={kappa!r} must be integers with 1 <= kappa < n")
+    if variant not in ("corrected", "as_printed", "exact"):
+        raise ValueError(f"variant={variant!r} must be one of 'corrected', 'as_printed', 'exact'")
+    denominator = 32.0 if variant == "exact" else 2.0
+    eps_sq = 1.0 if variant == "as_printed" else e**2
+    ratio = n * math.log(n - kappa + 2) / ((n - kappa + 1) * math.log(n))
+    return Mechanism(
+        "dp_sgd_iteration",
+        lambda a: np.asarray(a, float) * e**2 / denominator,
+        lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * m**2 * eps_sq * ratio / (denominator * lip**2),
+        r"$\alpha\varepsilon^2/2$" if variant != "exact" else r"$\alpha\varepsilon^2/32$",
+        r"$\frac{\alpha\tau^2\mu^2\varepsilon^2 n\log(n-\kappa_\tau+2)}{2(n-\kappa_\tau+1)L^2\log n}$",
+    )
+
+
+def _variant(variant: str) -> str:
+    if variant not in ("as_printed", "corrected"):
+        raise ValueError(f"variant={variant!r} must be 'as_printed' or 'corrected'")
+    return variant
+
+
+MECHANISMS: dict[str, str] = {
+    "gaussian": "Gaussian $\\mathcal M_G$",
+    "laplace": "Laplace $\\mathcal M_L$",
+    "exponential": "Exponential $\\mathcal M_E$",
+    "dp_gd": "DP-GD $\\mathcal A_{GD}$",
+    "dp_sgd_sampling": "DP-SGD, subsampling",
+    "dp_sgd_iteration": "DP-SGD by iteration",
+}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# RDP → (ε, δ) (Lemma M, Mironov 2017)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def factor_pq2(alpha: ArrayLike) -> np.ndarray:
+    """(2α−1)/(2(α−1)): the Theorem-2 factor at p = q = 2 (eq. (43)); 1.05 at α = 11, decreasing in α."""
+    a = _order(alpha)
+    return (2 * a - 1) / (2 * (a - 1))
+
+
+def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.ndarray:
+    """ε = min_{α ≥ α_min} cα + log(1/δ)/(α−1) for a linear RDP curve cα (Lemma M): α* = max(α_min,
+    1 + √(log(1/δ)/c)); without a floor ε = c + 2√(c log(1/δ)). Broadcasts over ``c``."""
+    cc = _positive("c", c)
+    if not 0 < delta < 1:
+        raise ValueError(f"delta={delta!r} must be in (0, 1)")
+    log_inv = math.log(1 / delta)
+    alpha = np.maximum(1 + np.sqrt(log_inv / cc), max(alpha_min, 1.0))
+    return cc * alpha + log_inv / (alpha - 1)
+
+
+def linear_rdp_coefficient_for_epsilon(epsilon: float, delta: float, alpha_min: float = 1.0) -> float:
+    """The c with rdp_to_dp_linear(c, δ, α_min) = ε (the inverse; strictly increasing in c), or ValueError if ε is
+    below the infimum over c > 0 (only possible with a floor α_min > 1: never, as ε → 0 when c → 0)."""
+    _positive("epsilon", epsilon)
+    log_inv = math.log(1 / delta)
+    root = math.sqrt(epsilon + log_inv) - math.sqrt(log_inv)  # unfloored closed form: (√c + √L)² = ε + L
+    c_unfloored = root**2
+    if 1 + math.sqrt(log_inv / c_unfloored) >= alpha_min:
+        return c_unfloored
+    return brentq(lambda c: float(rdp_to_dp_linear(c, delta, alpha_min)) - epsilon, 1e-300, c_unfloored, xtol=1e-300, rtol=1e-14)
+
+
+def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: float = 1.0 + 1e-9,
+              alpha_max: float = 1e6) -> tuple[float, float]:
+    """(ε, α*) = min over α ∈ [α_min, α_max] of rdp(α) + log(1/δ)/(α−1) (Lemma M), by a log-grid then a bounded
+    scalar refinement in log(α−1)."""
+    log_inv = math.log(1 / delta)
+    lo, hi = math.log(alpha_min - 1), math.log(alpha_max - 1)
+    grid = np.linspace(lo, hi, 2001)
+    values = np.asarray(rdp(1 + np.exp(grid)), float) + log_inv / np.exp(grid)
+    i = int(np.argmin(values))
+    a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    if a == b:
+        return float(values[i]), float(1 + math.exp(grid[i]))
+    result = minimize_scalar(lambda u: float(rdp(np.asarray(1 + math.exp(u)))) + log_inv / math.exp(u),
+                             bounds=(a, b), method="bounded", options={"xatol": 1e-12})
+    if result.fun < values[i]:
+        return float(result.fun), float(1 + math.exp(result.x))
+    return float(values[i]), float(1 + math.exp(grid[i]))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorem 2 (weak triangle inequality, Lemma J)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def theorem2_rdp(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, p: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
+    """Theorem 2, eq. (3): ε̂(α) ≤ max{ (αp−1)/(p(α−1))·ε̃(αp, τ) + ε((pα−1)/(p−1)),
+    (αq−1)/(q(α−1))·ε(αq) + ε̃((qα−1)/(q−1), τ) }, for α > 1, p, q > 1 (q = p by default), τ = Δ₂Δ_∞.
+
+    Pure mechanisms (constant in α) use the α → ∞ limit ε̃(∞, τ) + ε(∞) (eqs. (44)–(45)), whatever p, q.
+    """
+    a = _order(alpha)
+    t = np.asarray(tau, float)
+    pp = np.asarray(p, float)
+    qq = pp if q is None else np.asarray(q, float)
+    if np.any(pp <= 1) or np.any(qq <= 1):
+        raise ValueError(f"p={p!r}, q={q!r} must be > 1 (Lemma J)")
+    if mechanism.pure:
+        return mechanism.srdp(a, t) + mechanism.rdp(a)
+    forward = (a * pp - 1) / (pp * (a - 1)) * mechanism.srdp(a * pp, t) + mechanism.rdp((pp * a - 1) / (pp - 1))
+    backward = (a * qq - 1) / (qq * (a - 1)) * mechanism.rdp(a * qq) + mechanism.srdp((qq * a - 1) / (qq - 1), t)
+    return np.maximum(forward, backward)
+
+
+def theorem2_rdp_pq2(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, variant: str = "corrected") -> np.ndarray:
+    """The p = q = 2 instantiation with monotonicity (Sec. 4.2): (2α−1)/(2(α−1))·(ε̃(2α, τ) + ε(2α)).
+
+    ``variant="as_printed"`` replaces the factor by the paper's 1.05 (valid only for α ≥ 11; ValueError otherwise).
+    """
+    a = _order(alpha)
+    if mechanism.pure:
+        return mechanism.srdp(a, tau) + mechanism.rdp(a)
+    if _variant(variant) == "as_printed":
+        if np.any(a < 11):
+            raise ValueError(f"alpha={alpha!r}: the factor 1.05 needs alpha >= 11")
+        factor = 1.05
+    else:
+        factor = factor_pq2(a)
+    return factor * (mechanism.srdp(2 * a, tau) + mechanism.rdp(2 * a))
+
+
+def theorem2_dp_optimised(mechanism: Mechanism, tau: float, delta: float, separate_pq: bool = False) -> dict[str, float]:
+    """min over α > 1 and p (= q, or p and q separately) of Theorem 2's ε̂(α) + log(1/δ)/(α−1) (Lemma M).
+
+    Optimised in the unconstrained variables u = log(α−1), v = log(p−1) (w = log(q−1)) by Nelder–Mead from a
+    small grid of starts. Returns ε, α, p, q.
+    """
+    log_inv = math.log(1 / delta)
+
+    def objective(x: np.ndarray) -> float:
+        alpha, p = 1 + math.exp(x[0]), 1 + math.exp(x[1])
+        q = 1 + math.exp(x[2]) if separate_pq else p
+        value = float(theorem2_rdp(mechanism, alpha, tau, p, q)) + log_inv / (alpha - 1)
+        return value if math.isfinite(value) else 1e300
+
+    best = None
+    for u0 in (-2.0, 0.0, 2.0):
+        for v0 in (-2.0, 0.0, 1.0):
+            start = [u0, v0, v0] if separate_pq else [u0, v0]
+            result = minimize(objective, start, method="Nelder-Mead",
+                              options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 4000, "maxfev": 8000})
+            if best is None or result.fun < best.fun:
+                best = result
+    x = best.x
+    p = 1 + math.exp(x[1])
+    return {"epsilon": float(best.fun), "alpha": 1 + math.exp(x[0]), "p": p,
+            "q": 1 + math.exp(x[2]) if separate_pq else p}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Sensitivities of pre-processing (Prop. 3, Cor. 4, Prop. 5, Prop. 15, Table 3)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def dedup_sensitivity(max_cluster_size: int, neighbours: str = "replace") -> tuple[float, int]:
+    """(Δ₂, Δ_∞) of η-approximate deduplication (Prop. 3): (1, 2·max|B|); footnote 4: (1, max|B|) for add/remove."""
+    size = _cluster_size(max_cluster_size)
+    return 1.0, (2 * size if _neighbours(neighbours) == "replace" else size)
+
+
+def quantization_sensitivity(eta: float, max_cluster_size: int, neighbours: str = "replace") -> tuple[float, int]:
+    """(Δ₂, Δ_∞) of η-quantization (Prop. 3): (η, 2·max|B|); (η, max|B|) for add/remove (footnote 4)."""
+    e = float(_positive("eta", eta))
+    size = _cluster_size(max_cluster_size)
+    return e, (2 * size if _neighbours(neighbours) == "replace" else size)
+
+
+def _cluster_size(size: int) -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        raise ValueError(f"max_cluster_size={size!r} must be an integer >= 1")
+    return int(size)
+
+
+def _neighbours(neighbours: str) -> str:
+    if neighbours not in ("replace", "add_remove"):
+        raise ValueError(f"neighbours={neighbours!r} must be 'replace' or 'add_remove'")
+    return neighbours
+
+
+def _missing(n: int, p: int) -> None:
+    if not (isinstance(n, (int, np.integer)) and isinstance(p, (int, np.integer)) and 0 <= p < n):
+        raise ValueError(f"p={p!r} (missing points) must be an integer with 0 <= p < n={n!r}")
+
+
+def mean_imputation_sensitivity(n: int, p: int) -> tuple[float, int]:
+    """(Δ₂, Δ_∞) of mean imputation (Cor. 4): (2/(n−p), p), p the maximal number of points with missing values."""
+    _missing(n, p)
+    return 2.0 / (n - p), int(p)
+
+
+def median_imputation_sensitivity(x_max_upper_median: ArrayLike, x_min_lower_median: ArrayLike,
+                                  features_imputed: int = 1) -> np.ndarray:
+    """Median imputation (Table 3): x^max_((n+1)/2) − x^min_(n/2), per imputed feature, times √(features imputed per
+    point) because Prop. 15's Δ₂ sums over features (spec §6 #16, flagged as unverified)."""
+    return (np.asarray(x_max_upper_median, float) - np.asarray(x_min_lower_median, float)) * math.sqrt(features_imputed)
+
+
+def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, n: int, m: int, p: int,
+                                        features_imputed: int = 1) -> np.ndarray:
+    """m-trimmed-mean imputation (Table 3): (x_upper − x_lower)/(n − 2m − p) times √(features imputed).
+
+    As printed the numerator is x^max_(m) − x^min_(n−m) (typically negative); corrected (spec §6 #16) it is
+    x^max_(n−m) − x^min_(m). The caller passes the order statistics of the variant it evaluates.
+    """
+    _missing(n, p)
+    if not n - 2 * m - p > 0:
+        raise ValueError(f"m={m!r}: need n - 2m - p > 0 (n={n}, p={p})")
+    return (np.asarray(x_upper, float) - np.asarray(x_lower, float)) / (n - 2 * m - p) * math.sqrt(features_imputed)
+
+
+def linear_regression_imputation_sensitivity(lambda_max: ArrayLike, lambda_min: ArrayLike) -> np.ndarray:
+    """Linear-regression imputation (Table 3): λ_max²/((λ_max+1)λ_min²) + 1/λ_min, λ the extreme eigenvalues of
+    X_rᵀX_r over the collection 𝓛."""
+    lmax, lmin = _positive("lambda_max", lambda_max), _positive("lambda_min", lambda_min)
+    return lmax**2 / ((lmax + 1) * lmin**2) + 1 / lmin
+
+
+def pca_covariance_perturbation_bound(n: ArrayLike) -> np.ndarray:
+    """‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) (Prop. 5, eq. (41)); ≤ 6.1/n iff n ≥ 101."""
+    nn = np.asarray(n, float)
+    if np.any(nn < 2):
+        raise ValueError(f"n={n!r} must be >= 2")
+    return 2 * (3 * nn + 2) / (nn * (nn - 1))
+
+
+def pca_rank_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
+    """Δ₂ of PCA rank reduction x ↦ A_kA_kᵀx (Prop. 5): 4(3n+2)/(n(n−1)δ), δ the eigen-gap λ_k − λ_{k+1}
+    (Lemma L needs only δ^k; Prop. 5 writes min{δ^k, δ^1}, pass that minimum to follow it)."""
+    return 2 * pca_covariance_perturbation_bound(n) / _positive("gap", gap)
+
+
+def pca_dim_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
+    """Δ₂ of PCA dimension reduction x ↦ A_kᵀx (Prop. 5): twice the rank-reduction bound, δ = min{δ^k, δ^1}."""
+    return 2 * pca_rank_delta2(n, gap)
+
+
+def pca_tau(n: ArrayLike, gap: ArrayLike, form: str = "exact") -> np.ndarray:
+    """τ_rank = Δ_∞Δ₂ = n·Δ₂ = 4(3n+2)/((n−1)δ) (``form="exact"``) or the paper's bound 12.2/δ (``"table2"``,
+    valid for n ≥ 101)."""
+    if form == "table2":
+        return PCA_TAU_CONSTANT / _positive("gap", gap) + 0 * np.asarray(n, float)
+    if form != "exact":
+        raise ValueError(f"form={form!r} must be 'exact' or 'table2'")
+    return np.asarray(n, float) * pca_rank_delta2(n, gap)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Table 2 (Theorems 6 and 16): closed forms, p = q = 2, α ≥ 11, L = μ = Δ_f = Δ_Q = 1
+# ----------------------------------------------------------------------------------------------------------------
+
+#: (mechanism, pre-processing) -> Markdown formula of the Table 2 cell as printed.
+TABLE2_CELLS: dict[tuple[str, str], str] = {
+    ("gaussian", "dedup"): r"$1.05\alpha\varepsilon^2(1+p^2)$",
+    ("gaussian", "quantization"): r"$1.05\alpha\varepsilon^2(1+\eta^2p^2)$",
+    ("gaussian", "mean_imputation"): r"$1.05\alpha\varepsilon^2(1+\frac{4p^2}{(n-p)^2})$",
+    ("gaussian", "pca_rank"): r"$1.05\alpha\varepsilon^2(1+\frac{12.2^2}{\delta^2})$",
+    ("dp_gd", "dedup"): r"$1.05\alpha\varepsilon^2(4+p^2)$",
+    ("dp_gd", "quantization"): r"$1.05\alpha\varepsilon^2(4+\eta^2p^2)$",
+    ("dp_gd", "mean_imputation"): r"$4.2\alpha\varepsilon^2(1+\frac{p^2}{(n-p)^2})$",
+    ("dp_gd", "pca_rank"): r"$1.05\alpha\varepsilon^2(4+\frac{12.2^2}{\delta^2})$",
+    ("laplace", "dedup"): r"$\varepsilon(1+p)$",
+    ("laplace", "quantization"): r"$\varepsilon(1+\eta p)$",
+    ("laplace", "mean_imputation"): r"$\varepsilon(1+\frac{2p}{n-p})$",
+    ("laplace", "pca_rank"): r"$\varepsilon(1+\frac{12.2}{\delta})$",
+    ("dp_sgd_sampling", "pca_rank"): r"$1.05\alpha\varepsilon^2(2\alpha+\frac{12.2^2}{\delta^2})$",
+    ("dp_sgd_iteration", "dedup"): r"$1.1\alpha\varepsilon^2(1+\frac{p^2n\log(n-p)}{(n-p)\log n})$",
+    ("dp_sgd_iteration", "quantization"): r"$1.1\alpha\varepsilon^2(1+\frac{\eta^2p^2n\log(n-p)}{(n-p)\log n})$",
+    ("dp_sgd_iteration", "mean_imputation"): r"$1.1\alpha\varepsilon^2(1+\frac{4p^2n\log(n-p)}{(n-p)^3\log n})$",
+}
+
+
+def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = None, n: int | None = None,
+               gap: float | None = None) -> float:
+    """τ = Δ₂Δ_∞ of each Table 2 column: dedup p; quantization ηp; mean imputation 2p/(n−p); PCA 12.2/δ."""
+    if preprocessing == "dedup":
+        return float(p)
+    if preprocessing == "quantization":
+        return float(_positive("eta", eta)) * float(p)
+    if preprocessing == "mean_imputation":
+        _missing(int(n), int(p))
+        return 2 * p / (n - p)
+    if preprocessing == "pca_rank":
+        return PCA_TAU_CONSTANT / float(_positive("gap", gap))
+    raise ValueError(f"preprocessing={preprocessing!r} must be one of dedup, quantization, mean_imputation, pca_rank")
+
+
+def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float, p: float | None = None,
+                eta: float | None = None, n: int | None = None, gap: float | None = None) -> np.ndarray:
+    """The Table 2 cell as printed (Theorem 6/16), α ≥ 11. Exponential = Laplace. Empty cells raise ValueError."""
+    a = np.asarray(alpha, float)
+    if np.any(a < 11):
+        raise ValueError(f"alpha={alpha!r}: Table 2 needs alpha >= 11")
+    mech = "laplace" if mechanism == "exponential" else mechanism
+    if (mech, preprocessing) not in TABLE2_CELLS:
+        raise ValueError(f"Table 2 has no cell for mechanism={mechanism!r}, preprocessing={preprocessing!r}")
+    e = float(_positive("eps", eps))
+    if mech == "dp_sgd_iteration":
+        base = table2_tau(preprocessing, p, eta, n, gap) ** 2
+        return 1.1 * a * e**2 * (1 + base * n * math.log(n - p) / ((n - p) * math.log(n)))
+    tau = table2_tau(preprocessing, p, eta, n, gap)
+    if mech == "laplace":
+        return e * (1 + tau) + 0 * a
+    if mech == "gaussian":
+        return 1.05 * a * e**2 * (1 + tau**2)
+    if mech == "dp_gd":
+        if preprocessing == "mean_imputation":
+            return 4.2 * a * e**2 * (1 + p**2 / (n - p) ** 2)
+        return 1.05 * a * e**2 * (4 + tau**2)
+    return 1.05 * a * e**2 * (2 * a + tau**2)  # dp_sgd_sampling, PCA
+
+
+def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
+    """(ε, δ)-DP of the Table-2 Gaussian row 1.05αε²(1+τ²) by Lemma M over α ≥ 11 (the Fig. 2 'SRDP' curve)."""
+    return rdp_to_dp_linear(1.05 * eps**2 * (1 + np.asarray(tau, float) ** 2), delta, alpha_min=11.0)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Group privacy baselines (spec §2.8; the paper gives no formula)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def group_privacy_gaussian_rdp(alpha: ArrayLike, m: ArrayLike, eps: float) -> np.ndarray:
+    """RDP of the Gaussian mechanism (σ = Δ_f/ε) between datasets differing in m points: αm²ε²/2 (exact)."""
+    return np.asarray(alpha, float) * np.asarray(m, float) ** 2 * eps**2 / 2
+
+
+def group_privacy_gaussian_dp(m: ArrayLike, eps: float, delta: float) -> np.ndarray:
+    """(ε, δ)-DP of the Gaussian mechanism for groups of m: m²ε²/2 + mε√(2 log(1/δ)) (Lemma M, exact optimum)."""
+    return rdp_to_dp_linear(np.asarray(m, float) ** 2 * eps**2 / 2, delta)
+
+
+def group_privacy_pure_dp(m: ArrayLike, eps: float) -> np.ndarray:
+    """Pure ε-DP group privacy: mε."""
+    return np.asarray(m, float) * eps
+
+
+def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tuple[np.ndarray, np.ndarray]:
+    """Approximate-DP group privacy from (ε₀, δ₀): (mε₀, m e^{(m−1)ε₀} δ₀) (the footnote's 'linear' growth)."""
+    mm = np.asarray(m, float)
+    return mm * eps0, mm * np.exp((mm - 1) * eps0) * delta0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorem 7 (PTR), Proposition 8, Lemma 2, Remark 1
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def theorem7_rho(eps: float, beta: float, L: float = 1.0, mu: float = 1.0) -> float:
+    """ρ = 1.05ε²(1 + 12.2²μ²/(L²β²)) (proof of Theorem 7): DP-GD∘PCA with σ = 2L√T/(εn) is (α, αρ)-RDP."""
+    e, b = float(_positive("eps", eps)), float(_positive("beta", beta))
+    return 1.05 * e**2 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * b**2))
+
+
+def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> dict[str, float]:
+    """Theorem 7 as printed: ε̂ = 3ε√(1.05(1+12.2²μ²/(L²β²)) log(1/δ)), total ε̂ + ε; also the implied
+    α = 1 + √(log(1/δ)/ρ) (the proof's 1.05 needs α ≥ 11, spec §6 #9) and the exact 2√(ρ log(1/δ)) + ρ."""
+    rho = theorem7_rho(eps, beta, L, mu)
+    log_inv = math.log(1 / delta)
+    eps_hat = 3 * eps * math.sqrt(1.05 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * beta**2)) * log_inv)
+    return {"rho": rho, "eps_hat": eps_hat, "total": eps_hat + eps, "alpha": 1 + math.sqrt(log_inv / rho),
+            "eps_hat_exact_lemma_m": 2 * math.sqrt(rho * log_inv) + rho}
+
+
+def theorem7_delta_condition(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> bool:
+    """Theorem 7's hypothesis δ ≤ exp(−ρ)."""
+    return delta <= math.exp(-theorem7_rho(eps, beta, L, mu))
+
+
+def theorem7_epsilon_corrected(eps: float, beta: float, delta: float, n: int, L: float = 1.0, mu: float = 1.0) -> dict[str, float]:
+    """Corrected Theorem 7 accounting: DP-GD (σ = 2L√T/(εn): RDP αε²/2, SRDP αμ²τ²ε²/(8L²)) after PCA rank
+    reduction, τ = 4(3n+2)/((n−1)β), Theorem 2 with p = q = 2 and the exact factor (2α−1)/(2(α−1)), Lemma M over
+    every α > 1; plus ε for the Laplace test (basic composition). Returns ε̂, total, α*."""
+    tau = float(pca_tau(n, beta))
+    rho_half = 0.5 * eps**2 + mu**2 * tau**2 * eps**2 / (8 * L**2)  # ε(α) + ε̃(α, τ) = α·rho_half
+
+    def rdp(alpha: np.ndarray) -> np.ndarray:
+        return factor_pq2(alpha) * 2 * alpha * rho_half
+
+    value, alpha = rdp_to_dp(rdp, delta)
+    return {"eps_hat": value, "total": value + eps, "alpha": alpha}
+
+
+def prop8_failure_probability(n: int, eps: float, delta: float, gap: float, beta: float,
+                              threshold: str = "log2") -> float:
+    """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
+    threshold (``"log2"``, default) the prefactor is 1/δ (spec §6 #10)."""
+    prefactor = {"log1": 1 / (2 * delta), "log2": 1 / delta}[threshold]
+    return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
+
+
+def lemma2_subsampled_srdp(srdp: Callable[[float, float], float], alpha: float, tau: float, n: int, B: int, k: int) -> float:
+    """Lemma 2: ε'(α,τ) = 2(1−(kB−1)/n)^B ε(α, τ/k) + 2(1 − (1−(kB−1)/n)^B) ε(α, τ), 1/B ≤ k ≤ (n−1)/B."""
+    if not (1 / B <= k <= (n - 1) / B):
+        raise ValueError(f"k={k!r} must satisfy 1/B <= k <= (n-1)/B with n={n}, B={B}")
+    keep = (1 - (k * B - 1) / n) ** B
+    return 2 * keep * srdp(alpha, tau / k) + 2 * (1 - keep) * srdp(alpha, tau)
+
+
+def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
+    """Remark 1 factor min_k [(1/k²)(1 − (k−1)/n) + (k−1)/n] and its minimiser k.
+
+    ``"integer_min"``: the literal minimum over integers k ≥ 1; ``"paper_k"``: evaluated at the paper's
+    (non-integer) k = √(2n−3), which the paper bounds by 2/√n."""
+    def factor(k: np.ndarray) -> np.ndarray:
+        return (1 / k**2) * (1 - (k - 1) / n) + (k - 1) / n
+    if variant == "paper_k":
+        k = math.sqrt(2 * n - 3)
+        return float(factor(np.asarray(k))), k
+    if variant != "integer_min":
+        raise ValueError(f"variant={variant!r} must be 'integer_min' or 'paper_k'")
+    ks = np.arange(1, n + 1, dtype=float)
+    values = factor(ks)
+    i = int(np.argmin(values))
+    return float(values[i]), float(ks[i])

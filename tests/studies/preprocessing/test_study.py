@@ -1,0 +1,58 @@
+"""The pre-processing study: config snippets validate, every artifact computes on the quick snippet, claims and
+figures build from the frames."""
+
+import copy
+
+import jsonschema
+import numpy as np
+import pytest
+import yaml
+
+from dplab.report.claims import VERDICTS
+from dplab.studies.preprocessing import STUDY
+
+QUICK = yaml.safe_load(open("/work/briefs/preprocessing_quick.yaml"))
+FULL = yaml.safe_load(open("/work/briefs/preprocessing_config.yaml"))
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return {a.id: a.compute(QUICK[a.section], 0, iter) for a in STUDY.artifacts}
+
+
+def test_snippets_validate():
+    for config in (QUICK, FULL):
+        jsonschema.validate(config, STUDY.schema)
+        assert STUDY.constraints(config) == []
+
+
+def test_bad_values_are_reported():
+    bad = copy.deepcopy(QUICK)
+    bad["fig3"]["k"] = bad["fig3"]["d"]
+    assert any("config key 'preprocessing.fig3.k': value 100 is invalid" in m for m in STUDY.constraints(bad))
+    for section, key, value in (("sensitivity", "missing_rate", 1.0), ("fig2", "eps", 0.0), ("sensitivity", "eta", -0.1)):
+        bad = copy.deepcopy(QUICK)
+        bad[section][key] = value
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, STUDY.schema)
+
+
+def test_frames_columns_and_bounds(frames):
+    assert list(frames["fig2"].columns[:6]) == ["panel", "x_name", "x", "setting", "method", "epsilon_dp"]
+    assert {"method", "epsilon", "seed", "excess_risk"} <= set(frames["fig3"].columns)
+    for frame in frames.values():
+        assert len(frame) > 0 and all(c == c.lower() for c in frame.columns)
+    assert np.all(np.isfinite(frames["fig2"]["epsilon_dp"]))
+    s = frames["ext_sensitivity"]
+    assert (s["within_delta_inf"] & s["within_delta_2"]).all()
+    a = frames["ext_srdp_audit"]
+    assert (a["exact_le_theorem2"] & a["exact_le_group"]).all()
+    assert frames["table2"]["generic_le_closed_form"].all()
+
+
+def test_claims_and_figures(frames):
+    claims = STUDY.claims(frames, QUICK)
+    assert len(claims) >= 12 and all(c.verdict in VERDICTS and c.evidence for c in claims)
+    for a in STUDY.artifacts:
+        if a.plot is not None:
+            assert a.plot(frames[a.id], QUICK[a.section]) is not None

@@ -1,0 +1,236 @@
+"""Smooth RDP theory (Hu, Sanyal, Schölkopf 2024): spec §5 check values, Theorem 2 ≤ Table 2, conversions against
+the independent grid conversion of dplab.accounting, Rényi divergences against quad."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from dplab.accounting.conversions import epsilon_from_rdp_mironov
+from dplab.theory import smooth_rdp as s
+
+REL = 1e-3
+
+
+def close(value, expected, rel=REL):
+    return value == pytest.approx(expected, rel=rel)
+
+
+def test_check_1_2_3_pca_constants():
+    assert close(float(s.pca_tau(101, 1.0)), 12.2)
+    assert close(float(s.pca_tau(1000, 1.0)), 12.02002) and close(float(s.pca_tau(10**4, 1.0)), 12.0020)
+    assert close(float(s.pca_covariance_perturbation_bound(101)), 0.060396)
+    assert float(s.pca_covariance_perturbation_bound(100)) > 6.1 / 100  # the 6.1/n bound needs n >= 101
+    assert np.allclose(s.factor_pq2(np.array([11, 5, 2])), [1.05, 1.125, 1.5])
+
+
+@pytest.mark.parametrize(
+    "mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau",
+    [
+        ("gaussian", "dedup", 11, dict(p=10), 291.6375, s.gaussian_mechanism(0.5), 10.0),
+        ("gaussian", "quantization", 11, dict(p=10, eta=0.1), 5.775, s.gaussian_mechanism(0.5), 1.0),
+        ("gaussian", "quantization", 20, dict(p=10, eta=0.1), 10.5, s.gaussian_mechanism(0.5), 1.0),
+        ("gaussian", "mean_imputation", 11, dict(p=10, n=1000), 2.88868, s.gaussian_mechanism(0.5), 20 / 990),
+        ("dp_gd", "mean_imputation", 11, dict(p=10, n=1000), 11.55118, s.dp_gd_mechanism(0.5), 20 / 990),
+        ("laplace", "mean_imputation", 11, dict(p=10, n=1000), 0.51010, s.laplace_mechanism(0.5), 20 / 990),
+        ("gaussian", "pca_rank", 11, dict(gap=0.5), 1721.9895, s.gaussian_mechanism(0.5), 24.4),
+        ("dp_gd", "pca_rank", 11, dict(gap=0.5), 1730.652, s.dp_gd_mechanism(0.5), 24.4),
+        ("dp_sgd_sampling", "pca_rank", 11, dict(gap=0.5), 1782.627, s.dp_sgd_sampling_mechanism(0.5), 24.4),
+        ("laplace", "pca_rank", 11, dict(gap=0.5), 12.7, s.laplace_mechanism(0.5), 24.4),
+        ("dp_sgd_iteration", "dedup", 11, dict(p=10, n=1000), 308.136,
+         s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 10.0),
+    ],
+)
+def test_check_4_to_8_table2_cells_and_generic_below(mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau):
+    cell = float(s.table2_cell(mechanism, preprocessing, alpha, 0.5, **kwargs))
+    assert close(cell, expected)
+    assert float(s.theorem2_rdp(generic_mech, alpha, tau, 2.0)) <= cell * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("mech, alpha, tau, expected", [
+    (s.gaussian_mechanism(0.5), 11, 10.0, 291.375),
+    (s.gaussian_mechanism(0.5), 11, 1.0, 5.5125),
+    (s.gaussian_mechanism(0.5), 20, 1.0, 10.00658),
+    (s.dp_sgd_sampling_mechanism(0.5), 11, 24.4, 1774.227),
+    (s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 11, 10.0, 293.659),
+])
+def test_generic_theorem2_check_values(mech, alpha, tau, expected):
+    assert close(float(s.theorem2_rdp(mech, alpha, tau, 2.0)), expected)
+
+
+def test_generic_below_every_table2_cell_on_a_grid():
+    """Theorem 2 with p = q = 2 (and the exact factor) ≤ every closed-form cell (SGD-iter only for n − p ≥ 4)."""
+    eps, n = 0.7, 400
+    for alpha in (11.0, 20.0, 64.0):
+        for p in (1, 5, 50, 396):
+            for eta in (0.01, 0.3):
+                for gap in (0.1, 0.9):
+                    cases = {
+                        ("gaussian", "dedup"): (s.gaussian_mechanism(eps), p),
+                        ("gaussian", "quantization"): (s.gaussian_mechanism(eps), eta * p),
+                        ("gaussian", "mean_imputation"): (s.gaussian_mechanism(eps), 2 * p / (n - p)),
+                        ("gaussian", "pca_rank"): (s.gaussian_mechanism(eps), 12.2 / gap),
+                        ("dp_gd", "dedup"): (s.dp_gd_mechanism(eps), p),
+                        ("dp_gd", "quantization"): (s.dp_gd_mechanism(eps), eta * p),
+                        ("dp_gd", "mean_imputation"): (s.dp_gd_mechanism(eps), 2 * p / (n - p)),
+                        ("dp_gd", "pca_rank"): (s.dp_gd_mechanism(eps), 12.2 / gap),
+                        ("laplace", "dedup"): (s.laplace_mechanism(eps), p),
+                        ("laplace", "quantization"): (s.laplace_mechanism(eps), eta * p),
+                        ("laplace", "mean_imputation"): (s.laplace_mechanism(eps), 2 * p / (n - p)),
+                        ("laplace", "pca_rank"): (s.laplace_mechanism(eps), 12.2 / gap),
+                        ("dp_sgd_sampling", "pca_rank"): (s.dp_sgd_sampling_mechanism(eps), 12.2 / gap),
+                        ("dp_sgd_iteration", "dedup"): (s.dp_sgd_iteration_mechanism(eps, n, p), p),
+                        ("dp_sgd_iteration", "quantization"): (s.dp_sgd_iteration_mechanism(eps, n, p), eta * p),
+                        ("dp_sgd_iteration", "mean_imputation"): (s.dp_sgd_iteration_mechanism(eps, n, p), 2 * p / (n - p)),
+                    }
+                    for (mech_name, pre), (mech, tau) in cases.items():
+                        cell = float(s.table2_cell(mech_name, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
+                        generic = float(s.theorem2_rdp(mech, alpha, tau, 2.0))
+                        exact = float(s.theorem2_rdp_pq2(mech, alpha, tau))
+                        assert generic <= cell * (1 + 1e-12), (mech_name, pre, alpha, p)
+                        assert exact <= cell * (1 + 1e-12), (mech_name, pre, alpha, p)
+
+
+def test_sgd_iteration_cell_below_generic_when_n_minus_p_small():
+    """Review note R2: the SGD-iter cell fails 'generic ≤ closed form' for n − p ≤ 3 (1.594e8 vs 1.672e8)."""
+    cell = float(s.table2_cell("dp_sgd_iteration", "dedup", 11, 0.5, p=997, n=1000))
+    generic = float(s.theorem2_rdp(s.dp_sgd_iteration_mechanism(0.5, 1000, 997), 11, 997.0, 2.0))
+    assert close(cell, 1.594e8, 1e-3) and close(generic, 1.672e8, 1e-3) and cell < generic
+
+
+def test_check_9_10_lemma_m():
+    assert close(float(s.rdp_to_dp_linear(0.5, 1e-3)), 4.21692)
+    eps, alpha = s.rdp_to_dp(s.gaussian_mechanism(1.0).rdp, 1e-3)
+    assert close(eps, 4.21692) and close(alpha, 4.717)
+    eps, alpha = s.rdp_to_dp(s.gaussian_mechanism(1.0).rdp, 1e-5)
+    assert close(eps, 5.29853) and close(alpha, 5.799)
+    assert close(float(s.rdp_to_dp_linear(2 * 0.1**2, 1e-5)), 0.97971)
+
+
+@pytest.mark.parametrize("c, delta, alpha_min", [(0.02, 1e-5, 1.0), (3.0, 1e-3, 1.0), (0.5, 1e-6, 11.0), (1e-4, 1e-5, 11.0)])
+def test_linear_conversion_matches_grid_conversion_and_inverts(c, delta, alpha_min):
+    orders = np.concatenate([np.linspace(max(alpha_min, 1.0001), 50, 200001), np.linspace(50, 5e4, 200001)])
+    reference = epsilon_from_rdp_mironov(delta, orders, c * orders)
+    assert close(float(s.rdp_to_dp_linear(c, delta, alpha_min)), reference, 1e-6)
+    target = float(s.rdp_to_dp_linear(c, delta, alpha_min))
+    assert close(s.linear_rdp_coefficient_for_epsilon(target, delta, alpha_min), c, 1e-8)
+
+
+def test_check_11_12_13_figure2_points():
+    n = 100
+    for frac, srdp, group in ((0.1, 12.81, 87.17), (0.5, 58.44, 1435.9), (0.9, 3754.4, 4384.5), (0.98, 110938, 5166.3)):
+        p = round(frac * n)
+        assert close(float(s.table2_gaussian_dp(2 * p / (n - p), 1.0, 1e-3)), srdp)
+        assert close(float(s.group_privacy_gaussian_dp(p, 1.0, 1e-3)), group)
+    assert close(float(s.table2_gaussian_dp(12.2, 1.0, 1e-3)), 1731.34)
+    for n_, g in ((101, 5475.9), (1000, 503717), (10**4, 5.0e7)):
+        assert close(float(s.group_privacy_gaussian_dp(n_, 1.0, 1e-3)), g, 2e-3)
+    for eta, srdp in ((0.01, 23.79), (0.1, 1167.2), (1.0, 115512)):
+        assert close(float(s.table2_gaussian_dp(eta * 100, 1.0, 1e-3)), srdp)
+    assert close(float(s.group_privacy_gaussian_dp(100, 1.0, 1e-3)), 5371.7)
+
+
+def test_check_14_optimised_theorem2():
+    g = s.gaussian_mechanism(1.0)
+    result = s.theorem2_dp_optimised(g, 12.2, 1e-3)
+    assert close(result["epsilon"], 214.18) and close(result["alpha"], 1.2147, 1e-2) and close(result["p"], 1.1768, 1e-2)
+    assert close(s.theorem2_dp_optimised(g, 12.2, 1e-3, separate_pq=True)["epsilon"], 136.18)
+    eps_pq2, _ = s.rdp_to_dp(lambda a: s.theorem2_rdp_pq2(g, a, 12.2), 1e-3)
+    assert close(eps_pq2, 446.2)
+
+
+def test_check_15_16_theorem7():
+    r = s.theorem7_epsilon(0.1, 1.0, 1e-5)
+    assert close(r["rho"], 1.57332) and close(r["eps_hat"], 12.768) and close(r["total"], 12.868)
+    assert close(r["alpha"], 3.705) and close(r["eps_hat_exact_lemma_m"], 10.085)
+    assert s.theorem7_delta_condition(0.1, 1.0, 1e-5) and close(math.exp(-r["rho"]), 0.207, 5e-3)
+    r = s.theorem7_epsilon(0.01, 1.0, 1e-5)
+    assert close(r["eps_hat"], 1.2768) and close(r["total"], 1.2868) and close(r["alpha"], 28.05)
+
+
+def test_theorem7_corrected_below_printed_for_large_n():
+    corrected = s.theorem7_epsilon_corrected(0.1, 1.0, 1e-5, 10**4)
+    assert corrected["total"] < s.theorem7_epsilon(0.1, 1.0, 1e-5)["total"]
+
+
+def test_check_17_18_prop8():
+    assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log1"), 1.262e-31)
+    assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log2"), 2.524e-31)
+    assert close(s.prop8_failure_probability(1000, 0.5, 1e-5, 0.55, 0.5, "log1"), 6442, 1e-3)
+
+
+def test_check_20_sgd_iteration_exact_constant():
+    n, eps = 10**4, 1.0
+    sigma = math.sqrt(2 * math.log(n) / n) * 8 / eps
+    assert close(sigma, 0.343355)
+    assert close(4 * math.log(n) / (n * sigma**2), 0.03125)
+    assert close(float(s.dp_sgd_iteration_mechanism(eps, n, 5, variant="exact").rdp(1.0)), 0.03125)
+
+
+def test_check_21_22_23_sensitivities():
+    assert close(float(s.pca_rank_delta2(1000, 0.5)), 0.024040) and close(float(s.pca_dim_delta2(1000, 0.5)), 0.048080)
+    d2, dinf = s.mean_imputation_sensitivity(100, 90)
+    assert close(d2, 0.2) and dinf * d2 == pytest.approx(18)
+    assert close(float(s.linear_regression_imputation_sensitivity(100, 10)), 1.090099)
+    assert s.dedup_sensitivity(7) == (1.0, 14) and s.dedup_sensitivity(7, "add_remove") == (1.0, 7)
+    assert s.quantization_sensitivity(0.1, 3) == (0.1, 6)
+
+
+def test_check_24_25_remark1_lemma2():
+    assert close(s.remark1_factor(100, "paper_k")[0], 0.13477) and s.remark1_factor(100, "paper_k")[0] <= 2 / math.sqrt(100)
+    value, k = s.remark1_factor(100)
+    assert close(value, 0.076389) and k == 6
+    assert close(s.lemma2_subsampled_srdp(lambda a, t: 0.01 * a * t**2 / 2, 2, 1, 1000, 1, 10), 3.782e-4)
+
+
+def _renyi_quad(alpha, p, q):
+    f = lambda x: math.exp(alpha * p.logpdf(x) + (1 - alpha) * q.logpdf(x))  # noqa: E731
+    return math.log(integrate.quad(f, -60, 60, points=[0, 2.5], limit=200)[0]) / (alpha - 1)
+
+
+def test_gaussian_rdp_against_quad_and_weak_triangle():
+    """Table 1 Gaussian row vs a quad Rényi divergence, and Lemma J on three Gaussians (exact divergences)."""
+    eps = 0.8
+    g = s.gaussian_mechanism(eps)
+    sigma = 1 / eps
+    for alpha in (1.5, 3.0, 7.0):
+        assert close(_renyi_quad(alpha, stats.norm(0, sigma), stats.norm(1, sigma)), float(g.rdp(alpha)), 1e-6)
+        assert close(_renyi_quad(alpha, stats.norm(0, sigma), stats.norm(2.5, sigma)), float(g.srdp(alpha, 2.5)), 1e-6)
+    def D(a, m):  # noqa: E306
+        return a * m**2 / (2 * sigma**2)
+    for alpha, p in ((2.0, 2.0), (5.0, 1.3), (11.0, 4.0)):
+        q = p / (p - 1)
+        lhs = D(alpha, 3.0)
+        rhs = (alpha - 1 / p) / (alpha - 1) * D(p * alpha, 2.0) + D(q * (alpha - 1 / p), 1.0)
+        assert lhs <= rhs
+
+
+def test_dp_gd_statement_vs_proof_and_mechanism_variants():
+    assert float(s.dp_gd_mechanism(0.5).rdp(3.0)) == pytest.approx(2 * 3 * 0.25)
+    assert float(s.dp_gd_mechanism(0.5, variant="as_printed").rdp(3.0)) == pytest.approx(3 * 0.25 / 2)
+    printed = s.dp_sgd_iteration_mechanism(0.5, 100, 3, variant="as_printed")
+    corrected = s.dp_sgd_iteration_mechanism(0.5, 100, 3)
+    assert float(printed.srdp(2.0, 1.0)) * 0.25 == pytest.approx(float(corrected.srdp(2.0, 1.0)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: s.gaussian_mechanism(0.0),
+    lambda: s.gaussian_mechanism(-1.0),
+    lambda: s.quantization_sensitivity(0.0, 3),
+    lambda: s.quantization_sensitivity(-0.1, 3),
+    lambda: s.mean_imputation_sensitivity(10, 10),
+    lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 1.0, 1.0, 2.0),
+    lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 2.0, 1.0, 1.0),
+    lambda: s.table2_cell("gaussian", "dedup", 5, 0.5, p=3),
+    lambda: s.table2_cell("dp_sgd_sampling", "dedup", 11, 0.5, p=3),
+    lambda: s.pca_rank_delta2(100, 0.0),
+])
+def test_bad_input_raises(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_bad_input_message_names_value():
+    with pytest.raises(ValueError, match=r"eta=-0.1 must be a finite number > 0|eta=-0.1"):
+        s.quantization_sensitivity(-0.1, 3)
