@@ -33,3 +33,12 @@ def test_study_lookup_and_duplicates():
         study.artifact("zz")
     with pytest.raises(ValueError, match="duplicate artifact ids"):
         Study("demo", "Demo", "Paper", (figure, figure), claims=lambda frames, cfg: [], schema={})
+
+
+def test_string_references_resolve_lazily():
+    from dplab.studies.registry import resolve
+
+    assert resolve("dplab.seeding:derive_seed")(1, "a") == __import__("dplab.seeding").seeding.derive_seed(1, "a")
+    assert resolve(compute) is compute
+    with pytest.raises(ValueError, match="package.module:function"):
+        resolve("dplab.seeding")

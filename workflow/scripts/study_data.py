@@ -3,7 +3,7 @@
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
 from dplab.seeding import derive_seed
-from dplab.studies.registry import load_study
+from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
@@ -14,7 +14,7 @@ study, artifact_id = snakemake.wildcards.study, snakemake.wildcards.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
-frame = artifact.compute(snakemake.params.section, seed, lambda x: progress(list(x)))
+frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
 log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
     write_csv(frame, snakemake.output[0])

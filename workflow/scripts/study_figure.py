@@ -3,7 +3,7 @@
 import pandas as pd
 
 from dplab.report.style import save_figure
-from dplab.studies.registry import load_study
+from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository
@@ -11,5 +11,5 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/s
                                artifact="f1")
 log = setup_script(snakemake)
 artifact = load_study(snakemake.wildcards.study).artifact(snakemake.wildcards.artifact)
-fig = artifact.plot(pd.read_csv(snakemake.input.data), snakemake.params.section)
+fig = resolve(artifact.plot)(pd.read_csv(snakemake.input.data), snakemake.params.section)
 save_figure(fig, snakemake.output[0].removesuffix(".png"))

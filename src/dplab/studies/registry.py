@@ -9,6 +9,9 @@ artifacts and its claims builder. For each :class:`Artifact` the workflow runs
 3. once per study, a claims rule: ``claims(frames, study_config) -> list[Claim]`` with every data frame by id.
 
 Expensive pipeline steps write data; plotting only reads it, so a style edit re-runs no computation.
+
+``compute``, ``plot`` and ``claims`` may be given as ``"package.module:function"`` strings: they are imported only
+when called (:func:`resolve`), so building the workflow's DAG does not import torch or a study's heavy modules.
 """
 
 from __future__ import annotations
@@ -16,17 +19,29 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:
+    import pandas as pd
 
-from dplab.report.claims import Claim
+    from dplab.report.claims import Claim
 
-__all__ = ["Artifact", "Study", "load_study", "no_progress"]
 
-Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], pd.DataFrame]
-Plot = Callable[[pd.DataFrame, Mapping[str, Any]], Any]
-Claims = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], list[Claim]]
+__all__ = ["Artifact", "Study", "load_study", "no_progress", "resolve"]
+
+Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], "pd.DataFrame"] | str
+Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
+Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
+
+
+def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
+    """The callable itself, or the one a ``"package.module:function"`` string names (imported now)."""
+    if callable(reference):
+        return reference
+    module, _, attribute = reference.partition(":")
+    if not attribute:
+        raise ValueError(f"reference {reference!r} must look like 'package.module:function'")
+    return getattr(importlib.import_module(module), attribute)
 
 
 def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:

@@ -2,6 +2,7 @@
 figures build from the frames."""
 
 import copy
+from dplab.studies.registry import resolve
 
 import jsonschema
 import numpy as np
@@ -17,7 +18,7 @@ FULL = yaml.safe_load(open("/work/briefs/preprocessing_config.yaml"))
 
 @pytest.fixture(scope="module")
 def frames():
-    return {a.id: a.compute(QUICK[a.section], 0, iter) for a in STUDY.artifacts}
+    return {a.id: resolve(a.compute)(QUICK[a.section], 0, iter) for a in STUDY.artifacts}
 
 
 def test_snippets_validate():
@@ -51,8 +52,8 @@ def test_frames_columns_and_bounds(frames):
 
 
 def test_claims_and_figures(frames):
-    claims = STUDY.claims(frames, QUICK)
+    claims = resolve(STUDY.claims)(frames, QUICK)
     assert len(claims) >= 12 and all(c.verdict in VERDICTS and c.evidence for c in claims)
     for a in STUDY.artifacts:
         if a.plot is not None:
-            assert a.plot(frames[a.id], QUICK[a.section]) is not None
+            assert resolve(a.plot)(frames[a.id], QUICK[a.section]) is not None

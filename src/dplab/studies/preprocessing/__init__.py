@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.studies.preprocessing import claims, figure2, learning, plots, sensitivity, theory_tables
 from dplab.studies.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
@@ -96,31 +95,31 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
 
 
 ARTIFACTS = (
-    Artifact("table1", "table", "tables", theory_tables.compute_table1,
+    Artifact("table1", "table", "tables", "dplab.studies.preprocessing.theory_tables:compute_table1",
              "Table 1: RDP and SRDP of the six base mechanisms, symbolic and evaluated (statement/proof variants labelled).",
              mem_mb=500, runtime=2),
-    Artifact("table2", "table", "tables", theory_tables.compute_table2,
+    Artifact("table2", "table", "tables", "dplab.studies.preprocessing.theory_tables:compute_table2",
              "Table 2: overall RDP of every pre-processing x mechanism cell, closed form vs the generic Theorem 2 evaluator.",
              mem_mb=500, runtime=2),
-    Artifact("table3", "table", "tables", theory_tables.compute_table3,
+    Artifact("table3", "table", "tables", "dplab.studies.preprocessing.theory_tables:compute_table3",
              "Table 3: imputation sensitivities evaluated on synthetic data next to the worst realised Delta_2.",
              mem_mb=500, runtime=3),
-    Artifact("fig2", "figure", "fig2", figure2.compute_fig2,
+    Artifact("fig2", "figure", "fig2", "dplab.studies.preprocessing.figure2:compute_fig2",
              "Figure 2: overall epsilon of the pre-processed Gaussian mechanism (eps = 1, delta = 1e-3), SRDP vs group privacy.",
-             plot=plots.plot_fig2, mem_mb=500, runtime=3),
-    Artifact("ext_sensitivity", "table", "sensitivity", sensitivity.compute_ext_sensitivity,
+             plot="dplab.studies.preprocessing.plots:plot_fig2", mem_mb=500, runtime=3),
+    Artifact("ext_sensitivity", "table", "sensitivity", "dplab.studies.preprocessing.sensitivity:compute_ext_sensitivity",
              "Extension: worst realised Delta_inf and Delta_2 of each pre-processing step over random and adversarial replacements vs the proved bounds.",
              mem_mb=500, runtime=3),
-    Artifact("ext_srdp_audit", "table", "sensitivity", sensitivity.compute_ext_srdp_audit,
+    Artifact("ext_srdp_audit", "table", "sensitivity", "dplab.studies.preprocessing.sensitivity:compute_ext_srdp_audit",
              "Extension: exact Renyi divergence of the Gaussian mechanism after each step on concrete neighbours vs Theorem 2 and group privacy.",
              mem_mb=500, runtime=3),
-    Artifact("fig3", "figure", "fig3", learning.compute_fig3,
+    Artifact("fig3", "figure", "fig3", "dplab.studies.preprocessing.learning:compute_fig3",
              "Figure 3: excess empirical risk of DP-GD logistic regression vs overall epsilon after non-private PCA, DP-PCA, or no pre-processing.",
-             plot=plots.plot_fig3, mem_mb=3000, runtime=10),
-    Artifact("ext_fig3_regimes", "figure", "regimes", learning.compute_ext_fig3_regimes,
+             plot="dplab.studies.preprocessing.plots:plot_fig3", mem_mb=3000, runtime=10),
+    Artifact("ext_fig3_regimes", "figure", "regimes", "dplab.studies.preprocessing.learning:compute_ext_fig3_regimes",
              "Extension: the Figure 3 comparison over (d/n, k, eigen-gap), showing where the paper's ordering holds.",
-             plot=plots.plot_ext_fig3_regimes, mem_mb=3000, runtime=10),
-    Artifact("ext_ptr", "table", "ptr", learning.compute_ext_ptr,
+             plot="dplab.studies.preprocessing.plots:plot_ext_fig3_regimes", mem_mb=3000, runtime=10),
+    Artifact("ext_ptr", "table", "ptr", "dplab.studies.preprocessing.learning:compute_ext_ptr",
              "Extension: PTR (Algorithm 1) refusal rate and utility on large- and small-gap data, with unconditional (eps, delta).",
              mem_mb=1000, runtime=3),
 )
@@ -130,7 +129,7 @@ STUDY = Study(
     title="Provable privacy with non-private pre-processing",
     paper="Hu, Sanyal, Schölkopf, Provable Privacy with Non-Private Pre-Processing, ICML 2024 (arXiv:2403.13041)",
     artifacts=ARTIFACTS,
-    claims=claims.build_claims,
+    claims="dplab.studies.preprocessing.claims:build_claims",
     schema=SCHEMA,
     constraints=constraints,
 )
