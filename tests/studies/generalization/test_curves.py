@@ -2,6 +2,7 @@
 frames (C11 in F6, C9/C20 and the review table in T2, C13-C16 in F7/T3)."""
 
 from __future__ import annotations
+from dplab.studies.registry import resolve
 
 import numpy as np
 import pytest

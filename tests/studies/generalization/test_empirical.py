@@ -2,6 +2,7 @@
 Lipschitz constant L = 1, and byte-identical reruns."""
 
 from __future__ import annotations
+from dplab.studies.registry import resolve
 
 import numpy as np
 import pytest

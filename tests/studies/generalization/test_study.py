@@ -2,6 +2,7 @@
 empirical values below the theoretical bounds, claims, and every figure drawn from its (CSV round-tripped) frame."""
 
 from __future__ import annotations
+from dplab.studies.registry import resolve
 
 import io
 import re
@@ -23,7 +24,7 @@ def frames(quick_section) -> dict[str, pd.DataFrame]:
     torch.set_num_threads(1)
     out = {}
     for artifact in STUDY.artifacts:
-        frame = artifact.compute(quick_section[artifact.section], 20260101, lambda items: items)
+        frame = resolve(artifact.compute)(quick_section[artifact.section], 20260101, lambda items: items)
         buffer = io.StringIO()
         frame.to_csv(buffer, index=False)
         buffer.seek(0)
@@ -136,7 +137,7 @@ def test_bounds_identical_across_dimensions(frames):
 # --- (c) claims ---------------------------------------------------------------------------------------------------
 
 def test_claims(frames, quick_section):
-    claims = claims_frame(STUDY.claims(frames, quick_section))
+    claims = claims_frame(resolve(STUDY.claims)(frames, quick_section))
     assert set(claims["verdict"]) <= set(VERDICTS)
     assert (claims["evidence"].str.len() > 20).all()
     verdicts = dict(zip(claims["claim_id"], claims["verdict"]))
@@ -158,7 +159,7 @@ def test_claims_follow_the_numbers(frames, quick_section):
     f5 = frames["f5"].copy()
     f5["below_lower_bound"] = False
     doctored["f5"] = f5
-    verdicts = {c.claim_id: c.verdict for c in STUDY.claims(doctored, quick_section)}
+    verdicts = {c.claim_id: c.verdict for c in resolve(STUDY.claims)(doctored, quick_section)}
     assert verdicts["composition_delta_tighter_than_kov"] == "holds"
 
 
@@ -167,6 +168,6 @@ def test_claims_follow_the_numbers(frames, quick_section):
 def test_every_figure_draws(frames, quick_section):
     for artifact in STUDY.artifacts:
         if artifact.kind == "figure":
-            fig = artifact.plot(frames[artifact.id], quick_section[artifact.section])
+            fig = resolve(artifact.plot)(frames[artifact.id], quick_section[artifact.section])
             assert fig.axes, artifact.id
             plt.close(fig)

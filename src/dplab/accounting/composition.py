@@ -1,0 +1,447 @@
+"""Composition of T (ε, δ)-DP steps: basic, advanced (DRV), KOV, the exact optimum, and He-Wang-Tao's theorems.
+
+Setting (He, Wang, Tao, "Tighter Generalization Bounds for Iterative Differentially Private Learning Algorithms",
+Sec. 4.2): T adaptive steps, step i is (ε_i, δ_i)-DP; the output is the whole sequence. Homogeneous functions take
+the per-step (ε, δ) and T and broadcast over numpy arrays; ``*_heterogeneous`` functions take per-step lists.
+
+- basic composition: (Tε, Tδ);
+- Dwork-Rothblum-Vadhan advanced composition (Dwork-Roth Thm 3.20): ε′ = Σε_i(e^{ε_i}−1) + sqrt(2 log(1/δ̃) Σε_i²),
+  δ′ = δ̃ + Σδ_i;
+- Kairouz-Oh-Viswanath (KOV, IEEE-IT 2017) Thm 3.4/3.5: ε′ = min{ε′_1, ε′_2, ε′_3}, δ′ = 1 − (1−δ̃)Π(1−δ_i);
+  the paper's Theorem 4 has the same ε′ (its eqs. for ε′_1, ε′_2, ε′_3);
+- the exact optimal composition of (ε, δ)-DP steps, KOV Thm 3.3 (attained by the T-fold product of the KOV pair
+  :func:`kov_pair`; :func:`brute_force_product_delta` checks it by enumerating all 4^T outcomes);
+- the universal lower bound 1 − (1−δ)^T that every valid composition theorem's δ′ must respect;
+- the paper's Theorem 4 δ′ (max over the set I, read with the box 0 ≤ α_i ≤ ε_i or literally), Corollary 2 and
+  Corollary 3 (with its δ″ "as_printed", prefactor e^{−(ε′+Tε)/2}, and "corrected", prefactor e^{+(ε′+Tε)/2}).
+
+All products 1 − Π(1 − x_i) are evaluated as −expm1(Σ log1p(−x_i)); δ that can underflow is handled in log-space.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy.special import gammaln, logsumexp
+
+from dplab.accounting._arrays import (
+    as_non_negative_array,
+    as_positive_array,
+    require,
+    scalar_or_array,
+)
+
+__all__ = [
+    "COR3_VARIANTS",
+    "THM4_READINGS",
+    "kl_bound_lemma5",
+    "basic_composition",
+    "drv_epsilon",
+    "drv_delta",
+    "kov_epsilon_terms",
+    "kov_epsilon",
+    "kov_epsilon_heterogeneous",
+    "kov_delta",
+    "lower_bound_delta",
+    "log_lower_bound_delta",
+    "optimal_log_delta",
+    "optimal_delta",
+    "optimal_epsilon",
+    "kov_pair",
+    "brute_force_product_delta",
+    "cor2_delta",
+    "cor2_delta_first_order",
+    "thm4_delta",
+    "thm4_delta_heterogeneous",
+    "cor3_epsilon",
+    "cor3_log_delta_double_prime",
+    "cor3_delta",
+    "min_epsilon_at_target",
+    "MIN_EPSILON_METHODS",
+]
+
+COR3_VARIANTS = ("as_printed", "corrected")
+THM4_READINGS = ("box", "literal")
+MIN_EPSILON_METHODS = ("basic", "drv", "kov", "cor2", "cor3_corrected", "cor3_as_printed", "optimal")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Input checks
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _delta(value: ArrayLike, name: str = "delta") -> np.ndarray:
+    array = as_non_negative_array(value, name)
+    require(array < 1, name, array, f"0 <= {name} < 1")
+    return array
+
+
+def _delta_tilde(value: ArrayLike) -> np.ndarray:
+    array = as_positive_array(value, "delta_tilde")
+    require(array < 1, "delta_tilde", array, "0 < delta_tilde < 1")
+    return array
+
+
+def _steps(value: ArrayLike) -> np.ndarray:
+    array = np.asarray(value, dtype=np.float64)
+    require(np.isfinite(array) & (array >= 1) & (array == np.round(array)), "T", value, "a whole number >= 1")
+    return array
+
+
+def _one_minus_product(log_factors_sum: np.ndarray) -> np.ndarray:
+    """1 − exp(Σ log(1 − x_i)) without cancellation."""
+    return -np.expm1(log_factors_sum)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Lemma 5 (needed by the KOV / Theorem 4 ε′)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def kl_bound_lemma5(eps: ArrayLike) -> float | np.ndarray:
+    """Lemma 5 of He-Wang-Tao: an ε-DP mechanism has D_KL ≤ ε(e^ε−1)/(e^ε+1) = ε·tanh(ε/2)."""
+    e = as_non_negative_array(eps, "eps")
+    return scalar_or_array(e * np.tanh(e / 2.0))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Baselines: basic, DRV, KOV
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def basic_composition(eps: ArrayLike, delta: ArrayLike, T: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """Basic composition (Dwork-Roth Thm 3.16): (ε′, δ′) = (Tε, Tδ)."""
+    e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
+    return scalar_or_array(t * e), scalar_or_array(t * d)
+
+
+def drv_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
+    """Dwork-Rothblum-Vadhan advanced composition (Dwork-Roth Thm 3.20), homogeneous:
+    ε′ = Tε(e^ε − 1) + ε·sqrt(2T log(1/δ̃))."""
+    e, t, dt = as_non_negative_array(eps, "eps"), _steps(T), _delta_tilde(delta_tilde)
+    return scalar_or_array(t * e * np.expm1(e) + e * np.sqrt(2.0 * t * -np.log(dt)))
+
+
+def drv_delta(delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
+    """Dwork-Rothblum-Vadhan advanced composition: δ′ = Tδ + δ̃."""
+    return scalar_or_array(_steps(T) * _delta(delta) + _delta_tilde(delta_tilde))
+
+
+def _kov_terms(sum_eps: np.ndarray, sum_sq: np.ndarray, sum_kl: np.ndarray, dt: np.ndarray) -> tuple[np.ndarray, ...]:
+    """KOV Thm 3.5 / He-Wang-Tao Thm 4: ε′_1 = Σε_i; ε′_2 = Σε_i tanh(ε_i/2) + sqrt(2Σε_i² log(e + sqrt(Σε_i²)/δ̃));
+    ε′_3 = Σε_i tanh(ε_i/2) + sqrt(2 log(1/δ̃) Σε_i²)."""
+    e1 = sum_eps
+    e2 = sum_kl + np.sqrt(2.0 * sum_sq * np.log(np.e + np.sqrt(sum_sq) / dt))
+    e3 = sum_kl + np.sqrt(2.0 * sum_sq * -np.log(dt))
+    return e1, e2, e3
+
+
+def kov_epsilon_terms(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """(ε′_1, ε′_2, ε′_3) of KOV Thm 3.4 = He-Wang-Tao Thm 4 for T homogeneous ε-DP steps."""
+    e, t, dt = as_non_negative_array(eps, "eps"), _steps(T), _delta_tilde(delta_tilde)
+    return tuple(scalar_or_array(x) for x in _kov_terms(t * e, t * e**2, t * e * np.tanh(e / 2.0), dt))
+
+
+def kov_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
+    """ε′ = min{ε′_1, ε′_2, ε′_3} (KOV Thm 3.4; He-Wang-Tao Thm 4 and Cor 2, homogeneous)."""
+    e1, e2, e3 = np.broadcast_arrays(*kov_epsilon_terms(eps, T, delta_tilde))
+    return scalar_or_array(np.minimum(np.minimum(e1, e2), e3))
+
+
+def kov_epsilon_heterogeneous(eps_steps: Sequence[float], delta_tilde: float) -> float:
+    """ε′ = min{ε′_1, ε′_2, ε′_3} for heterogeneous steps (KOV Thm 3.5; He-Wang-Tao Thm 4)."""
+    e = as_non_negative_array(eps_steps, "eps_steps").ravel()
+    dt = _delta_tilde(delta_tilde)
+    terms = _kov_terms(e.sum(), (e**2).sum(), (e * np.tanh(e / 2.0)).sum(), dt)
+    return float(min(terms))
+
+
+def kov_delta(delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
+    """KOV Thm 3.4: δ′ = 1 − (1 − δ)^T (1 − δ̃)."""
+    d, t, dt = _delta(delta), _steps(T), _delta_tilde(delta_tilde)
+    return scalar_or_array(_one_minus_product(t * np.log1p(-d) + np.log1p(-dt)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Lower bound and exact optimal composition (KOV Thm 3.3)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def lower_bound_delta(delta: ArrayLike, T: ArrayLike) -> float | np.ndarray:
+    """1 − (1 − δ)^T: no composition theorem for (ε, δ)-DP steps can certify a smaller δ′, at any ε′ (the KOV pair's
+    T-fold product puts mass 1 − (1−δ)^T on outcomes impossible under the neighbour)."""
+    return scalar_or_array(_one_minus_product(_steps(T) * np.log1p(-_delta(delta))))
+
+
+def log_lower_bound_delta(delta: ArrayLike, T: ArrayLike) -> float | np.ndarray:
+    """log(1 − (1 − δ)^T), −inf exactly when δ = 0."""
+    d, t = _delta(delta), _steps(T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        small = np.log(t) + np.log(d) + np.log1p(-(t - 1) * d / 2.0)  # series when Tδ is tiny
+        direct = np.log(_one_minus_product(t * np.log1p(-d)))
+    return scalar_or_array(np.where(t * d < 1e-12, small, direct))
+
+
+def _log_pure_optimal_delta(eps: float, T: int, eps_prime: float) -> float:
+    """log Σ_j C(T,j) p^j q^{T−j} [1 − e^{ε′ − ε(2j−T)}]_+ with p = e^ε/(1+e^ε): the optimal δ of T ε-DP steps."""
+    j = np.arange(T + 1, dtype=np.float64)
+    log_weight = (gammaln(T + 1) - gammaln(j + 1) - gammaln(T - j + 1)
+                  + j * eps - T * np.logaddexp(0.0, eps))
+    privacy_loss = eps * (2.0 * j - T)
+    above = privacy_loss > eps_prime
+    if not above.any():
+        return -np.inf
+    return float(logsumexp(log_weight[above] + np.log(-np.expm1(eps_prime - privacy_loss[above]))))
+
+
+def optimal_log_delta(eps: float, delta: float, T: int, eps_prime: ArrayLike) -> float | np.ndarray:
+    """log δ_opt(ε′) of T-fold composition of (ε, δ)-DP steps, KOV (2017) Thm 3.3:
+
+    δ_opt(ε′) = 1 − (1−δ)^T (1 − Σ_{j} C(T,j) p^j q^{T−j} [1 − e^{ε′ − ε(2j−T)}]_+),  p = e^ε/(1+e^ε), q = 1 − p,
+
+    written as log[(1 − (1−δ)^T) + (1−δ)^T δ_pure] so that it stays finite when δ_pure underflows. Exact and tight.
+    """
+    e = float(as_non_negative_array(eps, "eps"))
+    d = float(_delta(delta))
+    t = int(_steps(T))
+    ep = as_non_negative_array(eps_prime, "eps_prime")
+    log_floor = float(log_lower_bound_delta(d, t))
+    log_keep = t * np.log1p(-d)
+    out = np.array([np.logaddexp(log_floor, log_keep + _log_pure_optimal_delta(e, t, float(x))) for x in ep.ravel()])
+    return scalar_or_array(out.reshape(ep.shape))
+
+
+def optimal_delta(eps: float, delta: float, T: int, eps_prime: ArrayLike) -> float | np.ndarray:
+    """δ_opt(ε′) of KOV Thm 3.3 (see :func:`optimal_log_delta`)."""
+    return scalar_or_array(np.exp(np.asarray(optimal_log_delta(eps, delta, T, eps_prime))))
+
+
+def optimal_epsilon(eps: float, delta: float, T: int, delta_target: float, iterations: int = 200) -> float:
+    """Smallest ε′ with δ_opt(ε′) ≤ δ_target (KOV Thm 3.3), by bisection on [0, Tε] (δ_opt decreases in ε′);
+    +inf when even ε′ = Tε does not reach δ_target (δ_target below 1 − (1−δ)^T)."""
+    require(np.asarray(delta_target) > 0, "delta_target", delta_target, "delta_target > 0")
+    log_target = np.log(delta_target)
+    if optimal_log_delta(eps, delta, T, T * eps) > log_target:
+        return float("inf")
+    if optimal_log_delta(eps, delta, T, 0.0) <= log_target:
+        return 0.0
+    lo, hi = 0.0, float(T * eps)
+    for _ in range(iterations):
+        mid = 0.5 * (lo + hi)
+        if optimal_log_delta(eps, delta, T, mid) <= log_target:
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= 1e-13 * max(hi, 1.0):
+            break
+    return hi
+
+
+def kov_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
+    """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao B.4 with P1's
+    middle masses swapped, spec §7.3): P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0), P1 = reversed P0."""
+    e, d = float(eps), float(delta)
+    p0 = np.array([d, (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e)), 0.0])
+    return p0, p0[::-1].copy()
+
+
+def brute_force_product_delta(p: np.ndarray, q: np.ndarray, T: int, eps_prime: float) -> float:
+    """E_{e^{ε′}}(P^{⊗T} ‖ Q^{⊗T}) = Σ_outcomes [P^T(o) − e^{ε′} Q^T(o)]_+ by enumerating all |atoms|^T outcomes
+    (the reference for the exact optimal composition; use T ≤ 8 with 4 atoms)."""
+    require(np.asarray(T) <= 10, "T", T, "T <= 10 (brute force enumerates every outcome)")
+    joint_p, joint_q = np.ones(1), np.ones(1)
+    for _ in range(int(T)):
+        joint_p = np.outer(joint_p, p).ravel()
+        joint_q = np.outer(joint_q, q).ravel()
+    return float(np.sum(np.maximum(joint_p - np.exp(eps_prime) * joint_q, 0.0)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# He-Wang-Tao: Theorem 4, Corollary 2, Corollary 3
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _ceil_ratio(eps_prime: np.ndarray, eps: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """c = ⌈ε′/ε⌉ capped at T (tolerant to round-off at exact multiples)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.ceil(eps_prime / eps - 1e-12)
+    return np.clip(np.where(eps > 0, c, T), 0, T)
+
+
+def cor2_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
+               delta_tilde: ArrayLike) -> float | np.ndarray:
+    """Corollary 2 (Composition II) of He-Wang-Tao, with c = ⌈ε′/ε⌉ and a = δ/(1+e^ε):
+
+    δ′ = 1 − (1 − e^ε a)^c (1 − a)^{T−c} + 1 − (1 − a)^T + δ̃   (δ̃ may be 0 here, to read the δ-terms alone).
+    """
+    e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
+    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), as_non_negative_array(delta_tilde, "delta_tilde")
+    a = d / (1.0 + np.exp(e))
+    c = _ceil_ratio(ep, e, t)
+    first = _one_minus_product(c * np.log1p(-np.exp(e) * a) + (t - c) * np.log1p(-a))
+    return scalar_or_array(first + _one_minus_product(t * np.log1p(-a)) + dt)
+
+
+def cor2_delta_first_order(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
+                           delta_tilde: ArrayLike) -> float | np.ndarray:
+    """The paper's first-order form of Corollary 2: δ′ ≈ (T − c)·2δ/(1+e^ε) + cδ + δ̃."""
+    e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
+    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), as_non_negative_array(delta_tilde, "delta_tilde")
+    c = _ceil_ratio(ep, e, t)
+    return scalar_or_array((t - c) * 2.0 * d / (1.0 + np.exp(e)) + c * d + dt)
+
+
+def _thm4_objective(log_rest: float, a: float, r: float) -> float:
+    """1 − exp(log_rest)·(1 − e^r a) for the free coordinate at α = r (may exceed 1 in the literal reading)."""
+    return float(1.0 - np.exp(log_rest) * (1.0 - np.exp(r) * a))
+
+
+def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: float,
+               reading: str = "box") -> float:
+    """Theorem 4 (Composition I) of He-Wang-Tao, homogeneous steps: δ′ = max over {α_i} ∈ I of
+
+    1 − Π(1 − e^{α_i} a) + 1 − (1 − a)^T + δ̃,  a = δ/(1+e^ε),
+    I = {Σα_i = ε′, at most one α_i ∉ {0, ε}}.
+
+    ``reading="box"`` adds 0 ≤ α_i ≤ ε (from the proof of Thm 6 and Lemma 6): the max is m = ⌊ε′/ε⌋ coordinates at
+    ε, one at r = ε′ − mε and the rest at 0. ``reading="literal"`` is the printed I without the box: the free
+    coordinate may exceed ε, so the max is over m = 0..⌊ε′/ε⌋ coordinates at ε and one free at ε′ − mε (the
+    printed objective, which can exceed 1).
+    """
+    if reading not in THM4_READINGS:
+        raise ValueError(f"reading={reading!r} is not allowed; choose one of {THM4_READINGS}")
+    e, d, t = float(eps), float(_delta(delta)), int(_steps(T))
+    ep, dt = float(eps_prime), float(delta_tilde)
+    require(np.asarray(ep) <= t * e * (1 + 1e-12), "eps_prime", ep, f"eps_prime <= T*eps = {t * e:g}")
+    a = d / (1.0 + np.exp(e))
+    log_at_eps, log_at_zero = np.log1p(-np.exp(e) * a), np.log1p(-a)
+    m_max = min(int(np.floor(ep / e + 1e-12)), t) if e > 0 else t
+    tail = float(_one_minus_product(t * log_at_zero)) + dt
+    values = [float(_one_minus_product(t * log_at_eps))] if m_max == t else []
+    candidates = range(m_max + 1) if reading == "literal" else ([m_max] if m_max < t else [])
+    values += [_thm4_objective(m * log_at_eps + (t - m - 1) * log_at_zero, a, max(ep - m * e, 0.0))
+               for m in candidates if m < t]
+    return max(values) + tail
+
+
+def thm4_delta_heterogeneous(eps_steps: Sequence[float], delta_steps: Sequence[float], eps_prime: float,
+                             delta_tilde: float) -> float:
+    """Theorem 4 of He-Wang-Tao for heterogeneous steps, box reading (0 ≤ α_i ≤ ε_i), by exact enumeration of the
+    vertices of I: for each group of identical (ε_i, δ_i), how many coordinates sit at ε_i, plus at most one free
+    coordinate at the remainder r ∈ (0, ε_g]. δ′ = max[1 − Π(1 − e^{α_i} a_i)] + 1 − Π(1 − a_i) + δ̃,
+    a_i = δ_i/(1+e^{ε_i}). Exponential in the number of groups: meant for a few distinct step types."""
+    e = as_non_negative_array(eps_steps, "eps_steps").ravel()
+    d = _delta(delta_steps, "delta_steps").ravel()
+    require(np.asarray(e.size == d.size), "delta_steps", d.size, f"one delta per step ({e.size})")
+    groups: dict[tuple[float, float], int] = {}
+    for key in zip(e.tolist(), d.tolist()):
+        groups[key] = groups.get(key, 0) + 1
+    keys = list(groups)
+    a = {k: k[1] / (1.0 + np.exp(k[0])) for k in keys}
+    tolerance = 1e-12 * max(1.0, eps_prime)
+    best = -np.inf
+    for counts in itertools.product(*(range(groups[k] + 1) for k in keys)):
+        used = sum(n * k[0] for n, k in zip(counts, keys))
+        remainder = eps_prime - used
+        if remainder < -tolerance:
+            continue
+        log_rest = sum(n * np.log1p(-np.exp(k[0]) * a[k]) + (groups[k] - n) * np.log1p(-a[k])
+                       for n, k in zip(counts, keys))
+        if remainder <= tolerance:
+            best = max(best, float(-np.expm1(log_rest)))
+            continue
+        for n, k in zip(counts, keys):  # the free coordinate is one of the group's zero coordinates
+            if n < groups[k] and remainder <= k[0] + tolerance:
+                best = max(best, _thm4_objective(log_rest - np.log1p(-a[k]), a[k], min(remainder, k[0])))
+    if not np.isfinite(best):
+        raise ValueError(f"eps_prime={eps_prime!r} must be reachable: 0 <= eps_prime <= sum(eps_steps) = {e.sum():g}")
+    tail = float(-np.expm1(sum(groups[k] * np.log1p(-a[k]) for k in keys)))
+    return best + tail + float(delta_tilde)
+
+
+def cor3_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
+    """Corollary 3 (Composition III) of He-Wang-Tao: ε′ = Tε tanh(ε/2) + sqrt(2 log(1/δ̃) Tε²), capped at Tε
+    (basic composition; spec §7.14)."""
+    e, t, dt = as_non_negative_array(eps, "eps"), _steps(T), _delta_tilde(delta_tilde)
+    return scalar_or_array(np.minimum(t * e * np.tanh(e / 2.0) + e * np.sqrt(2.0 * t * -np.log(dt)), t * e))
+
+
+def cor3_log_delta_double_prime(eps: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
+                                variant: str = "corrected") -> float | np.ndarray:
+    """log δ″ of Corollary 3 (eq. (38) of He-Wang-Tao), the optimised Chernoff bound on P(ΣV_i > ε′) with
+    V_i = ±ε w.p. e^ε/(1+e^ε), 1/(1+e^ε):
+
+    δ″ = e^{s(ε′+Tε)/2} ((1/(1+e^ε))·2Tε/(Tε−ε′))^T ((Tε+ε′)/(Tε−ε′))^{−(ε′+Tε)/(2ε)},
+
+    s = −1 "as_printed", s = +1 "corrected" (substituting the optimum (37), e^{2εt} = e^{−ε}(Tε+ε′)/(Tε−ε′), gives
+    +; the printed value is too small by e^{ε′+Tε}). Defined for Tε tanh(ε/2) < ε′ < Tε; δ″ = 0 (log −inf) for
+    ε′ ≥ Tε; for ε′ ≤ Tε tanh(ε/2) the corrected Chernoff bound is 1 (t = 0) and the printed one is NaN.
+    """
+    if variant not in COR3_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {COR3_VARIANTS}")
+    e, t = as_positive_array(eps, "eps"), _steps(T)
+    ep = as_non_negative_array(eps_prime, "eps_prime")
+    e, t, ep = np.broadcast_arrays(e, t, ep)
+    total = t * e
+    sign = -1.0 if variant == "as_printed" else 1.0
+    inside = (ep > total * np.tanh(e / 2.0)) & (ep < total)
+    safe_ep = np.where(inside, ep, 0.5 * total * (1.0 + np.tanh(e / 2.0)))
+    log_value = (sign * (safe_ep + total) / 2.0
+                 + t * (np.log(2.0 * total) - np.log(total - safe_ep) - np.logaddexp(0.0, e))
+                 - (safe_ep + total) / (2.0 * e) * (np.log(total + safe_ep) - np.log(total - safe_ep)))
+    below = 0.0 if variant == "corrected" else np.nan
+    out = np.where(inside, log_value, np.where(ep >= total, -np.inf, below))
+    return scalar_or_array(out)
+
+
+def cor3_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike,
+               variant: str = "corrected") -> float | np.ndarray:
+    """Corollary 3's δ′ at its own ε′ = :func:`cor3_epsilon`: the Corollary 2 δ-terms (c = ⌈ε′/ε⌉) plus δ″ in
+    place of δ̃ (steps read as (ε, δ)-DP, as the paper does in Thm 7; δ = 0 gives the literal pure-DP statement)."""
+    ep = cor3_epsilon(eps, T, delta_tilde)
+    tail = np.exp(cor3_log_delta_double_prime(eps, T, ep, variant))
+    return scalar_or_array(np.asarray(cor2_delta(eps, delta, T, ep, 0.0)) + tail)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Fair comparison: smallest ε′ certified at a total δ budget
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def min_epsilon_at_target(method: str, eps: float, delta: float, T: int, delta_target: float,
+                          n_scan: int = 20000) -> float:
+    """Smallest ε′ each method certifies with δ′ ≤ δ_target (+inf if none), spec §2.4:
+
+    - basic: Tε if Tδ ≤ δ_target; drv: δ̃ = δ_target − Tδ; kov: δ̃ = 1 − (1−δ_target)/(1−δ)^T;
+    - optimal: :func:`optimal_epsilon`;
+    - cor2 (= Theorem 4 read with Cor 2's closed form), cor3_corrected, cor3_as_printed: scan δ̃ over
+      logspace(−60, log10 δ_target, n_scan), keep the smallest ε′ whose δ′ ≤ δ_target (not monotone in δ̃, since
+      c = ⌈ε′/ε⌉ jumps).
+    """
+    if method not in MIN_EPSILON_METHODS:
+        raise ValueError(f"method={method!r} is not allowed; choose one of {MIN_EPSILON_METHODS}")
+    if method == "basic":
+        return float(T * eps) if T * delta <= delta_target else float("inf")
+    if method == "drv":
+        room = delta_target - T * delta
+        return float(drv_epsilon(eps, T, room)) if room > 0 else float("inf")
+    if method == "kov":
+        room = float(-np.expm1(np.log1p(-delta_target) - T * np.log1p(-delta)))
+        return float(kov_epsilon(eps, T, room)) if room > 0 else float("inf")
+    if method == "optimal":
+        return optimal_epsilon(eps, delta, T, delta_target)
+    tails = np.logspace(-60, np.log10(delta_target), n_scan)
+    tails = tails[tails < 1]
+    if method == "cor2":
+        eps_prime = np.asarray(kov_epsilon(eps, T, tails))
+        delta_prime = np.asarray(cor2_delta(eps, delta, T, eps_prime, tails))
+    else:
+        variant = "corrected" if method == "cor3_corrected" else "as_printed"
+        eps_prime = np.asarray(cor3_epsilon(eps, T, tails))
+        delta_prime = np.asarray(cor2_delta(eps, delta, T, eps_prime, 0.0)) + np.exp(
+            cor3_log_delta_double_prime(eps, T, eps_prime, variant))
+    ok = delta_prime <= delta_target
+    return float(eps_prime[ok].min()) if ok.any() else float("inf")

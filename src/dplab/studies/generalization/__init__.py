@@ -1,0 +1,197 @@
+"""The generalization study: He, Wang, Tao, *Tighter Generalization Bounds for Iterative Differentially Private
+Learning Algorithms* (UAI 2021), reproduced, extended and audited.
+
+The paper has no figures or tables: F1-F9 and T1-T4 are the spec's (``specs/paperC_generalization.md`` §3), built
+to test each "strictly tighter" claim next to the universal lower bound, the exact optimal composition, and an
+empirical companion (E1: SGLD on synthetic logistic regression with the exact risk).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from dplab.studies.registry import Artifact, Study
+
+__all__ = ["STUDY", "SCHEMA", "constraints"]
+
+NAME = "generalization"
+
+# ----------------------------------------------------------------------------------------------------------------
+# Schema (JSON schema draft 2020-12)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _number(minimum: float | None = None, maximum: float | None = None, exclusive_min: float | None = None,
+            exclusive_max: float | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "number"}
+    for key, value in (("minimum", minimum), ("maximum", maximum), ("exclusiveMinimum", exclusive_min),
+                       ("exclusiveMaximum", exclusive_max)):
+        if value is not None:
+            schema[key] = value
+    return schema
+
+
+def _integer(minimum: int, maximum: int | None = None) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "integer", "minimum": minimum}
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return schema
+
+
+def _list(item: Mapping[str, Any], min_items: int = 1) -> dict[str, Any]:
+    return {"type": "array", "items": dict(item), "minItems": min_items}
+
+
+def _object(properties: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": list(properties),
+            "properties": dict(properties)}
+
+
+PROBABILITY = _number(exclusive_min=0.0, exclusive_max=1.0)
+DELTA_OR_ZERO = _number(minimum=0.0, exclusive_max=1.0)
+POSITIVE = _number(exclusive_min=0.0)
+EPS_RANGE = {"eps_min": POSITIVE, "eps_max": POSITIVE, "n_eps": _integer(2, 100000)}
+T_RANGE = {"t_min_log10": _number(0.0, 6.0), "t_max_log10": _number(0.0, 6.0), "n_t": _integer(2, 1000)}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    **_object({
+        "kl": _object(EPS_RANGE),
+        "high_probability": _object({**EPS_RANGE, "deltas": _list(PROBABILITY)}),
+        "on_average": _object({**EPS_RANGE, "k_deltas": _list(PROBABILITY)}),
+        "epsilon_vs_steps": _object({"eps_steps": _list(POSITIVE), "delta_tilde": PROBABILITY,
+                                     "t_max_log10": _number(0.0, 5.0), "n_t": _integer(2, 1000),
+                                     "optimal_delta": PROBABILITY}),
+        "delta_vs_steps": _object({"settings": _list(_object({"epsilon": POSITIVE, "delta": PROBABILITY})),
+                                   "delta_tilde": PROBABILITY, "t_max_log10": _number(0.0, 5.0),
+                                   "n_t": _integer(2, 1000)}),
+        "fair_comparison": _object({"epsilon": POSITIVE, "delta": DELTA_OR_ZERO, "delta_target": PROBABILITY,
+                                    "steps": _list(_integer(1, 100000)), "n_scan": _integer(10, 10**6)}),
+        "sgld_theory": _object({"sizes": _list(_integer(1)), "sigmas": _list(POSITIVE), "tau": _integer(1),
+                                "L": POSITIVE, "delta": PROBABILITY, "delta_tilde": PROBABILITY, **T_RANGE}),
+        "federated": _object({"clients": _list(_integer(1)), "taus": _list(_integer(1)), "sigmas": _list(POSITIVE),
+                              "delta": PROBABILITY, "delta_tilde": PROBABILITY, **T_RANGE}),
+        "table_high_probability": _object({
+            "cases": _list(_object({"epsilon": _number(exclusive_min=0.0, exclusive_max=2.0), "delta": PROBABILITY})),
+            "oneto_n": _integer(2), "oneto_empirical_risk": _number(0.0, 1.0)}),
+        "table_composition": _object({"cases": _list(_object({
+            "epsilon": POSITIVE, "delta": DELTA_OR_ZERO, "t": _integer(1, 100000), "delta_tilde": PROBABILITY}))}),
+        "empirical": _object({
+            "dims": _list(_integer(1, 10000)),
+            "grid": _list(_object({"sizes": _list(_integer(2, 10**7)), "sigmas": _list(_number(minimum=0.0))})),
+            "checkpoints": _list(_integer(1, 10**6)),
+            "reference_t": _integer(1, 10**6), "runs": _integer(1, 1000), "datasets": _integer(1, 100),
+            "tau": _integer(1), "lr": POSITIVE, "rho": _number(0.0, exclusive_max=0.5), "init_std": _number(0.0),
+            "test_size": _integer(1), "L": _number(minimum=1.0), "delta": PROBABILITY, "delta_tilde": PROBABILITY,
+            "confidence": PROBABILITY}),
+    }),
+}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Constraints across keys
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _problem(section: str, key: str, value: Any, allowed: str) -> str:
+    return f"config key '{NAME}.{section}.{key}': value {value} is invalid; allowed: {allowed}"
+
+
+def constraints(study_config: Mapping[str, Any]) -> list[str]:
+    """Cross-key checks the schema cannot express (assumes the schema holds)."""
+    c = study_config
+    problems = []
+    for section in ("kl", "high_probability", "on_average"):
+        if c[section]["eps_min"] >= c[section]["eps_max"]:
+            problems.append(_problem(section, "eps_max", c[section]["eps_max"],
+                                     f"a value > eps_min = {c[section]['eps_min']}"))
+    if c["high_probability"]["eps_max"] >= 2.0:
+        problems.append(_problem("high_probability", "eps_max", c["high_probability"]["eps_max"],
+                                 "a value < 2 (Theorem 1's ln(2/eps) must be positive)"))
+    for section in ("sgld_theory", "federated"):
+        if c[section]["t_min_log10"] >= c[section]["t_max_log10"]:
+            problems.append(_problem(section, "t_max_log10", c[section]["t_max_log10"],
+                                     f"a value > t_min_log10 = {c[section]['t_min_log10']}"))
+    empirical = c["empirical"]
+    sizes = {"sgld_theory": c["sgld_theory"]["sizes"],
+             "empirical": [n for block in empirical["grid"] for n in block["sizes"]]}
+    for section, values in sizes.items():
+        if c[section]["tau"] > min(values):
+            problems.append(_problem(section, "tau", c[section]["tau"],
+                                     f"at most the smallest size {min(values)} (batch without replacement)"))
+    if max(c["federated"]["taus"]) > min(c["federated"]["clients"]):
+        problems.append(_problem("federated", "taus", c["federated"]["taus"],
+                                 f"values <= the smallest number of clients {min(c['federated']['clients'])}"))
+    if empirical["reference_t"] not in empirical["checkpoints"]:
+        problems.append(_problem("empirical", "reference_t", empirical["reference_t"],
+                                 f"one of the checkpoints {empirical['checkpoints']}"))
+    if empirical["runs"] * empirical["datasets"] < 2:
+        problems.append(_problem("empirical", "runs", empirical["runs"],
+                                 "runs * datasets >= 2 (a confidence interval needs two replicates)"))
+    block_sizes = sizes["empirical"]
+    if len(set(block_sizes)) < len(block_sizes):
+        problems.append(_problem("empirical", "grid", block_sizes, "each size in exactly one block (no repeats)"))
+    for i, block in enumerate(empirical["grid"]):
+        if len(set(block["sigmas"])) < 2 or max(block["sigmas"]) <= 0:
+            problems.append(_problem(f"empirical.grid[{i}]", "sigmas", block["sigmas"],
+                                     "at least two distinct noise levels, one > 0 (the gap-versus-noise claim "
+                                     "compares them)"))
+    return problems
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Artifacts
+# ----------------------------------------------------------------------------------------------------------------
+
+ARTIFACTS = (
+    Artifact("f1", "figure", "kl", "dplab.studies.generalization.curves:compute_kl", "KL bounds for an eps-DP step: Lemma 5 (eps tanh(eps/2), attained by "
+             "randomized response) against Dwork-Rothblum 2016 and Dwork-Rothblum-Vadhan 2010.", "dplab.studies.generalization.plots:plot_kl",
+             mem_mb=500, runtime=2),
+    Artifact("f2", "figure", "high_probability", "dplab.studies.generalization.curves:compute_high_probability", "Theorem 1's deviation 9eps and failure "
+             "probability against Nissim-Stemmer and Dwork et al. 2015, with its sample-size condition N_min.",
+             "dplab.studies.generalization.plots:plot_high_probability", mem_mb=500, runtime=2),
+    Artifact("f3", "figure", "on_average", "dplab.studies.generalization.curves:compute_on_average", "Theorem 2's on-average bound against Nissim-Stemmer's "
+             "k delta + 2 eps, and their ratio.", "dplab.studies.generalization.plots:plot_on_average", mem_mb=500, runtime=2),
+    Artifact("f4", "figure", "epsilon_vs_steps", "dplab.studies.generalization.curves:compute_epsilon_vs_steps", "Composed eps' against the number of steps: "
+             "the paper's Theorem 4 eps' coincides with KOV's, above the exact optimum.", "dplab.studies.generalization.plots:plot_epsilon_vs_steps",
+             mem_mb=500, runtime=5),
+    Artifact("f5", "figure", "delta_vs_steps", "dplab.studies.generalization.curves:compute_delta_vs_steps", "Composed delta'/(T delta) against T: the "
+             "paper's delta' (Cor 2, Thm 4, Cor 3) falls below the universal lower bound 1-(1-delta)^T for large T.",
+             "dplab.studies.generalization.plots:plot_delta_vs_steps", mem_mb=500, runtime=5),
+    Artifact("f6", "figure", "fair_comparison", "dplab.studies.generalization.curves:compute_fair_comparison", "Smallest eps' each composition theorem "
+             "certifies at a fixed total delta: the paper's values go below the exact optimum (impossible).",
+             "dplab.studies.generalization.plots:plot_fair_comparison", mem_mb=500, runtime=5),
+    Artifact("f7", "figure", "sgld_theory", "dplab.studies.generalization.curves:compute_sgld_theory", "SGLD privacy (Theorem 7 as printed and valid) and "
+             "the resulting Theorem 1 and Theorem 2 generalization bounds against T.", "dplab.studies.generalization.plots:plot_sgld_theory",
+             mem_mb=500, runtime=2),
+    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:compute_empirical", "Measured generalization gap of SGLD (Algorithm 1, "
+             "logistic regression, exact risk) next to the Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
+             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15),
+    Artifact("f9", "figure", "federated", "dplab.studies.generalization.curves:compute_federated", "Differentially private federated learning (Theorem 8): "
+             "eps' against rounds for the printed and corrected per-round eps, and the client-level bound.",
+             "dplab.studies.generalization.plots:plot_federated", mem_mb=500, runtime=2),
+    Artifact("t1", "table", "table_high_probability", "dplab.studies.generalization.curves:compute_table_high_probability", "High-probability bounds "
+             "(deviation a, failure probability b) of Theorem 1 and its baselines at selected (eps, delta).",
+             mem_mb=500, runtime=2),
+    Artifact("t2", "table", "table_composition", "dplab.studies.generalization.curves:compute_table_composition", "Composition (eps', delta') of every "
+             "method at selected settings with the lower bound and the exact optimum; below_lower_bound flags "
+             "impossible certificates.", mem_mb=500, runtime=2),
+    Artifact("t3", "table", "empirical", "dplab.studies.generalization.curves:compute_table_sgld", "SGLD privacy and generalization bounds (variants as "
+             "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.", mem_mb=500,
+             runtime=2),
+    Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
+             "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
+             mem_mb=1500, runtime=15),
+)
+
+STUDY = Study(
+    name=NAME,
+    title="Tighter generalization bounds for iterative DP learning: composition, DP => generalization, SGLD",
+    paper="F. He, B. Wang, D. Tao, Tighter Generalization Bounds for Iterative Differentially Private Learning "
+          "Algorithms, UAI 2021 (arXiv:2007.09371)",
+    artifacts=ARTIFACTS,
+    claims="dplab.studies.generalization.claims:build_claims",
+    schema=SCHEMA,
+    constraints=constraints,
+)

@@ -1,0 +1,357 @@
+"""He, Wang, Tao, "Tighter Generalization Bounds for Iterative Differentially Private Learning Algorithms":
+DP ⇒ generalization (Theorems 1-3 and the baselines they are compared with), the KL lemma (Lemma 5), and the
+privacy of SGLD (Theorem 7) and of DP federated learning (Theorem 8), each "as printed" and "valid" (spec §0, §2.5,
+§2.6, §7). Pure numpy/scipy functions of numbers; arrays broadcast.
+
+Errata implemented side by side (spec §0 and review notes):
+
+- SGLD per-step ε̃ (Thm 7, App. C.1): printed linear coefficient 2√2, correct 4√2 (the factor 2 of 2θ″ᵀv);
+- subsampling (ε̃ → 2(τ/N)ε̃, "Lemma 4.4 of [7]"): valid only when log(1+q(e^ε̃−1)) ≤ 2qε̃; the valid variant uses
+  Balle-Barthe-Gaboardi's log(1+q(e^ε̃−1)) for sampling without replacement under substitution;
+- Thm 7's δ̃ is circular (used in ε′ and defined from ε′) and uses (τ/N)ε̃ where 2(τ/N)ε̃ is needed: here δ̃ is a
+  free input; the printed δ̃ is returned for information only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+from scipy import optimize
+
+from dplab.accounting._arrays import as_non_negative_array, as_positive_array, require, scalar_or_array
+from dplab.accounting.composition import (
+    cor2_delta,
+    cor3_epsilon,
+    kl_bound_lemma5,
+    kov_delta,
+    kov_epsilon,
+)
+
+__all__ = [
+    "SGLD_VARIANTS",
+    "STEP_VARIANTS",
+    "FL_VARIANTS",
+    "kl_bound_lemma5",
+    "kl_bound_dr16",
+    "kl_bound_drv10",
+    "kl_randomized_response",
+    "thm1_min_sample_size",
+    "thm1_deviation",
+    "thm1_deviation_exact",
+    "thm1_failure_probability",
+    "epsilon_min_for_sample_size",
+    "thm1_bound",
+    "thm2_on_average",
+    "thm3_deviation",
+    "nissim_stemmer_high_probability",
+    "nissim_stemmer_on_average",
+    "dwork_2015_high_probability",
+    "oneto_high_probability",
+    "oneto_variance_high_probability",
+    "sgld_step_epsilon",
+    "fl_step_epsilon",
+    "amplify_by_subsampling",
+    "linear_amplification_threshold",
+    "thm7_printed_delta_tilde",
+    "iterative_privacy",
+    "sgld_privacy",
+    "fl_privacy",
+    "wang_sgld_threshold",
+    "generalization_bounds",
+]
+
+STEP_VARIANTS = ("as_printed", "corrected")
+SGLD_VARIANTS = ("as_printed", "valid")
+FL_VARIANTS = ("as_printed", "substitution", "add_remove")
+
+
+def _delta(value: ArrayLike, name: str = "delta") -> np.ndarray:
+    array = as_positive_array(value, name)
+    require(array < 1, name, array, f"0 < {name} < 1")
+    return array
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Lemma 5 and its baselines
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def kl_bound_dr16(eps: ArrayLike) -> float | np.ndarray:
+    """Dwork-Rothblum 2016 [19]: D_KL ≤ ½ε(e^ε − 1) for ε-DP (the paper's comparison for Lemma 5)."""
+    e = as_non_negative_array(eps, "eps")
+    return scalar_or_array(0.5 * e * np.expm1(e))
+
+
+def kl_bound_drv10(eps: ArrayLike) -> float | np.ndarray:
+    """Dwork-Rothblum-Vadhan 2010 [20]: D_KL ≤ ε(e^ε − 1)."""
+    e = as_non_negative_array(eps, "eps")
+    return scalar_or_array(e * np.expm1(e))
+
+
+def kl_randomized_response(eps: ArrayLike) -> float | np.ndarray:
+    """KL divergence of ε-randomized response, Bern(p) ‖ Bern(1−p) with p = e^ε/(1+e^ε): (2p − 1)·log(p/(1−p)),
+    computed from the two distributions (it attains Lemma 5's bound)."""
+    e = as_non_negative_array(eps, "eps")
+    p = 1.0 / (1.0 + np.exp(-e))
+    return scalar_or_array(p * np.log(p / (1 - p)) + (1 - p) * np.log((1 - p) / p))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorem 1 (high probability) and the N-condition
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def thm1_min_sample_size(eps: ArrayLike, delta: ArrayLike) -> float | np.ndarray:
+    """Theorem 1's sample-size condition N ≥ (2/ε²) ln(16/(e^{−ε}δ)) = (2/ε²)(ln(16/δ) + ε) (written so that it does
+    not overflow for large ε)."""
+    e, d = as_positive_array(eps, "eps"), _delta(delta)
+    return scalar_or_array(2.0 / e**2 * (np.log(16.0) - np.log(d) + e))
+
+
+def thm1_deviation(eps: ArrayLike) -> float | np.ndarray:
+    """Theorem 1's deviation a = 9ε."""
+    return scalar_or_array(9.0 * as_non_negative_array(eps, "eps"))
+
+
+def thm1_deviation_exact(eps: ArrayLike, delta: ArrayLike) -> float | np.ndarray:
+    """The deviation the proof of Thm 1 gives (Lemma 4, k = ⌈εe^ε/δ⌉): 8ε + e^{−ε}δ⌈εe^ε/δ⌉ ∈ [9ε, 9ε + e^{−ε}δ)."""
+    e, d = as_positive_array(eps, "eps"), _delta(delta)
+    return scalar_or_array(8.0 * e + np.exp(-e) * d * np.ceil(e * np.exp(e) / d))
+
+
+def thm1_failure_probability(eps: ArrayLike, delta: ArrayLike, version: str = "statement") -> float | np.ndarray:
+    """Theorem 1's failure probability b = (e^{−ε}δ/ε) ln(2/ε); ``version="intro"`` is the introduction's and
+    Sec. 4.1.2's quote with an extra factor 2 (spec §7.8)."""
+    if version not in ("statement", "intro"):
+        raise ValueError(f"version={version!r} is not allowed; choose one of ('statement', 'intro')")
+    e, d = as_positive_array(eps, "eps"), _delta(delta)
+    factor = 2.0 if version == "intro" else 1.0
+    return scalar_or_array(factor * np.exp(-e) * d / e * np.log(2.0 / e))
+
+
+def epsilon_min_for_sample_size(N: ArrayLike, delta: ArrayLike) -> float | np.ndarray:
+    """ε_min(N, δ): the ε at which N = N_min(ε, δ) (Thm 1's condition holds iff ε ≥ ε_min). Solving
+    Nε² − 2ε − 2 ln(16/δ) = 0 gives ε_min = (1 + sqrt(1 + 2N ln(16/δ)))/N."""
+    n, d = as_positive_array(N, "N"), _delta(delta)
+    return scalar_or_array((1.0 + np.sqrt(1.0 + 2.0 * n * (np.log(16.0) - np.log(d)))) / n)
+
+
+def thm1_bound(eps: ArrayLike, delta: ArrayLike, N: ArrayLike) -> dict[str, float | np.ndarray]:
+    """Theorem 1 for an (ε, δ)-DP algorithm on N samples (spec §2.1, monotonicity of DP): ε_eff = max(ε, ε_min(N, δ)),
+    a = 9ε_eff, b = b(ε_eff, δ); vacuous when a ≥ 1 or b ≥ 1 (a 0-1 loss gap never exceeds 1). Keys:
+    ``eps_eff, eps_min, deviation, failure_probability, vacuous, floor_limited``."""
+    e = as_non_negative_array(eps, "eps")
+    d = _delta(delta)
+    eps_min = np.asarray(epsilon_min_for_sample_size(N, d))
+    eps_eff = np.maximum(e, eps_min)
+    a = 9.0 * eps_eff
+    b = np.asarray(thm1_failure_probability(eps_eff, d))
+    b = np.where(eps_eff >= 2.0, np.inf, b)  # ln(2/ε) ≤ 0: the statement says nothing
+    return {"eps_eff": scalar_or_array(eps_eff), "eps_min": scalar_or_array(eps_min), "deviation": scalar_or_array(a),
+            "failure_probability": scalar_or_array(b), "vacuous": np.asarray((a >= 1.0) | (b >= 1.0)),
+            "floor_limited": np.asarray(eps_min > e)}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorems 2 and 3 (on average; multi-database)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def thm2_on_average(eps: ArrayLike, delta: ArrayLike, k: ArrayLike = 1) -> float | np.ndarray:
+    """Theorem 2: |E R̂_{S_i}(h) − E R(h)| ≤ e^{−ε}kδ + 1 − e^{−ε} (k = 1: any (ε, δ)-DP algorithm)."""
+    e, d = as_non_negative_array(eps, "eps"), as_non_negative_array(delta, "delta")
+    kk = as_positive_array(k, "k")
+    return scalar_or_array(np.exp(-e) * kk * d - np.expm1(-e))
+
+
+def thm3_deviation(eps: ArrayLike, delta: ArrayLike, k: ArrayLike) -> float | np.ndarray:
+    """Theorem 3: P[R̂_{S_i}(h) ≤ R(h) + ke^{−ε}δ + 3ε] ≥ ε; returns the deviation ke^{−ε}δ + 3ε."""
+    e, d, kk = as_non_negative_array(eps, "eps"), as_non_negative_array(delta, "delta"), as_positive_array(k, "k")
+    return scalar_or_array(kk * np.exp(-e) * d + 3.0 * e)
+
+
+def nissim_stemmer_high_probability(eps: ArrayLike, delta: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """Nissim-Stemmer [53] as quoted by the paper: deviation 13ε with failure probability (2δ/ε) log(2/ε)."""
+    e, d = as_positive_array(eps, "eps"), as_non_negative_array(delta, "delta")
+    return scalar_or_array(13.0 * e), scalar_or_array(2.0 * d / e * np.log(2.0 / e))
+
+
+def nissim_stemmer_on_average(eps: ArrayLike, delta: ArrayLike, k: ArrayLike = 1) -> float | np.ndarray:
+    """Nissim-Stemmer's on-average bound as quoted by the paper: kδ + 2ε."""
+    e, d, kk = as_non_negative_array(eps, "eps"), as_non_negative_array(delta, "delta"), as_positive_array(k, "k")
+    return scalar_or_array(kk * d + 2.0 * e)
+
+
+def dwork_2015_high_probability(eps: ArrayLike, delta: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """Dwork et al. 2015 [17] (DFHPRR) as quoted: deviation 4ε with failure probability 8δ^ε."""
+    e, d = as_positive_array(eps, "eps"), as_non_negative_array(delta, "delta")
+    return scalar_or_array(4.0 * e), scalar_or_array(8.0 * d**e)
+
+
+def oneto_high_probability(eps: ArrayLike, N: ArrayLike, empirical_risk: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """Oneto et al. [54] (a) as quoted: deviation sqrt(6R̂)·ε̂ + 6(ε² + 1/N), ε̂ = ε + sqrt(1/N); failure 3e^{−Nε²}."""
+    e, n = as_positive_array(eps, "eps"), as_positive_array(N, "N")
+    r = as_non_negative_array(empirical_risk, "empirical_risk")
+    eps_hat = e + np.sqrt(1.0 / n)
+    return scalar_or_array(np.sqrt(6.0 * r) * eps_hat + 6.0 * (e**2 + 1.0 / n)), scalar_or_array(3.0 * np.exp(-n * e**2))
+
+
+def oneto_variance_high_probability(eps: ArrayLike, N: ArrayLike, variance: ArrayLike) -> tuple[float | np.ndarray, ...]:
+    """Oneto et al. [54] (b) as quoted: sqrt(4V̂)·ε̂ + (5N/(N−1))(ε² + 1/N); failure 3e^{−Nε²}."""
+    e, n = as_positive_array(eps, "eps"), as_positive_array(N, "N")
+    v = as_non_negative_array(variance, "variance")
+    eps_hat = e + np.sqrt(1.0 / n)
+    deviation = np.sqrt(4.0 * v) * eps_hat + 5.0 * n / (n - 1.0) * (e**2 + 1.0 / n)
+    return scalar_or_array(deviation), scalar_or_array(3.0 * np.exp(-n * e**2))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# SGLD (Theorem 7) and federated learning (Theorem 8)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def sgld_step_epsilon(L: ArrayLike, sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike,
+                      variant: str = "as_printed") -> float | np.ndarray:
+    """Per-step ε̃ of SGLD's Gaussian step (Thm 7, App. C.1), sensitivity Δ = 2L/τ, noise std σ:
+
+    as_printed: ε̃ = [2√2 Lσ(1/τ)sqrt(log 1/δ) + 4L²/τ²]/(2σ²);
+    corrected:  ε̃ = [4√2 Lσ(1/τ)sqrt(log 1/δ) + 4L²/τ²]/(2σ²) = Δ²/(2σ²) + (Δ/σ)sqrt(2 log 1/δ).
+    """
+    if variant not in STEP_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {STEP_VARIANTS}")
+    lip, s, t = as_positive_array(L, "L"), as_positive_array(sigma, "sigma"), as_positive_array(tau, "tau")
+    d = _delta(delta)
+    coefficient = (4.0 if variant == "corrected" else 2.0) * np.sqrt(2.0)
+    return scalar_or_array((coefficient * lip * s / t * np.sqrt(-np.log(d)) + 4.0 * lip**2 / t**2) / (2.0 * s**2))
+
+
+def fl_step_epsilon(sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike, variant: str = "as_printed") -> float | np.ndarray:
+    """Per-step ε̃ of DP federated learning (Thm 8; noise std Lσ, clipped client updates of norm ≤ L):
+
+    as_printed: [4σ(1/τ)sqrt(log 1/δ) + 1/τ²]/(2σ²);
+    substitution (sensitivity 2L/τ): [4√2σ(1/τ)sqrt(log 1/δ) + 4/τ²]/(2σ²);
+    add_remove (sensitivity L/τ): [2√2σ(1/τ)sqrt(log 1/δ) + 1/τ²]/(2σ²).
+    """
+    coefficients = {"as_printed": (4.0, 1.0), "substitution": (4.0 * np.sqrt(2.0), 4.0),
+                    "add_remove": (2.0 * np.sqrt(2.0), 1.0)}
+    if variant not in coefficients:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {FL_VARIANTS}")
+    s, t, d = as_positive_array(sigma, "sigma"), as_positive_array(tau, "tau"), _delta(delta)
+    linear, quadratic = coefficients[variant]
+    return scalar_or_array((linear * s / t * np.sqrt(-np.log(d)) + quadratic / t**2) / (2.0 * s**2))
+
+
+def amplify_by_subsampling(eps: ArrayLike, q: ArrayLike, method: str = "exact") -> float | np.ndarray:
+    """Privacy amplification of an ε-DP step by sampling a fraction q: ``"linear"`` is the paper's 2qε ("Lemma 4.4
+    of [7]"); ``"exact"`` is Balle-Barthe-Gaboardi 2018's log(1 + q(e^ε − 1)) (without replacement, substitution)."""
+    e, qq = as_non_negative_array(eps, "eps"), as_positive_array(q, "q")
+    require(qq <= 1, "q", qq, "0 < q <= 1")
+    if method == "linear":
+        return scalar_or_array(2.0 * qq * e)
+    if method == "exact":
+        return scalar_or_array(np.log1p(qq * np.expm1(e)))
+    raise ValueError(f"method={method!r} is not allowed; choose one of ('linear', 'exact')")
+
+
+def linear_amplification_threshold(q: float | None = None) -> float:
+    """Largest ε̃ for which 2qε̃ ≥ log(1+q(e^ε̃−1)) (the linear amplification is a valid upper bound): the root of
+    log(1+q(e^x−1)) = 2qx, or of e^x − 1 = 2x in the limit q → 0 (uniform in q); +inf for q ≥ 1/2 (never fails)."""
+    if q is None:
+        return float(optimize.brentq(lambda x: np.expm1(x) - 2.0 * x, 0.1, 5.0, xtol=1e-15))
+    require(np.asarray(0 < q <= 1), "q", q, "0 < q <= 1")
+    if q >= 0.5:
+        return float("inf")
+    return float(optimize.brentq(lambda x: np.log1p(q * np.expm1(x)) - 2.0 * q * x, 0.1, 50.0, xtol=1e-15))
+
+
+def thm7_printed_delta_tilde(eps_prime: ArrayLike, eps_tilde: ArrayLike, q: ArrayLike, T: ArrayLike) -> float | np.ndarray:
+    """The δ̃ printed in Thm 7 (circular, with per-step q·ε̃ instead of 2qε̃, and Cor 3's sign typo):
+
+    e^{−(ε′ + qTε̃)/2} ((1/(1+e^{qε̃}))·2qTε̃/(qTε̃ − ε′))^T ((qTε̃ + ε′)/(qTε̃ − ε′))^{−(ε′ + qTε̃)/(2qε̃)};
+    NaN where undefined (ε′ ≥ qTε̃). For information only."""
+    ep, et = as_non_negative_array(eps_prime, "eps_prime"), as_positive_array(eps_tilde, "eps_tilde")
+    qq, t = as_positive_array(q, "q"), as_positive_array(T, "T")
+    step = qq * et
+    total = t * step
+    ok = ep < total
+    safe = np.where(ok, ep, 0.5 * total)
+    log_value = (-(safe + total) / 2.0 + t * (np.log(2.0 * total) - np.log(total - safe) - np.logaddexp(0.0, step))
+                 - (safe + total) / (2.0 * step) * (np.log(total + safe) - np.log(total - safe)))
+    return scalar_or_array(np.where(ok, np.exp(log_value), np.nan))
+
+
+def iterative_privacy(eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike,
+                      variant: str = "valid") -> dict[str, float | np.ndarray]:
+    """(ε′, δ′) of T subsampled (ε̃, δ)-DP steps (Thm 7's and Thm 8's composition), spec §2.5:
+
+    - ``"as_printed"`` (P): ε_s = 2qε̃, δ_s = qδ; ε′ = Cor 3's ε′_3(ε_s, T, δ̃) capped at Tε_s; δ′ = Cor 2 form
+      with c = ⌈ε′/ε_s⌉ and tail δ̃;
+    - ``"valid"`` (V): ε_s = log(1 + q(e^ε̃ − 1)), δ_s = qδ; ε′ = KOV min{ε′_1, ε′_2, ε′_3}; δ′ = 1 − (1−δ_s)^T(1−δ̃).
+
+    Keys: ``eps_step, delta_step, eps_prime, delta_prime``.
+    """
+    if variant not in SGLD_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {SGLD_VARIANTS}")
+    d = _delta(delta)
+    delta_step = as_positive_array(q, "q") * d
+    if variant == "as_printed":
+        eps_step = np.asarray(amplify_by_subsampling(eps_tilde, q, "linear"))
+        eps_prime = np.asarray(cor3_epsilon(eps_step, T, delta_tilde))
+        delta_prime = np.asarray(cor2_delta(eps_step, delta_step, T, eps_prime, delta_tilde))
+    else:
+        eps_step = np.asarray(amplify_by_subsampling(eps_tilde, q, "exact"))
+        eps_prime = np.asarray(kov_epsilon(eps_step, T, delta_tilde))
+        delta_prime = np.asarray(kov_delta(delta_step, T, delta_tilde))
+    return {"eps_step": scalar_or_array(eps_step), "delta_step": scalar_or_array(delta_step),
+            "eps_prime": scalar_or_array(eps_prime), "delta_prime": scalar_or_array(delta_prime)}
+
+
+def sgld_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, L: ArrayLike = 1.0,
+                 delta: ArrayLike = 1e-6, delta_tilde: ArrayLike = 1e-6,
+                 variant: str = "valid") -> dict[str, float | np.ndarray]:
+    """Theorem 7: (ε′, δ′)-DP of SGLD (Algorithm 1) with N samples, batch τ, T steps, noise std σ, L-Lipschitz loss.
+    ``"as_printed"`` uses the printed ε̃ and the paper's composition; ``"valid"`` the corrected ε̃, exact amplification
+    and KOV (:func:`iterative_privacy`). Also returns ``eps_tilde``, ``q`` and ``thm7_printed_delta_tilde`` (the
+    printed circular δ̃, for information; NaN for the valid variant)."""
+    q = as_positive_array(tau, "tau") / as_positive_array(N, "N")
+    require(q <= 1, "tau", tau, "tau <= N")
+    step_variant = "as_printed" if variant == "as_printed" else "corrected"
+    eps_tilde = sgld_step_epsilon(L, sigma, tau, delta, step_variant)
+    result = {"eps_tilde": eps_tilde, "q": scalar_or_array(q),
+              **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, variant)}
+    printed = thm7_printed_delta_tilde(result["eps_prime"], eps_tilde, q, T)
+    result["thm7_printed_delta_tilde"] = printed if variant == "as_printed" else scalar_or_array(np.full(np.shape(printed), np.nan))
+    return result
+
+
+def fl_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, delta: ArrayLike = 1e-6,
+               delta_tilde: ArrayLike = 1e-6, variant: str = "as_printed") -> dict[str, float | np.ndarray]:
+    """Theorem 8: (ε′, δ′)-DP of DP federated learning (Algorithm 2), N clients, τ sampled per round, T rounds.
+    ``"as_printed"``: printed ε̃_FL and the paper's composition (as Thm 7 P); ``"substitution"`` / ``"add_remove"``:
+    corrected ε̃ for that adjacency, exact amplification and KOV (as Thm 7 V)."""
+    if variant not in FL_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {FL_VARIANTS}")
+    q = as_positive_array(tau, "tau") / as_positive_array(N, "N")
+    require(q <= 1, "tau", tau, "tau <= N")
+    eps_tilde = fl_step_epsilon(sigma, tau, delta, variant)
+    composition = "as_printed" if variant == "as_printed" else "valid"
+    return {"eps_tilde": eps_tilde, "q": scalar_or_array(q),
+            **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, composition)}
+
+
+def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: ArrayLike) -> float | np.ndarray:
+    """Wang et al. [68] as quoted by the paper: "SGLD is (ε, δ)-DP if T > ε²N/(32τ log(2/δ))"; returns the
+    threshold ε²N/(32τ log(2/δ)) (the original is an upper limit on T, spec §7.11)."""
+    e, d = as_positive_array(eps, "eps"), _delta(delta)
+    n, t = as_positive_array(N, "N"), as_positive_array(tau, "tau")
+    return scalar_or_array(e**2 * n / (32.0 * t * np.log(2.0 / d)))
+
+
+def generalization_bounds(eps_prime: ArrayLike, delta_prime: ArrayLike, N: ArrayLike) -> Mapping[str, np.ndarray]:
+    """Both DP ⇒ generalization bounds for an (ε′, δ′)-DP learner on N samples: Thm 1 (see :func:`thm1_bound`) and
+    the on-average Thm 2 with k = 1. Keys: those of :func:`thm1_bound` plus ``on_average``."""
+    hp = thm1_bound(eps_prime, delta_prime, N)
+    return {**{k: np.asarray(v) for k, v in hp.items()}, "on_average": np.asarray(thm2_on_average(eps_prime, delta_prime))}
+

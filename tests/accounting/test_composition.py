@@ -1,0 +1,321 @@
+"""Composition theorems against independent references: brute-force enumeration of the KOV pair's T-fold product,
+dp_accounting's KOV Thm 3.3, mpmath, numerical Chernoff minimisation, and the spec's check values (paper C §6)."""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath
+import numpy as np
+import pytest
+from dp_accounting.pld import accountant, common
+from scipy import optimize
+
+from dplab.accounting.composition import (
+    MIN_EPSILON_METHODS,
+    basic_composition,
+    brute_force_product_delta,
+    cor2_delta,
+    cor2_delta_first_order,
+    cor3_delta,
+    cor3_epsilon,
+    cor3_log_delta_double_prime,
+    drv_delta,
+    drv_epsilon,
+    kl_bound_lemma5,
+    kov_delta,
+    kov_epsilon,
+    kov_epsilon_heterogeneous,
+    kov_epsilon_terms,
+    kov_pair,
+    log_lower_bound_delta,
+    lower_bound_delta,
+    min_epsilon_at_target,
+    optimal_delta,
+    optimal_epsilon,
+    optimal_log_delta,
+    thm4_delta,
+    thm4_delta_heterogeneous,
+)
+
+
+# --- check values (spec §6) ---------------------------------------------------------------------------------------
+
+def test_c8_epsilon_terms_drv_and_optimal():
+    e1, e2, e3 = kov_epsilon_terms(0.1, 100, 1e-5)
+    assert e1 == pytest.approx(10.0) and e2 == pytest.approx(5.298115, rel=1e-6)
+    assert e3 == pytest.approx(5.298110, rel=1e-6) and kov_epsilon(0.1, 100, 1e-5) == pytest.approx(5.298110, rel=1e-6)
+    assert drv_epsilon(0.1, 100, 1e-5) == pytest.approx(5.850235, rel=1e-6)
+    assert optimal_epsilon(0.1, 0.0, 100, 1e-5) == pytest.approx(4.306791, rel=1e-6)
+
+
+def test_c9_delta_breakdown_and_violation_of_lower_bound():
+    ep = kov_epsilon(0.1, 100, 1e-5)
+    assert kov_delta(1e-5, 100, 1e-5) == pytest.approx(1.009495e-3, rel=1e-6)
+    assert drv_delta(1e-5, 100, 1e-5) == pytest.approx(1.010000e-3, rel=1e-9)
+    assert cor2_delta(0.1, 1e-5, 100, ep, 1e-5) == pytest.approx(9.862834e-4, rel=1e-6)
+    assert cor2_delta_first_order(0.1, 1e-5, 100, ep, 1e-5) == pytest.approx(9.865196e-4, rel=1e-6)
+    assert thm4_delta(0.1, 1e-5, 100, ep, 1e-5) == pytest.approx(9.862735e-4, rel=1e-6)
+    assert thm4_delta(0.1, 1e-5, 100, ep, 1e-5, "literal") == pytest.approx(1.904468e-3, rel=1e-6)
+    assert lower_bound_delta(1e-5, 100) == pytest.approx(9.995052e-4, rel=1e-6)
+    assert optimal_delta(0.1, 1e-5, 100, ep) == pytest.approx(9.995676e-4, rel=1e-6)
+    assert cor2_delta(0.1, 1e-5, 100, ep, 1e-5) < lower_bound_delta(1e-5, 100)
+    claimed_gap = 1e-5 * np.tanh(0.05) * (100 - 53)
+    assert claimed_gap == pytest.approx(2.348044e-5, rel=1e-6)
+    assert kov_delta(1e-5, 100, 1e-5) - cor2_delta(0.1, 1e-5, 100, ep, 1e-5) == pytest.approx(2.321175e-5, rel=1e-5)
+
+
+def test_c10_cor3_double_prime_printed_and_corrected():
+    ep = cor3_epsilon(0.1, 100, 1e-5)
+    printed = np.exp(cor3_log_delta_double_prime(0.1, 100, ep, "as_printed"))
+    corrected = np.exp(cor3_log_delta_double_prime(0.1, 100, ep, "corrected"))
+    assert ep == pytest.approx(5.298110, rel=1e-6)
+    assert printed == pytest.approx(1.081361e-12, rel=1e-6) and corrected == pytest.approx(4.762723e-6, rel=1e-6)
+    assert corrected / printed == pytest.approx(np.exp(ep + 10.0), rel=1e-10)
+    assert corrected / printed == pytest.approx(4.404378e6, rel=1e-6)
+    assert corrected <= 1e-5  # Hoeffding: the optimised Chernoff bound never exceeds δ̃
+    ep = cor3_epsilon(0.1, 1000, 1e-6)
+    assert ep == pytest.approx(21.618419, rel=1e-6)
+    assert np.exp(cor3_log_delta_double_prime(0.1, 1000, ep, "as_printed")) == pytest.approx(1.2719e-59, rel=5e-4)
+    assert np.exp(cor3_log_delta_double_prime(0.1, 1000, ep)) == pytest.approx(8.368841e-7, rel=1e-6)
+
+
+def _chernoff_numeric(eps: float, T: int, eps_prime: float) -> float:
+    """min_t e^{-ε′t} (E e^{tV})^T for V = ±ε w.p. p, 1−p (independent oracle, bounded minimiser)."""
+    p = np.exp(eps) / (1 + np.exp(eps))
+
+    def log_bound(t):
+        return -eps_prime * t + T * np.log(p * np.exp(t * eps) + (1 - p) * np.exp(-t * eps))
+
+    result = optimize.minimize_scalar(log_bound, bounds=(0.0, 50.0 / eps), method="bounded",
+                                      options={"xatol": 1e-12})
+    return float(np.exp(result.fun))
+
+
+@pytest.mark.parametrize("eps,T,dt", [(0.1, 100, 1e-5), (0.5, 50, 1e-3), (0.3, 20, 1e-2), (1.0, 400, 1e-8)])
+def test_cor3_corrected_equals_numerical_chernoff(eps, T, dt):
+    ep = float(cor3_epsilon(eps, T, dt))
+    if ep >= T * eps:
+        pytest.skip("capped at basic composition")
+    assert np.exp(cor3_log_delta_double_prime(eps, T, ep)) == pytest.approx(_chernoff_numeric(eps, T, ep), rel=1e-6)
+
+
+def test_cor3_printed_is_below_exact_pure_dp_delta():
+    """Spec review (b): the printed δ″ is below the exact δ of pure ε-DP steps, so Cor 3 as printed is false."""
+    ep = float(cor3_epsilon(0.1, 100, 1e-5))
+    exact_pure = optimal_delta(0.1, 0.0, 100, ep)
+    assert exact_pure == pytest.approx(6.248616e-8, rel=1e-6)
+    assert np.exp(cor3_log_delta_double_prime(0.1, 100, ep, "as_printed")) < exact_pure
+    assert cor3_delta(0.1, 1e-5, 100, 1e-5) == pytest.approx(9.810e-4, rel=5e-4)
+    assert cor3_delta(0.1, 1e-5, 100, 1e-5, "as_printed") == pytest.approx(9.763e-4, rel=5e-4)
+
+
+def test_c11_min_epsilon_at_target():
+    expected = {100: [10, 5.3681, 4.8160, 4.8155, 4.7915, 4.7915, 3.7757],
+                1000: [100, 40.7653, 24.5482, 20.7696, 20.6753, 18.5681, 22.4286],
+                1020: [np.inf, np.inf, np.inf, 21.4502, 21.3493, 18.8031, np.inf]}
+    for T, values in expected.items():
+        got = [min_epsilon_at_target(m, 0.1, 1e-7, T, 1e-4, n_scan=20000) for m in MIN_EPSILON_METHODS]
+        for method, g, v in zip(MIN_EPSILON_METHODS, got, values):
+            if np.isinf(v):
+                assert np.isinf(g), (T, method)
+            else:
+                assert g == pytest.approx(v, abs=0.01), (T, method)
+    with pytest.raises(ValueError, match="method='x' is not allowed"):
+        min_epsilon_at_target("x", 0.1, 1e-7, 10, 1e-4)
+
+
+def test_c12_sweep_values():
+    ep = kov_epsilon(0.1, 1000, 1e-6)
+    assert kov_delta(1e-6, 1000, 1e-6) == pytest.approx(1.000500e-3, rel=1e-6)
+    assert cor2_delta(0.1, 1e-6, 1000, ep, 1e-6) == pytest.approx(9.616520e-4, rel=1e-6)
+    assert lower_bound_delta(1e-6, 1000) == pytest.approx(9.995007e-4, rel=1e-6)
+    assert optimal_delta(0.1, 1e-6, 1000, ep) == pytest.approx(9.995226e-4, rel=1e-6)
+    ep = kov_epsilon(0.1, 10000, 1e-6)
+    assert cor2_delta(0.1, 1e-6, 10000, ep, 1e-6) == pytest.approx(9.529903e-3, rel=1e-6)
+    assert lower_bound_delta(1e-6, 10000) == pytest.approx(9.950171e-3, rel=1e-6)
+    assert cor2_delta(1.0, 1e-6, 1000, kov_epsilon(1.0, 1000, 1e-6), 1e-6) == pytest.approx(8.293620e-4, rel=1e-6)
+
+
+def test_c20_and_review_violation_table():
+    p, q = kov_pair(0.5, 1e-3)
+    assert optimal_delta(0.5, 1e-3, 8, 4.0) == pytest.approx(7.972056e-3, rel=1e-6)
+    assert brute_force_product_delta(p, q, 8, 4.0) == pytest.approx(7.972056e-3, rel=1e-6)
+    assert cor2_delta(0.5, 1e-3, 8, 4.0, 1e-6) == pytest.approx(7.986177e-3, rel=1e-6)
+    assert cor2_delta(0.5, 1e-3, 8, 4.0, 0.0) == pytest.approx(7.985177e-3, rel=1e-6)
+    rows = [((0.1179, 3.16e-4, 28, 1.69e-5), 3.05554, 8.810366e-3, 8.808942e-3, 8.807308e-3, 1.132e-2),
+            ((0.35, 1e-3, 40, 2e-4), 11.5614, 3.923045e-2, 3.878464e-2, 3.861979e-2, 42.7),
+            ((0.01, 1e-5, 100, 1e-7), 0.530652, 9.995058e-4, 9.975537e-4, 9.975070e-4, 9.983360e-4)]
+    for (e, d, T, dt), ep_v, exact, cor2, box, literal in rows:
+        ep = kov_epsilon(e, T, dt)
+        assert ep == pytest.approx(ep_v, rel=2e-6)
+        assert optimal_delta(e, d, T, ep) == pytest.approx(exact, rel=1e-6)
+        assert cor2_delta(e, d, T, ep, dt) == pytest.approx(cor2, rel=1e-6) and cor2 < exact
+        assert thm4_delta(e, d, T, ep, dt) == pytest.approx(box, rel=1e-6)
+        assert thm4_delta(e, d, T, ep, dt, "literal") == pytest.approx(literal, rel=1.5e-3)  # printed to 3-4 digits
+
+
+# --- exact optimal composition against brute force and dp_accounting ---------------------------------------------
+
+@pytest.mark.parametrize("T", range(1, 9))
+def test_optimal_delta_equals_brute_force(T):
+    rng = np.random.default_rng(T)
+    for _ in range(6):
+        eps, delta = rng.uniform(0.01, 2.0), rng.choice([0.0, 1e-6, 1e-3, rng.uniform(0, 0.6)])
+        eps_prime = rng.uniform(0, T * eps)
+        p, q = kov_pair(eps, delta)
+        assert optimal_delta(eps, delta, T, eps_prime) == pytest.approx(
+            brute_force_product_delta(p, q, T, eps_prime), rel=1e-10, abs=1e-15)
+
+
+def test_kov_pair_is_exactly_eps_delta_dp():
+    p, q = kov_pair(0.7, 0.01)
+    assert brute_force_product_delta(p, q, 1, 0.7) == pytest.approx(0.01, rel=1e-12)
+    assert brute_force_product_delta(q, p, 1, 0.7) == pytest.approx(0.01, rel=1e-12)
+
+
+def test_optimal_delta_upper_bounds_random_eps_delta_pairs():
+    """KOV Thm 3.3 is an upper bound for every (ε, δ)-DP pair: random pairs on 3 atoms, scaled to be exactly DP."""
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        eps, T = rng.uniform(0.1, 1.5), int(rng.integers(2, 5))
+        p, q = rng.dirichlet(np.ones(3)), rng.dirichlet(np.ones(3))
+        delta = max(brute_force_product_delta(p, q, 1, eps), brute_force_product_delta(q, p, 1, eps))
+        eps_prime = rng.uniform(0, T * eps)
+        assert brute_force_product_delta(p, q, T, eps_prime) <= optimal_delta(eps, delta, T, eps_prime) + 1e-14
+
+
+@pytest.mark.parametrize("eps,delta,T,target", [(0.1, 1e-6, 100, 1e-4), (0.5, 1e-5, 20, 1e-3), (1.0, 0.0, 10, 1e-6)])
+def test_optimal_epsilon_against_dp_accounting(eps, delta, T, target):
+    """dp_accounting's advanced_composition returns the smallest lattice point (T−2i)ε of KOV Thm 3.3 that works."""
+    lattice = accountant.advanced_composition(common.DifferentialPrivacyParameters(eps, delta), T, target)
+    ours = optimal_epsilon(eps, delta, T, target)
+    assert ours <= lattice + 1e-9 and ours > lattice - 2 * eps
+    assert optimal_delta(eps, delta, T, ours) == pytest.approx(target, rel=1e-6)
+
+
+def test_optimal_epsilon_infeasible_below_lower_bound():
+    assert np.isinf(optimal_epsilon(0.1, 1e-7, 1020, 1e-4))
+    assert np.isinf(optimal_epsilon(0.5, 1e-3, 20, 1e-2))  # 1 − (1 − 1e-3)^20 = 0.0198 > 0.01
+    assert accountant.advanced_composition(common.DifferentialPrivacyParameters(0.5, 1e-3), 20, 1e-2) is None
+
+
+def test_optimal_log_delta_finite_when_delta_underflows():
+    value = optimal_log_delta(1.0, 0.0, 50, 49.0)
+    exact = mpmath.log(mpmath.binomial(50, 50) * (mpmath.e / (1 + mpmath.e)) ** 50 * (1 - mpmath.e ** (49 - 50)))
+    assert np.isfinite(value) and value == pytest.approx(float(exact), rel=1e-12)
+    assert optimal_log_delta(1.0, 0.0, 50, 50.0) == -np.inf
+
+
+# --- lower bound: every valid method respects it; the flagged cases are the spec's --------------------------------
+
+def test_lower_bound_against_mpmath_and_log_space():
+    for delta, T in [(1e-5, 100), (1e-300, 1000), (0.3, 7)]:
+        with mpmath.workdps(400):
+            exact = 1 - (1 - mpmath.mpf(delta)) ** T
+        assert lower_bound_delta(delta, T) == pytest.approx(float(exact), rel=1e-12)
+        with mpmath.workdps(400):
+            assert log_lower_bound_delta(delta, T) == pytest.approx(float(mpmath.log(exact)), rel=1e-12)
+    assert log_lower_bound_delta(0.0, 10) == -np.inf
+
+
+def test_valid_methods_respect_lower_bound_on_grid():
+    for eps, delta, T, dt in itertools.product([0.01, 0.1, 1.0], [1e-7, 1e-4, 1e-2], [1, 10, 100, 1000], [1e-8, 1e-4]):
+        floor = lower_bound_delta(delta, T)
+        ep = kov_epsilon(eps, T, dt)
+        assert kov_delta(delta, T, dt) >= floor
+        assert drv_delta(delta, T, dt) >= floor
+        assert basic_composition(eps, delta, T)[1] >= floor
+        assert optimal_delta(eps, delta, T, ep) >= floor * (1 - 1e-12)
+        assert optimal_delta(eps, delta, T, ep) <= kov_delta(delta, T, dt) * (1 + 1e-12)  # KOV 3.4 is valid
+
+
+def test_paper_respects_lower_bound_for_small_T_brute_force():
+    """Spec review: for T ≤ 6 Cor 2 and Thm 4 are not violated (their own ε′ forces c = T or a large δ̃)."""
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        T, eps = int(rng.integers(2, 7)), float(rng.uniform(0.01, 3.0))
+        delta, dt = float(rng.uniform(0.01, 0.9)), float(10 ** rng.uniform(-8, -0.1))
+        ep = float(kov_epsilon(eps, T, dt))
+        p, q = kov_pair(eps, delta)
+        exact = brute_force_product_delta(p, q, T, ep)
+        assert cor2_delta(eps, delta, T, ep, dt) >= exact - 1e-12
+        assert thm4_delta(eps, delta, T, ep, dt) >= exact - 1e-12
+
+
+# --- Theorem 4: the homogeneous max against enumeration of I; heterogeneous groups --------------------------------
+
+def _thm4_by_enumeration(eps_steps, delta_steps, eps_prime, dt, box=True):
+    """Max over I by listing which coordinates sit at ε_i and which single one is free."""
+    e, d = np.asarray(eps_steps), np.asarray(delta_steps)
+    a = d / (1 + np.exp(e))
+    T = len(e)
+    best = -np.inf
+    for at_eps in itertools.product([0, 1], repeat=T):
+        mask = np.array(at_eps, bool)
+        r = eps_prime - e[mask].sum()
+        alpha_sets = []
+        if abs(r) < 1e-12:
+            alpha_sets.append(np.where(mask, e, 0.0))
+        for j in np.flatnonzero(~mask):
+            if r > 0 and (not box or r <= e[j] + 1e-12):
+                alpha = np.where(mask, e, 0.0)
+                alpha[j] = r
+                alpha_sets.append(alpha)
+        for alpha in alpha_sets:
+            best = max(best, 1 - np.prod(1 - np.exp(alpha) * a))
+    return best + 1 - np.prod(1 - a) + dt
+
+
+def test_thm4_homogeneous_matches_enumeration():
+    for eps, delta, T, ep, dt in [(0.3, 0.05, 5, 0.75, 1e-3), (1.0, 0.1, 6, 2.5, 0.0), (0.2, 0.2, 4, 0.8, 1e-4)]:
+        assert thm4_delta(eps, delta, T, ep, dt) == pytest.approx(_thm4_by_enumeration([eps] * T, [delta] * T, ep, dt))
+        assert thm4_delta(eps, delta, T, ep, dt, "literal") == pytest.approx(
+            _thm4_by_enumeration([eps] * T, [delta] * T, ep, dt, box=False))
+    with pytest.raises(ValueError, match="reading='wide' is not allowed"):
+        thm4_delta(0.1, 0.1, 3, 0.2, 0.0, "wide")
+
+
+def test_thm4_heterogeneous_matches_enumeration_and_homogeneous():
+    eps_steps, delta_steps = [0.2, 0.2, 0.5, 0.5, 1.0], [0.01, 0.01, 0.05, 0.05, 0.1]
+    for ep in [0.3, 0.9, 1.45, 2.4]:
+        assert thm4_delta_heterogeneous(eps_steps, delta_steps, ep, 1e-4) == pytest.approx(
+            _thm4_by_enumeration(eps_steps, delta_steps, ep, 1e-4))
+    ep = kov_epsilon(0.1, 100, 1e-5)
+    assert thm4_delta_heterogeneous([0.1] * 100, [1e-5] * 100, ep, 1e-5) == pytest.approx(
+        thm4_delta(0.1, 1e-5, 100, ep, 1e-5), rel=1e-12)
+    assert kov_epsilon_heterogeneous([0.1] * 100, 1e-5) == pytest.approx(kov_epsilon(0.1, 100, 1e-5), rel=1e-12)
+
+
+def test_cor2_upper_bounds_thm4_box():
+    for eps, delta, T, dt in itertools.product([0.05, 0.5], [1e-6, 1e-3], [10, 300], [1e-6]):
+        ep = kov_epsilon(eps, T, dt)
+        assert cor2_delta(eps, delta, T, ep, dt) >= thm4_delta(eps, delta, T, ep, dt) - 1e-15
+
+
+# --- small references ---------------------------------------------------------------------------------------------
+
+def test_lemma5_and_drv_against_dp_accounting_style_closed_forms():
+    assert kl_bound_lemma5(1.0) == pytest.approx(float(mpmath.mpf(1) * mpmath.tanh(0.5)), rel=1e-15)
+    eps, T, dt = np.array([0.01, 0.1, 1.0]), 50, 1e-6
+    assert np.allclose(drv_epsilon(eps, T, dt), T * eps * (np.exp(eps) - 1) + eps * np.sqrt(2 * T * np.log(1 / dt)))
+    assert basic_composition(0.1, 1e-5, 10) == pytest.approx((1.0, 1e-4))
+
+
+def test_vectorised_over_arrays():
+    eps = np.array([0.01, 0.1, 1.0])
+    ep = kov_epsilon(eps, 100, 1e-5)
+    assert ep.shape == (3,)
+    values = cor2_delta(eps, 1e-5, 100, ep, 1e-5)
+    assert values.shape == (3,) and np.allclose(values, [cor2_delta(e, 1e-5, 100, x, 1e-5) for e, x in zip(eps, ep)])
+
+
+def test_bad_input_names_argument():
+    with pytest.raises(ValueError, match="delta=1.5 must satisfy 0 <= delta < 1"):
+        kov_delta(1.5, 10, 1e-5)
+    with pytest.raises(ValueError, match="T=2.5 must satisfy a whole number >= 1"):
+        kov_delta(1e-5, 2.5, 1e-5)
+    with pytest.raises(ValueError, match="delta_tilde"):
+        kov_epsilon(0.1, 10, 0.0)
+    with pytest.raises(ValueError, match="variant='x' is not allowed"):
+        cor3_log_delta_double_prime(0.1, 10, 0.5, "x")

@@ -1,0 +1,255 @@
+"""DP ⇒ generalization, Lemma 5, SGLD (Thm 7) and FL (Thm 8) against the spec's check values (paper C §6) and
+independent references: scipy entropy, brentq, exact Gaussian-mechanism hockey-stick, explicit mixtures, mpmath."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import optimize, stats
+
+from dplab.accounting.composition import kov_pair, optimal_delta
+from dplab.theory.generalization import (
+    amplify_by_subsampling,
+    dwork_2015_high_probability,
+    epsilon_min_for_sample_size,
+    fl_privacy,
+    fl_step_epsilon,
+    generalization_bounds,
+    kl_bound_dr16,
+    kl_bound_drv10,
+    kl_bound_lemma5,
+    kl_randomized_response,
+    linear_amplification_threshold,
+    nissim_stemmer_high_probability,
+    nissim_stemmer_on_average,
+    oneto_high_probability,
+    oneto_variance_high_probability,
+    sgld_privacy,
+    sgld_step_epsilon,
+    thm1_bound,
+    thm1_deviation,
+    thm1_deviation_exact,
+    thm1_failure_probability,
+    thm1_min_sample_size,
+    thm2_on_average,
+    thm3_deviation,
+    wang_sgld_threshold,
+)
+
+
+def test_c1_c2_lemma5_and_baselines():
+    assert kl_bound_lemma5(1.0) == pytest.approx(0.462117, rel=1e-6)
+    assert kl_bound_dr16(1.0) == pytest.approx(0.859141, rel=1e-6)
+    assert kl_bound_drv10(1.0) == pytest.approx(1.718282, rel=1e-6)
+    assert kl_bound_lemma5(0.1) == pytest.approx(0.004996, rel=1e-4) and kl_bound_dr16(0.1) == pytest.approx(0.005259, rel=1e-4)
+    eps = np.array([1.0, 3.0, 10.0])
+    assert np.allclose(kl_bound_dr16(eps) / kl_bound_lemma5(eps), [1.859141, 10.542768, 11013.73], rtol=1e-6)
+
+
+def test_randomized_response_attains_lemma5_scipy_entropy():
+    for eps in [0.01, 0.3, 1.0, 5.0]:
+        p = np.exp(eps) / (1 + np.exp(eps))
+        reference = stats.entropy([p, 1 - p], [1 - p, p])
+        assert kl_randomized_response(eps) == pytest.approx(reference, rel=1e-12)
+        assert kl_bound_lemma5(eps) == pytest.approx(reference, rel=1e-12)
+
+
+def test_c3_min_sample_size_and_inverse_against_brentq():
+    assert thm1_min_sample_size(0.1, 1e-5) == pytest.approx(2877.1028, rel=1e-7)
+    assert thm1_min_sample_size(0.1, 1e-3) == pytest.approx(1956.0688, rel=1e-7)
+    assert thm1_min_sample_size(0.05, 1e-6) == pytest.approx(13310.479, rel=1e-7)
+    assert thm1_min_sample_size(0.01, 1e-5) == pytest.approx(285910.28, rel=1e-7)
+    for N, delta in [(1e3, 1e-5), (1e4, 1e-6), (1e6, 1e-10)]:
+        root = optimize.brentq(lambda e: N - thm1_min_sample_size(e, delta), 1e-10, 1e3, xtol=1e-15)
+        assert epsilon_min_for_sample_size(N, delta) == pytest.approx(root, rel=1e-10)
+    # the printed form ln(16/(e^{-ε}δ)) agrees (mpmath, no overflow there)
+    assert thm1_min_sample_size(0.1, 1e-5) == pytest.approx(
+        float(2 / mpmath.mpf(0.1) ** 2 * mpmath.log(16 / (mpmath.e ** -mpmath.mpf(0.1) * mpmath.mpf(1e-5)))), rel=1e-12)
+
+
+def test_c4_c5_failure_probabilities_and_deviation():
+    assert thm1_failure_probability(0.1, 1e-5) == pytest.approx(2.710651e-4, rel=1e-6)
+    assert thm1_failure_probability(0.1, 1e-5, "intro") == pytest.approx(5.421301e-4, rel=1e-6)
+    assert nissim_stemmer_high_probability(0.1, 1e-5)[1] == pytest.approx(5.991465e-4, rel=1e-6)
+    assert dwork_2015_high_probability(0.1, 1e-5)[1] == pytest.approx(2.529822, rel=1e-6)
+    assert thm1_failure_probability(0.05, 1e-6) == pytest.approx(7.017941e-5, rel=1e-6)
+    assert thm1_failure_probability(0.05, 1e-6, "intro") == pytest.approx(1.403588e-4, rel=1e-6)
+    assert nissim_stemmer_high_probability(0.05, 1e-6)[1] == pytest.approx(1.475552e-4, rel=1e-6)
+    assert dwork_2015_high_probability(0.05, 1e-6)[1] == pytest.approx(4.009, rel=5e-4)
+    assert thm1_deviation(0.1) / nissim_stemmer_high_probability(0.1, 1e-5)[0] == pytest.approx(9 / 13)
+    assert thm1_deviation_exact(0.1, 1e-5) == pytest.approx(0.90000263, rel=1e-8)
+    with pytest.raises(ValueError, match="version='x' is not allowed"):
+        thm1_failure_probability(0.1, 1e-5, "x")
+
+
+def test_thm1_tighter_than_nissim_stemmer_on_grid():
+    eps, delta = np.meshgrid(np.logspace(-3, np.log10(0.5), 50), np.logspace(-12, -2, 11))
+    assert np.all(thm1_deviation(eps) < nissim_stemmer_high_probability(eps, delta)[0])
+    assert np.all(thm1_failure_probability(eps, delta) < nissim_stemmer_high_probability(eps, delta)[1])
+
+
+def test_c6_on_average_vs_nissim_stemmer():
+    assert thm2_on_average(0.1, 1e-6, 100) == pytest.approx(0.0952531, rel=1e-6)
+    assert nissim_stemmer_on_average(0.1, 1e-6, 100) == pytest.approx(0.200100, rel=1e-6)
+    assert thm2_on_average(1, 1e-6, 1000) == pytest.approx(0.632488, rel=1e-6)
+    assert nissim_stemmer_on_average(1, 1e-6, 1000) == pytest.approx(2.001, rel=1e-6)
+    assert thm2_on_average(10, 1e-6, 1000) == pytest.approx(0.999955, rel=1e-6)
+    assert np.exp(10) == pytest.approx(22026.47, rel=1e-6)
+    assert thm3_deviation(0.1, 1e-5, 10) == pytest.approx(10 * np.exp(-0.1) * 1e-5 + 0.3)
+
+
+def test_c7_sample_size_floor():
+    expected = {1e3: (0.170033, 1.530294), 1e4: (0.053552, 0.481968), 1e5: (0.016913, 0.152217),
+                1e6: (0.0053462, 0.048116)}
+    for N, (eps_min, floor) in expected.items():
+        assert epsilon_min_for_sample_size(N, 1e-5) == pytest.approx(eps_min, rel=1e-5)
+        assert 9 * epsilon_min_for_sample_size(N, 1e-5) == pytest.approx(floor, rel=1e-5)
+    ratios = [epsilon_min_for_sample_size(N, 1 / N) / np.sqrt(np.log(N) / N) for N in (1e3, 1e4, 1e5, 1e6)]
+    assert np.allclose(ratios, [1.686, 1.616, 1.576, 1.550], atol=6e-4)
+
+
+def test_thm1_bound_flags():
+    hp = thm1_bound(0.01, 1e-5, 1e3)
+    assert hp["floor_limited"] and hp["vacuous"] and hp["deviation"] == pytest.approx(1.530294, rel=1e-6)
+    hp = thm1_bound(0.1, 1e-5, 1e6)
+    assert not hp["floor_limited"] and hp["deviation"] == pytest.approx(0.9) and not hp["vacuous"]
+    assert thm1_bound(np.array([0.01, 0.2]), 1e-5, 1e6)["vacuous"].tolist() == [False, True]
+
+
+def test_oneto_baselines():
+    a, b = oneto_high_probability(0.1, 20000, 0.1)
+    assert a == pytest.approx(np.sqrt(0.6) * (0.1 + np.sqrt(1 / 20000)) + 6 * (0.01 + 1 / 20000))
+    assert b == pytest.approx(3 * np.exp(-200))
+    a2, _ = oneto_variance_high_probability(0.1, 20000, 0.09)
+    assert a2 == pytest.approx(0.6 * (0.1 + np.sqrt(1 / 20000)) + 5 * 20000 / 19999 * (0.01 + 1 / 20000))
+
+
+# --- SGLD and FL --------------------------------------------------------------------------------------------------
+
+def test_c17_step_epsilons():
+    sigma = np.array([0.05, 0.1, 0.5, 1, 2])
+    assert np.allclose(sgld_step_epsilon(1, sigma, 100, 1e-6), [1.131304, 0.545652, 0.105930, 0.052765, 0.026333],
+                       rtol=0, atol=6e-7)
+    assert np.allclose(sgld_step_epsilon(1, sigma, 100, 1e-6, "corrected"),
+                       [2.182609, 1.071304, 0.211061, 0.105330, 0.052615], rtol=0, atol=6e-7)
+    assert np.allclose(fl_step_epsilon(sigma, 100, 1e-6), [1.506769, 0.748384, 0.148877, 0.074388, 0.037182], rtol=0,
+                       atol=6e-7)
+
+
+def _gaussian_delta(eps, sensitivity, sigma):
+    """Exact δ(ε) of the Gaussian mechanism (Balle-Wang 2018, Thm 8), in mpmath."""
+    mu = mpmath.mpf(sensitivity) / sigma
+    e = mpmath.mpf(eps)
+    return float(mpmath.ncdf(mu / 2 - e / mu) - mpmath.e ** e * mpmath.ncdf(-mu / 2 - e / mu))
+
+
+@pytest.mark.parametrize("sigma", [0.05, 0.1, 0.5, 1.0, 2.0])
+def test_step_epsilon_against_exact_gaussian_mechanism(sigma):
+    """Spec review (c): the printed per-step claim (ε̃_paper, δ) is false, the corrected one holds."""
+    delta, sensitivity = 1e-6, 2.0 / 100
+    assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) > delta
+    assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta, "corrected"), sensitivity, sigma) <= delta
+    if sigma == 1.0:
+        assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) == pytest.approx(2.66e-5,
+                                                                                                             rel=5e-3)
+
+
+def test_c18_amplification_threshold_and_counterexample():
+    assert linear_amplification_threshold() == pytest.approx(1.256431, rel=1e-6)
+    assert linear_amplification_threshold(0.01) == pytest.approx(1.277670, rel=1e-6)
+    assert linear_amplification_threshold(1e-3) == pytest.approx(1.258522, rel=1e-6)
+    assert linear_amplification_threshold(1e-4) == pytest.approx(1.256640, rel=1e-6)
+    assert np.isinf(linear_amplification_threshold(0.5))
+    # counterexample (spec review (c)): M outputs P0 if the record is in the batch, P1 otherwise
+    q, eps, delta = 0.01, 1.5, 1e-6
+    p0, p1 = kov_pair(eps, delta)
+    mixture = q * p0 + (1 - q) * p1
+    claimed = amplify_by_subsampling(eps, q, "linear")
+    hockey = np.sum(np.maximum(mixture - np.exp(claimed) * p1, 0))
+    assert hockey == pytest.approx(7.96e-4, rel=2e-3) and hockey > q * delta
+    exact = amplify_by_subsampling(eps, q, "exact")
+    assert np.sum(np.maximum(mixture - np.exp(exact) * p1, 0)) <= q * delta + 1e-15  # round-off
+
+
+def test_exact_amplification_is_the_largest_log_ratio():
+    """log(1+q(e^ε−1)) is the max privacy loss of (qP + (1−q)Q, Q) when P/Q ≤ e^ε (randomized response)."""
+    for eps, q in [(0.5, 0.1), (3.0, 0.01), (1.0, 0.5)]:
+        p = np.array([np.exp(eps), 1.0]) / (1 + np.exp(eps))
+        mix = q * p + (1 - q) * p[::-1]
+        assert np.max(np.log(mix / p[::-1])) == pytest.approx(amplify_by_subsampling(eps, q), rel=1e-12)
+
+
+def test_c13_sgld_as_printed():
+    r = sgld_privacy(1e4, 100, 1000, 1.0, 1.0, 1e-6, 1e-6, "as_printed")
+    assert r["eps_tilde"] == pytest.approx(0.052765, rel=1e-5)
+    assert r["eps_step"] == pytest.approx(1.055304e-3, rel=1e-6) and r["delta_step"] == pytest.approx(1e-8)
+    assert r["eps_prime"] == pytest.approx(0.175976, rel=1e-5)
+    assert np.ceil(r["eps_prime"] / r["eps_step"]) == 167
+    assert r["delta_prime"] == pytest.approx(1.099558e-5, rel=1e-6)
+    assert r["thm7_printed_delta_tilde"] == pytest.approx(1.29e-25, rel=5e-3)
+    g = generalization_bounds(r["eps_prime"], r["delta_prime"], 1e4)
+    assert g["eps_min"] == pytest.approx(0.053374, rel=1e-4)
+    assert g["deviation"] == pytest.approx(1.583781, rel=1e-5) and g["vacuous"]
+    assert g["failure_probability"] == pytest.approx(1.274e-4, rel=5e-4)
+    assert g["on_average"] == pytest.approx(0.161371, rel=1e-5)
+
+
+def test_c14_c15_c16_sgld():
+    r = sgld_privacy(1e4, 100, 1000, 1.0, 1.0, 1e-6, 1e-6, "valid")
+    g = generalization_bounds(r["eps_prime"], r["delta_prime"], 1e4)
+    assert r["eps_tilde"] == pytest.approx(0.105330, rel=1e-5) and r["eps_step"] == pytest.approx(1.110160e-3, rel=1e-6)
+    assert r["eps_prime"] == pytest.approx(0.161235, rel=1e-5) and r["delta_prime"] == pytest.approx(1.099994e-5, rel=1e-6)
+    assert g["deviation"] == pytest.approx(1.451, rel=5e-4) and g["vacuous"]
+    assert g["on_average"] == pytest.approx(0.148917, rel=1e-5)
+    p = sgld_privacy(1e5, 100, 1000, 0.5, 1.0, 1e-6, 1e-6, "as_printed")
+    gp = generalization_bounds(p["eps_prime"], p["delta_prime"], 1e5)
+    assert p["eps_tilde"] == pytest.approx(0.105930, rel=1e-5) and p["eps_step"] == pytest.approx(2.118609e-4, rel=1e-6)
+    assert p["eps_prime"] == pytest.approx(0.035239, rel=1e-4) and gp["deviation"] == pytest.approx(0.317153, rel=1e-5)
+    assert gp["failure_probability"] == pytest.approx(2.213e-4, rel=5e-4)
+    v = sgld_privacy(1e5, 100, 1000, 0.5, 1.0, 1e-6, 1e-6, "valid")
+    gv = generalization_bounds(v["eps_prime"], v["delta_prime"], 1e5)
+    assert v["eps_prime"] == pytest.approx(0.031399, rel=1e-4) and gv["deviation"] == pytest.approx(0.282593, rel=1e-5)
+    assert gv["on_average"] == pytest.approx(0.030913, rel=1e-4)
+    f = sgld_privacy(1e4, 100, 100, 2.0, 1.0, 1e-5, 1e-5, "as_printed")
+    gf = generalization_bounds(f["eps_prime"], f["delta_prime"], 1e4)
+    assert f["eps_tilde"] == pytest.approx(0.024043, rel=1e-4) and f["eps_prime"] == pytest.approx(0.023085, rel=1e-4)
+    assert gf["floor_limited"] and gf["deviation"] == pytest.approx(0.470153, rel=1e-6)
+
+
+def test_e1_expected_magnitudes():
+    """Spec §4 E1 table: N=1e5, σ=0.05, T=30: P = 0.587, V = 1.79; N=1e5, σ=0.5, T=3000: V = 0.5046."""
+    def hp(N, sigma, T, variant):
+        r = sgld_privacy(N, 100, T, sigma, 1.0, 1e-6, 1e-6, variant)
+        return generalization_bounds(r["eps_prime"], r["delta_prime"], N)["deviation"]
+    assert hp(1e5, 0.05, 30, "as_printed") == pytest.approx(0.587, abs=1e-3)
+    assert hp(1e5, 0.05, 30, "valid") == pytest.approx(1.79, abs=0.01)
+    assert hp(1e5, 0.5, 3000, "valid") == pytest.approx(0.5046, rel=1e-3)
+    assert hp(1e5, 2.0, 3000, "as_printed") == pytest.approx(0.157, abs=1e-3)
+
+
+def test_fl_variants_and_wang_threshold():
+    r = fl_privacy(1e4, 100, 100, 1.0, 1e-6, 1e-6, "as_printed")
+    assert r["eps_tilde"] == pytest.approx(0.074388, rel=1e-5)
+    sub = fl_privacy(1e4, 100, 100, 1.0, 1e-6, 1e-6, "substitution")
+    add = fl_privacy(1e4, 100, 100, 1.0, 1e-6, 1e-6, "add_remove")
+    assert add["eps_tilde"] < r["eps_tilde"] < sub["eps_tilde"] and add["eps_prime"] < sub["eps_prime"]
+    assert sub["eps_tilde"] == pytest.approx(sgld_step_epsilon(1, 1.0, 100, 1e-6, "corrected"))
+    assert wang_sgld_threshold(1, 1e-5, 1e4, 100) == pytest.approx(0.256020, rel=1e-6)
+    with pytest.raises(ValueError, match="variant='x' is not allowed"):
+        fl_step_epsilon(1.0, 100, 1e-6, "x")
+
+
+def test_valid_sgld_delta_respects_lower_bound_and_optimal():
+    r = sgld_privacy(1e4, 100, np.array([10, 100, 1000]), 0.5, 1.0, 1e-6, 1e-6, "valid")
+    for T, ep, dp in zip([10, 100, 1000], r["eps_prime"], r["delta_prime"]):
+        assert dp >= optimal_delta(float(r["eps_step"]), float(r["delta_step"]), T, ep) * (1 - 1e-12)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="tau"):
+        sgld_privacy(50, 100, 10, 1.0)
+    with pytest.raises(ValueError, match="delta="):
+        thm1_failure_probability(0.1, 1.5)
+    with pytest.raises(ValueError, match="method='x'"):
+        amplify_by_subsampling(1.0, 0.1, "x")
