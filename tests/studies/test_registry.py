@@ -42,3 +42,13 @@ def test_string_references_resolve_lazily():
     assert resolve(compute) is compute
     with pytest.raises(ValueError, match="package.module:function"):
         resolve("dplab.seeding")
+
+
+def test_derived_artifacts_must_name_a_known_source():
+    table = Artifact("t1", "table", "s", compute, "c", derived_from="f9")
+    with pytest.raises(ValueError, match="derived from unknown ids"):
+        Study("demo", "Demo", "Paper", (table,), claims=lambda frames, cfg: [], schema={})
+    figure = Artifact("f1", "figure", "s", compute, "c", plot=plot)
+    study = Study("demo", "Demo", "Paper", (figure, Artifact("t1", "table", "s", compute, "c", derived_from="f1")),
+                  claims=lambda frames, cfg: [], schema={})
+    assert study.data_path("f1") == "data/f1.csv" and study.data_path("t1") == "tables/t1.csv"

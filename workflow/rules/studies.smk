@@ -23,6 +23,12 @@ def artifact_params(wc):
     return config[wc.study][artifact_of(wc).section]
 
 
+def derived_source(wc):
+    """The data file an artifact is derived from (none for artifacts computed from scratch)."""
+    study, artifact = REGISTERED[wc.study], artifact_of(wc)
+    return [f"{RESULTS}/{wc.study}/{study.data_path(artifact.derived_from)}"] if artifact.derived_from else []
+
+
 def study_code(wc):
     return dplab_sources(f"dplab.studies.{wc.study}")
 
@@ -35,6 +41,7 @@ if REGISTERED:
     rule study_figure_data:
         """The tidy numbers behind one figure of a registered study."""
         input:
+            source=derived_source,
             code=study_code,
         output:
             f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
@@ -55,6 +62,7 @@ if REGISTERED:
     rule study_table:
         """One table of a registered study (CSV and Markdown)."""
         input:
+            source=derived_source,
             code=study_code,
         output:
             multiext(f"{RESULTS}/{{study}}/tables/{{artifact}}", ".csv", ".md"),
@@ -93,8 +101,7 @@ if REGISTERED:
         """A verdict, with its numbers, for every claim of a registered study's paper."""
         input:
             frames=lambda wc: [
-                f"{RESULTS}/{wc.study}/{'data' if a.kind == 'figure' else 'tables'}/{a.id}.csv"
-                for a in REGISTERED[wc.study].artifacts
+                f"{RESULTS}/{wc.study}/{REGISTERED[wc.study].data_path(a.id)}" for a in REGISTERED[wc.study].artifacts
             ],
             code=study_code,
         output:

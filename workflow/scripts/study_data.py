@@ -1,5 +1,7 @@
 """Compute one artifact (figure data or table) of a registered study."""
 
+import pandas as pd
+
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
 from dplab.seeding import derive_seed
@@ -14,7 +16,10 @@ study, artifact_id = snakemake.wildcards.study, snakemake.wildcards.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
-frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
+if artifact.derived_from:
+    frame = resolve(artifact.compute)(pd.read_csv(snakemake.input.source[0]), snakemake.params.section)
+else:
+    frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
 log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
     write_csv(frame, snakemake.output[0])

@@ -54,7 +54,9 @@ class Artifact:
     """One figure or table of a study.
 
     ``section`` names the key of the study's configuration whose mapping is passed to ``compute`` and ``plot``;
-    ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares.
+    ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
+    another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
+    ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
     """
 
     id: str
@@ -65,6 +67,7 @@ class Artifact:
     plot: Plot | None = None
     mem_mb: int = 1000
     runtime: int = 10
+    derived_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("figure", "table"):
@@ -91,6 +94,9 @@ class Study:
 
     def __post_init__(self) -> None:
         ids = [a.id for a in self.artifacts]
+        unknown = sorted({a.derived_from for a in self.artifacts if a.derived_from and a.derived_from not in ids})
+        if unknown:
+            raise ValueError(f"study {self.name!r}: artifacts derived from unknown ids {unknown}")
         duplicated = sorted({i for i in ids if ids.count(i) > 1})
         if duplicated:
             raise ValueError(f"study {self.name!r}: duplicate artifact ids {duplicated}")
@@ -104,6 +110,10 @@ class Study:
 
     def ids(self, kind: str) -> list[str]:
         return [a.id for a in self.artifacts if a.kind == kind]
+
+    def data_path(self, artifact_id: str) -> str:
+        """Path of an artifact's CSV relative to the study's results folder."""
+        return f"{'data' if self.artifact(artifact_id).kind == 'figure' else 'tables'}/{artifact_id}.csv"
 
     def captions(self) -> dict[str, str]:
         return {a.id: a.caption for a in self.artifacts}

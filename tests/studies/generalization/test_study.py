@@ -24,7 +24,10 @@ def frames(quick_section) -> dict[str, pd.DataFrame]:
     torch.set_num_threads(1)
     out = {}
     for artifact in STUDY.artifacts:
-        frame = resolve(artifact.compute)(quick_section[artifact.section], 20260101, lambda items: items)
+        if artifact.derived_from:  # built from its source's CSV, as the workflow does
+            frame = resolve(artifact.compute)(out[artifact.derived_from], quick_section[artifact.section])
+        else:
+            frame = resolve(artifact.compute)(quick_section[artifact.section], 20260101, lambda items: items)
         buffer = io.StringIO()
         frame.to_csv(buffer, index=False)
         buffer.seek(0)

@@ -182,7 +182,7 @@ ARTIFACTS = (
              runtime=2),
     Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
              "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
-             mem_mb=1500, runtime=15),
+             mem_mb=500, runtime=2, derived_from="f8"),
 )
 
 STUDY = Study(

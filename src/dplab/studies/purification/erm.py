@@ -1,0 +1,301 @@
+"""DP-ERM with purification (spec paperD §4 E3, E4): purified DP-SGD (Algorithms 3–4 with Lemma 25/26 and
+Corollary 4) against pure-DP competitors, on synthetic logistic regression in the unit ℓ2 ball.
+
+Methods (``method`` column; ``pure`` says whether the output is (ε_tot, 0)-DP):
+
+- ``purified_dpsgd``: Algorithm 3 at ε = ε_tot/2 with δ of Corollary 4 (Θ = 𝒞 = 𝔹₂(1), C = 2, ω = 1/n²) and the
+  schedule of Lemma 25 (Lemma 26 for strongly convex losses: η_t = 2/(nλ(t+1)), weighted average); sampling a
+  γ-fraction without replacement; then Algorithm 1 with ε′ = ε_tot/2.  If Lemma 25's T exceeds ``max_steps_paper``
+  T is capped and σ recomputed with the same accounting, σ² = 104γ²TL² log(1/δ)/ε² (``capped`` = True).
+- ``purified_dpsgd_tuned`` (labelled variant, not the paper's): Poisson sampling at the same rate γ, T =
+  min(Lemma 25's T, ``max_steps_tuned``), σ calibrated with dp_accounting's RDP accountant (add/remove) to exactly
+  (ε_tot/2, δ); then Algorithm 1 with ε′ = ε_tot/2.
+- ``dpsgd_before_purification``: the same runs as ``purified_dpsgd`` before Algorithm 1 ((ε_tot/2, δ)-DP).
+- ``laplace_gd``: Lemma 19 at ε_tot (full batch, Laplace noise on the summed gradient, pure by basic composition).
+- ``exponential_mechanism`` (d = 2): exact sampling of π(θ) ∝ exp(−ε_tot·Σᵢ f(θ; xᵢ)) on the grid points of 𝒞 with
+  the configured spacing; ε_tot-DP because the logistic loss has range exactly 1 on 𝒞 for ‖x‖ ≤ 1.
+- ``output_perturbation`` (strongly convex only; Chaudhuri, Monteleoni, Sarwate 2011): argmin of the regularised
+  objective plus noise ∝ exp(−nλε_tot‖b‖/L₀), L₀ = 1, projected on 𝒞.
+- ``dpsgd_reference``: DP-SGD at (ε_tot, δ = 1/n²), Poisson sampling, σ from dp_accounting: not pure, for reference.
+
+All runs of a method are one engine call vectorised over seeds (``runs`` = seeds); per-step loops only for the
+decreasing step size of Lemma 26.  Adjacency: add/remove one record everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import dp_accounting
+import numpy as np
+import pandas as pd
+import torch
+from dp_accounting import rdp
+
+from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
+from dplab.mechanisms.knorm import sample_l2_knorm
+from dplab.mechanisms.exponential import sample_exponential_mechanism
+from dplab.mechanisms.purification import LqBall, purify
+from dplab.seeding import derive_seed
+from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
+
+__all__ = [
+    "RegularisedLogisticLoss",
+    "erm_dataset",
+    "logistic_risk",
+    "constrained_minimiser",
+    "calibrate_dpsgd_sigma",
+    "erm_sweep",
+]
+
+RDP_ORDERS = tuple(np.concatenate([np.linspace(1.05, 10.0, 19), np.unique(np.round(np.geomspace(11, 512, 16)))]))
+
+
+@dataclass(frozen=True)
+class RegularisedLogisticLoss:
+    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖² (spec E4): (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
+
+    lam: float
+
+    def __call__(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.softplus(-y * torch.dot(w, x)) + 0.5 * self.lam * torch.dot(w, w)
+
+
+def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Spec E3 data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
+    y = sign(4⟨θ*, x⟩ + 0.5·N(0, 1))."""
+    rng = np.random.default_rng(seed)
+    g = rng.standard_normal((n, d))
+    x = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.random(n)[:, None] ** (1.0 / d)
+    theta = rng.standard_normal(d)
+    theta *= 0.5 / np.linalg.norm(theta)
+    y = np.sign(4.0 * x @ theta + 0.5 * rng.standard_normal(n))
+    y[y == 0] = 1.0
+    return x, y
+
+
+def logistic_risk(theta: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float = 0.0) -> np.ndarray:
+    """ℒ(θ) = (1/n)Σ log(1 + exp(−yᵢ⟨θ, xᵢ⟩)) + (λ/2)‖θ‖² for each row of θ (R, d) → (R,)."""
+    theta = np.atleast_2d(theta)
+    margins = (x @ theta.T) * y[:, None]
+    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta ** 2, axis=1)
+
+
+def _project_ball(theta: np.ndarray, radius: float) -> np.ndarray:
+    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
+    return theta * np.minimum(1.0, radius / np.maximum(norm, 1e-300))
+
+
+def constrained_minimiser(x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0,
+                          iterations: int = 3000) -> tuple[np.ndarray, float]:
+    """argmin over 𝔹₂(radius) of ℒ by accelerated projected gradient (FISTA, step 1/β with β = λ_max(XᵀX/n)/4 + λ);
+    returns (θ̂, projected-gradient residual ‖θ̂ − Π(θ̂ − ∇ℒ(θ̂)/β)‖·β), the KKT check of the reference."""
+    n = x.shape[0]
+    beta = np.linalg.eigvalsh(x.T @ x / n).max() / 4.0 + lam
+
+    def gradient(theta: np.ndarray) -> np.ndarray:
+        s = -y / (1.0 + np.exp(y * (x @ theta)))
+        return x.T @ s / n + lam * theta
+
+    theta = z = np.zeros(x.shape[1])
+    t = 1.0
+    for _ in range(iterations):
+        new = _project_ball(z - gradient(z) / beta, radius)
+        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
+        z = new + (t - 1) / t_next * (new - theta)
+        theta, t = new, t_next
+    residual = float(np.linalg.norm(theta - _project_ball(theta - gradient(theta) / beta, radius)) * beta)
+    return theta, residual
+
+
+def calibrate_dpsgd_sigma(sampling_rate: float, steps: int, epsilon: float, log_delta: float) -> float:
+    """Smallest noise multiplier σ with T-fold Poisson-subsampled Gaussian (rate q, add/remove, sensitivity 1) at most
+    (ε, δ)-DP, by dp_accounting's RDP accountant (orders 1.05 … 512; fewer orders only overstate ε, so σ stays private) and ``calibrate_dp_mechanism``;
+    checked afterwards that the ε spent is ≤ the target (an optimum at the largest order only makes σ conservative)."""
+    if log_delta < -700:
+        raise ValueError(f"log_delta={log_delta!r} must be >= -700 for dp_accounting (delta is passed as a float)")
+
+    def event(sigma: float) -> dp_accounting.DpEvent:
+        return dp_accounting.SelfComposedDpEvent(
+            dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(sigma)), steps)
+
+    sigma = float(dp_accounting.calibrate_dp_mechanism(
+        lambda: rdp.RdpAccountant(list(RDP_ORDERS)), event, epsilon, math.exp(log_delta),
+        dp_accounting.LowerEndpointAndGuess(1e-3, 1.0), tol=1e-3))
+    accountant = rdp.RdpAccountant(list(RDP_ORDERS)).compose(event(sigma))
+    spent = accountant.get_epsilon(math.exp(log_delta))
+    if spent > epsilon * (1 + 1e-9):
+        raise ValueError(f"calibration failed: sigma={sigma!r} spends epsilon={spent!r} > target {epsilon!r} "
+                         f"(log_delta={log_delta!r})")
+    return sigma
+
+
+def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
+    w0 = torch.zeros(X.shape[1], dtype=torch.float64)
+    return run_noisy_gradient(config, loss, X, Y, w0, runs=runs, generator=generator, progress=False).numpy()
+
+
+def _decreasing_steps(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, batch: int, noise_scale: float,
+                      clip: float, radius: float, runs: int, generator: torch.Generator) -> np.ndarray:
+    """Lemma 26: θ_{t+1} = Π(θ_t − η_t ĝ_t) with η_t = 2/(nλ(t+1)) on the summed gradient (engine lr = nη_t), output
+    2/(T(T+1))·Σ t θ_t; one engine step per call since the step size changes every step."""
+    w = torch.zeros(runs, X.shape[1], dtype=torch.float64)
+    average = torch.zeros_like(w)
+    for t in range(1, steps + 1):
+        config = NoisyGradientConfig(lr=2.0 / (lam * (t + 1)), noise="gaussian", noise_scale=noise_scale,
+                                     clip_norm=clip, projection=Ball(radius=radius), sampling=sampling,
+                                     batch_size=batch, steps=1)
+        w = run_noisy_gradient(config, loss, X, Y, w, runs=runs, generator=generator, progress=False)
+        average += (2.0 * t / (steps * (steps + 1))) * w
+    return average.numpy()
+
+
+def _dpsgd(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, gamma: float, sigma: float, eta: float,
+           clip: float, radius: float, runs: int, generator: torch.Generator) -> np.ndarray:
+    """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B."""
+    batch = max(1, int(round(gamma * n)))
+    if lam > 0:
+        return _decreasing_steps(loss, X, Y, lam=lam, n=n, steps=steps, sampling=sampling, batch=batch,
+                                 noise_scale=sigma * clip / batch, clip=clip, radius=radius, runs=runs,
+                                 generator=generator)
+    config = NoisyGradientConfig(lr=n * eta, noise="gaussian", noise_scale=sigma * clip / batch, clip_norm=clip,
+                                 projection=Ball(radius=radius), sampling=sampling, batch_size=batch, steps=steps,
+                                 stopping="average")
+    return _engine(config, loss, X, Y, runs, generator)
+
+
+def _laplace_gd(loss, X, Y, *, n: int, d: int, epsilon: float, lipschitz: float, radius: float, runs: int,
+                generator: torch.Generator) -> tuple[np.ndarray, int]:
+    """Lemma 19: T = εn/d steps of full-batch GD with Laplace(Δ₁T/ε) on the summed gradient (Δ₁ = √d·L)."""
+    p = lemma19_parameters(n, d, epsilon, 2 * radius, lipschitz)
+    steps = max(1, int(round(p["steps"])))
+    scale = p["l1_sensitivity"] * steps / epsilon
+    eta = 2 * radius / math.sqrt(steps * (n ** 2 * lipschitz ** 2 + 2 * d * scale ** 2))
+    config = NoisyGradientConfig(lr=n * eta, noise="laplace", noise_scale=scale / n, clip_norm=lipschitz,
+                                 projection=Ball(radius=radius), sampling="full_batch", steps=steps, stopping="average")
+    return _engine(config, loss, X, Y, runs, generator), steps
+
+
+def _lemma25_eta(n: int, d: int, steps: int, gamma: float, sigma: float, lipschitz: float, diameter: float) -> float:
+    """η = √(C²/(T(n²L² + dσ²/γ² + nL²/γ))) (Lemma 25) for any (γ, T, σ)."""
+    return math.sqrt(diameter ** 2 / (steps * (n ** 2 * lipschitz ** 2 + d * sigma ** 2 / gamma ** 2
+                                                + n * lipschitz ** 2 / gamma)))
+
+
+def _grid_in_ball(spacing: float, radius: float) -> np.ndarray:
+    axis = np.arange(-radius, radius + spacing / 2, spacing)
+    g = np.stack(np.meshgrid(axis, axis, indexing="ij"), axis=-1).reshape(-1, 2)
+    return g[np.linalg.norm(g, axis=1) <= radius]
+
+
+def _summed_loss_on_grid(grid: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float, chunk: int = 4096) -> np.ndarray:
+    out = np.empty(grid.shape[0])
+    for start in range(0, grid.shape[0], chunk):
+        out[start:start + chunk] = x.shape[0] * logistic_risk(grid[start:start + chunk], x, y, lam)
+    return out
+
+
+def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any) -> list[dict[str, Any]]:
+    return [{**base, "method": method, "seed": s, "excess_risk": float(e), **extra} for s, e in enumerate(excess)]
+
+
+def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
+    return iterable
+
+
+def erm_sweep(params: Mapping[str, Any], seed: int,
+              progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+    """Excess empirical risk of every method at each (n, ε_tot) of the ε sweep (fixed n) and the n sweep (fixed ε),
+    ``seeds`` runs each.  ``lam`` = 0 gives E3 (convex), ``lam`` > 0 E4 (strongly convex, with output perturbation).
+    Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped,
+    log10_delta, sigma, batch_size, gamma, kkt_residual."""
+    d, runs, radius, lam = int(params["d"]), int(params["seeds"]), float(params["radius"]), float(params["lam"])
+    lipschitz = 1.0 + lam * radius
+    eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
+    points = sorted({(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
+                    | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]})
+    loss = RegularisedLogisticLoss(lam) if lam > 0 else LogisticLoss()
+    domain = LqBall((0.0,) * d, 2 * radius, 2.0)
+    rows: list[dict[str, Any]] = []
+    datasets: dict[int, Any] = {}
+    for n, eps_total in progress(points):
+        if n not in datasets:
+            x, y = erm_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
+            theta_star, residual = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
+            grid = _grid_in_ball(params["em_grid_spacing"], radius) if d == 2 else None
+            summed = _summed_loss_on_grid(grid, x, y, lam) if grid is not None else None
+            datasets[n] = (x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed)
+        x, y, risk_star, residual, grid, summed = datasets[n]
+        X, Y = torch.as_tensor(x), torch.as_tensor(y)
+        base = {"n": n, "d": d, "lam": lam, "epsilon_total": eps_total,
+                "in_epsilon_sweep": n == int(eps_sweep["n"]) and eps_total in map(float, eps_sweep["epsilons"]),
+                "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
+                "kkt_residual": residual}
+
+        def excess(theta: np.ndarray) -> np.ndarray:
+            return logistic_risk(theta, x, y, lam) - risk_star
+
+        def generator(name: str) -> torch.Generator:
+            return torch.Generator().manual_seed(derive_seed(seed, name, n, eps_total, lam))
+
+        eps_half = eps_total / 2
+        cor4 = corollary4_parameters(n, d, 2 * radius, eps_half)
+        log_inv_delta = -cor4["log_delta"]
+        sched = lemma25_schedule(n, d, eps_half, log_inv_delta, 2 * radius, lipschitz)
+        steps = max(1, int(round(sched["steps"])))
+        capped = steps > params["max_steps_paper"]
+        steps = min(steps, int(params["max_steps_paper"]))
+        sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
+        eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
+        common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
+        apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], sigma=sigma,
+                     eta=eta, generator=generator("dpsgd_paper"), **common)
+        rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
+        pure = purify(_project_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+        info = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma,
+                    batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+        rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
+        rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
+
+        steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
+        sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
+        eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t, lipschitz, 2 * radius)
+        apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], sigma=sigma_t, eta=eta_t,
+                       generator=generator("dpsgd_tuned"), **common)
+        rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
+        pure_t = purify(_project_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+        rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
+                      capped=steps_t < sched["steps"], log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma_t,
+                      batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+
+        theta_l, steps_l = _laplace_gd(loss, X, Y, n=n, d=d, epsilon=eps_total, lipschitz=lipschitz, radius=radius,
+                                       runs=runs, generator=generator("laplace_gd"))
+        rows += _rows(base, "laplace_gd", excess(theta_l), pure=True, steps=steps_l, capped=False,
+                      log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+
+        log_delta_ref = -2.0 * math.log(n)
+        ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
+        gamma_r = min(1.0, ref["gamma"])
+        steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
+        sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
+        eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r, lipschitz, 2 * radius)
+        theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, sigma=sigma_r, eta=eta_r,
+                         generator=generator("dpsgd_reference"), **common)
+        rows += _rows(base, "dpsgd_reference", excess(theta_r), pure=False, steps=steps_r,
+                      capped=steps_r < ref["steps"], log10_delta=log_delta_ref / math.log(10), sigma=sigma_r,
+                      batch_size=max(1, int(round(gamma_r * n))), gamma=gamma_r)
+
+        rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
+        if grid is not None:
+            picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
+            rows += _rows(base, "exponential_mechanism", excess(grid[picks]), pure=True, steps=0, capped=False,
+                          log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+        if lam > 0:
+            theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
+            noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
+            rows += _rows(base, "output_perturbation", excess(_project_ball(theta_hat + noise, radius)), pure=True,
+                          steps=0, capped=False, log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+    return pd.DataFrame(rows)
