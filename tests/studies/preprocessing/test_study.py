@@ -8,12 +8,14 @@ import jsonschema
 import numpy as np
 import pytest
 import yaml
+from pathlib import Path
 
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
 
-QUICK = yaml.safe_load(open("/work/briefs/preprocessing_quick.yaml"))
-FULL = yaml.safe_load(open("/work/briefs/preprocessing_config.yaml"))
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["preprocessing"]
+FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["preprocessing"]
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 configuration (columns, sizes, finite values, lower bounds below upper bounds), claims, and every figure."""
 
 from __future__ import annotations
+from dplab.studies.registry import resolve
 
 import copy
 import math
@@ -11,6 +12,7 @@ import matplotlib
 import numpy as np
 import pytest
 import yaml
+from pathlib import Path
 
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
@@ -18,13 +20,14 @@ from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
 
 matplotlib.use("Agg")
 
-QUICK = yaml.safe_load(open("/work/briefs/purification_quick.yaml"))
-FULL = yaml.safe_load(open("/work/briefs/purification_config.yaml"))
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["purification"]
+FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["purification"]
 
 
 @pytest.fixture(scope="module")
 def frames():
-    return {a.id: a.compute(QUICK[a.section], 20200114, lambda items: items) for a in STUDY.artifacts}
+    return {a.id: resolve(a.compute)(QUICK[a.section], 20200114, lambda items: items) for a in STUDY.artifacts}
 
 
 @pytest.mark.parametrize("config", [QUICK, FULL], ids=["quick", "full"])
@@ -73,7 +76,7 @@ def test_frames_shapes_and_values(frames):
 
 
 def test_claims(frames):
-    claims = STUDY.claims(frames, QUICK)
+    claims = resolve(STUDY.claims)(frames, QUICK)
     table = claims_frame(claims)
     assert set(table["verdict"]) <= set(VERDICTS) and table["evidence"].str.len().min() > 20
     verdicts = dict(zip(table["claim_id"], table["verdict"]))
@@ -86,6 +89,6 @@ def test_claims(frames):
 def test_figures_draw(frames):
     for artifact in STUDY.artifacts:
         if artifact.plot is not None:
-            fig = artifact.plot(frames[artifact.id], QUICK[artifact.section])
+            fig = resolve(artifact.plot)(frames[artifact.id], QUICK[artifact.section])
             assert fig is not None
             matplotlib.pyplot.close(fig)

@@ -7,18 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.studies.purification.audit import exact_audit_table, mc_audit
-from dplab.studies.purification.claims import build_claims
-from dplab.studies.purification.curves import (
-    example8_samples,
-    flowchart_table,
-    table1,
-    table2,
-    tradeoff_curves,
-    variance_curves,
-)
-from dplab.studies.purification.erm import erm_sweep
-from dplab.studies.purification.plots import plot_erm, plot_fig1, plot_fig2, plot_fig3, plot_fig4, plot_mc_audit
 from dplab.studies.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
@@ -112,38 +100,38 @@ STUDY = Study(
     title="Purifying approximate differential privacy with randomized post-processing",
     paper="Lin, Wang, Ma, Wang. Purifying Approximate Differential Privacy with Randomized Post-processing. NeurIPS 2025 (arXiv 2503.21071)",
     artifacts=(
-        Artifact("fig1", "figure", "fig1", variance_curves,
+        Artifact("fig1", "figure", "fig1", "dplab.studies.purification.curves:variance_curves",
                  "Per-coordinate variance of the Laplace (pure DP) and analytic Gaussian mechanisms against delta at eps = 1.",
-                 plot_fig1, mem_mb=500, runtime=2),
-        Artifact("fig2", "figure", "fig2", example8_samples,
+                 "dplab.studies.purification.plots:plot_fig1", mem_mb=500, runtime=2),
+        Artifact("fig2", "figure", "fig2", "dplab.studies.purification.curves:example8_samples",
                  "Example 8: a point mass plus a uniform annulus against the uniform disk, at TV distance and W-infinity distance of Lemma 6.",
-                 plot_fig2, mem_mb=500, runtime=2),
-        Artifact("fig3", "figure", "fig3", tradeoff_curves,
+                 "dplab.studies.purification.plots:plot_fig2", mem_mb=500, runtime=2),
+        Artifact("fig3", "figure", "fig3", "dplab.studies.purification.curves:tradeoff_curves",
                  "Trade-off functions of an (eps, delta) guarantee and of its purified (eps + eps', 0) guarantee.",
-                 plot_fig3, mem_mb=500, runtime=2),
-        Artifact("fig4", "figure", "fig4", flowchart_table,
+                 "dplab.studies.purification.plots:plot_fig3", mem_mb=500, runtime=2),
+        Artifact("fig4", "figure", "fig4", "dplab.studies.purification.curves:flowchart_table",
                  "The proof of Theorem 1 as a flowchart: TV closeness, uniform mixing (Lemma 6), Laplace noise (Lemma 15), weak triangle inequality.",
-                 plot_fig4, mem_mb=500, runtime=2),
-        Artifact("table1", "table", "tables", table1,
+                 "dplab.studies.purification.plots:plot_fig4", mem_mb=500, runtime=2),
+        Artifact("table1", "table", "tables", "dplab.studies.purification.curves:table1",
                  "Table 1: rates before and after purification, evaluated at a stated reference point (constants dropped).",
                  mem_mb=500, runtime=2),
-        Artifact("table2", "table", "tables", table2,
+        Artifact("table2", "table", "tables", "dplab.studies.purification.curves:table2",
                  "Table 2: utility and runtime of pure-DP ERM methods, evaluated at the reference point.",
                  mem_mb=500, runtime=2),
-        Artifact("ext_exact_audit", "table", "exact_audit", exact_audit_table,
+        Artifact("ext_exact_audit", "table", "exact_audit", "dplab.studies.purification.audit:exact_audit_table",
                  "Exact pure epsilon (sup log density ratio) of mechanisms M1-M4 with no treatment, mixing only, Laplace only and full purification, against eps + eps'.",
                  mem_mb=2000, runtime=5),
-        Artifact("ext_mc_audit", "figure", "mc_audit", mc_audit,
+        Artifact("ext_mc_audit", "figure", "mc_audit", "dplab.studies.purification.audit:mc_audit",
                  "Black-box Monte-Carlo lower bounds on pure epsilon of unpurified and purified outputs as the sample size grows.",
-                 plot_mc_audit, mem_mb=3000, runtime=5),
-        Artifact("ext_dp_erm", "figure", "dp_erm", erm_sweep,
+                 "dplab.studies.purification.plots:plot_mc_audit", mem_mb=3000, runtime=5),
+        Artifact("ext_dp_erm", "figure", "dp_erm", "dplab.studies.purification.erm:erm_sweep",
                  "Convex DP-ERM: excess empirical risk of purified DP-SGD and pure-DP baselines against eps and n.",
-                 plot_erm, mem_mb=2000, runtime=20),
-        Artifact("ext_dp_erm_sc", "figure", "dp_erm_sc", erm_sweep,
+                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20),
+        Artifact("ext_dp_erm_sc", "figure", "dp_erm_sc", "dplab.studies.purification.erm:erm_sweep",
                  "Strongly convex DP-ERM: excess empirical risk of purified DP-SGD, output perturbation and baselines against eps and n.",
-                 plot_erm, mem_mb=2000, runtime=20),
+                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20),
     ),
-    claims=build_claims,
+    claims="dplab.studies.purification.claims:build_claims",
     schema=SCHEMA,
     constraints=constraints,
 )

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.optimize import brentq
 
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.theory.purification import (
@@ -55,8 +56,6 @@ def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
 
 def gaussian_crossing_delta(epsilon: float, adjacency: str) -> float:
     """δ* at which the analytic Gaussian variance equals the Laplace variance 2(Δ₁/ε)² (Figure 1's crossing)."""
-    from scipy.optimize import brentq
-
     l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
     target = 2.0 * (l1 / epsilon) ** 2
     return math.exp(brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999),

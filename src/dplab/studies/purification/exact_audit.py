@@ -42,7 +42,9 @@ __all__ = [
     "directional_sups_convolved",
     "canonical_pair",
     "example17_pair",
+    "projected_gaussian_law",
     "projected_gaussian_pair",
+    "purification_scale_1d",
     "TREATMENTS",
     "epsilon_inf_1d",
     "epsilon_inf_2d_product",
@@ -227,7 +229,7 @@ def projected_gaussian_law(mean: float, sigma: float, lo: float = -1.0, hi: floa
 
 
 def projected_gaussian_pair(epsilon: float, log_delta: float, sensitivity: float,
-                            means: tuple[float, float] = (0.0, None)) -> tuple[Law1D, Law1D, float]:
+                            means: tuple[float, float | None] = (0.0, None)) -> tuple[Law1D, Law1D, float]:
     """M3: the analytic Gaussian mechanism (σ for (ε, δ) at ℓ2 sensitivity s) on a mean in [−1, 1], projected onto
     [−1, 1]; μ(D) = 0, μ(D′) = s (spec review notes).  Returns (P, P′, σ)."""
     sigma = float(agm_sigma(epsilon, log_delta, sensitivity))
@@ -297,5 +299,3 @@ def purification_scale_1d(log_delta: float, omega: float, epsilon_prime: float, 
     """b = 2Δ/ε′ of Algorithm 1 on Θ = [−1, 1] (d = 1, R = 2)."""
     return purification_laplace_scale(purification_shift(1, 2.0, diameter, log_delta, math.log(omega)), epsilon_prime)
 
-
-__all__ += ["projected_gaussian_law", "purification_scale_1d"]

@@ -1,0 +1,89 @@
+"""The analytic Gaussian mechanism (Balle and Wang 2018, Theorem 8), computed in log-space.
+
+For a query of ℓ2-sensitivity Δ released with N(0, σ²I) noise, the tight (ε, δ) curve is
+
+    δ(σ; ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)                      (Balle–Wang 2018, Thm 8)
+
+and the analytic Gaussian mechanism uses the smallest σ with δ(σ; ε) ≤ δ (δ(σ; ε) is decreasing in σ).  Both terms
+are evaluated with ``log_ndtr`` so that δ down to 1e-300 and far below (purification asks for log δ ≈ −250 and
+smaller) stays exact: log δ = log Φ(a) + log1p(−exp(ε + log Φ(b) − log Φ(a))).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import log_ndtr
+
+__all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
+
+
+def _check_positive(name: str, value: float) -> float:
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name}={value!r} must be a finite number > 0")
+    return value
+
+
+def _first_bad(array: np.ndarray, ok: np.ndarray) -> float:
+    return float(array[~ok].flat[0])
+
+
+def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
+    """log δ(σ; ε) of the Gaussian mechanism (Balle–Wang 2018, Theorem 8), broadcast over σ and ε.
+
+    log[Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)], exactly −inf where the difference is 0 (never from underflow:
+    both terms are kept as logs).
+    """
+    sens = _check_positive("sensitivity", sensitivity)
+    sigma, epsilon = np.broadcast_arrays(np.asarray(sigma, float), np.asarray(epsilon, float))
+    ok_sigma = np.isfinite(sigma) & (sigma > 0)
+    if not ok_sigma.all():
+        raise ValueError(f"sigma={_first_bad(sigma, ok_sigma)!r} must be finite and > 0")
+    ok_eps = np.isfinite(epsilon) & (epsilon >= 0)
+    if not ok_eps.all():
+        raise ValueError(f"epsilon={_first_bad(epsilon, ok_eps)!r} must be finite and >= 0")
+    half, stretch = sens / (2.0 * sigma), epsilon * sigma / sens
+    log_first = log_ndtr(half - stretch)
+    log_second = epsilon + log_ndtr(-half - stretch)
+    positive = log_second < log_first
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = log_first + np.log1p(-np.exp(np.where(positive, log_second - log_first, -1.0)))
+    return np.where(positive, value, -np.inf)
+
+
+def _agm_sigma_scalar(epsilon: float, log_delta: float, sensitivity: float) -> float:
+    if not (math.isfinite(epsilon) and epsilon >= 0):
+        raise ValueError(f"epsilon={epsilon!r} must be finite and >= 0")
+    if not (log_delta < 0 and math.isfinite(log_delta)):
+        raise ValueError(f"log_delta={log_delta!r} must satisfy -inf < log_delta < 0 (0 < delta < 1)")
+
+    def excess(log_sigma: float) -> float:
+        return float(agm_log_delta(math.exp(log_sigma), epsilon, sensitivity)) - log_delta
+
+    lo, hi = math.log(sensitivity) - 3.0, math.log(sensitivity) + 3.0
+    while excess(lo) < 0:
+        lo -= 3.0
+    while excess(hi) > 0:
+        hi += 3.0
+    return math.exp(brentq(excess, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps))
+
+
+def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
+    """Smallest σ with δ(σ; ε) ≤ δ (analytic Gaussian mechanism, Balle–Wang 2018, Algorithm 1), broadcast.
+
+    Brent's method on log σ against log δ, so δ far below 1e-300 is handled (e.g. log_delta = −2000).
+    """
+    sens = _check_positive("sensitivity", sensitivity)
+    epsilon, log_delta = np.broadcast_arrays(np.asarray(epsilon, float), np.asarray(log_delta, float))
+    out = np.array([_agm_sigma_scalar(float(e), float(ld), sens) for e, ld in zip(epsilon.flat, log_delta.flat)])
+    return out.reshape(epsilon.shape)
+
+
+def classical_gaussian_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
+    """The classical calibration σ = Δ·√(2 ln(1.25/δ))/ε (Dwork and Roth 2014, Thm A.1; valid for ε < 1)."""
+    sens = _check_positive("sensitivity", sensitivity)
+    epsilon, log_delta = np.asarray(epsilon, float), np.asarray(log_delta, float)
+    return sens * np.sqrt(2.0 * (np.log(1.25) - log_delta)) / epsilon

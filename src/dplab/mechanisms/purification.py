@@ -1,0 +1,176 @@
+"""Purification of approximate DP (Lin, Wang, Ma, Wang): Algorithm 1 (continuous outputs in an ℓ_q ball) and
+Algorithm 2 (finite output spaces through a binary embedding).
+
+Algorithm 1, 𝒜_pure(x_apx, Θ, ε′, δ, ω): with Θ = c + 𝔹_q^d(R/2) (R the ℓ_q diameter, erratum A1),
+
+1. Δ = 2·d^{1−1/q}·R·(δ/(2ω))^{1/d};
+2. with probability 1 − ω keep x = x_apx, otherwise draw x ~ Unif(Θ);
+3. output x + Laplace^{⊗d}(2Δ/ε′).
+
+If the upstream mechanism is (ε, δ)-DP with Range ⊆ Θ, the output is (ε + ε′, 0)-DP (Theorem 1).  δ and ω are
+passed as natural logs (``log_delta``, ``log_omega``): purification asks for δ far below 1e-300, and Algorithm 2
+uses ω = 2^{−d}.  The mixing coin is drawn as log U < log ω, so it stays exact when ω underflows.
+
+Algorithm 2 maps u ∈ [2^d] to its d bits, purifies the bit vector in Θ = [0, 1]^d and rounds each coordinate at ½.
+The paper instantiates Θ as an ℓ1 ball of radius d/2 (``geometry="as_printed"``, Δ = d(δ/2ω)^{1/d}); the
+recommended, provably private instantiation treats the cube as the ℓ∞ ball of diameter 1 (``"corrected"``,
+Δ = 2d(δ/2ω)^{1/d}; spec A4).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dplab.theory.purification import (
+    check_log_probability,
+    purification_laplace_scale,
+    purification_shift,
+)
+
+__all__ = [
+    "LqBall",
+    "sample_uniform_lq_ball",
+    "purify",
+    "binmap",
+    "binmap_inverse",
+    "discrete_purification_shift",
+    "purify_discrete",
+]
+
+_CONTAINMENT_TOLERANCE = 1e-9
+
+
+def _check_q(q: float) -> float:
+    q = float(q)
+    if q not in (1.0, 2.0, math.inf):
+        raise ValueError(f"q={q!r} is not supported; allowed: 1, 2, inf (uniform sampling oracles exist for these)")
+    return q
+
+
+def _lq_norm(x: np.ndarray, q: float) -> np.ndarray:
+    return np.linalg.norm(x, ord=q, axis=-1)
+
+
+@dataclass(frozen=True)
+class LqBall:
+    """Θ = centre + 𝔹_q^d(diameter/2): the purification domain of Assumption 1 (R is the ℓ_q diameter)."""
+
+    center: tuple[float, ...]
+    diameter: float
+    q: float = 2.0
+
+    def __post_init__(self) -> None:
+        _check_q(self.q)
+        if not (math.isfinite(self.diameter) and self.diameter > 0):
+            raise ValueError(f"diameter={self.diameter!r} must be finite and > 0")
+        if len(self.center) < 1:
+            raise ValueError("center must have at least one coordinate")
+
+    @property
+    def d(self) -> int:
+        return len(self.center)
+
+    @property
+    def radius(self) -> float:
+        return self.diameter / 2.0
+
+    def check_contains(self, x: np.ndarray, name: str = "x_apx") -> None:
+        """ValueError naming the first row of ``x`` (shape (m, d)) that lies outside Θ (Assumption 1)."""
+        distance = _lq_norm(x - np.asarray(self.center), self.q)
+        outside = distance > self.radius * (1.0 + _CONTAINMENT_TOLERANCE)
+        if np.any(outside):
+            row = int(np.flatnonzero(outside)[0])
+            raise ValueError(
+                f"{name} row {row} lies outside the domain: its l_{self.q:g} distance from the centre is "
+                f"{distance[row]:.6g} > radius {self.radius:.6g}; Assumption 1 requires Range(M) to lie in Theta "
+                f"(diameter {self.diameter:g})")
+
+
+def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` i.i.d. draws from Unif(𝔹_q^d(radius)), shape (size, d).
+
+    q = 2: Gaussian direction times radius·U^{1/d}; q = 1: (E_1..E_d)/Σ_{i≤d+1} E_i with random signs (a uniform
+    point of the simplex interior, Dirichlet(1,…,1) with a slack coordinate); q = ∞: independent Unif[−r, r].
+    """
+    q = _check_q(q)
+    if q == 2.0:
+        z = rng.standard_normal((size, d))
+        z /= np.linalg.norm(z, axis=1, keepdims=True)
+        return z * (radius * rng.random(size) ** (1.0 / d))[:, None]
+    if q == 1.0:
+        e = rng.exponential(size=(size, d + 1))
+        x = e[:, :d] / e.sum(axis=1, keepdims=True)
+        return x * rng.choice([-1.0, 1.0], size=(size, d)) * radius
+    return rng.uniform(-radius, radius, size=(size, d))
+
+
+def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: float, log_omega: float,
+           rng: np.random.Generator) -> np.ndarray:
+    """Algorithm 1 applied independently to each row of ``x_apx`` (shape (m, d) or (d,)); returns the same shape.
+
+    ``log_delta`` = log δ of the upstream (ε, δ)-DP mechanism (0 < δ < 1), ``log_omega`` = log ω (0 < ω < 1),
+    ``epsilon_prime`` > 0.  Every row must lie in ``domain`` (ValueError otherwise).  Draws: mixing uniforms, then
+    the uniform points of the mixed rows, then the Laplace noise.
+    """
+    log_delta = check_log_probability("delta", log_delta)
+    log_omega = check_log_probability("omega", log_omega)
+    x = np.array(x_apx, dtype=float, copy=True)
+    single = x.ndim == 1
+    x = np.atleast_2d(x)
+    if x.shape[1] != domain.d:
+        raise ValueError(f"x_apx has {x.shape[1]} coordinates but the domain has d={domain.d}")
+    domain.check_contains(x)
+    scale = purification_laplace_scale(
+        purification_shift(domain.d, domain.q, domain.diameter, log_delta, log_omega), epsilon_prime)
+    mixed = np.log(rng.random(x.shape[0])) < log_omega
+    if mixed.any():
+        x[mixed] = np.asarray(domain.center) + sample_uniform_lq_ball(
+            domain.q, domain.d, domain.radius, int(mixed.sum()), rng)
+    out = x + rng.laplace(scale=scale, size=x.shape)
+    return out[0] if single else out
+
+
+def binmap(u: np.ndarray, n_bits: int) -> np.ndarray:
+    """BinMap: integers u ∈ {0, …, 2^d − 1} to their d bits (most significant first), shape u.shape + (d,)."""
+    u = np.asarray(u, dtype=np.int64)
+    if np.any((u < 0) | (u >= 2 ** n_bits)):
+        raise ValueError(f"u must lie in [0, 2^{n_bits} - 1]; got values in [{u.min()}, {u.max()}]")
+    shifts = np.arange(n_bits - 1, -1, -1, dtype=np.int64)
+    return (u[..., None] >> shifts) & 1
+
+
+def binmap_inverse(bits: np.ndarray) -> np.ndarray:
+    """BinMap^{-1}: bit vectors (last axis, most significant first) back to integers."""
+    bits = np.asarray(bits, dtype=np.int64)
+    weights = 2 ** np.arange(bits.shape[-1] - 1, -1, -1, dtype=np.int64)
+    return bits @ weights
+
+
+def discrete_purification_shift(n_bits: int, log_delta: float, geometry: str = "corrected") -> float:
+    """Δ of Algorithm 2 with ω = 2^{−d}: ``"corrected"`` (cube = ℓ∞ ball of diameter 1) 2d(δ/2ω)^{1/d};
+    ``"as_printed"`` (the paper's ℓ1 ball of radius d/2, App. F.5) d(δ/2ω)^{1/d}."""
+    log_omega = -n_bits * math.log(2.0)
+    if geometry == "corrected":
+        return purification_shift(n_bits, math.inf, 1.0, log_delta, log_omega)
+    if geometry == "as_printed":
+        return purification_shift(n_bits, 1.0, n_bits / 2.0, log_delta, log_omega)
+    raise ValueError(f"geometry={geometry!r} is not allowed; choose 'corrected' or 'as_printed'")
+
+
+def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: float, rng: np.random.Generator,
+                    geometry: str = "corrected") -> np.ndarray:
+    """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d} → round at ½
+    → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
+    u = np.asarray(u_apx, dtype=np.int64)
+    bits = binmap(u.reshape(-1), n_bits).astype(float)
+    log_delta = check_log_probability("delta", log_delta)
+    log_omega = -n_bits * math.log(2.0)
+    scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
+    mixed = np.log(rng.random(bits.shape[0])) < log_omega
+    if mixed.any():
+        bits[mixed] = rng.random((int(mixed.sum()), n_bits))
+    noisy = bits + rng.laplace(scale=scale, size=bits.shape)
+    return binmap_inverse((noisy >= 0.5).astype(np.int64)).reshape(u.shape)

@@ -1,0 +1,55 @@
+"""Analytic Gaussian mechanism: against dp_accounting, mpmath at extreme δ, and the spec's Figure 1 values."""
+
+from __future__ import annotations
+
+import math
+
+import dp_accounting
+import mpmath
+import numpy as np
+import pytest
+
+from dplab.mechanisms.gaussian import agm_log_delta, agm_sigma, classical_gaussian_sigma
+
+
+@pytest.mark.parametrize("epsilon,delta", [(1.0, 1e-5), (0.5, 1e-3), (2.0, 1e-10), (1.0, 0.3), (4.0, 1e-12)])
+def test_agm_sigma_matches_dp_accounting(epsilon, delta):
+    assert agm_sigma(epsilon, math.log(delta)) == pytest.approx(dp_accounting.get_sigma_gaussian(epsilon, delta), rel=1e-7)
+
+
+@pytest.mark.parametrize("sigma,delta", [(1.0, 1e-5), (3.0, 1e-3), (0.7, 1e-8)])
+def test_agm_log_delta_round_trips_dp_accounting_epsilon(sigma, delta):
+    epsilon = dp_accounting.get_epsilon_gaussian(sigma, delta)
+    assert float(agm_log_delta(sigma, epsilon)) == pytest.approx(math.log(delta), abs=1e-6)
+
+
+def test_figure1_check_values():
+    deltas = np.array([0.3, 0.1, 0.05, 1e-2, 1e-3, 1e-5, 1e-6, 1e-8, 1e-10, 1e-12])
+    expected = [0.4764, 1.1791, 1.7763, 3.5264, 6.6289, 13.9176, 17.8479, 26.0132, 34.4308, 43.0050]
+    np.testing.assert_allclose(agm_sigma(1.0, np.log(deltas)) ** 2, expected, rtol=1e-4)
+    assert float(agm_sigma(1.0, math.log(1e-5))) == pytest.approx(3.730632, rel=1e-6)
+
+
+def test_log_delta_far_below_underflow_matches_mpmath():
+    mpmath.mp.dps = 60
+    sigma, epsilon = 20.0, 1.0
+    a, c = 1 / (2 * sigma), epsilon * sigma
+    exact = mpmath.log(mpmath.ncdf(a - c) - mpmath.e ** epsilon * mpmath.ncdf(-a - c))
+    value = float(agm_log_delta(sigma, epsilon))
+    assert value < -150 and value == pytest.approx(float(exact), rel=1e-9)
+    assert float(agm_sigma(epsilon, value)) == pytest.approx(sigma, rel=1e-8)
+    assert np.isfinite(agm_sigma(1.0, -5000.0))
+
+
+def test_sensitivity_scales_sigma_and_classical_is_larger():
+    assert float(agm_sigma(1.0, math.log(1e-5), 0.02)) == pytest.approx(0.02 * 3.730632, rel=1e-6)
+    assert float(classical_gaussian_sigma(1.0, math.log(1e-5))) ** 2 == pytest.approx(23.47, rel=1e-3)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="log_delta=0.0"):
+        agm_sigma(1.0, 0.0)
+    with pytest.raises(ValueError, match="epsilon=-1.0"):
+        agm_sigma(-1.0, -3.0)
+    with pytest.raises(ValueError, match="sigma="):
+        agm_log_delta(0.0, 1.0)

@@ -1,0 +1,117 @@
+"""Algorithms 1 and 2: calibration check values, Monte-Carlo utility against Theorem 1, sampling oracles, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from dplab.mechanisms.purification import (
+    LqBall,
+    binmap,
+    binmap_inverse,
+    discrete_purification_shift,
+    purify,
+    purify_discrete,
+    sample_uniform_lq_ball,
+)
+from dplab.theory.purification import (
+    theorem2_log_delta_threshold,
+    theorem2_success_bound,
+    utility_l1_bound_as_printed,
+    utility_lq_bound_corrected,
+)
+
+LOG_DELTA, LOG_OMEGA = math.log(1e-30), math.log(0.01)
+
+
+def _mean_and_se(values):
+    return float(np.mean(values)), float(np.std(values) / math.sqrt(values.size))
+
+
+@pytest.mark.parametrize("q", [1.0, 2.0, math.inf])
+def test_monte_carlo_utility_below_corrected_bound(q):
+    rng = np.random.default_rng(1)
+    out = purify(np.zeros((200_000, 10)), LqBall((0.0,) * 10, 1.0, q), 1.0, LOG_DELTA, LOG_OMEGA, rng)
+    mean, se = _mean_and_se(np.linalg.norm(out, ord=q, axis=1))
+    bound = utility_lq_bound_corrected(10, q, 1.0, 1.0, LOG_DELTA, LOG_OMEGA)
+    assert mean + 3 * se <= bound
+    expected = {1.0: 0.06315, 2.0: 0.08301, math.inf: 0.17646}[q]  # spec review-notes Monte Carlo
+    assert abs(mean - expected) < 4 * se + 2e-4
+
+
+def test_printed_l1_bound_fails_for_q2():
+    rng = np.random.default_rng(2)
+    out = purify(np.zeros((100_000, 10)), LqBall((0.0,) * 10, 1.0, 2.0), 1.0, LOG_DELTA, LOG_OMEGA, rng)
+    mean, se = _mean_and_se(np.abs(out).sum(axis=1))
+    assert mean - 4 * se > utility_l1_bound_as_printed(10, 1.0, 1.0, LOG_DELTA, LOG_OMEGA)  # 0.197 > 0.069
+
+
+def test_noise_scale_and_mixing_rate():
+    rng = np.random.default_rng(3)
+    x = np.full((400_000, 1), 0.5)
+    out = purify(x, LqBall((0.0,), 2.0, 2.0), 1.0, math.log(1e-6), math.log(0.3), rng)
+    # b = 2Δ/ε' with Δ = 2R(δ/2ω) = 4·1e-6/0.6; mixed rows are uniform on [-1, 1]
+    b = 2 * 4 * 1e-6 / 0.6
+    far = np.abs(out[:, 0] - 0.5) > 50 * b
+    p_far = 0.3 * (1 - 100 * b / 2)  # uniform lands outside the ±50b window
+    assert abs(far.mean() - p_far) < 4 * math.sqrt(p_far * (1 - p_far) / far.size)
+    near = out[~far, 0] - 0.5
+    assert np.median(np.abs(near)) == pytest.approx(b * math.log(2.0), rel=0.01)  # Laplace median |z| = b ln 2
+
+
+@pytest.mark.parametrize("q,d", [(1.0, 3), (2.0, 2), (math.inf, 4)])
+def test_uniform_ball_sampler(q, d):
+    rng = np.random.default_rng(4)
+    x = sample_uniform_lq_ball(q, d, 2.0, 100_000, rng)
+    norms = np.linalg.norm(x, ord=q, axis=1)
+    assert norms.max() <= 2.0
+    share = np.mean(norms <= 1.0)  # volume ratio (1/2)^d
+    assert abs(share - 0.5 ** d) < 4 * math.sqrt(0.5 ** d / 100_000)
+    assert np.abs(x.mean(axis=0)).max() < 0.02
+
+
+def test_algorithm2_success_rate():
+    rng = np.random.default_rng(5)
+    log_delta = theorem2_log_delta_threshold(10, 1.0) - 1e-9
+    assert discrete_purification_shift(10, log_delta) == pytest.approx(4.66516e-3, rel=1e-5)
+    u = rng.integers(0, 1024, 200_000)
+    hit = np.mean(purify_discrete(u, 10, 1.0, log_delta, rng) == u)
+    exact = 1 - 2 ** -10 + 2 ** -20
+    assert abs(hit - exact) < 4 * math.sqrt(exact * (1 - exact) / u.size)
+    assert exact > theorem2_success_bound(10) == pytest.approx(0.99879644, rel=1e-7)
+    assert discrete_purification_shift(10, log_delta, "as_printed") == pytest.approx(4.66516e-3 / 2, rel=1e-5)
+
+
+def test_binmap_round_trip():
+    u = np.arange(64)
+    assert np.array_equal(binmap_inverse(binmap(u, 6)), u)
+    assert binmap(np.array([5]), 4).tolist() == [[0, 1, 0, 1]]
+
+
+def test_extreme_delta_stays_finite():
+    rng = np.random.default_rng(6)
+    out = purify(np.zeros((10, 5)), LqBall((0.0,) * 5, 1.0), 1.0, -5000.0, LOG_OMEGA, rng)
+    assert np.all(np.isfinite(out)) and np.abs(out).max() < 1.0
+
+
+@pytest.mark.parametrize("log_delta,match", [(-math.inf, "delta"), (0.0, "delta"), (0.5, "delta"), (math.nan, "delta")])
+def test_bad_delta(log_delta, match):
+    with pytest.raises(ValueError, match=match + r".*0 < delta < 1"):
+        purify(np.zeros(1), LqBall((0.0,), 2.0), 1.0, log_delta, LOG_OMEGA, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("log_omega", [0.0, 1.0, -math.inf])
+def test_bad_omega(log_omega):
+    with pytest.raises(ValueError, match=r"omega.*0 < omega < 1"):
+        purify(np.zeros(1), LqBall((0.0,), 2.0), 1.0, LOG_DELTA, log_omega, np.random.default_rng(0))
+
+
+def test_domain_must_contain_range():
+    with pytest.raises(ValueError, match="row 1 lies outside the domain"):
+        purify(np.array([[0.0], [1.5]]), LqBall((0.0,), 2.0), 1.0, LOG_DELTA, LOG_OMEGA, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="epsilon_prime"):
+        purify(np.zeros(1), LqBall((0.0,), 2.0), 0.0, LOG_DELTA, LOG_OMEGA, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="q=3"):
+        LqBall((0.0,), 2.0, 3.0)
