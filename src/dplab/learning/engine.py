@@ -48,7 +48,13 @@ step is a few tensor operations over all runs, with no Python loop over runs (th
 vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
 audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64): ≈2.0–2.3 s per call after the
 first (≈3.3 s cold), of which ≈1.4 s is ``torch.randn`` in float64 (≈34 ms per 2·10⁶ draws) and ≈0.23 s the
-gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads.
+gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the
+benchmarks measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
+Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
+summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
+with ``torch.split``, not slicing or indexing: under vmap each slice's backward materialises a zero-filled (R, B, d)
+tensor (for a 32k-parameter MLP at B = 1024 a step took ≈1 s with slices and ≈0.3 s with split, 1 thread).
+``python -m benchmarks`` compares a step with Opacus and with a non-private torch step (``results/performance/``).
 """
 
 from __future__ import annotations
@@ -145,23 +151,30 @@ def per_sample_gradients(loss: Loss, w: Tensor, X: Tensor, Y: Tensor | None = No
         raise ValueError(f"X has {X.shape[0]} runs but w has {w.shape[0]}; per-run samples need one row per run")
     if Y is not None and tuple(Y.shape) != tuple(X.shape[:-1]):
         raise ValueError(f"Y has shape {tuple(Y.shape)}; it must be X.shape[:-1] = {tuple(X.shape[:-1])}")
+    return _gradient_function(loss, per_run_samples, Y is not None)(w, X, Y)
+
+
+def _gradient_function(loss: Loss, per_run_samples: bool, labelled: bool) -> Callable[..., Tensor]:
+    """vmap over runs of vmap over samples of grad, as a function ``(w, X, Y) -> (R, B, d)`` (built once per run)."""
     sample_dim = 0 if per_run_samples else None
-    if Y is None:
+    if not labelled:
         gradient = grad(lambda params, x: loss(params, x, None))
         over_runs = vmap(vmap(gradient, in_dims=(None, 0)), in_dims=(0, sample_dim))
-        return over_runs(w, X)
+        return lambda w, X, Y: over_runs(w, X)
     gradient = grad(loss)
-    over_runs = vmap(vmap(gradient, in_dims=(None, 0, 0)), in_dims=(0, sample_dim, sample_dim))
-    return over_runs(w, X, Y)
+    return vmap(vmap(gradient, in_dims=(None, 0, 0)), in_dims=(0, sample_dim, sample_dim))
 
 
 def clip_by_norm(g: Tensor, max_norm: float | None) -> Tensor:
     """Per-sample ℓ2 clipping along the last axis: g ↦ g·min(1, C/‖g‖); ``max_norm=None`` returns ``g`` itself."""
     if max_norm is None:
         return g
-    clip = _positive_finite("max_norm", max_norm)
-    norms = torch.linalg.vector_norm(g, dim=-1, keepdim=True)
-    return g * torch.clamp(clip / norms, max=1.0)  # C/0 = inf -> factor 1
+    return g * _clip_factors(g, _positive_finite("max_norm", max_norm))
+
+
+def _clip_factors(g: Tensor, clip: float) -> Tensor:
+    """min(1, C/‖g‖) along the last axis, keeping it as a size-1 axis (C/0 = inf -> factor 1)."""
+    return torch.clamp(clip / torch.linalg.vector_norm(g, dim=-1, keepdim=True), max=1.0)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -270,8 +283,27 @@ class _Batch:
     weights: Tensor | None = None
 
 
+def _rows(values: Tensor, index: Tensor) -> Tensor:
+    """``values[index]`` for an integer ``index`` of shape (R, B), as one contiguous row copy (index_select is
+    several times faster than advanced indexing on CPU; the values are the same)."""
+    picked = torch.index_select(values, 0, index.reshape(-1))
+    return picked.view(*index.shape, *values.shape[1:])
+
+
 def _take(X: Tensor, Y: Tensor | None, index: Tensor, weights: Tensor | None = None) -> _Batch:
-    return _Batch(X[index], None if Y is None else Y[index], weights)
+    return _Batch(_rows(X, index), None if Y is None else _rows(Y, index), weights)
+
+
+def _included_first(included: Tensor, largest: int) -> Tensor:
+    """Per row, the indices of the included samples in increasing order, then the others in increasing order,
+    truncated to ``largest`` columns: the stable argsort of ~included, computed in O(n) with cumulative sums."""
+    runs, n = included.shape
+    count = included.sum(dim=1, keepdim=True)
+    rank_included = torch.cumsum(included, dim=1) - 1
+    rank_excluded = torch.cumsum(~included, dim=1) - 1 + count
+    rank = torch.where(included, rank_included, rank_excluded)
+    order = torch.empty(runs, n, dtype=torch.int64).scatter_(1, rank, torch.arange(n).expand(runs, n))
+    return order[:, :largest]
 
 
 def _batches(
@@ -292,7 +324,7 @@ def _batches(
             included = torch.rand(runs, n, generator=generator, dtype=torch.float64) < q
             largest = int(included.sum(dim=1).max())
             # Included samples first (stable order), padded to the largest batch; padding gets weight 0.
-            order = torch.argsort((~included).to(torch.int8), dim=1, stable=True)[:, :largest]
+            order = _included_first(included, largest)
             yield _take(X, Y, order, torch.gather(included, 1, order).to(X.dtype))
     elif config.sampling == "shuffled":
         per_epoch = n // batch_size
@@ -320,16 +352,36 @@ def _noise(
     return torch.where(negative, -magnitude, magnitude).mul_(scale)
 
 
+def _scale_rows(gradients: Tensor, factors: Tensor, batch: _Batch, w: Tensor) -> Tensor:
+    """gradients·factors, in place when ``gradients`` is a fresh tensor owned by nobody else (saves one (R, B, d)
+    allocation and its page faults); the values are those of the out-of-place product either way."""
+    fresh = gradients._base is None and gradients.is_contiguous()
+    storage = gradients.untyped_storage().data_ptr()
+    shared = any(
+        t is not None and t.untyped_storage().data_ptr() == storage for t in (batch.X, batch.Y, batch.weights, w)
+    )
+    return gradients.mul_(factors) if fresh and not shared else gradients * factors
+
+
 def _mean_clipped_gradient(
-    loss: Loss, w: Tensor, batch: _Batch, clip_norm: float | None, batch_size: int
+    gradient_function: Callable[..., Tensor], w: Tensor, batch: _Batch, clip_norm: float | None, batch_size: int
 ) -> Tensor:
-    """ḡ = (1/batch_size)·Σ_j weight_j·clip(∇ℓ(w; x_j, y_j)), shape (R, d)."""
+    """ḡ = (1/batch_size)·Σ_j weight_j·clip(∇ℓ(w; x_j, y_j)), shape (R, d).
+
+    The clipping factor min(1, C/‖g_j‖) and the 0/1 Poisson weight are multiplied first and applied to the (R, B, d)
+    gradients in one pass: g·(c·w) equals (g·c)·w bit for bit when w ∈ {0, 1}.
+    """
     if batch.X.shape[-2] == 0:  # an empty Poisson step in every run
         return torch.zeros_like(w)
-    gradients = clip_by_norm(per_sample_gradients(loss, w, batch.X, batch.Y), clip_norm)
+    gradients = gradient_function(w, batch.X, batch.Y)
+    factors = None if clip_norm is None else _clip_factors(gradients, clip_norm)
     if batch.weights is not None:
-        gradients = gradients * batch.weights.unsqueeze(-1)
-    return gradients.sum(dim=1) / batch_size
+        weights = batch.weights.unsqueeze(-1)
+        factors = weights if factors is None else factors * weights
+    if factors is not None:
+        gradients = _scale_rows(gradients, factors, batch, w)
+    total = gradients.sum(dim=1)
+    return total if batch_size == 1 else total.div_(batch_size)  # x/1 = x: skip the pass
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -392,13 +444,17 @@ def run_noisy_gradient(
         stopping_time = torch.randint(1, steps + 1, (runs, 1), generator=generator)
     output = torch.zeros_like(w) if config.stopping == "average" else w
 
+    clip_norm = None if config.clip_norm is None else float(config.clip_norm)
+    per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
+    gradient_function = _gradient_function(loss, per_run_samples, labels is not None)
     batches = _batches(config, features, labels, runs, steps, generator)
     for t, batch in zip(_progress_bar(steps, progress), batches):
-        step = _mean_clipped_gradient(loss, w, batch, config.clip_norm, batch_size)
+        step = _mean_clipped_gradient(gradient_function, w, batch, clip_norm, batch_size)
         noise = _noise(config.noise, config.noise_scale, tuple(w.shape), generator, dtype)
+        # ``step`` is a fresh tensor: update it in place (same values as out of place, fewer allocations).
         if noise is not None:
-            step = step + noise
-        w = config.projection(w - config.lr * step)
+            step.add_(noise)
+        w = config.projection(w - step.mul_(config.lr))
         if config.stopping == "final":
             output = w
         elif config.stopping == "uniform_random":

@@ -1,0 +1,99 @@
+"""The two benchmark models, written twice with the same weights: as a pure loss of a flat parameter vector (what
+dplab's engine differentiates) and as a ``torch.nn.Module`` (what Opacus and plain torch train).
+
+Both use the logistic loss ℓ = log(1 + exp(−y·f(x))) with labels y ∈ {−1, +1}:
+
+- ``logistic``: f(x) = ⟨w, x⟩, no bias (d parameters; the engine uses :class:`dplab.learning.losses.LogisticLoss`);
+- ``mlp``: f(x) = w₂ᵀ tanh(W₁x + b₁) + b₂, a two-layer network with ``hidden`` tanh units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import Tensor, nn
+
+from dplab.learning.losses import LogisticLoss
+
+__all__ = ["MODELS", "ModelSpec", "MlpLogisticLoss", "model_spec", "make_module", "flat_parameters", "module_loss",
+           "make_data"]
+
+MODELS: tuple[str, ...] = ("logistic", "mlp")
+
+
+@dataclass(frozen=True)
+class MlpLogisticLoss:
+    """ℓ(θ; x, y) = logaddexp(0, −y·(w₂ᵀ tanh(W₁x + b₁) + b₂)) with θ = (W₁ row-major, b₁, w₂, b₂) flattened.
+
+    The layout is that of ``nn.Sequential(nn.Linear(inputs, hidden), nn.Tanh(), nn.Linear(hidden, 1))`` parameters
+    flattened in order, so :func:`flat_parameters` maps the module to θ.
+    """
+
+    inputs: int
+    hidden: int
+
+    @property
+    def parameters(self) -> int:
+        return self.hidden * self.inputs + 2 * self.hidden + 1
+
+    def __call__(self, theta: Tensor, x: Tensor, y: Tensor) -> Tensor:
+        # torch.split, not slicing: the backward of a split is one concatenation, while every slice (or index) of
+        # θ would materialise a zero-filled (batch, parameters) gradient under vmap and add them up.
+        first, bias, second, last = theta.split([self.hidden * self.inputs, self.hidden, self.hidden, 1])
+        output = second @ torch.tanh(first.view(self.hidden, self.inputs) @ x + bias) + last[0]
+        negative_margin = -y * output
+        return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A benchmark model: its name, input dimension, the engine's loss and the parameter count."""
+
+    name: str
+    inputs: int
+    hidden: int
+    loss: object
+    parameters: int
+
+
+def model_spec(name: str, inputs: int, hidden: int) -> ModelSpec:
+    """The ``logistic`` (``hidden`` ignored) or ``mlp`` model on ``inputs`` features."""
+    if name == "logistic":
+        return ModelSpec(name, inputs, 0, LogisticLoss(), inputs)
+    if name == "mlp":
+        loss = MlpLogisticLoss(inputs, hidden)
+        return ModelSpec(name, inputs, hidden, loss, loss.parameters)
+    raise ValueError(f"model={name!r} is not allowed; choose one of {MODELS}")
+
+
+def make_module(spec: ModelSpec, seed: int, dtype: torch.dtype) -> nn.Module:
+    """The nn.Module version of ``spec`` with weights from ``seed`` (PyTorch's default initialisation)."""
+    torch.manual_seed(seed)
+    if spec.name == "logistic":
+        module: nn.Module = nn.Linear(spec.inputs, 1, bias=False)
+    else:
+        module = nn.Sequential(nn.Linear(spec.inputs, spec.hidden), nn.Tanh(), nn.Linear(spec.hidden, 1))
+    return module.to(dtype)
+
+
+def flat_parameters(module: nn.Module) -> Tensor:
+    """θ: the module's parameters flattened in registration order (the layout :class:`MlpLogisticLoss` reads)."""
+    return torch.cat([p.detach().reshape(-1) for p in module.parameters()]).clone()
+
+
+def module_loss(module: nn.Module, x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
+    """The logistic loss of the module's output on a batch (mean or sum over samples)."""
+    negative_margin = -y * module(x).squeeze(-1)
+    losses = torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
+    return losses.mean() if reduction == "mean" else losses.sum()
+
+
+def make_data(n: int, inputs: int, seed: int, dtype: torch.dtype) -> tuple[Tensor, Tensor]:
+    """Synthetic features x ~ N(0, I/inputs) (so ‖x‖ ≈ 1) and labels y = sign(⟨w*, x⟩ + noise) ∈ {−1, +1}."""
+    generator = torch.Generator().manual_seed(seed)
+    X = torch.randn(n, inputs, generator=generator, dtype=torch.float64) / inputs**0.5
+    truth = torch.randn(inputs, generator=generator, dtype=torch.float64)
+    noise = 0.5 * torch.randn(n, generator=generator, dtype=torch.float64)
+    y = torch.where(X @ truth + noise >= 0, 1.0, -1.0)
+    return X.to(dtype), y.to(dtype)

@@ -1,0 +1,166 @@
+"""The benchmark suite itself (``python -m benchmarks``), run in a tiny quick mode; no timing assertions.
+
+References: the ratios in the CSV are recomputed from its own medians; the TSV parser is checked on hand-written
+Snakemake benchmark files; the accounting curves that are timed against dp_accounting are checked to be the same
+curves (values agree); the numpy audit reference is checked to sample the same chain as the engine (two-sample KS).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from scipy import stats
+
+pytest.importorskip("opacus")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _import(name: str):
+    """A module of this repository's ``benchmarks`` package (Opacus installs an unrelated top-level ``benchmarks``)."""
+    if sys.path[0] != str(ROOT):
+        sys.path.insert(0, str(ROOT))
+    loaded = sys.modules.get("benchmarks")
+    if loaded is not None and not Path(loaded.__file__).resolve().is_relative_to(ROOT):
+        for module in [module for module in sys.modules if module == "benchmarks" or module.startswith("benchmarks.")]:
+            del sys.modules[module]
+    return importlib.import_module(name)
+
+
+main = _import("benchmarks.__main__")
+settings_module = _import("benchmarks.settings")
+timing = _import("benchmarks.timing")
+reproduction = _import("benchmarks.reproduction")
+audit_accounting = _import("benchmarks.audit_accounting")
+
+TINY = dataclasses.replace(
+    settings_module.quick_settings(), threads=1, n=256, inputs=20, hidden=4, batch_sizes=(16,), steps=2, repeats=2,
+    seed_counts=(2,), seeds_n=64, seeds_inputs=5, seeds_steps=2, seeds_repeats=1, audit_samples=2000,
+    audit_repeats=1, curve_points=20, curve_repeats=1, dry_run_repeats=0,
+)
+
+TSV_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
+
+
+def _write_tsv(path: Path, seconds: float) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(TSV_HEADER + f"{seconds}\t0:00:01\t1\t1\t1\t1\t0\t0\t50\t1\n")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("repo")
+    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G1.tsv", 3.0)
+    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G2.tsv", 4.5)
+    _write_tsv(root / "work/benchmarks/contraction_lemmas.tsv", 1.25)
+    _write_tsv(root / "work/benchmarks/study_table/preprocessing/table1.tsv", 2.0)
+    out = root / "results/performance"
+    frame = main.run(TINY, out, quick=True, root=root, log=lambda message: None)
+    return frame, out
+
+
+def test_writes_csv_summary_and_figure(tiny_run) -> None:
+    frame, out = tiny_run
+    written = pd.read_csv(out / "performance.csv")
+    assert list(written.columns) == list(_import("benchmarks.records").COLUMNS)
+    assert len(written) == len(frame)
+    assert set(written.benchmark) == {
+        "dp_step", "nonprivate_step", "seeds", "audit_sampler", "accounting_curve", "reproduction_rule",
+        "reproduction_study",
+    }
+    for suffix in (".png", ".pdf"):
+        assert (out / "figures" / f"performance{suffix}").stat().st_size > 1000
+    summary = (out / "summary.md").read_text()
+    for heading in ("## Targets", "## (1)", "## (2)", "## (3)", "## (4)", "## (5)"):
+        assert heading in summary
+    assert (written.median_seconds > 0).all() and (written.repeats >= 1).all()
+
+
+def test_every_case_is_measured_side_by_side_with_consistent_ratios(tiny_run) -> None:
+    frame, _ = tiny_run
+    step = frame[frame.benchmark == "dp_step"]
+    assert set(step.case) == {"logistic_b16", "mlp_b16"}
+    assert set(step.implementation) == {"dplab", "opacus", "opacus_tensor_batches"}
+    timed = frame[frame.reference != ""]
+    for (benchmark, case), part in timed.groupby(["benchmark", "case"]):
+        reference = part[part.implementation == part.reference.iloc[0]].median_seconds.iloc[0]
+        np.testing.assert_allclose(part.ratio_vs_reference, part.median_seconds / reference, rtol=1e-12)
+    # the DP step is the same measurement in both tables
+    both = frame[frame.implementation == "dplab"].pivot_table(index="case", columns="benchmark",
+                                                              values="median_seconds")
+    np.testing.assert_array_equal(both["dp_step"].dropna(), both["nonprivate_step"].dropna())
+    assert set(frame[frame.benchmark == "seeds"].implementation) == {"batched", "sequential"}
+
+
+def test_reproduction_rows_sum_jobs_per_rule_and_study(tiny_run) -> None:
+    frame, _ = tiny_run
+    rules = frame[frame.benchmark == "reproduction_rule"].set_index("case")
+    assert rules.loc["contraction_audit_mc", "median_seconds"] == pytest.approx(7.5)
+    assert rules.loc["contraction_audit_mc", "runs"] == 2
+    assert rules.loc["contraction_lemmas", "median_seconds"] == pytest.approx(1.25)
+    study = frame[frame.benchmark == "reproduction_study"].set_index("case")
+    assert study.loc["contraction", "median_seconds"] == pytest.approx(8.75)
+    assert study.loc["contraction", "runs"] == 3
+    assert study.loc["preprocessing", "median_seconds"] == pytest.approx(2.0)
+    assert rules.loc["study_table", "runs"] == 1
+
+
+def test_missing_benchmark_files_are_reported(tmp_path) -> None:
+    assert reproduction.reproduction_rows(tmp_path / "work" / "benchmarks") == []
+    jobs = reproduction.job_times(tmp_path)
+    assert jobs.empty and list(jobs.columns) == ["rule", "job", "study", "seconds"]
+
+
+def test_time_side_by_side_excludes_warmup_and_alternates() -> None:
+    calls: list[str] = []
+    timings = timing.time_side_by_side({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")},
+                                       repeats=3, units=2, warmup=1)
+    assert calls == ["a", "b"] * 4
+    assert timings["a"].repeats == 3 == timings["b"].repeats
+    fixed = timing.Timing((1.0, 2.0, 3.0, 10.0))
+    assert fixed.median == 2.5 and fixed.iqr == pytest.approx(np.subtract(*np.percentile([1, 2, 3, 10], [75, 25])))
+    with pytest.raises(ValueError, match="repeats=0"):
+        timing.time_side_by_side({"a": lambda: None}, repeats=0)
+
+
+def test_timed_accounting_curves_are_the_same_curves() -> None:
+    """dplab and dp_accounting compute the same δ(ε) and ε(δ) curves (so their speeds are comparable)."""
+    import dp_accounting
+    from dp_accounting.pld.privacy_loss_mechanism import GaussianPrivacyLoss
+    from dp_accounting.rdp import RdpAccountant
+
+    from dplab.accounting.conversions import epsilon_from_rdp_cks, gaussian_rdp
+    from dplab.accounting.hockey_stick import gaussian_hockey_stick
+
+    sigma, eps, deltas = audit_accounting.SIGMA, np.linspace(0, 5, 11), np.geomspace(1e-12, 1e-2, 5)
+    np.testing.assert_allclose(gaussian_hockey_stick(eps, 1 / sigma),
+                               GaussianPrivacyLoss(sigma, sensitivity=1.0).get_delta_for_epsilon(eps), rtol=1e-9)
+    accountant = RdpAccountant(orders=list(audit_accounting.RDP_ORDERS))
+    accountant.compose(dp_accounting.GaussianDpEvent(sigma))
+    orders = audit_accounting.RDP_ORDERS
+    np.testing.assert_allclose(epsilon_from_rdp_cks(deltas, orders, gaussian_rdp(orders, 1.0, sigma)),
+                               [accountant.get_epsilon(float(d)) for d in deltas], rtol=1e-9)
+
+
+def test_numpy_audit_reference_samples_the_engine_chain() -> None:
+    from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
+    from dplab.learning.losses import LinearLoss
+    from dplab.learning.projections import Interval
+
+    a = audit_accounting.AUDIT
+    data = audit_accounting._audit_data(10)
+    config = NoisyGradientConfig(lr=a["lr"], noise="gaussian", noise_scale=a["scale"],
+                                 projection=Interval(a["a"], a["b"]))
+    ours = run_noisy_gradient(config, LinearLoss(), torch.tensor(data[:, None]), None, [0.5], runs=20_000,
+                              generator=torch.Generator().manual_seed(1))[:, 0].numpy()
+    theirs = audit_accounting.numpy_pnsgd(data, 20_000, np.random.default_rng(2))
+    assert stats.ks_2samp(ours, theirs).pvalue > 1e-4
+    for edge in (a["a"], a["b"]):  # the atoms of the projection
+        p, q = np.mean(ours == edge), np.mean(theirs == edge)
+        assert abs(p - q) <= 5 * np.sqrt(2 * max(p, 1e-4) / 20_000)
