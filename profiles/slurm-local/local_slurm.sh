@@ -75,12 +75,14 @@ start() {
   exit 1
 }
 
+running() { pgrep -x slurmd >/dev/null || pgrep -x slurmctld >/dev/null || pgrep -x munged >/dev/null; }
+
 stop() {
   need_root
   scontrol shutdown >/dev/null 2>&1 || true
   for daemon in slurmd slurmctld munged; do pkill -x "$daemon" 2>/dev/null || true; done
-  for _ in $(seq 1 20); do pgrep -x 'slurmd|slurmctld|munged' >/dev/null || { echo "local SLURM stopped"; return 0; }; sleep 0.5; done
-  pkill -9 -x 'slurmd|slurmctld|munged' 2>/dev/null || true
+  for _ in $(seq 1 20); do running || { echo "local SLURM stopped"; return 0; }; sleep 0.5; done
+  for daemon in slurmd slurmctld munged; do pkill -9 -x "$daemon" 2>/dev/null || true; done
   echo "local SLURM stopped"
 }
 
