@@ -1,9 +1,8 @@
 # Validation (before any job runs), paths, and the target list of every study.
-import json
 from pathlib import Path
 
 from dplab.config import validate_config
-from dplab.workflow_helpers import dplab_sources as _dplab_sources
+from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
 validate_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
 
@@ -12,11 +11,6 @@ WORK = config["work"]
 LOGS = f"{WORK}/logs"
 BENCH = f"{WORK}/benchmarks"
 CONTRACTION = config["contraction"]
-
-
-def dplab_sources(*modules):
-    """The dplab source files a rule's code imports (transitively), as inputs: editing one re-runs the rule."""
-    return _dplab_sources(*modules)
 
 
 wildcard_constraints:
