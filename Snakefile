@@ -14,6 +14,7 @@ configfile: os.path.join(workflow.basedir, "config.yaml")
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/datasets.smk"
+include: "workflow/rules/preprocess.smk"
 include: "workflow/rules/train.smk"
 include: "workflow/rules/bounds.smk"
 include: "workflow/rules/audit.smk"

@@ -52,3 +52,10 @@ def test_derived_artifacts_must_name_a_known_source():
     study = Study("demo", "Demo", "Paper", (figure, Artifact("t1", "table", "s", compute, "c", derived_from="f1")),
                   claims=lambda frames, cfg: [], schema={})
     assert study.data_path("f1") == "data/f1.csv" and study.data_path("t1") == "tables/t1.csv"
+
+
+def test_an_artifact_reads_either_another_artifact_or_pipeline_products():
+    with pytest.raises(ValueError, match="set derived_from or inputs, not both"):
+        Artifact("t1", "table", "s", compute, "c", derived_from="f1", inputs=lambda cfg: {"data": "datasets/a.npz"})
+    table = Artifact("t2", "table", "s", compute, "c", inputs="dplab.studies.preprocessing.pipeline:fig3_inputs")
+    assert table.inputs.endswith(":fig3_inputs")

@@ -1,6 +1,6 @@
 # Generic rules for the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py):
 # one data job per artifact, one plotting job per figure, one claims job per study.
-from dplab.studies.registry import load_study
+from dplab.studies.registry import load_study, resolve
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
 
@@ -23,9 +23,20 @@ def artifact_params(wc):
     return config[wc.study][artifact_of(wc).section]
 
 
+def pipeline_inputs(wc):
+    """The study's pipeline products an artifact reads, {name: path} (empty for most artifacts)."""
+    artifact = artifact_of(wc)
+    if not artifact.inputs:
+        return {}
+    return {name: f"{WORK}/{wc.study}/{path}" for name, path in resolve(artifact.inputs)(config[wc.study]).items()}
+
+
 def derived_source(wc):
-    """The data file an artifact is derived from (none for artifacts computed from scratch)."""
+    """The data file an artifact is derived from, or the pipeline products it reads (none for artifacts computed
+    from scratch)."""
     study, artifact = REGISTERED[wc.study], artifact_of(wc)
+    if artifact.inputs:
+        return list(pipeline_inputs(wc).values())
     return [f"{RESULTS}/{wc.study}/{study.data_path(artifact.derived_from)}"] if artifact.derived_from else []
 
 
@@ -48,6 +59,7 @@ if REGISTERED:
         params:
             section=artifact_params,
             seed=config["seed"],
+            inputs=pipeline_inputs,
         log:
             f"{LOGS}/study_figure_data/{{study}}/{{artifact}}.log",
         benchmark:
@@ -69,6 +81,7 @@ if REGISTERED:
         params:
             section=artifact_params,
             seed=config["seed"],
+            inputs=pipeline_inputs,
         log:
             f"{LOGS}/study_table/{{study}}/{{artifact}}.log",
         benchmark:

@@ -1,5 +1,7 @@
 """Compute one artifact (figure data or table) of a registered study."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from dplab.report.io import write_csv
@@ -18,6 +20,9 @@ seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
 if artifact.derived_from:
     frame = resolve(artifact.compute)(pd.read_csv(snakemake.input.source[0]), snakemake.params.section)
+elif artifact.inputs:
+    inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
+    frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)), inputs)
 else:
     frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
 log.info("%d rows, columns %s", len(frame), list(frame.columns))

@@ -10,7 +10,12 @@ artifacts and its claims builder. For each :class:`Artifact` the workflow runs
 
 Expensive pipeline steps write data; plotting only reads it, so a style edit re-runs no computation.
 
-``compute``, ``plot`` and ``claims`` may be given as ``"package.module:function"`` strings: they are imported only
+An artifact may instead read products of the study's own pipeline rules (e.g. the pre-processing study's datasets
+and pre-processed datasets, made by ``datasets.smk`` and ``preprocess.smk``): ``inputs(study_config)`` names them,
+``{name: path relative to <work>/<study>}``, the data rule depends on those files, and ``compute`` is called as
+``compute(params, seed, progress, {name: Path})``.
+
+``compute``, ``plot``, ``inputs`` and ``claims`` may be given as ``"package.module:function"`` strings: they are imported only
 when called (:func:`resolve`), so building the workflow's DAG does not import torch or a study's heavy modules.
 """
 
@@ -31,6 +36,7 @@ __all__ = ["Artifact", "Study", "load_study", "no_progress", "resolve"]
 
 Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], "pd.DataFrame"] | str
 Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
+Inputs = Callable[[Mapping[str, Any]], Mapping[str, str]] | str
 Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
 
 
@@ -57,6 +63,7 @@ class Artifact:
     ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
+    With ``inputs`` set, it reads the pipeline products that function names (module docstring).
     """
 
     id: str
@@ -68,8 +75,11 @@ class Artifact:
     mem_mb: int = 1000
     runtime: int = 10
     derived_from: str | None = None
+    inputs: Inputs | None = None
 
     def __post_init__(self) -> None:
+        if self.derived_from and self.inputs:
+            raise ValueError(f"artifact {self.id!r}: set derived_from or inputs, not both")
         if self.kind not in ("figure", "table"):
             raise ValueError(f"artifact {self.id!r}: kind {self.kind!r} is not one of figure, table")
         if (self.kind == "figure") != (self.plot is not None):

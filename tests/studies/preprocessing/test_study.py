@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
+from dplab.studies.preprocessing.pipeline import build_products
 
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["preprocessing"]
@@ -19,8 +20,17 @@ FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["preprocessi
 
 
 @pytest.fixture(scope="module")
-def frames():
-    return {a.id: resolve(a.compute)(QUICK[a.section], 0, iter) for a in STUDY.artifacts}
+def frames(tmp_path_factory):
+    """Every artifact on the quick snippet, the pipeline products made in-process first (as the rules would)."""
+    folder = build_products(QUICK, 0, tmp_path_factory.mktemp("preprocessing"))
+    out = {}
+    for a in STUDY.artifacts:
+        if a.inputs:
+            inputs = {name: folder / path for name, path in resolve(a.inputs)(QUICK).items()}
+            out[a.id] = resolve(a.compute)(QUICK[a.section], 0, iter, inputs)
+        else:
+            out[a.id] = resolve(a.compute)(QUICK[a.section], 0, iter)
+    return out
 
 
 def test_snippets_validate():

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import torch
 
-from dplab.data.preprocessing_datasets import LowRankDataset, low_rank_dataset
+from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
@@ -34,6 +35,7 @@ from dplab.mechanisms.propose_test_release import (
 )
 from dplab.preprocessing import pca_rank_reduce
 from dplab.seeding import derive_seed
+from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed
 from dplab.theory import smooth_rdp as s
 
 __all__ = ["METHODS", "calibrate_eps0", "dp_gd", "logistic_risk", "constrained_minimiser", "fig3_frame",
@@ -80,12 +82,12 @@ def dp_gd(X: np.ndarray, y: np.ndarray, eps0: float, steps: int, lr: float, radi
                               progress=False).numpy()
 
 
-def fig3_frame(data: LowRankDataset, params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
-    """Excess risk of every method × ε × (T, lr) × seed on one dataset, with the selected (T, lr) flagged."""
+def fig3_frame(data: LowRankDataset, rank_reduced: np.ndarray, params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
+    """Excess risk of every method × ε × (T, lr) × seed on one dataset (``rank_reduced`` = its PCA rank
+    reduction, from the ``preprocess`` rule), with the selected (T, lr) flagged."""
     delta, radius, seeds, k = float(params["delta"]), float(params["radius"]), int(params["seeds"]), data.k
     X, y = data.X, data.y
     best = float(logistic_risk(constrained_minimiser(X, y, radius), X, y)[0])
-    rank_reduced = pca_rank_reduce(X, k)
     rows = []
     for epsilon in progress(params["epsilons"]):
         rng = np.random.default_rng(derive_seed(seed, "dp_pca", epsilon))
@@ -116,22 +118,18 @@ def fig3_frame(data: LowRankDataset, params: Mapping[str, Any], seed: int, progr
     return frame
 
 
-def compute_fig3(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
-    """Figure 3 on the configured approximately low-rank dataset."""
-    rng = np.random.default_rng(derive_seed(seed, "fig3_data"))
-    data = low_rank_dataset(rng, int(params["n"]), int(params["d"]), int(params["k"]), float(params["tail_sd"]),
-                            scale=float(params["scale"]))
-    return fig3_frame(data, params, seed, progress)
+def compute_fig3(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
+    """Figure 3 on the workflow's approximately low-rank dataset ``fig3`` and its PCA rank reduction."""
+    return fig3_frame(load_low_rank(inputs["data"]), load_preprocessed(inputs["pca_rank"]).values, params, seed, progress)
 
 
-def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
+def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """The Fig. 3 comparison over regimes (n, d, k, scale → eigen-gap); selected (T, lr) rows only."""
     frames = []
-    for index, regime in enumerate(params["regimes"]):
-        rng = np.random.default_rng(derive_seed(seed, "regime", index))
-        data = low_rank_dataset(rng, int(regime["n"]), int(regime["d"]), int(regime["k"]), float(params["tail_sd"]),
-                                scale=float(regime["scale"]))
-        frame = fig3_frame(data, params, derive_seed(seed, "regime_run", index), progress)
+    for index in range(len(params["regimes"])):
+        data = load_low_rank(inputs[f"data_regime{index}"])
+        rank_reduced = load_preprocessed(inputs[f"pca_rank_regime{index}"]).values
+        frame = fig3_frame(data, rank_reduced, params, derive_seed(seed, "regime_run", index), progress)
         frame = frame[frame["selected"]].copy()
         frame["regime"] = index
         frame["d_over_n"] = data.X.shape[1] / data.X.shape[0]
@@ -139,7 +137,7 @@ def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress) -> 
     return pd.concat(frames, ignore_index=True)
 
 
-def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
+def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Algorithm 1 on a large-gap and a small-gap dataset: refusal rate (empirical and exact), utility of released
     runs, and the unconditional (ε, δ) of Theorem 7 as printed and corrected."""
     eps, delta, beta, k = float(params["eps"]), float(params["delta"]), float(params["beta"]), int(params["k"])
@@ -147,9 +145,9 @@ def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress) -> pd.DataFr
     accounting = s.theorem7_epsilon(eps, beta, delta)
     corrected = s.theorem7_epsilon_corrected(eps, beta, delta, n)
     rows = []
-    for name, scale in progress((("large_gap", params["large_gap_scale"]), ("small_gap", params["small_gap_scale"]))):
+    for name in progress(("large_gap", "small_gap")):
         rng = np.random.default_rng(derive_seed(seed, "ptr", name))
-        data = low_rank_dataset(rng, n, int(params["d"]), k, float(params["tail_sd"]), scale=float(scale))
+        data = load_low_rank(inputs[f"ptr_{name}"])
         statistic = ptr_distance_statistic(data.X, k, beta)
         thetas = propose_test_release(data.X, data.y, k, beta, eps, delta, int(params["steps"]), float(params["lr"]),
                                       float(params["radius"]), rng, torch.Generator().manual_seed(derive_seed(seed, name) % 2**62), runs)

@@ -1,7 +1,11 @@
 """Empirical sensitivities of every pre-processing step (``ext_sensitivity``) and the exact Rényi divergence of the
 Gaussian mechanism after each step on concrete neighbouring datasets (``ext_srdp_audit``), against the proved bounds.
 
-Replacements: ``random`` (a random record replaced by two random unit-ball points) and ``adversarial`` (per step:
+The trials run in the workflow's ``preprocessing_sensitivity`` rule (one job per step, on the dataset of
+:mod:`dplab.studies.preprocessing.pipeline` that the step's bound assumes); the two artifacts read them.
+
+Replacements: ``random`` (the dataset S itself, whose pre-processed π_S(S) comes from the ``preprocess`` rule,
+against S with a random record replaced by a random unit-ball point) and ``adversarial`` (per dataset:
 a point placed at 2η from the largest cluster's centre to break it, or inside it to join it; opposite extreme
 values in an imputed feature, or a record that itself has a missing value; the top eigenvector against the
 (k+1)-th to shrink the eigen-gap). The bounds are the conditional ones over the collection 𝓛 = {all datasets
@@ -13,37 +17,36 @@ Audit mechanism: f(S) = ½Σ_i π_S(x_i) + N(0, σ²I), σ = Δ_f/ε with Δ_f =
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from dplab.data.preprocessing_datasets import low_rank_dataset, near_duplicate_clusters, with_missing_values
-from dplab.preprocessing import deduplicate, good_clusters, impute, pca_dim_reduce, pca_rank_reduce, quantize, replace_row, top_eigenvectors
+from dplab.preprocessing import PreprocessedDataset, good_clusters, replace_row, top_eigenvectors
 from dplab.preprocessing.imputation import missing_rows
 from dplab.preprocessing.pca import eigengap
 from dplab.preprocessing.sensitivity import as_preprocessed
+from dplab.report.io import write_csv
 from dplab.seeding import derive_seed
+from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_arrays, load_preprocessed, step_function
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["Trial", "sensitivity_trials", "compute_ext_sensitivity", "compute_ext_srdp_audit"]
+__all__ = ["Replacement", "step_trials", "write_trials", "read_trials", "compute_ext_sensitivity",
+           "compute_ext_srdp_audit"]
 
 
 @dataclass(frozen=True)
-class Trial:
-    """One replacement: step, kind, realised Δ_∞/Δ₂, ‖f₁ − f₂‖ of the audit sum, and the bound parameters of 𝓛."""
+class Replacement:
+    """One neighbouring pair: row ``i`` of S replaced by ``first`` (None: S itself) and by ``second``."""
 
-    step: str
     kind: str
-    delta_inf: int
-    delta_2: float
-    sum_distance: float
-    cluster_size: int
-    missing: int
-    gap_k: float
-    gap_1: float
+    i: int
+    first: np.ndarray | None
+    second: np.ndarray
 
 
 def _unit(rng: np.random.Generator, count: int, d: int) -> np.ndarray:
@@ -51,98 +54,120 @@ def _unit(rng: np.random.Generator, count: int, d: int) -> np.ndarray:
     return z / np.linalg.norm(z, axis=1, keepdims=True) * rng.uniform(0.2, 1.0, (count, 1))
 
 
-def _measure(step: Callable[[np.ndarray], Any], S1: np.ndarray, S2: np.ndarray, i: int) -> tuple[int, float, float]:
-    a, b = as_preprocessed(step(S1)), as_preprocessed(step(S2))
-    moved = np.linalg.norm(a.values - b.values, axis=1)
-    changed = (moved > 1e-10) | (a.kept != b.kept)
-    changed[i] = False
-    common = np.delete(moved, i)
-    return int(changed.sum()), float(common.max(initial=0.0)), float(np.linalg.norm((a.values.sum(0) - b.values.sum(0)) / 2))
-
-
-def _cluster_trials(params: Mapping[str, Any], rng: np.random.Generator, progress) -> list[Trial]:
-    n, d, eta = int(params["n"]), int(params["d"]), float(params["eta"])
-    X = near_duplicate_clusters(rng, n, d, list(params["cluster_sizes"]), eta)
+def _cluster_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
+    """Random: S against S[i ← z]. Adversarial: a non-member of the largest cluster moved to 0.5η from its centre
+    (joins it; or onto the centre) against 2η (in (η, 3η]: breaks the cluster)."""
+    eta, (n, d) = float(params["eta"]), X.shape
     centre = good_clusters(X, eta)
     ids, counts = np.unique(centre, return_counts=True)
     big = ids[np.argmax(counts)]
     outsiders = np.flatnonzero(centre != big)
-    trials = []
-    for t in progress(range(int(params["trials"]))):
-        kind = "random" if t % 2 == 0 else "adversarial"
-        if kind == "random":
-            i = int(rng.integers(n))
-            z1, z2 = _unit(rng, 2, d)
-        else:
-            i = int(rng.choice(outsiders))
-            u = _unit(rng, 1, d)[0]
-            u /= np.linalg.norm(u)
-            z1 = X[big] + (0.5 * eta * u if t % 4 == 1 else 0.0 * u)  # join (or duplicate) the cluster
-            z2 = X[big] + 2.0 * eta * u  # in (η, 3η]: breaks the cluster
-        S1, S2 = replace_row(X, i, z1), replace_row(X, i, z2)
-        size = max(int(np.unique(good_clusters(S, eta), return_counts=True)[1].max()) for S in (S1, S2))
-        for name, step in (("dedup", lambda S: deduplicate(S, eta)), ("quantization", lambda S: quantize(S, eta))):
-            dinf, d2, dist = _measure(step, S1, S2, i)
-            trials.append(Trial(name, kind, dinf, d2, dist, size, 0, np.nan, np.nan))
-    return trials
+    out = []
+    for t in range(int(params["trials"])):
+        if t % 2 == 0:
+            out.append(Replacement("random", int(rng.integers(n)), None, _unit(rng, 1, d)[0]))
+            continue
+        i = int(rng.choice(outsiders))
+        u = _unit(rng, 1, d)[0]
+        u /= np.linalg.norm(u)
+        out.append(Replacement("adversarial", i, X[big] + (0.5 * eta * u if t % 4 == 1 else 0.0 * u), X[big] + 2.0 * eta * u))
+    return out
 
 
-def _imputation_trials(params: Mapping[str, Any], rng: np.random.Generator, progress) -> list[Trial]:
-    n, d, m = int(params["n"]), int(params["d"]), int(params["trimmed_m"])
-    imputable = [d - 1]
-    X = with_missing_values(rng, low_rank_dataset(rng, n, d, 1, 0.3).X, float(params["missing_rate"]), imputable)
+def _imputation_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
+    """A complete record replaced. Adversarial, in turn: opposite extreme values (±1) in the imputed feature; a
+    record that itself misses it; a high-leverage record for the regression imputation (first feature 1/√2, imputed
+    feature ±1/√2: a record at the origin of the predictors moves no least-squares fit without intercept)."""
+    d, feature = X.shape[1], X.shape[1] - 1
     complete = np.flatnonzero(~np.isnan(X).any(1))
-    steps = {"mean_imputation": lambda S: impute(S, "mean"), "median_imputation": lambda S: impute(S, "median"),
-             "trimmed_mean_imputation": lambda S: impute(S, "trimmed_mean", m=m),
-             "linear_regression_imputation": lambda S: impute(S, "linear_regression")}
-    trials = []
-    for t in progress(range(int(params["trials"]))):
-        kind = "random" if t % 2 == 0 else "adversarial"
+    out = []
+    for t in range(int(params["trials"])):
         i = int(rng.choice(complete))
-        if kind == "random":
-            z1, z2 = _unit(rng, 2, d)
+        if t % 2 == 0:
+            out.append(Replacement("random", i, None, _unit(rng, 1, d)[0]))
+            continue
+        z1, z2 = np.zeros(d), np.zeros(d)
+        pattern = (t // 2) % 3
+        if pattern == 2:
+            z1[0] = z2[0] = 2**-0.5
+            z1[feature], z2[feature] = 2**-0.5, -(2**-0.5)
         else:
-            z1, z2 = np.zeros(d), np.zeros(d)
-            z1[imputable[0]], z2[imputable[0]] = 1.0, -1.0
-            if t % 4 == 3:
-                z2[imputable[0]] = np.nan  # the new record itself has a missing value
-        S1, S2 = replace_row(X, i, z1), replace_row(X, i, z2)
-        p = max(missing_rows(S1), missing_rows(S2))
-        for name, step in steps.items():
-            dinf, d2, dist = _measure(step, S1, S2, i)
-            trials.append(Trial(name, kind, dinf, d2, dist, 0, p, np.nan, np.nan))
-    return trials
+            z1[feature], z2[feature] = 1.0, (np.nan if pattern == 1 else -1.0)
+        out.append(Replacement("adversarial", i, z1, z2))
+    return out
 
 
-def _pca_trials(params: Mapping[str, Any], rng: np.random.Generator, progress) -> list[Trial]:
-    n, d, k = int(params["n"]), int(params["d"]), int(params["k"])
-    X = low_rank_dataset(rng, n, d, k, float(params["tail_sd"]), scale=float(params["pca_scale"])).X
-    A, values = top_eigenvectors(X, min(k + 1, d - 1))
-    trials = []
-    for t in progress(range(int(params["trials"]))):
-        kind = "random" if t % 2 == 0 else "adversarial"
+def _pca_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
+    """Adversarial: mass added along the top eigenvector against along the (k+1)-th (shrinks δ^k in S₂)."""
+    (n, d), k = X.shape, int(params["k"])
+    A, _ = top_eigenvectors(X, min(k + 1, d - 1))
+    out = []
+    for t in range(int(params["trials"])):
         i = int(rng.integers(n))
-        if kind == "random":
-            z1, z2 = _unit(rng, 2, d)
+        if t % 2 == 0:
+            out.append(Replacement("random", i, None, _unit(rng, 1, d)[0]))
         else:
-            z1, z2 = A[:, 0], A[:, k]  # add mass to the top direction vs to the (k+1)-th: shrinks δ^k in S₂
-        S1, S2 = replace_row(X, i, z1), replace_row(X, i, z2)
-        gaps = [top_eigenvectors(S, k)[1] for S in (S1, S2)]
-        gap_k = min(eigengap(v, k) for v in gaps)
-        gap_1 = min(eigengap(v, 1) for v in gaps)
-        for name, step in (("pca_rank", lambda S: pca_rank_reduce(S, k)), ("pca_dim", lambda S: pca_dim_reduce(S, k))):
-            dinf, d2, dist = _measure(step, S1, S2, i)
-            trials.append(Trial(name, kind, dinf, d2, dist, 0, 0, gap_k, gap_1))
-    return trials
+            out.append(Replacement("adversarial", i, A[:, 0], A[:, k]))
+    return out
 
 
-def sensitivity_trials(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
-    """All replacement trials of every step, one row each."""
+REPLACEMENTS = {"clusters": _cluster_replacements, "missing": _imputation_replacements, "low_rank": _pca_replacements}
+
+
+def _bound_parameters(dataset: str, S1: np.ndarray, S2: np.ndarray, params: Mapping[str, Any]) -> dict[str, float]:
+    """What the bounds depend on, worst over the pair: largest good cluster, rows with missing values, eigen-gaps."""
+    out = {"cluster_size": 0, "missing": 0, "gap_k": np.nan, "gap_1": np.nan}
+    if dataset == "clusters":
+        eta = float(params["eta"])
+        out["cluster_size"] = max(int(np.unique(good_clusters(S, eta), return_counts=True)[1].max()) for S in (S1, S2))
+    elif dataset == "missing":
+        out["missing"] = max(missing_rows(S1), missing_rows(S2))
+    else:
+        k = int(params["k"])
+        values = [top_eigenvectors(S, k)[1] for S in (S1, S2)]
+        out["gap_k"] = min(eigengap(v, k) for v in values)
+        out["gap_1"] = min(eigengap(v, 1) for v in values)
+    return out
+
+
+def _measure(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> dict[str, float]:
+    """Δ_∞ and Δ₂ over the common records (all but row i) and ‖½Σπ₁ − ½Σπ₂‖ (the audit mechanism's shift)."""
+    moved = np.linalg.norm(first.values - second.values, axis=1)
+    changed = (moved > 1e-10) | (first.kept != second.kept)
+    changed[i] = False
+    common = np.delete(moved, i)
+    return {"delta_inf": int(changed.sum()), "delta_2": float(common.max(initial=0.0)),
+            "sum_distance": float(np.linalg.norm((first.values.sum(0) - second.values.sum(0)) / 2))}
+
+
+def step_trials(step: str, X: np.ndarray, preprocessed: PreprocessedDataset, study_config: Mapping[str, Any],
+                seed: int, progress) -> pd.DataFrame:
+    """One row per replacement of ``step``'s dataset: realised Δ_∞, Δ₂, the audit shift and the bound parameters.
+    ``preprocessed`` = π_S(S), read from the ``preprocess`` rule's output (the first dataset of random pairs). The
+    replacements depend on the dataset only, so the steps of one dataset are measured on the same pairs."""
+    dataset, params = STEP_DATASET[step], study_config["sensitivity"]
+    rng = np.random.default_rng(derive_seed(seed, "replacements", dataset))
+    pi = step_function(step, dataset, study_config)
     rows = []
-    for name, builder in (("clusters", _cluster_trials), ("imputation", _imputation_trials), ("pca", _pca_trials)):
-        rng = np.random.default_rng(derive_seed(seed, "sensitivity", name))
-        rows += [t.__dict__ for t in builder(params, rng, progress)]
+    for r in progress(REPLACEMENTS[dataset](X, params, rng)):
+        S1 = X if r.first is None else replace_row(X, r.i, r.first)
+        S2 = replace_row(X, r.i, r.second)
+        first = preprocessed if r.first is None else as_preprocessed(pi(S1))
+        rows.append({"step": step, "kind": r.kind, "row": r.i, **_measure(first, as_preprocessed(pi(S2)), r.i),
+                     **_bound_parameters(dataset, S1, S2, params)})
     return pd.DataFrame(rows)
+
+
+def write_trials(step: str, study_config: Mapping[str, Any], seed: int, source: str | os.PathLike[str],
+                 preprocessed: str | os.PathLike[str], path: str | os.PathLike[str], progress=iter) -> None:
+    """Rule ``preprocessing_sensitivity``: the replacement trials of ``step`` on its dataset, to a CSV."""
+    frame = step_trials(step, load_arrays(source)["X"], load_preprocessed(preprocessed), study_config, seed, progress)
+    write_csv(frame, path)
+
+
+def read_trials(inputs: Mapping[str, Path]) -> pd.DataFrame:
+    """The trials of every step (``Artifact.inputs`` of ext_sensitivity / ext_srdp_audit)."""
+    return pd.concat([pd.read_csv(inputs[f"trials_{step}"]) for step in STEPS], ignore_index=True)
 
 
 def _bounds(step: str, part: pd.DataFrame, params: Mapping[str, Any]) -> tuple[float, float, str]:
@@ -165,9 +190,9 @@ def _bounds(step: str, part: pd.DataFrame, params: Mapping[str, Any]) -> tuple[f
     return float(n), float(s.pca_dim_delta2(n, min(part["gap_k"].min(), part["gap_1"].min()))), "Prop. 5 (min δ^k, δ^1)"
 
 
-def compute_ext_sensitivity(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
+def compute_ext_sensitivity(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Worst realised Δ_∞ and Δ₂ per step and replacement kind, against the proved bounds."""
-    trials = sensitivity_trials(params, seed, progress)
+    trials = read_trials(inputs)
     rows = []
     for (step, kind), part in trials.groupby(["step", "kind"], sort=False):
         dinf_bound, d2_bound, source = _bounds(step, trials[trials["step"] == step], params)
@@ -180,10 +205,10 @@ def compute_ext_sensitivity(params: Mapping[str, Any], seed: int, progress) -> p
     return pd.DataFrame(rows)
 
 
-def compute_ext_srdp_audit(params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
+def compute_ext_srdp_audit(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Worst exact D_α of the Gaussian mechanism on ½Σπ(x) over all trial pairs, per step, against Theorem 2
     (p = q = 2 and optimised over p at this α) with τ = Δ₂Δ_∞ from the bounds, and group privacy (m = Δ_∞ + 1)."""
-    trials = sensitivity_trials(params, seed, progress)
+    trials = read_trials(inputs)
     alpha, eps = float(params["alpha"]), float(params["eps"])
     mech = s.gaussian_mechanism(eps)
     p_grid = np.exp(np.linspace(np.log(1.001), np.log(50.0), 400))
