@@ -10,7 +10,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["setup_script", "progress", "mock_snakemake", "dplab_sources"]
+__all__ = ["setup_script", "cap_torch_threads", "progress", "mock_snakemake", "dplab_sources"]
+
+
+def cap_torch_threads(threads: int) -> None:
+    """Cap torch's intra-op threads without importing torch (about 1 s per job) when a script does not use it:
+    an imported torch is set directly, a later import reads ``OMP_NUM_THREADS``."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(threads)
+    else:
+        os.environ["OMP_NUM_THREADS"] = str(threads)
 
 
 def setup_script(snakemake: Any) -> logging.Logger:
@@ -27,12 +36,7 @@ def setup_script(snakemake: Any) -> logging.Logger:
     )
     logging.captureWarnings(True)
     threads = max(1, int(getattr(snakemake, "threads", 1)))
-    try:
-        import torch
-
-        torch.set_num_threads(threads)
-    except ImportError:  # pragma: no cover - torch is a dependency
-        pass
+    cap_torch_threads(threads)
     logger = logging.getLogger(f"dplab.{snakemake.rule}")
     logger.info("rule %s, wildcards %s, threads %d", snakemake.rule, dict(snakemake.wildcards), threads)
     return logger
