@@ -4,7 +4,8 @@ dplab's engine differentiates) and as a ``torch.nn.Module`` (what Opacus and pla
 Both use the logistic loss ℓ = log(1 + exp(−y·f(x))) with labels y ∈ {−1, +1}:
 
 - ``logistic``: f(x) = ⟨w, x⟩, no bias (d parameters; the engine uses :class:`dplab.learning.losses.LogisticLoss`);
-- ``mlp``: f(x) = w₂ᵀ tanh(W₁x + b₁) + b₂, a two-layer network with ``hidden`` tanh units.
+- ``mlp``: f(x) = w₂ᵀ tanh(W₁x + b₁) + b₂, a two-layer network with ``hidden`` tanh units
+  (:class:`dplab.learning.losses.TwoLayerLogisticLoss`).
 """
 
 from __future__ import annotations
@@ -14,36 +15,12 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor, nn
 
-from dplab.learning.losses import LogisticLoss
+from dplab.learning.losses import LogisticLoss, TwoLayerLogisticLoss
 
-__all__ = ["MODELS", "ModelSpec", "MlpLogisticLoss", "model_spec", "make_module", "flat_parameters", "module_loss",
+__all__ = ["MODELS", "ModelSpec", "model_spec", "make_module", "flat_parameters", "module_loss",
            "make_data"]
 
 MODELS: tuple[str, ...] = ("logistic", "mlp")
-
-
-@dataclass(frozen=True)
-class MlpLogisticLoss:
-    """ℓ(θ; x, y) = logaddexp(0, −y·(w₂ᵀ tanh(W₁x + b₁) + b₂)) with θ = (W₁ row-major, b₁, w₂, b₂) flattened.
-
-    The layout is that of ``nn.Sequential(nn.Linear(inputs, hidden), nn.Tanh(), nn.Linear(hidden, 1))`` parameters
-    flattened in order, so :func:`flat_parameters` maps the module to θ.
-    """
-
-    inputs: int
-    hidden: int
-
-    @property
-    def parameters(self) -> int:
-        return self.hidden * self.inputs + 2 * self.hidden + 1
-
-    def __call__(self, theta: Tensor, x: Tensor, y: Tensor) -> Tensor:
-        # torch.split, not slicing: the backward of a split is one concatenation, while every slice (or index) of
-        # θ would materialise a zero-filled (batch, parameters) gradient under vmap and add them up.
-        first, bias, second, last = theta.split([self.hidden * self.inputs, self.hidden, self.hidden, 1])
-        output = second @ torch.tanh(first.view(self.hidden, self.inputs) @ x + bias) + last[0]
-        negative_margin = -y * output
-        return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
 
 
 @dataclass(frozen=True)
@@ -62,7 +39,7 @@ def model_spec(name: str, inputs: int, hidden: int) -> ModelSpec:
     if name == "logistic":
         return ModelSpec(name, inputs, 0, LogisticLoss(), inputs)
     if name == "mlp":
-        loss = MlpLogisticLoss(inputs, hidden)
+        loss = TwoLayerLogisticLoss(inputs, hidden)
         return ModelSpec(name, inputs, hidden, loss, loss.parameters)
     raise ValueError(f"model={name!r} is not allowed; choose one of {MODELS}")
 
@@ -78,7 +55,7 @@ def make_module(spec: ModelSpec, seed: int, dtype: torch.dtype) -> nn.Module:
 
 
 def flat_parameters(module: nn.Module) -> Tensor:
-    """θ: the module's parameters flattened in registration order (the layout :class:`MlpLogisticLoss` reads)."""
+    """θ: the module's parameters flattened in registration order (the layout :class:`TwoLayerLogisticLoss` reads)."""
     return torch.cat([p.detach().reshape(-1) for p in module.parameters()]).clone()
 
 

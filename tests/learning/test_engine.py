@@ -491,3 +491,28 @@ def test_without_replacement_draws_fresh_uniform_subsets_of_exact_size() -> None
     assert np.all(np.abs(used[0].mean(axis=0) - p) <= 5 * math.sqrt(p * (1 - p) / runs))
     same = np.all(used[0] == used[1], axis=1).mean()
     _within_standard_errors(same, 1 / math.comb(n, batch), math.sqrt(1 / math.comb(n, batch) / runs))
+
+
+@pytest.mark.parametrize("sampling", ["single_pass", "poisson", "full_batch", "shuffled", "without_replacement"])
+@pytest.mark.parametrize("clip_norm", [None, 0.3])
+def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -> None:
+    """gradients="auto" (factored, for LogisticLoss) and "vmap" draw the same randomness and agree to rounding."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 6)) / 2
+    y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
+    config = NoisyGradientConfig(lr=0.5, noise="gaussian", noise_scale=0.1, clip_norm=clip_norm, sampling=sampling,
+                                 batch_size=None if sampling in ("single_pass", "full_batch") else 8, steps=12,
+                                 projection=Ball(2.0))
+    runs = {method: run_noisy_gradient(config, LogisticLoss(), X, y, np.zeros(6), runs=5, generator=_generator(3),
+                                       gradients=method) for method in ("auto", "vmap")}
+    torch.testing.assert_close(runs["auto"], runs["vmap"], rtol=1e-12, atol=1e-13)
+
+
+def test_factored_path_needs_a_factored_loss() -> None:
+    config = NoisyGradientConfig(lr=0.5, noise="none", sampling="full_batch", steps=1)
+    with pytest.raises(ValueError, match="gradients='factored' needs a loss with factored_gradients"):
+        run_noisy_gradient(config, lambda w, x, y: (w * x).sum(), np.ones((3, 2)), np.ones(3), np.zeros(2), runs=1,
+                           generator=_generator(0), gradients="factored")
+    with pytest.raises(ValueError, match="gradients='fast' is not allowed"):
+        run_noisy_gradient(config, LogisticLoss(), np.ones((3, 2)), np.ones(3), np.zeros(2), runs=1,
+                           generator=_generator(0), gradients="fast")

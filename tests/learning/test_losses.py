@@ -98,3 +98,43 @@ def test_constants_reject_bad_feature_bound(bad: float) -> None:
 def test_linear_rejects_non_finite_offset() -> None:
     with pytest.raises(ValueError, match="offset=inf"):
         LinearLoss(offset=math.inf)
+
+
+def _factored_cases():
+    from dplab.learning.losses import TwoLayerLogisticLoss
+
+    return [(LinearLoss(offset=0.3), 5, False), (LogisticLoss(), 5, True), (TwoLayerLogisticLoss(4, 3), 4, True)]
+
+
+@pytest.mark.parametrize("case", range(3))
+@pytest.mark.parametrize("per_run_samples", [False, True])
+def test_factored_gradients_equal_torch_func_per_sample_gradients(case, per_run_samples) -> None:
+    """‖∇ℓ_j‖² and Σ_j c_j ∇ℓ_j from the factors equal those of the (R, B, d) torch.func gradients."""
+    from dplab.learning.engine import per_sample_gradients
+
+    loss, dx, labelled = _factored_cases()[case]
+    generator = torch.Generator().manual_seed(case)
+    runs, batch = 3, 7
+    d = getattr(loss, "parameters", dx)
+    w = torch.randn(runs, d, generator=generator, dtype=torch.float64)
+    shape = (runs, batch, dx) if per_run_samples else (batch, dx)
+    X = torch.randn(*shape, generator=generator, dtype=torch.float64)
+    Y = torch.where(torch.rand(shape[:-1], generator=generator) < 0.5, -1.0, 1.0).double() if labelled else None
+    reference = per_sample_gradients(loss, w, X, Y)
+    factored = loss.factored_gradients(w, X, Y)
+    torch.testing.assert_close(factored.squared_norms, reference.square().sum(-1), rtol=1e-12, atol=1e-14)
+    c = torch.rand(runs, batch, generator=generator, dtype=torch.float64)
+    torch.testing.assert_close(factored.weighted_sum(c), (reference * c.unsqueeze(-1)).sum(1), rtol=1e-12, atol=1e-14)
+
+
+def test_two_layer_loss_matches_the_torch_module() -> None:
+    """The flat-parameter network equals nn.Sequential(Linear, Tanh, Linear) with the same weights."""
+    from dplab.learning.losses import TwoLayerLogisticLoss
+
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.Tanh(), torch.nn.Linear(3, 1)).double()
+    theta = torch.cat([p.detach().reshape(-1) for p in module.parameters()])
+    x, y = torch.randn(4, dtype=torch.float64), torch.tensor(-1.0, dtype=torch.float64)
+    expected = torch.nn.functional.softplus(-y * module(x)[0]).detach()
+    assert float(TwoLayerLogisticLoss(4, 3)(theta, x, y)) == pytest.approx(float(expected), rel=1e-14)
+    assert TwoLayerLogisticLoss(4, 3).parameters == theta.numel()

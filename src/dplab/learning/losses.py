@@ -15,17 +15,30 @@ Constants (one design for every loss, matching the assumptions of Section IV-B o
 
 Any other callable ``loss(w, x, y) -> 0-dim tensor`` (for instance a small network written as a pure function of a
 flat parameter vector) works with the engine too; only the constants are specific to these classes.
+
+Factored per-sample gradients (the engine's fast path). A loss may also offer ``factored_gradients(w, X, Y)``,
+returning a :class:`FactoredGradients`: every per-sample gradient written through small per-sample factors, so that
+the squared norms ‖∇ℓ_j‖² and a weighted sum Σ_j c_j ∇ℓ_j cost one pass over the batch and one matrix product,
+without the ``(runs, batch, parameters)`` tensor of per-sample gradients. The values equal the ``torch.func`` ones
+up to the order of floating-point summation (tests compare both). Two structures are covered:
+
+- generalised linear losses ℓ(w; x, y) = φ(⟨w, x⟩, y): ∇ℓ = φ′·x, so ‖∇ℓ‖² = φ′²‖x‖² and Σ c_j∇ℓ_j = Xᵀ(c ⊙ φ′)
+  (:class:`LinearLoss`, :class:`LogisticLoss`);
+- a two-layer network (:class:`TwoLayerLogisticLoss`): each layer's per-sample weight gradient is the rank-one
+  outer product of the layer's output gradient and its input, so its squared norm is the product of two squared
+  norms ("ghost clipping", Goodfellow 2015; Li et al. 2022) and the weighted sum is one batched matrix product.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 from torch import Tensor
 
-__all__ = ["LinearLoss", "LogisticLoss"]
+__all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss"]
 
 
 def _check_feature_bound(feature_bound: float) -> float:
@@ -34,6 +47,36 @@ def _check_feature_bound(feature_bound: float) -> float:
     if not (math.isfinite(value) and value > 0.0):
         raise ValueError(f"feature_bound={feature_bound!r} must be a finite number > 0")
     return value
+
+
+def _sum_over_batch(coefficients: Tensor, X: Tensor) -> Tensor:
+    """Σ_j c_rj x_j for shared ``X`` (B, dx) or per-run ``X`` (R, B, dx); coefficients (R, B) → (R, dx)."""
+    if X.ndim == 2:
+        return coefficients @ X
+    return torch.bmm(coefficients.unsqueeze(1), X).squeeze(1)
+
+
+def _margins(w: Tensor, X: Tensor) -> Tensor:
+    """⟨w_r, x_j⟩ for every run and sample, (R, B)."""
+    return w @ X.T if X.ndim == 2 else torch.bmm(X, w.unsqueeze(-1)).squeeze(-1)
+
+
+@dataclass(frozen=True)
+class FactoredGradients:
+    """Per-sample gradients of every run and sample, kept as factors (module docstring).
+
+    ``squared_norms`` (R, B) = ‖∇ℓ(w_r; x_j, y_j)‖²; ``weighted_sum(c)`` = Σ_j c_rj ∇ℓ(w_r; x_j, y_j), (R, d).
+    """
+
+    squared_norms: Tensor
+    weighted_sum: Callable[[Tensor], Tensor]
+
+
+def _generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradients:
+    """∇ℓ_j = φ′_j·x_j: ‖∇ℓ_j‖² = φ′_j²‖x_j‖², Σ c_j∇ℓ_j = Σ (c_j φ′_j) x_j."""
+    squared_features = X.square().sum(-1)
+    return FactoredGradients(derivative.square() * squared_features,
+                             lambda c: _sum_over_batch(c * derivative, X))
 
 
 @dataclass(frozen=True)
@@ -54,6 +97,11 @@ class LinearLoss:
 
     def __call__(self, w: Tensor, x: Tensor, y: Tensor | None = None) -> Tensor:
         return torch.dot(x, w) + self.offset
+
+    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor | None = None) -> FactoredGradients:
+        """∇ℓ = x: φ′ = 1 for every run and sample."""
+        runs, batch = w.shape[0], X.shape[-2]
+        return _generalised_linear_gradients(torch.ones(runs, batch, dtype=w.dtype), X)
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = sup ‖∇_w ℓ‖ = sup ‖x‖ = feature_bound."""
@@ -83,6 +131,10 @@ class LogisticLoss:
         negative_margin = -y * torch.dot(x, w)
         return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
 
+    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
+        """∇ℓ = φ′·x with φ′ = −y·sigmoid(−y⟨w, x⟩)."""
+        return _generalised_linear_gradients(-Y * torch.sigmoid(-Y * _margins(w, X)), X)
+
     def lipschitz(self, feature_bound: float) -> float:
         """L = feature_bound, since sigmoid(·) ≤ 1."""
         return _check_feature_bound(feature_bound)
@@ -95,3 +147,55 @@ class LogisticLoss:
     def strong_convexity(self) -> float:
         """ρ = 0: the Hessian s(1−s)·x xᵀ is singular for d ≥ 2 and tends to 0 for large margins."""
         return 0.0
+
+
+@dataclass(frozen=True)
+class TwoLayerLogisticLoss:
+    """ℓ(θ; x, y) = log(1 + exp(−y·f(x))) with f(x) = w₂ᵀ tanh(W₁x + b₁) + b₂, θ = (W₁ row-major, b₁, w₂, b₂).
+
+    The layout is that of ``nn.Sequential(nn.Linear(inputs, hidden), nn.Tanh(), nn.Linear(hidden, 1))`` parameters
+    flattened in order. With z = tanh(W₁x + b₁), s = ∂ℓ/∂f = −y·sigmoid(−y f) and g = s·w₂ ⊙ (1 − z²):
+    ∇_{W₁} = g xᵀ, ∇_{b₁} = g, ∇_{w₂} = s z, ∇_{b₂} = s, so ‖∇ℓ‖² = ‖g‖²(‖x‖² + 1) + s²(‖z‖² + 1).
+    No Lipschitz constants: used for speed comparisons (``python -m benchmarks``), not in a privacy theorem.
+    """
+
+    inputs: int
+    hidden: int
+
+    @property
+    def parameters(self) -> int:
+        return self.hidden * self.inputs + 2 * self.hidden + 1
+
+    def _split(self, theta: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        # torch.split, not slicing: under vmap every slice's backward would materialise a zero-filled
+        # (batch, parameters) gradient, while the backward of one split is one concatenation.
+        return theta.split([self.hidden * self.inputs, self.hidden, self.hidden, 1], dim=-1)
+
+    def __call__(self, theta: Tensor, x: Tensor, y: Tensor) -> Tensor:
+        first, bias, second, last = self._split(theta)
+        output = second @ torch.tanh(first.view(self.hidden, self.inputs) @ x + bias) + last[0]
+        negative_margin = -y * output
+        return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
+
+    def factored_gradients(self, theta: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
+        """The rank-one layer factors (class docstring), batched over runs (R) and samples (B)."""
+        runs = theta.shape[0]
+        first, bias, second, last = self._split(theta)
+        W1 = first.view(runs, self.hidden, self.inputs)
+        shared = X.ndim == 2
+        pre = torch.matmul(X, W1.transpose(1, 2)) + bias.unsqueeze(1)          # (R, B, H), X shared or per run
+        z = torch.tanh(pre)                                                     # (R, B, H)
+        output = torch.bmm(z, second.unsqueeze(-1)).squeeze(-1) + last          # (R, B)
+        s = -Y * torch.sigmoid(-Y * output)                                     # (R, B)
+        g = s.unsqueeze(-1) * second.unsqueeze(1) * (1 - z.square())            # (R, B, H)
+        squared_features = X.square().sum(-1)
+        norms = g.square().sum(-1) * (squared_features + 1) + s.square() * (z.square().sum(-1) + 1)
+
+        def weighted_sum(c: Tensor) -> Tensor:
+            cg, cs = c.unsqueeze(-1) * g, c * s
+            features = X if not shared else X.expand(runs, *X.shape)
+            w1 = torch.bmm(cg.transpose(1, 2), features).reshape(runs, -1)     # Σ c g xᵀ, row-major (H, I)
+            w2 = torch.bmm(cs.unsqueeze(1), z).squeeze(1)                      # Σ c s z
+            return torch.cat([w1, cg.sum(1), w2, cs.sum(1, keepdim=True)], dim=1)
+
+        return FactoredGradients(norms, weighted_sum)
