@@ -55,7 +55,7 @@ SCHEMA: dict[str, Any] = {
                              "eps": POS}),
         "fig3": _obj({"n": _int(101), "d": _int(2), "k": _int(1), "tail_sd": _num(minimum=0),
                       "scale": _num(exclusive=0, maximum=1), "epsilons": _list(POS), "delta": PROB, "seeds": _int(2),
-                      "steps": _list(_int(1)), "lrs": _list(POS), "radius": POS}),
+                      "steps": _list(_int(1)), "lrs": _list(POS), "radius": POS, "variants": {"type": "boolean"}}),
         "regimes": _obj({"regimes": _list(_obj({"n": _int(101), "d": _int(2), "k": _int(1),
                                                 "scale": _num(exclusive=0, maximum=1)})),
                          "tail_sd": _num(minimum=0), "epsilons": _list(POS), "delta": PROB, "seeds": _int(2),

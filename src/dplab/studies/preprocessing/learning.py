@@ -7,6 +7,10 @@ DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (spec §3):
 (c) min_α 2αε₀² + log(1/δ)/(α−1) = ε; (a) min_{α≥11} 1.05αε₀²(4 + 12.2²/δ_k²) + log(1/δ)/(α−1) = ε, δ_k the
 dataset's eigen-gap (a conditional guarantee); (b) DP-PCA at (ε/2, δ/2) and DP-GD calibrated like (c) at (ε/2, δ/2).
 Excess empirical risk: ℓ̂ on π(S) at θ̂ minus ℓ̂ on S at θ* = argmin over ‖θ‖ ≤ R (accelerated projected GD).
+Variants of (a) (spec §3, review R4; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
+of Song et al. (2021) that Prop. 8 invokes (θ₀ = 0, no projection; only A_kᵀθ matters on π(S), so the noise is
+effectively k-dimensional), with the (a) budget; ``nonprivate_pca_dim``, the dimension-reduction ablation (DP-GD
+in ℝ^k on A_kᵀx, projected onto ‖θ‖ ≤ R) with τ_dim = 2τ_rank, i.e. 24.4/δ_k in the Table-2 form.
 Hyper-parameters (T, lr): one stated rule for every method — for each method and ε, the grid point with the smallest
 mean excess risk over seeds (non-private selection, as is common in papers; stated on the figure).
 """
@@ -26,7 +30,7 @@ from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
-from dplab.learning.projections import Ball
+from dplab.learning.projections import Ball, NoProjection
 from dplab.mechanisms.propose_test_release import (
     propose_test_release,
     ptr_distance_statistic,
@@ -38,10 +42,11 @@ from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["METHODS", "calibrate_eps0", "dp_gd", "logistic_risk", "constrained_minimiser", "fig3_frame",
+__all__ = ["METHODS", "VARIANTS", "calibrate_eps0", "dp_gd", "logistic_risk", "constrained_minimiser", "fig3_frame",
            "compute_fig3", "compute_ext_fig3_regimes", "compute_ext_ptr"]
 
 METHODS = ("nonprivate_pca", "dp_pca", "no_preprocessing")
+VARIANTS = ("nonprivate_pca_unconstrained", "nonprivate_pca_dim")
 
 
 def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None = None) -> float:
@@ -50,10 +55,11 @@ def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None 
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon, delta) / 2)
     if method == "dp_pca":
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon / 2, delta / 2) / 2)
-    if method == "nonprivate_pca":
-        factor = 1.05 * (4 + (s.PCA_TAU_CONSTANT / float(gap)) ** 2)
+    if method in ("nonprivate_pca", "nonprivate_pca_unconstrained", "nonprivate_pca_dim"):
+        tau = (2 if method == "nonprivate_pca_dim" else 1) * s.PCA_TAU_CONSTANT / float(gap)
+        factor = 1.05 * (4 + tau**2)
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon, delta, alpha_min=11.0) / factor)
-    raise ValueError(f"method={method!r} must be one of {METHODS}")
+    raise ValueError(f"method={method!r} must be one of {METHODS + VARIANTS}")
 
 
 def logistic_risk(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -72,19 +78,23 @@ def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: in
     return theta
 
 
-def dp_gd(X: np.ndarray, y: np.ndarray, eps0: float, steps: int, lr: float, radius: float, runs: int,
+def dp_gd(X: np.ndarray, y: np.ndarray, eps0: float, steps: int, lr: float, radius: float | None, runs: int,
           generator: torch.Generator) -> np.ndarray:
-    """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1)."""
+    """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1), projected onto ‖θ‖ ≤ radius
+    (``radius=None``: unconstrained)."""
     sigma = math.sqrt(steps) / (eps0 * X.shape[0])
-    config = NoisyGradientConfig(lr=lr, noise="gaussian", noise_scale=sigma, clip_norm=1.0, projection=Ball(radius),
+    projection = NoProjection() if radius is None else Ball(radius)
+    config = NoisyGradientConfig(lr=lr, noise="gaussian", noise_scale=sigma, clip_norm=1.0, projection=projection,
                                  sampling="full_batch", steps=steps, stopping="average")
     return run_noisy_gradient(config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator,
                               progress=False).numpy()
 
 
-def fig3_frame(data: LowRankDataset, rank_reduced: np.ndarray, params: Mapping[str, Any], seed: int, progress) -> pd.DataFrame:
-    """Excess risk of every method × ε × (T, lr) × seed on one dataset (``rank_reduced`` = its PCA rank
-    reduction, from the ``preprocess`` rule), with the selected (T, lr) flagged."""
+def fig3_frame(data: LowRankDataset, reduced: Mapping[str, np.ndarray], params: Mapping[str, Any], seed: int, progress,
+               methods: tuple[str, ...] = METHODS) -> pd.DataFrame:
+    """Excess risk of every method × ε × (T, lr) × seed on one dataset (``reduced``: its PCA ``"pca_rank"`` and,
+    for the dimension-reduction variant, ``"pca_dim"`` reductions, from the ``preprocess`` rule), with the selected
+    (T, lr) flagged."""
     delta, radius, seeds, k = float(params["delta"]), float(params["radius"]), int(params["seeds"]), data.k
     X, y = data.X, data.y
     best = float(logistic_risk(constrained_minimiser(X, y, radius), X, y)[0])
@@ -94,7 +104,7 @@ def fig3_frame(data: LowRankDataset, rank_reduced: np.ndarray, params: Mapping[s
         subspaces = dp_pca_subspaces(X, k, epsilon / 2, delta / 2, rng, runs=seeds)
         for steps in params["steps"]:
             for lr in params["lrs"]:
-                for method in METHODS:
+                for method in methods:
                     eps0 = calibrate_eps0(method, float(epsilon), delta, data.gap)
                     gen = torch.Generator().manual_seed(derive_seed(seed, method, epsilon, steps, lr) % 2**62)
                     if method == "dp_pca":
@@ -102,8 +112,9 @@ def fig3_frame(data: LowRankDataset, rank_reduced: np.ndarray, params: Mapping[s
                         thetas = np.vstack([dp_gd(F, y, eps0, steps, lr, radius, 1, gen) for F in features])
                         risks = np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
                     else:
-                        F = rank_reduced if method == "nonprivate_pca" else X
-                        risks = logistic_risk(dp_gd(F, y, eps0, steps, lr, radius, seeds, gen), F, y)
+                        F = {"nonprivate_pca_dim": reduced.get("pca_dim"), "no_preprocessing": X}.get(method, reduced["pca_rank"])
+                        bound = None if method == "nonprivate_pca_unconstrained" else radius
+                        risks = logistic_risk(dp_gd(F, y, eps0, steps, lr, bound, seeds, gen), F, y)
                     rows += [{"method": method, "epsilon": float(epsilon), "seed": r, "excess_risk": float(v - best),
                               "steps": int(steps), "lr": float(lr), "eps0": eps0,
                               "sigma": math.sqrt(steps) / (eps0 * X.shape[0]), "delta": delta,
@@ -120,7 +131,9 @@ def fig3_frame(data: LowRankDataset, rank_reduced: np.ndarray, params: Mapping[s
 
 def compute_fig3(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Figure 3 on the workflow's approximately low-rank dataset ``fig3`` and its PCA rank reduction."""
-    return fig3_frame(load_low_rank(inputs["data"]), load_preprocessed(inputs["pca_rank"]).values, params, seed, progress)
+    reduced = {step: load_preprocessed(inputs[step]).values for step in ("pca_rank", "pca_dim")}
+    methods = METHODS + VARIANTS if params["variants"] else METHODS
+    return fig3_frame(load_low_rank(inputs["data"]), reduced, params, seed, progress, methods)
 
 
 def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
@@ -128,8 +141,8 @@ def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress, inp
     frames = []
     for index in range(len(params["regimes"])):
         data = load_low_rank(inputs[f"data_regime{index}"])
-        rank_reduced = load_preprocessed(inputs[f"pca_rank_regime{index}"]).values
-        frame = fig3_frame(data, rank_reduced, params, derive_seed(seed, "regime_run", index), progress)
+        reduced = {"pca_rank": load_preprocessed(inputs[f"pca_rank_regime{index}"]).values}
+        frame = fig3_frame(data, reduced, params, derive_seed(seed, "regime_run", index), progress)
         frame = frame[frame["selected"]].copy()
         frame["regime"] = index
         frame["d_over_n"] = data.X.shape[1] / data.X.shape[0]

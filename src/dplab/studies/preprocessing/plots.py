@@ -14,7 +14,10 @@ __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
 STYLES = {"srdp_table2": "-", "group_privacy": "--", "srdp_theorem2_optimised": ":"}
 LABELS = {"nonprivate_pca": "(a) non-private PCA, Table-2 budget", "dp_pca": "(b) DP-PCA, half budget",
-          "no_preprocessing": "(c) no pre-processing"}
+          "no_preprocessing": "(c) no pre-processing",
+          "nonprivate_pca_unconstrained": "(a) variant: unconstrained DP-GD (Song et al.)",
+          "nonprivate_pca_dim": "(a) ablation: dimension reduction, 2τ"}
+LINES = {"nonprivate_pca_unconstrained": "--", "nonprivate_pca_dim": ":"}
 TITLES = {"a": "(a) Quantization", "b": "(b) Mean imputation", "c": "(c) PCA rank reduction"}
 
 
@@ -46,9 +49,11 @@ def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
 def _errorbars(ax, frame: pd.DataFrame) -> None:
     for method in LABELS:
         sel = frame[(frame["method"] == method) & frame["selected"]]
+        if sel.empty:
+            continue
         stats = sel.groupby("epsilon")["excess_risk"].agg(["mean", "std", "count"]).reset_index()
         ax.errorbar(stats["epsilon"], stats["mean"], yerr=stats["std"] / np.sqrt(stats["count"]), marker="o",
-                    ms=3, capsize=2, label=LABELS[method])
+                    ms=3, capsize=2, linestyle=LINES.get(method, "-"), label=LABELS[method])
     ax.set_xscale("log")
     ax.set_xlabel("overall $\\varepsilon$")
 
