@@ -516,3 +516,33 @@ def test_factored_path_needs_a_factored_loss() -> None:
     with pytest.raises(ValueError, match="gradients='fast' is not allowed"):
         run_noisy_gradient(config, LogisticLoss(), np.ones((3, 2)), np.ones(3), np.zeros(2), runs=1,
                            generator=_generator(0), gradients="fast")
+
+
+@pytest.mark.parametrize("n, size", [(50, 3), (10, 3)])
+def test_uniform_subsets_are_uniform_without_repeats(n, size) -> None:
+    """Both paths (sparse: size^2 <= n; dense: top-k keys): exact size, no repeated index, every index with
+    probability size/n, and every pair of indices together with probability size(size-1)/(n(n-1))."""
+    from dplab.learning.engine import uniform_subsets
+
+    runs = 40_000
+    rows = uniform_subsets(runs, n, size, _generator(7)).numpy()
+    assert rows.shape == (runs, size) and rows.min() >= 0 and rows.max() < n
+    assert all(len(set(r)) == size for r in rows[:2000])
+    incidence = np.zeros((runs, n))
+    np.put_along_axis(incidence, rows, 1.0, axis=1)
+    p = size / n
+    assert np.all(np.abs(incidence.mean(axis=0) - p) <= 5 * math.sqrt(p * (1 - p) / runs))
+    pair = incidence[:, 0] * incidence[:, 1]
+    q = size * (size - 1) / (n * (n - 1))
+    _within_standard_errors(pair.mean(), q, math.sqrt(q * (1 - q) / runs))
+
+
+def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
+    """The sparse sampler's core on hand-made draws: first distinct values in draw order; rows with too few
+    distinct values are flagged (and redrawn by uniform_subsets)."""
+    from dplab.learning.engine import _first_distinct
+
+    draws = torch.tensor([[5, 2, 5, 7, 2, 9], [3, 3, 3, 3, 1, 3], [0, 1, 2, 3, 4, 5]])
+    values, enough = _first_distinct(draws, 3)
+    assert values[0].tolist() == [5, 2, 7] and values[2].tolist() == [0, 1, 2]
+    assert enough.tolist() == [True, False, True]

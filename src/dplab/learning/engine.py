@@ -83,6 +83,7 @@ __all__ = [
     "GRADIENT_METHODS",
     "NoisyGradientConfig",
     "per_sample_gradients",
+    "uniform_subsets",
     "clip_by_norm",
     "run_noisy_gradient",
     "dp_sgd_noise_scale",
@@ -312,6 +313,38 @@ def _included_first(included: Tensor, largest: int) -> Tensor:
     return order[:, :largest]
 
 
+def _first_distinct(draws: Tensor, size: int) -> tuple[Tensor, Tensor]:
+    """Per row of ``draws`` (R, m): the first ``size`` distinct values in draw order (R, size), and whether the row
+    had that many. A draw repeats an earlier one iff it follows an equal value in the stable sort of its row."""
+    values, order = torch.sort(draws, dim=1, stable=True)
+    repeat_sorted = torch.zeros_like(draws, dtype=torch.bool)
+    repeat_sorted[:, 1:] = values[:, 1:] == values[:, :-1]
+    first = ~torch.empty_like(repeat_sorted).scatter_(1, order, repeat_sorted)
+    enough = first.sum(dim=1) >= size
+    return torch.gather(draws, 1, _included_first(first, size)), enough
+
+
+def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -> Tensor:
+    """``runs`` independent uniformly random ``size``-subsets of {0, …, n−1}, as rows of indices (R, size).
+
+    Sparse case (size² ≤ n): the first ``size`` distinct values of i.i.d. uniform draws, i.e. sequential sampling
+    without replacement, in O(size) per row; the few rows whose size + 8 draws hold fewer distinct values are
+    drawn again (an event invariant under relabelling {0, …, n−1}, so the subsets stay uniform). Dense case: the
+    ``size`` largest of n i.i.d. uniform keys, O(n) per row.
+    """
+    if size * size > n:
+        keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
+        return torch.topk(keys, size, dim=1, sorted=False).indices
+    out = torch.empty(runs, size, dtype=torch.int64)
+    pending = torch.arange(runs)
+    while pending.numel():
+        draws = torch.randint(n, (pending.numel(), size + 8), generator=generator)
+        subsets, enough = _first_distinct(draws, size)
+        out[pending[enough]] = subsets[enough]
+        pending = pending[~enough]
+    return out
+
+
 def _batches(
     config: NoisyGradientConfig, X: Tensor, Y: Tensor | None, runs: int, steps: int, generator: torch.Generator
 ) -> Iterator[_Batch]:
@@ -339,10 +372,9 @@ def _batches(
             if k == 0:
                 permutation = torch.argsort(torch.rand(runs, n, generator=generator, dtype=torch.float64), dim=1)
             yield _take(X, Y, permutation[:, k * batch_size : (k + 1) * batch_size])
-    else:  # "without_replacement": the batch_size largest of n i.i.d. uniform keys form a uniform random subset
+    else:  # "without_replacement"
         for _ in range(steps):
-            keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
-            yield _take(X, Y, torch.topk(keys, batch_size, dim=1, sorted=False).indices)
+            yield _take(X, Y, uniform_subsets(runs, n, batch_size, generator))
 
 
 def _noise(
