@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import torch
 from torch import Tensor
 
-__all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss"]
+__all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss", "generalised_linear_gradients",
+           "linear_margins"]
 
 
 def _check_feature_bound(feature_bound: float) -> float:
@@ -56,7 +57,7 @@ def _sum_over_batch(coefficients: Tensor, X: Tensor) -> Tensor:
     return torch.bmm(coefficients.unsqueeze(1), X).squeeze(1)
 
 
-def _margins(w: Tensor, X: Tensor) -> Tensor:
+def linear_margins(w: Tensor, X: Tensor) -> Tensor:
     """⟨w_r, x_j⟩ for every run and sample, (R, B)."""
     return w @ X.T if X.ndim == 2 else torch.bmm(X, w.unsqueeze(-1)).squeeze(-1)
 
@@ -72,7 +73,7 @@ class FactoredGradients:
     weighted_sum: Callable[[Tensor], Tensor]
 
 
-def _generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradients:
+def generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradients:
     """∇ℓ_j = φ′_j·x_j: ‖∇ℓ_j‖² = φ′_j²‖x_j‖², Σ c_j∇ℓ_j = Σ (c_j φ′_j) x_j."""
     squared_features = X.square().sum(-1)
     return FactoredGradients(derivative.square() * squared_features,
@@ -101,7 +102,7 @@ class LinearLoss:
     def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor | None = None) -> FactoredGradients:
         """∇ℓ = x: φ′ = 1 for every run and sample."""
         runs, batch = w.shape[0], X.shape[-2]
-        return _generalised_linear_gradients(torch.ones(runs, batch, dtype=w.dtype), X)
+        return generalised_linear_gradients(torch.ones(runs, batch, dtype=w.dtype), X)
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = sup ‖∇_w ℓ‖ = sup ‖x‖ = feature_bound."""
@@ -133,7 +134,7 @@ class LogisticLoss:
 
     def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
         """∇ℓ = φ′·x with φ′ = −y·sigmoid(−y⟨w, x⟩)."""
-        return _generalised_linear_gradients(-Y * torch.sigmoid(-Y * _margins(w, X)), X)
+        return generalised_linear_gradients(-Y * torch.sigmoid(-Y * linear_margins(w, X)), X)
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = feature_bound, since sigmoid(·) ≤ 1."""
