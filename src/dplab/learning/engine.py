@@ -73,6 +73,7 @@ from torch import Tensor
 from torch.func import grad, vmap
 from tqdm import tqdm
 
+from dplab.checks import positive_finite
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
@@ -103,14 +104,6 @@ Loss = Callable[[Tensor, Tensor, Any], Tensor]
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _positive_finite(name: str, value: float) -> float:
-    """``value`` as a float after checking it is finite and > 0 (ValueError naming ``name`` otherwise)."""
-    number = float(value)
-    if not (math.isfinite(number) and number > 0.0):
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return number
-
-
 def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: int) -> float:
     """Per-coordinate std of Z for DP-SGD: σ·C/B (Abadi et al. 2016, Algorithm 1: (Σ clip_C(g_j) + N(0, σ²C²I))/B).
 
@@ -120,7 +113,7 @@ def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: in
     sigma = float(noise_multiplier)
     if not (math.isfinite(sigma) and sigma >= 0.0):
         raise ValueError(f"noise_multiplier={noise_multiplier!r} must be a finite number >= 0")
-    clip = _positive_finite("clip_norm", clip_norm)
+    clip = positive_finite("clip_norm", clip_norm)
     _check_int("batch_size", batch_size, minimum=1)
     return sigma * clip / batch_size
 
@@ -131,8 +124,8 @@ def sgld_noise_scale(lr: float, inverse_temperature: float) -> float:
     This is the Euler–Maruyama step of the Langevin diffusion dW = −∇F dt + √(2/β) dB with step lr (Welling and Teh
     2011 use β = 1); β = ``inverse_temperature`` > 0.
     """
-    step = _positive_finite("lr", lr)
-    beta = _positive_finite("inverse_temperature", inverse_temperature)
+    step = positive_finite("lr", lr)
+    beta = positive_finite("inverse_temperature", inverse_temperature)
     return math.sqrt(2.0 / (step * beta))
 
 
@@ -176,7 +169,7 @@ def clip_by_norm(g: Tensor, max_norm: float | None) -> Tensor:
     """Per-sample ℓ2 clipping along the last axis: g ↦ g·min(1, C/‖g‖); ``max_norm=None`` returns ``g`` itself."""
     if max_norm is None:
         return g
-    return g * _clip_factors(g, _positive_finite("max_norm", max_norm))
+    return g * _clip_factors(g, positive_finite("max_norm", max_norm))
 
 
 def _clip_factors(g: Tensor, clip: float) -> Tensor:
@@ -227,7 +220,7 @@ class NoisyGradientConfig:
     stopping: str = "final"
 
     def __post_init__(self) -> None:
-        _positive_finite("lr", self.lr)
+        positive_finite("lr", self.lr)
         _check_choice("noise", self.noise, NOISE_KINDS)
         if self.noise == "none":
             if self.noise_scale not in (None, 0, 0.0):
@@ -239,7 +232,7 @@ class NoisyGradientConfig:
                     f"noise_scale={self.noise_scale!r} must be a finite number >= 0 when noise={self.noise!r}"
                 )
         if self.clip_norm is not None:
-            _positive_finite("clip_norm", self.clip_norm)
+            positive_finite("clip_norm", self.clip_norm)
         if not (callable(self.projection) and hasattr(self.projection, "diameter")):
             raise ValueError(
                 f"projection={self.projection!r} must be a projection: Interval, Ball, NoProjection, "

@@ -17,14 +17,9 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
+from dplab.checks import positive_finite
+
 __all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
-
-
-def _check_positive(name: str, value: float) -> float:
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return value
 
 
 def _first_bad(array: np.ndarray, ok: np.ndarray) -> float:
@@ -37,7 +32,7 @@ def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1
     log[Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)], exactly −inf where the difference is 0 (never from underflow:
     both terms are kept as logs).
     """
-    sens = _check_positive("sensitivity", sensitivity)
+    sens = positive_finite("sensitivity", sensitivity)
     sigma, epsilon = np.broadcast_arrays(np.asarray(sigma, float), np.asarray(epsilon, float))
     ok_sigma = np.isfinite(sigma) & (sigma > 0)
     if not ok_sigma.all():
@@ -76,7 +71,7 @@ def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1
 
     Brent's method on log σ against log δ, so δ far below 1e-300 is handled (e.g. log_delta = −2000).
     """
-    sens = _check_positive("sensitivity", sensitivity)
+    sens = positive_finite("sensitivity", sensitivity)
     epsilon, log_delta = np.broadcast_arrays(np.asarray(epsilon, float), np.asarray(log_delta, float))
     out = np.array([_agm_sigma_scalar(float(e), float(ld), sens) for e, ld in zip(epsilon.flat, log_delta.flat)])
     return out.reshape(epsilon.shape)
@@ -84,6 +79,6 @@ def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1
 
 def classical_gaussian_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
     """The classical calibration σ = Δ·√(2 ln(1.25/δ))/ε (Dwork and Roth 2014, Thm A.1; valid for ε < 1)."""
-    sens = _check_positive("sensitivity", sensitivity)
+    sens = positive_finite("sensitivity", sensitivity)
     epsilon, log_delta = np.asarray(epsilon, float), np.asarray(log_delta, float)
     return sens * np.sqrt(2.0 * (np.log(1.25) - log_delta)) / epsilon

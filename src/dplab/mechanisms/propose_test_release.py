@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
+from dplab.checks import positive_finite
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball
@@ -35,13 +36,6 @@ __all__ = [
 ]
 
 
-def _positive(name: str, value: float) -> float:
-    number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"{name}={value!r} is invalid; allowed: a finite number > 0")
-    return number
-
-
 def ptr_distance_statistic(X: ArrayLike, k: int, beta: float) -> float:
     """Ĵ(S) = (δ_k(S) − β)·n/12.2, the computable sensitivity-1 lower bound on the distance to a dataset with
     eigen-gap < β (needs n ≥ 101 and ‖x‖ ≤ 1)."""
@@ -49,14 +43,14 @@ def ptr_distance_statistic(X: ArrayLike, k: int, beta: float) -> float:
     if data.shape[0] < 101:
         raise ValueError(f"n={data.shape[0]} is invalid; allowed: n >= 101 (the 6.1/n bound of Prop. 5)")
     _, values = top_eigenvectors(data, k)
-    return (eigengap(values, k) - _positive("beta", beta)) * data.shape[0] / PCA_TAU_CONSTANT
+    return (eigengap(values, k) - positive_finite("beta", beta)) * data.shape[0] / PCA_TAU_CONSTANT
 
 
 def ptr_threshold(epsilon: float, delta: float) -> float:
     """log(2/δ)/ε (Algorithm 1, step 2)."""
     if not 0 < delta < 1:
         raise ValueError(f"delta={delta!r} is invalid; allowed: 0 < delta < 1")
-    return math.log(2 / delta) / _positive("epsilon", epsilon)
+    return math.log(2 / delta) / positive_finite("epsilon", epsilon)
 
 
 def ptr_refusal_probability(statistic: float, epsilon: float, delta: float) -> float:
@@ -67,13 +61,13 @@ def ptr_refusal_probability(statistic: float, epsilon: float, delta: float) -> f
 
 def ptr_test(statistic: float, epsilon: float, delta: float, rng: np.random.Generator, runs: int) -> np.ndarray:
     """``runs`` independent tests: True where released (γ > threshold), False where ⊥."""
-    gamma = statistic + rng.laplace(0.0, 1.0 / _positive("epsilon", epsilon), size=runs)
+    gamma = statistic + rng.laplace(0.0, 1.0 / positive_finite("epsilon", epsilon), size=runs)
     return gamma > ptr_threshold(epsilon, delta)
 
 
 def ptr_dp_gd_noise(n: int, steps: int, epsilon: float, L: float = 1.0) -> float:
     """σ = 2L√T/(εn) (Algorithm 1, step 3): DP-GD is then (α, αε²/2)-RDP."""
-    return 2 * L * math.sqrt(steps) / (_positive("epsilon", epsilon) * n)
+    return 2 * L * math.sqrt(steps) / (positive_finite("epsilon", epsilon) * n)
 
 
 def propose_test_release(X: ArrayLike, y: ArrayLike, k: int, beta: float, epsilon: float, delta: float, steps: int,

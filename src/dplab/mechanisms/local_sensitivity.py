@@ -1,0 +1,266 @@
+"""Data-dependent noise with purification (Lin, Wang, Ma, Wang, Sec. 5.1 and App. J.1-J.2), instantiated on
+triangle counting in undirected graphs under edge-add/remove adjacency (spec paperD §4 E6, a PROPOSED instance).
+
+* The query: q(G) = #triangles = tr(A³)/6.  Flipping edge {i, j} changes q by c_ij = (A²)_ij (common neighbours,
+  independent of whether {i, j} is present), so the local sensitivity is Δ_Local(G) = max_{i<j} (A²)_ij and the
+  global sensitivity is n_v − 2.  Δ_Local has global sensitivity ≤ 1 (one flip changes each c_ij by ≤ 1), the
+  assumption of Algorithm 11.
+* Algorithm 9 (PTR, DL09; Lemma 34: (2ε, δ)-DP): refuse (⊥) if 𝒟_β(G) + Lap(1/ε) ≤ log(1/δ)/ε, else release
+  q(G) + Lap(β/ε).  𝒟_β is replaced by the sensitivity-1 lower bound max(0, ⌊β⌋ + 1 − Δ_Local(G)), which is 0
+  whenever Δ_Local > β: all the privacy proof uses (spec E6, corrected in review).
+* Algorithm 10 (pure PTR; Lemma 34: (2ε + ε′, 0)-DP): ⊥ ↦ Unif(Θ), then Algorithm 1.  The released value is first
+  clipped to Θ (post-processing), since Algorithm 1 needs Range ⊆ Θ (Assumption 1).
+* Algorithm 11 (privately bounded local sensitivity; Theorem 5/11: 3ε-DP): β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε
+  (clamped at 1e-12, spec A12), q_apx = Proj_Θ(q + Lap(β̂/ε)), q_pure = Algorithm 1 with ε′, δ, ω.  Parameters of
+  the proof of Theorem 11: ω = 1/100 ∧ 1/(Rε²), δ = 2ω/(16dRε)^d, so Δ = 2R(δ/2ω) = 1/(8ε) for d = 1.
+* Baselines: the global-sensitivity Laplace mechanism and the smooth-sensitivity mechanism of Nissim, Raskhodnikova,
+  Smith (2007) with the density h(z) ∝ 1/(1 + z⁴) (γ = 4): by NRS07 Lemma 2.10 h is (α, β)-admissible with
+  α = β = ε/(2(γ + 1)), so q + (S/α)·Z is ε-DP for any β-smooth upper bound S ≥ Δ_Local.  The constants are
+  checked numerically (sliding and dilation log-ratios) in the tests.  The smooth bound used is
+  S(G) = max_{k≥0} e^{−βk}·min(Δ_Local(G) + k, n_v − 2) (valid because Δ_Local has global sensitivity 1).
+
+Everything is vectorised over ``size`` independent noise draws.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dplab.checks import positive_finite
+from dplab.mechanisms.purification import LqBall, purify
+from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
+
+__all__ = [
+    "random_graph",
+    "common_neighbours",
+    "triangle_count",
+    "triangle_local_sensitivity",
+    "triangle_global_sensitivity",
+    "edge_flip_changes",
+    "Alg11Parameters",
+    "alg11_parameters",
+    "ptr_distance_lower_bound",
+    "propose_test_release",
+    "pure_propose_test_release",
+    "bounded_local_sensitivity_release",
+    "purified_local_sensitivity_release",
+    "global_sensitivity_laplace",
+    "QUARTIC_GAMMA",
+    "smooth_sensitivity_beta",
+    "triangle_smooth_sensitivity",
+    "quartic_log_density",
+    "sample_quartic",
+    "smooth_sensitivity_mechanism",
+]
+
+_BETA_FLOOR = 1e-12
+
+
+# --------------------------------------------------------------------------------------------------- the query
+
+def random_graph(n_vertices: int, p: float, rng: np.random.Generator) -> np.ndarray:
+    """Adjacency matrix (float64, symmetric, zero diagonal) of an Erdős–Rényi G(n_v, p) graph."""
+    if int(n_vertices) != n_vertices or n_vertices < 3:
+        raise ValueError(f"n_vertices={n_vertices!r} must be an integer >= 3")
+    if not 0 <= p <= 1:
+        raise ValueError(f"p={p!r} must satisfy 0 <= p <= 1")
+    upper = np.triu(rng.random((n_vertices, n_vertices)) < p, k=1)
+    return (upper | upper.T).astype(np.float64)
+
+
+def common_neighbours(adjacency: np.ndarray) -> np.ndarray:
+    """C = A² (C_ij = number of common neighbours of i and j)."""
+    a = np.asarray(adjacency, dtype=np.float64)
+    return a @ a
+
+
+def triangle_count(adjacency: np.ndarray, common: np.ndarray | None = None) -> float:
+    """q(G) = tr(A³)/6 = Σ_ij (A²)_ij A_ij / 6."""
+    c = common_neighbours(adjacency) if common is None else common
+    return float(np.sum(c * adjacency) / 6.0)
+
+
+def triangle_local_sensitivity(adjacency: np.ndarray, common: np.ndarray | None = None) -> float:
+    """Δ_Local(G) = max_{i<j} (A²)_ij: the largest change of the triangle count over single edge flips."""
+    c = common_neighbours(adjacency) if common is None else common
+    return float(np.max(c[np.triu_indices(c.shape[0], k=1)]))
+
+
+def triangle_global_sensitivity(n_vertices: int) -> float:
+    """GS = n_v − 2 (an edge between two vertices adjacent to every other vertex closes n_v − 2 triangles)."""
+    return float(n_vertices - 2)
+
+
+def edge_flip_changes(adjacency: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Brute force over all single edge flips {i, j} (i < j): |q(G') − q(G)| and |Δ_Local(G') − Δ_Local(G)|.
+
+    O(n_v² · n_v³): for small graphs only (the reference for the closed forms above)."""
+    a = np.asarray(adjacency, dtype=np.float64)
+    q0, ls0 = triangle_count(a), triangle_local_sensitivity(a)
+    dq, dls = [], []
+    for i, j in zip(*np.triu_indices(a.shape[0], k=1)):
+        b = a.copy()
+        b[i, j] = b[j, i] = 1.0 - b[i, j]
+        dq.append(abs(triangle_count(b) - q0))
+        dls.append(abs(triangle_local_sensitivity(b) - ls0))
+    return np.array(dq), np.array(dls)
+
+
+# ------------------------------------------------------------------------------------------ Algorithm 11 setup
+
+@dataclass(frozen=True)
+class Alg11Parameters:
+    """The purification parameters of the proof of Theorem 11 (App. J.2) for Θ of ℓ2 diameter R in ℝ^d."""
+
+    epsilon: float
+    diameter: float
+    d: int
+    log_omega: float
+    log_delta: float
+    shift: float
+    laplace_scale: float
+
+    @property
+    def log_inv_delta(self) -> float:
+        return -self.log_delta
+
+    @property
+    def bound_offset(self) -> float:
+        """log(2/δ)/ε, the offset of β̂ (Algorithm 11, line 1)."""
+        return (math.log(2.0) - self.log_delta) / self.epsilon
+
+
+def alg11_parameters(diameter: float, epsilon: float, d: int = 1) -> Alg11Parameters:
+    """ω = 1/100 ∧ 1/(Rε²), δ = 2ω/(16dRε)^d, ε′ = ε (proof of Theorem 11), and Algorithm 1's Δ and b = 2Δ/ε′.
+
+    Δ = 2√d·R·(δ/2ω)^{1/d} = 1/(8√d ε); e.g. R = C(500, 3), ε = 1: ω = 4.829e-8, log(1/δ) = 35.7716, Δ = 0.125,
+    b = 0.25 (spec §6 #20).  All in log-space."""
+    diameter = positive_finite("diameter", diameter)
+    epsilon = positive_finite("epsilon", epsilon)
+    if int(d) != d or d < 1:
+        raise ValueError(f"d={d!r} must be an integer >= 1")
+    log_omega = min(math.log(0.01), -math.log(diameter) - 2.0 * math.log(epsilon))
+    log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d * diameter * epsilon)
+    check_log_probability("delta", log_delta)
+    shift = purification_shift(d, 2.0, diameter, log_delta, log_omega)
+    return Alg11Parameters(epsilon, diameter, int(d), log_omega, log_delta, shift,
+                           purification_laplace_scale(shift, epsilon))
+
+
+def _interval(lower: float, upper: float) -> LqBall:
+    return LqBall(center=((lower + upper) / 2.0,), diameter=upper - lower, q=2.0)
+
+
+# ------------------------------------------------------------------------------------------ Algorithms 9 and 10
+
+def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:
+    """max(0, ⌊β⌋ + 1 − Δ_Local): a global-sensitivity-1 lower bound on 𝒟_β (integer-valued Δ_Local) that is 0
+    whenever Δ_Local > β (spec E6, corrected in review; the exact distance can be larger)."""
+    return max(0.0, math.floor(beta) + 1.0 - float(local_sensitivity))
+
+
+def propose_test_release(value: float, distance: float, beta: float, epsilon: float, log_delta: float, size: int,
+                         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 9 (PTR, Lemma 34: (2ε, δ)-DP), ``size`` draws: (released values, refused mask).
+
+    Refuse when 𝒟 + Lap(1/ε) ≤ log(1/δ)/ε; otherwise release q + Lap(β/ε).  Refused entries hold NaN."""
+    epsilon = positive_finite("epsilon", epsilon)
+    beta = positive_finite("beta", beta)
+    log_delta = check_log_probability("delta", log_delta)
+    refused = distance + rng.laplace(scale=1.0 / epsilon, size=size) <= -log_delta / epsilon
+    released = value + rng.laplace(scale=beta / epsilon, size=size)
+    return np.where(refused, np.nan, released), refused
+
+
+def pure_propose_test_release(value: float, distance: float, beta: float, epsilon: float, epsilon_prime: float,
+                              log_delta: float, log_omega: float, lower: float, upper: float, size: int,
+                              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 10 ((2ε + ε′, 0)-DP): Algorithm 9, ⊥ ↦ Unif([lower, upper]), clip to Θ, Algorithm 1.
+
+    Returns (purified outputs, refused mask)."""
+    released, refused = propose_test_release(value, distance, beta, epsilon, log_delta, size, rng)
+    theta = np.where(refused, rng.uniform(lower, upper, size=size), np.clip(released, lower, upper))
+    out = purify(theta[:, None], _interval(lower, upper), epsilon_prime, log_delta, log_omega, rng)[:, 0]
+    return out, refused
+
+
+# ------------------------------------------------------------------------------------------------ Algorithm 11
+
+def bounded_local_sensitivity_release(value: float, local_sensitivity: float, epsilon: float, log_delta: float,
+                                      lower: float, upper: float, size: int,
+                                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 11, lines 1-2 ((2ε, δ)-DP for d = 1): β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (≥ 1e-12) and
+    q_apx = Proj_[lower, upper](q + Lap(β̂/ε)).  Returns (q_apx, β̂)."""
+    epsilon = positive_finite("epsilon", epsilon)
+    log_delta = check_log_probability("delta", log_delta)
+    beta_hat = np.maximum(local_sensitivity + rng.laplace(scale=1.0 / epsilon, size=size)
+                          + (math.log(2.0) - log_delta) / epsilon, _BETA_FLOOR)
+    q_apx = np.clip(value + beta_hat / epsilon * rng.laplace(size=size), lower, upper)
+    return q_apx, beta_hat
+
+
+def purified_local_sensitivity_release(value: float, local_sensitivity: float, params: Alg11Parameters,
+                                       lower: float, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 11 (Theorem 5/11: 3ε-DP, ε′ = ε) on Θ = [lower, lower + R] (d = 1): returns (q_pure, q_apx)."""
+    if params.d != 1:
+        raise ValueError(f"params.d={params.d} must be 1 (a scalar query; see spec A12 for d > 1)")
+    upper = lower + params.diameter
+    q_apx, _ = bounded_local_sensitivity_release(value, local_sensitivity, params.epsilon, params.log_delta,
+                                                 lower, upper, size, rng)
+    q_pure = purify(q_apx[:, None], _interval(lower, upper), params.epsilon, params.log_delta, params.log_omega,
+                    rng)[:, 0]
+    return q_pure, q_apx
+
+
+def global_sensitivity_laplace(value: float, sensitivity: float, epsilon: float, size: int,
+                               rng: np.random.Generator) -> np.ndarray:
+    """The Laplace mechanism q + Lap(GS/ε) (ε-DP)."""
+    return value + rng.laplace(scale=positive_finite("sensitivity", sensitivity) / positive_finite("epsilon", epsilon), size=size)
+
+
+# ------------------------------------------------------------------------------------- smooth sensitivity (NRS07)
+
+#: γ of the density h(z) ∝ 1/(1 + |z|^γ) used by :func:`smooth_sensitivity_mechanism`.
+QUARTIC_GAMMA = 4.0
+_QUARTIC_LOG_NORMALISER = math.log(math.pi / math.sqrt(2.0))  # ∫ dz/(1 + z⁴) = π/√2
+_QUARTIC_OVER_CAUCHY = 1.2072  # > sup_z (1 + z²)/(1 + z⁴) = (1 + √2)/2 = 1.20711
+
+
+def smooth_sensitivity_beta(epsilon: float, gamma: float = QUARTIC_GAMMA) -> float:
+    """α = β = ε/(2(γ + 1)) (NRS07 Lemma 2.10 for h ∝ 1/(1 + |z|^γ))."""
+    return positive_finite("epsilon", epsilon) / (2.0 * (gamma + 1.0))
+
+
+def triangle_smooth_sensitivity(local_sensitivity: float, n_vertices: int, beta: float) -> float:
+    """S(G) = max_{k ≥ 0} e^{−βk}·min(Δ_Local + k, n_v − 2): a β-smooth upper bound on Δ_Local (NRS07 Def. 2.1),
+    since Δ_Local at Hamming distance k is ≤ Δ_Local + k and never above the global sensitivity."""
+    gs = triangle_global_sensitivity(n_vertices)
+    k = np.arange(0.0, max(gs - local_sensitivity, 0.0) + 1.0)
+    return float(np.max(np.exp(-positive_finite("beta", beta) * k) * np.minimum(local_sensitivity + k, gs)))
+
+
+def quartic_log_density(z: np.ndarray) -> np.ndarray:
+    """log h(z) with h(z) = (√2/π)/(1 + z⁴)."""
+    return -np.log1p(np.asarray(z, float) ** 4) - _QUARTIC_LOG_NORMALISER
+
+
+def sample_quartic(size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` draws from h(z) ∝ 1/(1 + z⁴) by rejection from the standard Cauchy (acceptance ≈ 0.74)."""
+    out = np.empty(0)
+    while out.size < size:
+        m = int(1.5 * (size - out.size)) + 16
+        z = rng.standard_cauchy(m)
+        keep = rng.random(m) * _QUARTIC_OVER_CAUCHY * (1.0 + z ** 4) <= 1.0 + z ** 2
+        out = np.concatenate([out, z[keep]])
+    return out[:size]
+
+
+def smooth_sensitivity_mechanism(value: float, smooth_sensitivity: float, epsilon: float, size: int,
+                                 rng: np.random.Generator) -> np.ndarray:
+    """q + (S/α)·Z with Z ~ h ∝ 1/(1 + z⁴) and α = ε/(2(γ + 1)) = ε/10: ε-DP when S is an α-smooth upper bound
+    on the local sensitivity (NRS07 Lemmas 2.6 and 2.10)."""
+    alpha = smooth_sensitivity_beta(epsilon)
+    return value + positive_finite("smooth_sensitivity", smooth_sensitivity) / alpha * sample_quartic(size, rng)

@@ -1,0 +1,359 @@
+"""Query release with MWEM and its purification (Lin, Wang, Ma, Wang, App. K.2: Algorithms 14–16, Lemma 36,
+Theorem 8/13), plus the pure-DP baselines of spec paperD §4 E9.
+
+Setting: universe 𝒳 = {0,1}^d (N = 2^d cells, cell index = BinMap of the record), data as a histogram of counts,
+K linear queries given as a 0/1 matrix ``queries`` of shape (K, N); answers are normalised by a **public** n,
+Q(D) = queries @ counts / n.  Adjacency: add/remove one record with n a public normaliser (the neighbour has
+n ± 1 records but is still divided by n), so every normalised answer moves by ≤ 1/n and the histogram by 1 in ℓ1
+(spec A11's 1/(n−1) issue does not arise because n is not recomputed from the data).
+
+Algorithm 14, MWEM(D, Q, T, ρ) in zCDP form, as implemented here (spec A13 resolutions):
+
+- p₀ = uniform, p = D/n, ε₀ = √(ρ/T);
+- for t = 1..T: q_t ~ exponential mechanism P(k) ∝ exp(ε₀·n·|q_k(p_{t−1}) − q_k(p)|/2) (PROPOSED temperature: the
+  score has sensitivity 1/n); m_t = q_t(p) + Lap(1/(nε₀)); p_t(x) ∝ p_{t−1}(x)·exp(q_t(x)(m_t − q_t(p_{t−1}))/2)
+  (corrected update: the paper prints q where it means p);
+- output D̂/n = (1/T)Σ_{t=0}^{T−1} p_t (as printed; HLM12 average the post-update iterates).
+
+Each of the 2T steps is ε₀-DP, hence ε₀²/2-zCDP, so MWEM is Tε₀² = ρ-zCDP and (ρ + 2√(ρ log(1/δ)), δ)-DP
+(Lemma 22); Lemma 36 takes ρ = ε²/(16 log(1/δ)).  By basic composition the same run is also 2Tε₀ = 2√(ρT)-pure DP.
+
+Algorithm 15 draws m records from D̂/n; Algorithm 16 purifies those m records, encoded as m·d bits, with
+Algorithm 2: with probability ω = 2^{−md} replace the bits by Unif[0,1]^{md}, add Laplace(2Δ/ε) to every bit,
+round at ½.  Δ is Algorithm 2's shift for md bits (corrected geometry, q = ∞, R = 1,
+``dplab.mechanisms.purification.discrete_purification_shift``).  Since md is in the hundreds to ~10⁵, ω is far
+below the smallest double: the mixing coin is drawn exactly as "md fair bits all zero" (``power_of_two_event``), so
+it is part of the code but, at these sizes, never fires.
+
+All samplers are vectorised over a leading axis of independent runs (seeds).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift
+from dplab.theory.purification import check_log_probability, purification_laplace_scale, zcdp_epsilon
+
+__all__ = [
+    "MwemRun",
+    "product_bernoulli_cell_probabilities",
+    "sample_histograms",
+    "half_subset_queries",
+    "conjunction_queries",
+    "query_answers",
+    "linf_error",
+    "exponential_mechanism_gumbel",
+    "multiplicative_weights_update",
+    "mwem",
+    "mwem_rounds_fixed_point",
+    "pure_mwem_rounds_fixed_point",
+    "lemma36_rho",
+    "mwem_zcdp",
+    "mwem_epsilon_approx",
+    "mwem_epsilon_pure_basic_composition",
+    "proportional_sampling",
+    "power_of_two_event",
+    "purify_bits",
+    "purify_records",
+    "Algorithm16Parameters",
+    "algorithm16_parameters",
+    "laplace_answers",
+    "laplace_histogram",
+]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Data and workloads
+# ----------------------------------------------------------------------------------------------------------------
+
+def product_bernoulli_cell_probabilities(bias: np.ndarray) -> np.ndarray:
+    """P(x) = Π_j b_j^{x_j}(1 − b_j)^{1−x_j} for every x ∈ {0,1}^d (cells in BinMap order); ``bias`` (..., d)."""
+    bias = np.asarray(bias, float)
+    d = bias.shape[-1]
+    bits = binmap(np.arange(2 ** d), d).astype(float)
+    logs = np.log(bias)[..., None, :] * bits + np.log1p(-bias)[..., None, :] * (1.0 - bits)
+    return np.exp(logs.sum(axis=-1))
+
+
+def sample_histograms(n: int, bias: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Histograms of n i.i.d. product-Bernoulli records, one per row of ``bias`` (runs, d): Multinomial(n, P)."""
+    probabilities = product_bernoulli_cell_probabilities(bias)
+    return rng.multinomial(n, probabilities / probabilities.sum(axis=-1, keepdims=True)).astype(float)
+
+
+def half_subset_queries(d: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """K counting queries q(x) = 𝟙[x ∈ S] with S a uniformly random half of 𝒳: (K, 2^d) in {0, 1}."""
+    n_cells = 2 ** d
+    order = np.argsort(rng.random((k, n_cells)), axis=-1)
+    return (order < n_cells // 2).astype(float)
+
+
+def conjunction_queries(d: int, k: int, rng: np.random.Generator, width: int = 3) -> np.ndarray:
+    """K ``width``-way conjunctions q(x) = 𝟙[x_i = a_i for i in S], |S| = width, random S and signs a: (K, 2^d)."""
+    if width > d:
+        raise ValueError(f"width={width!r} must be <= d={d!r}")
+    bits = binmap(np.arange(2 ** d), d)
+    coords = np.argsort(rng.random((k, d)), axis=-1)[:, :width]
+    signs = rng.integers(0, 2, size=(k, width))
+    return np.all(bits[:, coords] == signs, axis=-1).T.astype(float)
+
+
+def query_answers(queries: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """⟨q_k, w⟩ for each run: queries (K, N) shared by all runs, weights (runs, N) → (runs, K)."""
+    return np.asarray(weights, float) @ queries.T
+
+
+def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """‖a − b‖_∞ along the last axis (the E9 metric)."""
+    return np.max(np.abs(a - b), axis=-1)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Algorithm 14 (MWEM) and its accounting
+# ----------------------------------------------------------------------------------------------------------------
+
+def exponential_mechanism_gumbel(utility: np.ndarray, epsilon: float, sensitivity: float,
+                                 rng: np.random.Generator) -> np.ndarray:
+    """One index per row of ``utility`` (runs, K) from P(k) ∝ exp(ε u_k/(2Δu)): argmax of logits plus Gumbel noise
+    (exact; equals dplab.mechanisms.exponential's law, tested)."""
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    logits = epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
+    return np.argmax(logits + rng.gumbel(size=logits.shape), axis=-1)
+
+
+def multiplicative_weights_update(log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray,
+                                  current_answer: np.ndarray) -> np.ndarray:
+    """Corrected update of Algorithm 14 (spec A13) in log space: log p_t(x) = log p_{t−1}(x) +
+    q_t(x)(m_t − q_t(p_{t−1}))/2 − log-normaliser.  Shapes: log_p, query_rows (..., N); measurement,
+    current_answer (...)."""
+    out = log_p + query_rows * ((np.asarray(measurement) - np.asarray(current_answer)) / 2.0)[..., None]
+    return out - np.logaddexp.reduce(out, axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class MwemRun:
+    """Output of :func:`mwem`: ``synthetic`` = D̂/n (runs, N); the transcript (chosen query indices and noisy
+    measurements, (runs, T)); ``epsilon0`` per step."""
+
+    synthetic: np.ndarray
+    chosen: np.ndarray
+    measurements: np.ndarray
+    epsilon0: float
+
+
+def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon0: float,
+         rng: np.random.Generator) -> MwemRun:
+    """Algorithm 14 with per-step budget ε₀ (ε₀ = √(ρ/T) in the zCDP form, ε/(2T) for pure MWEM by basic
+    composition), vectorised over runs: counts (runs, N), queries (K, N) with entries in [0, 1], public n.
+
+    Per round: exponential mechanism on scores |q(p_{t−1}) − q(p)| (sensitivity 1/n), Laplace(1/(nε₀)) measurement,
+    multiplicative-weights update in log space (corrected update, spec A13).  Returns the printed output
+    (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K), then Laplace (runs,).
+    """
+    if int(rounds) != rounds or rounds < 1:
+        raise ValueError(f"rounds={rounds!r} must be an integer >= 1")
+    if not (math.isfinite(epsilon0) and epsilon0 > 0):
+        raise ValueError(f"epsilon0={epsilon0!r} must be finite and > 0")
+    counts = np.atleast_2d(np.asarray(counts, float))
+    runs, n_cells = counts.shape
+    queries = np.asarray(queries, float)
+    queries_t = np.ascontiguousarray(queries.T)
+    true = (counts / n) @ queries_t
+    log_p = np.full((runs, n_cells), -math.log(n_cells))
+    total = np.zeros((runs, n_cells))
+    chosen = np.empty((runs, rounds), dtype=np.int64)
+    measured = np.empty((runs, rounds))
+    rows = np.arange(runs)
+    for t in range(rounds):
+        p = np.exp(log_p)
+        total += p
+        current = p @ queries_t
+        k = exponential_mechanism_gumbel(np.abs(current - true), epsilon0, 1.0 / n, rng)
+        m_t = true[rows, k] + rng.laplace(scale=1.0 / (n * epsilon0), size=runs)
+        log_p = multiplicative_weights_update(log_p, queries[k], m_t, current[rows, k])
+        chosen[:, t], measured[:, t] = k, m_t
+    return MwemRun(total / rounds, chosen, measured, epsilon0)
+
+
+def lemma36_rho(epsilon: float, log_inv_delta: float) -> float:
+    """ρ = ε²/(16 log(1/δ)) (Lemma 36, Algorithm 16)."""
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    if not log_inv_delta > 0:
+        raise ValueError(f"log_inv_delta={log_inv_delta!r} must be > 0")
+    return epsilon ** 2 / (16.0 * log_inv_delta)
+
+
+def mwem_zcdp(rounds: int, epsilon0: float) -> float:
+    """zCDP of MWEM from its 2T steps, each ε₀-DP and hence ε₀²/2-zCDP (Bun–Steinke Prop. 1.4): T·ε₀²."""
+    return rounds * epsilon0 ** 2
+
+
+def mwem_epsilon_approx(rounds: int, epsilon0: float, log_inv_delta: float) -> float:
+    """(ε, δ) of MWEM by zCDP: ρ + 2√(ρ log(1/δ)) with ρ = Tε₀² (Lemma 22).  Lemma 36's proof bounds it by
+    4√(ρ log(1/δ)), which at ρ = ε²/(16 log(1/δ)) is ε; the exact conversion gives ε/2 + ε²/(16 log(1/δ))."""
+    return zcdp_epsilon(mwem_zcdp(rounds, epsilon0), log_inv_delta)
+
+
+def mwem_epsilon_pure_basic_composition(rounds: int, epsilon0: float) -> float:
+    """Pure ε of the same run by basic composition of its 2T ε₀-DP steps: 2Tε₀ (= 2√(ρT) for ε₀ = √(ρ/T))."""
+    return 2.0 * rounds * epsilon0
+
+
+def _fixed_point(update, start: float = 1.0, iterations: int = 200) -> float:
+    value = start
+    for _ in range(iterations):
+        new = update(value)
+        if abs(new - value) <= 1e-12 * max(1.0, value):
+            return new
+        value = new
+    raise ValueError(f"fixed point did not converge (last values {value!r}, {new!r})")
+
+
+def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_delta: float) -> float:
+    """T = √d·nε/(√log(1/δ)·log(K/β)) with β = 1/(2Tn) (proof of Theorem 13), solved as a fixed point (spec A14)."""
+    def update(t: float) -> float:
+        return math.sqrt(d) * n * epsilon / (math.sqrt(log_inv_delta) * math.log(k * 2.0 * max(t, 1e-12) * n))
+    return _fixed_point(update)
+
+
+def pure_mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float) -> float:
+    """PROPOSED T for pure MWEM at ε (ε/(2T) per step): balance √(d/T) with 2T log(K/β)/(nε), β = 1/(2Tn):
+    T = (√d·nε/(2 log(K/β)))^{2/3}, a fixed point."""
+    def update(t: float) -> float:
+        return (math.sqrt(d) * n * epsilon / (2.0 * math.log(k * 2.0 * max(t, 1e-12) * n))) ** (2.0 / 3.0)
+    return _fixed_point(update)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Algorithms 15 and 16
+# ----------------------------------------------------------------------------------------------------------------
+
+def proportional_sampling(probabilities: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
+    """Algorithm 15: m i.i.d. cells from each row of ``probabilities`` (runs, N) → (runs, m) (inverse CDF)."""
+    probabilities = np.atleast_2d(np.asarray(probabilities, float))
+    cdf = np.cumsum(probabilities, axis=1)
+    u = rng.random((probabilities.shape[0], m)) * cdf[:, -1:]
+    return np.minimum(np.stack([np.searchsorted(c, row, side="right") for c, row in zip(cdf, u)]),
+                      probabilities.shape[1] - 1)
+
+
+def power_of_two_event(n_bits: int, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` independent events of probability exactly 2^{−n_bits}: n_bits fair random bits all zero, drawn in
+    blocks of at most 62 bits (only runs still all-zero draw further blocks).  Used for Algorithm 2's mixing coin
+    ω = 2^{−md}, which underflows as a float."""
+    if int(n_bits) != n_bits or n_bits < 0:
+        raise ValueError(f"n_bits={n_bits!r} must be an integer >= 0")
+    alive = np.ones(size, dtype=bool)
+    remaining = int(n_bits)
+    while remaining > 0 and alive.any():
+        block = min(62, remaining)
+        idx = np.flatnonzero(alive)
+        alive[idx] = rng.integers(0, 2 ** block, size=idx.size, dtype=np.int64) == 0
+        remaining -= block
+    return alive
+
+
+def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 2 without BinMap, for bit vectors of any length L (rows of ``bits``, shape (runs, L)): with
+    probability ω = 2^{−L} (exact, :func:`power_of_two_event`) replace the row by Unif[0,1]^L, add
+    Laplace(2Δ/ε) per bit with Δ = discrete_purification_shift(L, log δ) (corrected geometry), round at ½.
+
+    Returns (purified bits (runs, L) int64, mixed (runs,) bool).  With an (ε, δ)-DP input the output is
+    (2ε, 0)-DP (Theorem 2).  Draws: mixing coins, uniforms of mixed rows, then the Laplace noise.
+    """
+    bits = np.atleast_2d(np.asarray(bits))
+    if np.any((bits != 0) & (bits != 1)):
+        raise ValueError("bits must be 0/1")
+    log_delta = check_log_probability("delta", log_delta)
+    length = bits.shape[1]
+    scale = purification_laplace_scale(discrete_purification_shift(length, log_delta, "corrected"), epsilon)
+    x = bits.astype(float)
+    mixed = power_of_two_event(length, bits.shape[0], rng)
+    if mixed.any():
+        x[mixed] = rng.random((int(mixed.sum()), length))
+    noisy = x + rng.laplace(scale=scale, size=x.shape)
+    return (noisy >= 0.5).astype(np.int64), mixed
+
+
+def purify_records(records: np.ndarray, d: int, epsilon: float, log_delta: float,
+                   rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 16, line 4: a synthetic dataset Y ∈ 𝒳^m per run (records (runs, m), cells in [2^d]) encoded as
+    m·d bits (BinMap per record, concatenated: the binary expansion of Y as an element of [2^{md}]), purified by
+    :func:`purify_bits`, decoded record by record.  Returns (records (runs, m), mixed (runs,))."""
+    records = np.atleast_2d(np.asarray(records, dtype=np.int64))
+    runs, m = records.shape
+    bits = binmap(records, d).reshape(runs, m * d)
+    pure_bits, mixed = purify_bits(bits, epsilon, log_delta, rng)
+    return binmap_inverse(pure_bits.reshape(runs, m, d)), mixed
+
+
+@dataclass(frozen=True)
+class Algorithm16Parameters:
+    """Parameters of Algorithm 16 at (n, d, K, ε) (proof of Theorem 13; rounding of spec A14)."""
+
+    m: int
+    n_bits: int
+    log_delta: float
+    log_omega: float
+    rho: float
+    rounds_fixed_point: float
+    rounds: int
+    epsilon0: float
+    answer_noise_scale: float
+    shift: float
+    laplace_scale: float
+
+
+def algorithm16_parameters(n: float, d: int, k: int, epsilon: float, log_delta_margin: float = 1e-6,
+                           m: int | None = None) -> Algorithm16Parameters:
+    """m = ⌈(nε/d)^{2/3}⌉ (or the given m), d̃ = md, log δ = d̃ log ε − 3d̃ log(2d̃) − margin (Theorem 2's threshold,
+    strict), ω = 2^{−d̃}, ρ = ε²/(16 log(1/δ)), T = nearest integer (≥ 1) to the fixed point of
+    √d·nε/(√log(1/δ)·log(2KTn)), ε₀ = √(ρ/T), answer noise 1/(nε₀), Δ = 2d̃(δ/2ω)^{1/d̃}, b = 2Δ/ε.
+    All in log space (log(1/δ) reaches millions)."""
+    if not (math.isfinite(epsilon) and epsilon > 0):
+        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    if not n >= 1:
+        raise ValueError(f"n={n!r} must be >= 1")
+    m = int(math.ceil((n * epsilon / d) ** (2.0 / 3.0))) if m is None else int(m)
+    if m < 1:
+        raise ValueError(f"m={m!r} must be >= 1")
+    n_bits = m * d
+    log_delta = n_bits * math.log(epsilon) - 3.0 * n_bits * math.log(2.0 * n_bits) - log_delta_margin
+    if not log_delta < 0:
+        raise ValueError(f"epsilon={epsilon!r} too large for Theorem 2's threshold at md={n_bits} (log delta={log_delta!r})")
+    rho = lemma36_rho(epsilon, -log_delta)
+    fixed = mwem_rounds_fixed_point(n, d, k, epsilon, -log_delta)
+    rounds = max(1, int(round(fixed)))
+    epsilon0 = math.sqrt(rho / rounds)
+    shift = discrete_purification_shift(n_bits, log_delta, "corrected")
+    return Algorithm16Parameters(m, n_bits, log_delta, -n_bits * math.log(2.0), rho, fixed, rounds, epsilon0,
+                                 1.0 / (n * epsilon0), shift, purification_laplace_scale(shift, epsilon))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Pure baselines
+# ----------------------------------------------------------------------------------------------------------------
+
+def laplace_answers(counts: np.ndarray, queries: np.ndarray, n: float, epsilon: float,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Laplace mechanism on the K normalised answers: ℓ1 sensitivity K/n (add/remove, public n), scale K/(nε);
+    clipped to [0, 1] (post-processing).  (runs, K)."""
+    true = query_answers(queries, np.atleast_2d(counts) / n)
+    k = true.shape[-1]
+    return np.clip(true + rng.laplace(scale=k / (n * epsilon), size=true.shape), 0.0, 1.0)
+
+
+def laplace_histogram(counts: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """Laplace histogram: counts + Lap(1/ε) per cell (ℓ1 sensitivity 1, add/remove), clipped at 0 and renormalised
+    to a distribution (uniform if every cell clips).  (runs, N)."""
+    counts = np.atleast_2d(np.asarray(counts, float))
+    noisy = np.maximum(counts + rng.laplace(scale=1.0 / epsilon, size=counts.shape), 0.0)
+    total = noisy.sum(axis=1, keepdims=True)
+    uniform = np.full_like(noisy, 1.0 / noisy.shape[1])
+    return np.where(total > 0, noisy / np.where(total > 0, total, 1.0), uniform)

@@ -1,0 +1,229 @@
+"""MWEM (Algorithm 14), proportional sampling (Algorithm 15), bit-level purification and Algorithm 16's parameters
+(Lin, Wang, Ma, Wang, App. K.2), against the spec's check values (§4 E9, §6 #21), mpmath, dp_accounting, brute force
+and Monte Carlo."""
+
+from __future__ import annotations
+
+import math
+
+import dp_accounting
+import mpmath
+import numpy as np
+import pytest
+from dp_accounting import rdp
+from scipy import stats
+
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.mechanisms.mwem import (
+    algorithm16_parameters,
+    conjunction_queries,
+    exponential_mechanism_gumbel,
+    half_subset_queries,
+    laplace_answers,
+    laplace_histogram,
+    lemma36_rho,
+    linf_error,
+    multiplicative_weights_update,
+    mwem,
+    mwem_epsilon_approx,
+    mwem_epsilon_pure_basic_composition,
+    mwem_rounds_fixed_point,
+    mwem_zcdp,
+    power_of_two_event,
+    product_bernoulli_cell_probabilities,
+    proportional_sampling,
+    pure_mwem_rounds_fixed_point,
+    purify_bits,
+    purify_records,
+    query_answers,
+    sample_histograms,
+)
+from dplab.mechanisms.purification import binmap
+
+
+@pytest.mark.parametrize("n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale", [
+    (1e4, 100, 117, 21157.61, 2.95402e-6, 11.473, 11, 5.18215e-4, 0.193),
+    (1e6, 100, 2500, 6.36e5, None, None, 147, None, 0.0387),
+    (1e7, 1000, 11604, 3.38e6, None, None, 514, None, 0.0167),
+])
+def test_algorithm16_check_values(n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale):
+    """Spec E9 and §6 #21 (d = 8, ε = 1)."""
+    p = algorithm16_parameters(n, 8, k, 1.0)
+    assert p.m == m and p.n_bits == 8 * m and p.rounds == rounds
+    digits = 1e-4 if rho is not None else 3e-3
+    assert -p.log_delta == pytest.approx(log_inv_delta, rel=digits)
+    assert p.answer_noise_scale == pytest.approx(scale, rel=3e-3)
+    if rho is not None:
+        assert p.rho == pytest.approx(rho, rel=1e-4)
+        assert p.rounds_fixed_point == pytest.approx(fixed, rel=1e-4)
+        assert p.epsilon0 == pytest.approx(eps0, rel=1e-4)
+
+
+def test_algorithm16_delta_against_mpmath():
+    """log δ = log(ε^{d̃}/(2d̃)^{3d̃}) evaluated at 50 digits (δ itself ~ 1e-9189), minus the margin."""
+    mpmath.mp.dps = 50
+    for eps in (0.5, 1.0, 1.7):
+        p = algorithm16_parameters(1e4, 8, 100, eps)
+        dt = p.n_bits
+        exact = mpmath.log(mpmath.mpf(eps) ** dt / (2 * mpmath.mpf(dt)) ** (3 * dt))
+        assert p.log_delta == pytest.approx(float(exact) - 1e-6, rel=1e-12)
+        assert p.log_omega == pytest.approx(-dt * math.log(2))
+        # Δ = 2 d̃ (δ/2ω)^{1/d̃} at 50 digits, and b = 2Δ/ε.
+        delta = mpmath.e ** mpmath.mpf(p.log_delta)
+        shift = 2 * dt * (delta / (2 * mpmath.mpf(2) ** (-dt))) ** (mpmath.mpf(1) / dt)
+        assert p.shift == pytest.approx(float(shift), rel=1e-9)
+        assert p.laplace_scale == pytest.approx(2 * float(shift) / eps, rel=1e-9)
+
+
+def test_rounds_fixed_points_solve_their_equations():
+    t = mwem_rounds_fixed_point(1e5, 8, 100, 1.0, 5000.0)
+    assert t == pytest.approx(math.sqrt(8) * 1e5 / (math.sqrt(5000.0) * math.log(100 * 2 * t * 1e5)), rel=1e-10)
+    t = pure_mwem_rounds_fixed_point(1e5, 8, 100, 2.0)
+    assert t == pytest.approx((math.sqrt(8) * 2e5 / (2 * math.log(100 * 2 * t * 1e5))) ** (2 / 3), rel=1e-10)
+
+
+def test_mwem_accounting_direct():
+    """2T pure ε₀ steps, each ε₀²/2-zCDP: ρ = Tε₀²; with ε₀ = √(ρ/T) this returns ρ; conversion ρ + 2√(ρ L)."""
+    p = algorithm16_parameters(1e4, 8, 100, 1.0)
+    rho_direct = sum(p.epsilon0 ** 2 / 2 for _ in range(2 * p.rounds))
+    assert mwem_zcdp(p.rounds, p.epsilon0) == pytest.approx(rho_direct, rel=1e-12)
+    assert rho_direct == pytest.approx(p.rho, rel=1e-12)
+    big_l = -p.log_delta
+    eps_dp = mwem_epsilon_approx(p.rounds, p.epsilon0, big_l)
+    assert eps_dp == pytest.approx(rho_direct + 2 * math.sqrt(rho_direct * big_l), rel=1e-12)
+    # Lemma 36's claim (eps, delta) with rho = eps^2/(16 log(1/delta)): holds, and spends eps/2 + eps^2/(16 L).
+    assert eps_dp <= 1.0
+    assert eps_dp == pytest.approx(0.5 + 1.0 / (16 * big_l), rel=1e-12)
+    assert 4 * math.sqrt(p.rho * big_l) == pytest.approx(1.0, rel=1e-12)  # the proof's looser bound
+    # The same run by basic composition: 2 T eps0 = 2 sqrt(rho T), here ~0.0114 << eps.
+    assert mwem_epsilon_pure_basic_composition(p.rounds, p.epsilon0) == pytest.approx(
+        2 * math.sqrt(p.rho * p.rounds), rel=1e-12)
+
+
+@pytest.mark.parametrize("rounds, eps0, delta", [(20, 0.02, 1e-6), (147, 2.5e-3, 1e-10)])
+def test_mwem_accounting_vs_dp_accounting(rounds, eps0, delta):
+    """dp_accounting's RDP accountant on 2T Laplace(1/ε₀) steps (one kind of ε₀-DP step) never exceeds our zCDP
+    bound, which holds for any ε₀-DP steps; both lie within a factor 1.5."""
+    event = dp_accounting.SelfComposedDpEvent(dp_accounting.LaplaceDpEvent(1.0 / eps0), 2 * rounds)
+    eps_rdp = rdp.RdpAccountant().compose(event).get_epsilon(delta)
+    ours = mwem_epsilon_approx(rounds, eps0, -math.log(delta))
+    assert eps_rdp <= ours * (1 + 1e-9)
+    assert ours <= 1.5 * eps_rdp
+
+
+def test_gumbel_em_matches_exponential_mechanism():
+    rng = np.random.default_rng(1)
+    utility = np.array([0.0, 0.1, 0.25, 0.3])
+    draws = exponential_mechanism_gumbel(np.broadcast_to(utility, (200000, 4)), 4.0, 0.1, rng)
+    expected = np.exp(exponential_mechanism_log_probabilities(utility, 4.0, 0.1)) * draws.size
+    observed = np.bincount(draws, minlength=4)
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_multiplicative_weights_update_direct():
+    rng = np.random.default_rng(2)
+    p = rng.dirichlet(np.ones(8))
+    q = (rng.random(8) < 0.5).astype(float)
+    new = np.exp(multiplicative_weights_update(np.log(p), q, 0.7, q @ p))
+    direct = p * np.exp(q * (0.7 - q @ p) / 2)
+    np.testing.assert_allclose(new, direct / direct.sum(), rtol=1e-12)
+
+
+def test_mwem_one_round_is_uniform_and_noiseless_mwem_converges():
+    rng = np.random.default_rng(3)
+    counts = sample_histograms(10000, rng.uniform(0.1, 0.9, (2, 4)), rng)
+    queries = half_subset_queries(4, 20, rng)
+    assert np.allclose(mwem(counts, queries, 10000, 1, 1.0, rng).synthetic, 1 / 16)
+    true = query_answers(queries, counts / 10000)
+    errors = [linf_error(query_answers(queries, mwem(counts, queries, 10000, t, 1e3, rng).synthetic), true).mean()
+              for t in (1, 30, 300)]
+    assert errors[0] > errors[1] > errors[2]
+    run = mwem(counts, queries, 10000, 5, 0.1, rng)
+    assert run.chosen.shape == (2, 5) and np.allclose(run.synthetic.sum(axis=1), 1)
+
+
+def test_data_and_queries_brute_force():
+    bias = np.array([0.2, 0.7, 0.5])
+    p = product_bernoulli_cell_probabilities(bias)
+    for x in range(8):
+        bits = [(x >> (2 - j)) & 1 for j in range(3)]
+        assert p[x] == pytest.approx(np.prod([b if v else 1 - b for b, v in zip(bias, bits)]))
+    rng = np.random.default_rng(4)
+    conj = conjunction_queries(3, 5, rng)
+    assert conj.shape == (5, 8) and np.all(conj.sum(axis=1) == 1)  # a 3-way conjunction on d = 3 is one cell
+    half = half_subset_queries(4, 6, rng)
+    assert np.all(half.sum(axis=1) == 8)
+    conj = conjunction_queries(5, 50, rng)
+    assert np.all(conj.sum(axis=1) == 4)
+    counts = sample_histograms(1000, np.tile(bias, (3, 1)), rng)
+    assert np.all(counts.sum(axis=1) == 1000)
+
+
+def test_proportional_sampling_frequencies():
+    rng = np.random.default_rng(5)
+    p = np.array([[0.1, 0.0, 0.6, 0.3]])
+    draws = proportional_sampling(p, 100000, rng)
+    freq = np.bincount(draws[0], minlength=4) / draws.size
+    np.testing.assert_allclose(freq, p[0], atol=5 * math.sqrt(0.25 / 100000))
+
+
+@pytest.mark.parametrize("bits", [0, 1, 3, 7])
+def test_power_of_two_event_probability(bits):
+    rng = np.random.default_rng(6)
+    hits = power_of_two_event(bits, 400000, rng).sum()
+    lo, hi = stats.binomtest(int(hits), 400000).proportion_ci(0.999)
+    assert lo <= 2.0 ** -bits <= hi
+
+
+def test_power_of_two_event_never_fires_for_long_codes():
+    assert not power_of_two_event(936, 100000, np.random.default_rng(7)).any()
+
+
+def test_purify_bits_laplace_scale_and_rounding():
+    """With log δ near 0 the flips are visible: the per-bit flip rate matches ½e^{−1/(2b)} (Monte Carlo, 3 bits;
+    mixing probability 1/8 adds ½ per mixed bit)."""
+    rng = np.random.default_rng(8)
+    log_delta = -0.3
+    out, mixed = purify_bits(np.zeros((200000, 3), dtype=int), 1.0, log_delta, rng)
+    from dplab.mechanisms.purification import discrete_purification_shift
+    b = 2 * discrete_purification_shift(3, log_delta) / 1.0
+    flip = 0.5 * math.exp(-0.5 / b)
+    expected = (1 - 1 / 8) * flip + (1 / 8) * 0.5
+    assert out.mean() == pytest.approx(expected, abs=5 * math.sqrt(expected / out.size))
+    assert mixed.mean() == pytest.approx(1 / 8, abs=5 * math.sqrt(1 / 8 / 200000))
+    with pytest.raises(ValueError, match="0/1"):
+        purify_bits(np.array([[0, 2]]), 1.0, -1.0, rng)
+
+
+def test_purify_records_in_universe_and_unchanged_at_paper_delta():
+    rng = np.random.default_rng(9)
+    p = algorithm16_parameters(1e4, 8, 100, 1.0)
+    records = rng.integers(0, 256, size=(4, p.m))
+    out, mixed = purify_records(records, 8, 1.0, p.log_delta, rng)
+    assert out.shape == records.shape and np.all((out >= 0) & (out < 256))
+    assert np.array_equal(out, records) and not mixed.any()  # flip probability ½e^{−1/(2b)} ~ e^{−4.4e5}
+    bits = binmap(records, 8).reshape(4, -1)
+    assert bits.shape[1] == p.n_bits
+
+
+def test_laplace_baselines_noise_scale():
+    rng = np.random.default_rng(10)
+    counts = np.full((1, 16), 1e6)
+    n = counts.sum()
+    hist = laplace_histogram(np.repeat(counts, 4000, axis=0), 0.5, rng)
+    # no clipping at these counts: noisy/total - 1/16 ≈ (Z_i - mean(Z))/n with Z ~ Lap(2): std 2√2·√(15/16)/n
+    assert np.std((hist - 1 / 16) * n) == pytest.approx(math.sqrt(2) * 2 * math.sqrt(15 / 16), rel=0.03)
+    queries = half_subset_queries(4, 5, rng)
+    ans = laplace_answers(np.repeat(counts, 4000, axis=0), queries, n / 100, 1.0, rng)  # answers 50 → clipped to 1
+    assert np.all(ans <= 1)
+    ans = laplace_answers(np.repeat(counts, 4000, axis=0), queries, n, 1.0, rng)
+    assert np.std(ans - 0.5) == pytest.approx(math.sqrt(2) * 5 / n, rel=0.03)
+
+
+def test_bad_inputs_raise():
+    with pytest.raises(ValueError, match="rounds"):
+        mwem(np.ones((1, 4)), np.ones((2, 4)), 4, 0, 1.0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="epsilon"):
+        lemma36_rho(0.0, 10.0)
+    with pytest.raises(ValueError, match="n_bits"):
+        power_of_two_event(-1, 3, np.random.default_rng(0))
