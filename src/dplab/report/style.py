@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from dplab.report.io import atomic_path  # noqa: E402
 
-__all__ = ["STYLE", "figure", "save_figure", "EXTENSION_NOTE", "plt"]
+__all__ = ["STYLE", "figure", "footer", "save_figure", "EXTENSION_NOTE", "plt"]
 
 STYLE = {
     "figure.dpi": 110,
@@ -37,6 +37,13 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float = 3.2, height: float 
     """A new figure in the project style: ``width``/``height`` are per panel, in inches."""
     with plt.rc_context(STYLE):
         return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False, **kwargs)
+
+
+def footer(fig, text: str, *, strip: float = 0.08, fontsize: float = 7.0) -> None:
+    """Lay the panels out above a strip of height ``strip`` (figure fraction) and write ``text`` (parameters,
+    provenance, the extension note) in it, small and grey."""
+    fig.tight_layout(rect=(0, strip, 1, 1))
+    fig.text(0.01, 0.01, text, fontsize=fontsize, color="0.35", ha="left", va="bottom", wrap=True)
 
 
 def save_figure(fig, stem: str | os.PathLike[str]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 
 __all__ = ["PLOTTERS", "plot"]
 
@@ -22,9 +22,8 @@ COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6")
 
 
 def _footer(fig, text: str) -> None:
-    """Lay the panels out, leaving a strip at the bottom for the parameters/provenance line."""
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    fig.text(0.01, 0.01, text, fontsize=7, color="0.35", ha="left", va="bottom", wrap=True)
+    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
+    footer(fig, text, strip=0.07, fontsize=7.0)
 
 
 def _delta_for_log_axis(log10_delta: pd.Series) -> np.ndarray:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 
 __all__ = ["plot_kl", "plot_high_probability", "plot_on_average", "plot_epsilon_vs_steps", "plot_delta_vs_steps",
            "plot_fair_comparison", "plot_sgld_theory", "plot_empirical", "plot_federated"]
@@ -21,9 +21,8 @@ VACUOUS_Y = 1.0
 
 
 def _footer(fig, text: str) -> None:
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
-    fig.text(0.01, 0.01, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}", fontsize=6.5,
-             color="0.35", ha="left", va="bottom", wrap=True)
+    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
+    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}", strip=0.08, fontsize=6.5)
 
 
 def _bool(series: pd.Series) -> np.ndarray:

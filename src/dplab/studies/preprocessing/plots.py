@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 
 __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
@@ -22,8 +22,8 @@ TITLES = {"a": "(a) Quantization", "b": "(b) Mean imputation", "c": "(c) PCA ran
 
 
 def _footer(fig, text: str) -> None:
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
-    fig.text(0.01, 0.01, text, fontsize=7, color="0.35", ha="left", va="bottom", wrap=True)
+    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
+    footer(fig, text, strip=0.08, fontsize=7.0)
 
 
 def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
