@@ -31,15 +31,27 @@ def quick_runner():
     return run_quick
 
 
-@pytest.fixture(scope="session")
-def local_quick_run(tmp_path_factory, worker_id) -> Path:
-    """The results folder of one local run of the quick configuration on 2 cores, shared by all xdist workers."""
+def shared_quick_run(name: str, tmp_path_factory, worker_id: str) -> Path:
+    """The results folder of the quick run ``name`` on 2 cores, made once per test session: under xdist by the first
+    worker that needs it (the others wait on the lock, then reuse it)."""
     shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
-    workdir = shared / "local-quick"
-    with open(shared / "local-quick.lock", "w") as lock:
+    workdir = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (workdir / "succeeded").exists():
             result = run_quick(workdir, "--cores", "2")
             assert result.returncode == 0, result.stderr[-5000:]
             (workdir / "succeeded").touch()
     return workdir / "results-quick"
+
+
+@pytest.fixture(scope="session")
+def local_quick_run(tmp_path_factory, worker_id) -> Path:
+    """One local run of the quick configuration, shared by all xdist workers."""
+    return shared_quick_run("local-quick", tmp_path_factory, worker_id)
+
+
+@pytest.fixture(scope="session")
+def second_quick_run(tmp_path_factory, worker_id) -> Path:
+    """A second, independent local run (its own working directory), shared by all xdist workers."""
+    return shared_quick_run("second-quick", tmp_path_factory, worker_id)

@@ -43,7 +43,7 @@ def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, obj
         "extensions that are not in the papers. Each study's `claims.csv` gives a verdict for every claim of its "
         "paper with the numbers that decide it. `provenance.json` records versions, commit and configuration hash. "
         "Speed measurements are not part of the workflow: `python -m benchmarks` writes them to "
-        "[performance/summary.md](performance/summary.md).",
+        "`results/performance/` (`summary.md`).",
         "",
     ]
     for study, meta in studies.items():

@@ -1,98 +1,14 @@
 """The purification study: Lin, Wang, Ma, Wang, *Purifying Approximate Differential Privacy with Randomized
 Post-processing* (NeurIPS 2025), reproduced (Figures 1–4, Tables 1–2), audited exactly and by Monte Carlo, and
-applied to DP-ERM against pure-DP competitors."""
+applied to DP-ERM (part 1) and to the data-dependent mechanisms and query release of Sections 5–6 (part 2: mean
+estimation, PTR and bounded local sensitivity, mode release, AdaSSP, MWEM) against pure-DP competitors."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from dplab.studies.purification.sections import NAME, SCHEMA, constraints
 from dplab.studies.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
-
-NAME = "purification"
-
-
-def _obj(properties: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": list(properties), "properties": dict(properties)}
-
-
-POS = {"type": "number", "exclusiveMinimum": 0}
-PROB = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
-NONNEG = {"type": "number", "minimum": 0}
-
-
-def _int(minimum: int, maximum: int | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "integer", "minimum": minimum}
-    if maximum is not None:
-        out["maximum"] = maximum
-    return out
-
-
-def _list(item: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "minItems": 1, "items": dict(item)}
-
-
-_ERM = _obj({
-    "d": _int(1, 50), "seeds": _int(1, 1000), "radius": POS, "lam": NONNEG,
-    "epsilon_sweep": _obj({"n": _int(20), "epsilons": _list(POS)}),
-    "n_sweep": _obj({"epsilon": POS, "ns": _list(_int(20))}),
-    "max_steps_paper": _int(1), "max_steps_tuned": _int(1), "max_steps_reference": _int(1),
-    "em_grid_spacing": {"type": "number", "exclusiveMinimum": 0, "maximum": 0.5}, "reference_iterations": _int(10),
-})
-
-SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    **_obj({
-        "fig1": _obj({"epsilon": POS, "delta_min": PROB, "delta_max": PROB, "n_delta": _int(2),
-                      "adjacencies": _list({"enum": ["add_remove", "replace_one"]})}),
-        "fig2": _obj({"delta_tilde": PROB, "n_samples": _int(10), "n_levels_1d": _int(100)}),
-        "fig3": _obj({"epsilon": NONNEG, "delta": PROB, "epsilon_prime": POS, "n_alpha": _int(3)}),
-        "fig4": _obj({"font_size": {"type": "number", "minimum": 4, "maximum": 14}}),
-        "tables": _obj({"n": POS, "d": _int(2), "epsilon": POS, "delta": PROB, "lam": POS, "k": _int(2),
-                        "universe_bits": _int(1), "local_sensitivity": POS}),
-        "exact_audit": _obj({
-            "mechanisms": _list({"enum": ["M1", "M2", "M3", "M4"]}), "epsilons": _list(NONNEG),
-            "deltas": _list(PROB), "omegas": _list(PROB), "epsilon_primes": _list(POS),
-            "n_points_1d": _int(101), "n_points_2d": _int(51, 4001), "sensitivity": {"type": "number", "exclusiveMinimum": 0, "maximum": 2},
-            "ablation": _obj({"mechanism": {"enum": ["M1", "M2", "M3", "M4"]}, "epsilon": NONNEG, "delta": PROB,
-                              "omega": PROB, "epsilon_prime": POS, "factors": _list(PROB)}),
-        }),
-        "mc_audit": _obj({
-            "mechanisms": _list({"enum": ["M1", "M2", "M3"]}), "epsilon": NONNEG, "delta": PROB, "omega": PROB,
-            "epsilon_prime": POS, "sensitivity": {"type": "number", "exclusiveMinimum": 0, "maximum": 2},
-            "sample_sizes": _list(_int(100, 50_000_000)), "n_thresholds": _int(2), "alpha": PROB,
-        }),
-        "dp_erm": _ERM,
-        "dp_erm_sc": _ERM,
-    }),
-}
-
-
-def _message(key: str, value: Any, allowed: str) -> str:
-    return f"config key '{NAME}.{key}': value {value} is invalid; allowed: {allowed}"
-
-
-def constraints(study_config: Mapping[str, Any]) -> list[str]:
-    """Cross-key checks the schema cannot express."""
-    problems = []
-    fig1 = study_config["fig1"]
-    if fig1["delta_min"] >= fig1["delta_max"]:
-        problems.append(_message("fig1.delta_min", fig1["delta_min"], f"< fig1.delta_max = {fig1['delta_max']}"))
-    if study_config["dp_erm"]["lam"] != 0:
-        problems.append(_message("dp_erm.lam", study_config["dp_erm"]["lam"], "0 (convex ERM; use dp_erm_sc for lam > 0)"))
-    if study_config["dp_erm_sc"]["lam"] <= 0:
-        problems.append(_message("dp_erm_sc.lam", study_config["dp_erm_sc"]["lam"], "> 0 (strongly convex ERM)"))
-    mc = study_config["mc_audit"]
-    if "M2" in mc["mechanisms"] and mc["epsilon"] != 0:
-        problems.append(_message("mc_audit.epsilon", mc["epsilon"], "0 when M2 (a (0, delta)-DP pair) is audited"))
-    for section in ("dp_erm", "dp_erm_sc"):
-        erm = study_config[section]
-        for n in [erm["epsilon_sweep"]["n"], *erm["n_sweep"]["ns"]]:
-            if n <= 4 * erm["d"]:
-                problems.append(_message(f"{section}.n", n, f"> 4 d = {4 * erm['d']}"))
-    return problems
 
 
 STUDY = Study(
@@ -130,6 +46,39 @@ STUDY = Study(
         Artifact("ext_dp_erm_sc", "figure", "dp_erm_sc", "dplab.studies.purification.erm:erm_sweep",
                  "Strongly convex DP-ERM: excess empirical risk of purified DP-SGD, output perturbation and baselines against eps and n.",
                  "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20),
+        Artifact("ext_mean_estimation", "figure", "mean_estimation", "dplab.studies.purification.mean_estimation:compute",
+                 "Mean estimation: error against d and against log(1/delta) (purified Gaussian vs Laplace, l2 K-norm and "
+                 "Gaussian, with Theorem 9's lower bound inside its delta-range), and an exact d = 1 audit of the purified "
+                 "output's pure epsilon.",
+                 "dplab.studies.purification.plots_statistics:plot_mean_estimation", mem_mb=500, runtime=3),
+        Artifact("ext_linear_regression", "figure", "linear_regression", "dplab.studies.purification.linear_regression:compute",
+                 "Linear regression: excess MSE over OLS against n for pure AdaSSP (Algorithm 13), AdaSSP before "
+                 "purification and at delta = 1/n^2, and pure Laplace-SSP, with Table 1's rate.",
+                 "dplab.studies.purification.plots_statistics:plot_linear_regression", mem_mb=800, runtime=3),
+        Artifact("ext_ptr", "figure", "ptr", "dplab.studies.purification.ptr:compute_ptr",
+                 "Triangle counts in G(n_v, p): median absolute error and refusal rate of purified Algorithm 11 and "
+                 "Algorithm 10, global-sensitivity Laplace, NRS07 smooth sensitivity and the unpurified references.",
+                 "dplab.studies.purification.plots_selection:plot_ptr", mem_mb=1000, runtime=3),
+        Artifact("ext_ptr_audit", "table", "ptr", "dplab.studies.purification.ptr:ptr_audit",
+                 "Monte-Carlo lower bounds on the pure epsilon of purified Algorithms 11 and 10 on neighbouring graphs "
+                 "(K5 minus an edge vs K5), and a brute-force check of the local-sensitivity assumptions.",
+                 mem_mb=1000, runtime=3),
+        Artifact("ext_mode_release", "figure", "mode_release", "dplab.studies.purification.mode_release:compute_mode_release",
+                 "P(output = mode) against the count gap for Algorithm 12 (delta corrected / as printed, bottom uniform / "
+                 "reserved), report-noisy-max, the exponential mechanism and the unpurified reference.",
+                 "dplab.studies.purification.plots_selection:plot_mode_release", mem_mb=1000, runtime=3),
+        Artifact("ext_mode_release_audit", "table", "mode_release", "dplab.studies.purification.mode_release:mode_release_audit",
+                 "Exact pure epsilon of Algorithm 12 + Algorithm 2 (both delta rules, both bottom encodings, both "
+                 "geometries) and of the unpurified output on |X| = 4, 8, 16, against 2 eps.",
+                 mem_mb=1000, runtime=3),
+        Artifact("ext_query_release", "figure", "query_release", "dplab.studies.purification.query_release:query_release_sweep",
+                 "Query release: l-infinity error of purified MWEM (Algorithm 16), pure MWEM, Laplace answers, the Laplace "
+                 "histogram and MWEM at delta = 1/n^2 against n, eps, d and K, with Theorem 8's rate.",
+                 "dplab.studies.purification.plots_query_release:plot_query_release", mem_mb=1000, runtime=5),
+        Artifact("ext_query_release_audit", "table", "query_release", "dplab.studies.purification.query_release:query_release_audit",
+                 "Exact pure epsilon of pure MWEM's transcript and of Algorithm 16's sampled and purified output on all "
+                 "neighbouring histograms of a tiny universe.",
+                 mem_mb=500, runtime=2),
     ),
     claims="dplab.studies.purification.claims:build_claims",
     schema=SCHEMA,

@@ -10,6 +10,9 @@ import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.studies.purification.claims_query_release import query_release_claims
+from dplab.studies.purification.claims_selection import selection_claims
+from dplab.studies.purification.claims_statistics import statistics_claims
 from dplab.theory.purification import (
     algorithm12_log_delta_as_printed,
     lemma19_gradient_count_as_printed,
@@ -283,4 +286,7 @@ def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, 
         claims += erm_claims(frames["ext_dp_erm_sc"], True, study_config["dp_erm_sc"])
     if "fig3" in frames:
         claims += errata_claims(frames["fig3"])
+    claims += statistics_claims(frames, study_config)
+    claims += selection_claims(frames, study_config)
+    claims += query_release_claims(frames, study_config)
     return claims

@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_mc_audit", "plot_erm"]
 
 
 def _footer(fig, text: str) -> None:
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
-    fig.text(0.01, 0.01, text, fontsize=6.5, color="0.35", ha="left", va="bottom", wrap=True)
+    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
+    footer(fig, text, strip=0.08, fontsize=6.5)
 
 
 def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:

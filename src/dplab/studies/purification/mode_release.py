@@ -1,0 +1,335 @@
+"""Experiment E7 (spec paperD §4; extension): mode release by distance to instability purified through Algorithm 2
+(Algorithm 12, Theorem 6) against pure-DP selection baselines, and its exact privacy audit on small universes.
+
+Artifacts: ``ext_mode_release`` (:func:`compute_mode_release`, figure) and ``ext_mode_release_audit``
+(:func:`mode_release_audit`, table), both reading the section ``purification.mode_release``.  Replace-one adjacency.
+Budget: Algorithm 12 runs at ε = ε_tot/2 (it is 2ε-DP); the baselines at ε_tot; the unpurified reference at
+(ε_tot, δ_ref) is not pure.  Algorithm 12 variants: δ ``corrected`` / ``as_printed`` (erratum A5) × ⊥ encoding
+``uniform`` / ``reserved`` (spec A5), Algorithm 2 with the corrected (q = ∞) geometry.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.mechanisms.purification import discrete_purification_shift
+from dplab.mechanisms.stability import (
+    BOTTOM,
+    BOTTOM_ENCODINGS,
+    DELTA_RULES,
+    bit_flip_probability,
+    code_bits,
+    distance_to_instability,
+    distance_to_instability_pmf,
+    encode_bottom,
+    exponential_mechanism_selection,
+    mode_and_distance,
+    mode_release_log_delta,
+    pass_probability,
+    pure_mode_release,
+    pure_mode_release_pmf,
+    pure_mode_release_success_probability,
+    report_noisy_max_grouped,
+    report_noisy_max_success_probability,
+    stability_threshold,
+    uniform_bottom_log_delta,
+    uniform_bottom_pure_epsilon,
+)
+from dplab.seeding import derive_seed
+from dplab.theory.purification import purification_laplace_scale
+
+__all__ = ["mode_histogram", "compute_mode_release", "gap_at_level", "mode_release_audit", "neighbour_transitions",
+           "ALG12_VARIANTS"]
+
+ADJACENCY = "replace_one"
+ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
+_MAX_GAP = 100_000
+
+
+def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
+    return iterable
+
+
+def mode_histogram(n_bits: int, n_records: int, mode_share: float, gap: int,
+                   layout: str = "uniform_rest") -> tuple[np.ndarray, np.ndarray]:
+    """(values, multiplicities) of the E7 histogram, the mode first with c₁ = round(share·n) and the runner-up
+    c₁ − g.  ``"uniform_rest"`` (spec E7): the other 2^d − 2 items share the remaining records as evenly as possible
+    (counts r + 1 and r); ``"all_runner_up"`` (PROPOSED worst case for noisy-max selection): all 2^d − 1 other items
+    have count c₁ − g (then the number of records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped."""
+    c1 = round(mode_share * n_records)
+    if layout == "all_runner_up":
+        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2 ** n_bits - 1], dtype=np.int64)
+    if layout != "uniform_rest":
+        raise ValueError(f"layout={layout!r} is not allowed; choose 'uniform_rest' or 'all_runner_up'")
+    others = 2 ** n_bits - 2
+    rest = n_records - 2 * c1 + gap
+    base, extra = divmod(rest, others)
+    values = np.array([c1, c1 - gap, base + 1, base], dtype=np.int64)
+    mult = np.array([1, 1, extra, others - extra], dtype=np.int64)
+    keep = mult > 0
+    return values[keep], mult[keep]
+
+
+def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
+    """The full histogram with the mode at index 0 and the runner-up at index 1 (ties go to index 0 = f(D))."""
+    return np.repeat(values, mult)
+
+
+def _variant(method: str) -> tuple[str, str]:
+    """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
+    rule, bottom = method[len("alg12_"):].rsplit("_", 1)
+    return rule, bottom
+
+
+def _bisect_gap(success: Callable[[int], float], level: float) -> float:
+    """Smallest integer gap g with success(g) ≥ level (success non-decreasing in g); NaN if not reached by 1e5."""
+    if success(_MAX_GAP) < level:
+        return math.nan
+    lo, hi = 0, _MAX_GAP
+    if success(lo) >= level:
+        return 0.0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if success(mid) < level else (lo, mid)
+    return float(hi)
+
+
+def _method_success(method: str, n_bits: int, params: Mapping[str, Any],
+                    layout: str = "uniform_rest") -> Callable[[int], float]:
+    """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
+    eps_tot, n, share = params["epsilon_total"], params["n_records"], params["mode_share"]
+    size = 2 ** n_bits
+    if method in ALG12_VARIANTS:
+        rule, bottom = _variant(method)
+        return lambda g: pure_mode_release_success_probability(0, math.ceil(g / 2), size, eps_tot / 2.0,
+                                                               delta_rule=rule, bottom=bottom)
+    if method == "distance_reference":
+        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, math.log(params["reference_delta"])))
+    if method == "distance_uniform_bottom":
+        log_delta = uniform_bottom_log_delta(eps_tot, size)
+        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
+
+    def histogram(g: int) -> tuple[np.ndarray, np.ndarray]:
+        return mode_histogram(n_bits, n, share, min(g, round(share * n)), layout)
+
+    if method == "report_noisy_max":
+        return lambda g: report_noisy_max_success_probability(*histogram(g), eps_tot) if g > 0 else 0.5
+    if method == "exponential_mechanism":
+        def em(g: int) -> float:
+            values, mult = histogram(g)
+            return float(np.exp(exponential_mechanism_log_probabilities(_counts(values, mult), eps_tot, 1.0)[0]))
+        return em
+    raise ValueError(f"method={method!r} has no closed-form success probability")
+
+
+def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
+    """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law; RNM by quadrature)."""
+    return _bisect_gap(_method_success(method, n_bits, params, layout), params["success_level"])
+
+
+def _alg12_row(method: str, counts: np.ndarray, eps_tot: float, trials: int, rng: np.random.Generator) -> dict:
+    rule, bottom = _variant(method)
+    eps = eps_tot / 2.0
+    n_bits = code_bits(counts.size, bottom)
+    log_delta = mode_release_log_delta(n_bits, eps, rule)
+    out = pure_mode_release(counts, eps, trials, rng, delta_rule=rule, bottom=bottom)
+    mode, _, _, distance = mode_and_distance(counts)
+    if np.any((out < BOTTOM) | (out >= counts.size)) or (bottom == "uniform" and np.any(out == BOTTOM)):
+        raise AssertionError(f"{method}: output outside the declared output space")
+    return {"success_rate": float(np.mean(out == mode)), "bottom_rate": float(np.mean(out == BOTTOM)),
+            "success_exact": pure_mode_release_success_probability(mode, distance, counts.size, eps, delta_rule=rule,
+                                                                   bottom=bottom),
+            "epsilon": eps, "epsilon_prime": eps, "log_delta": log_delta, "code_bits": n_bits,
+            "omega": 2.0 ** -n_bits, "threshold": stability_threshold(eps, log_delta),
+            "laplace_scale": purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps),
+            "flip_probability": bit_flip_probability(n_bits, eps, log_delta), "delta_rule": rule, "bottom": bottom,
+            "pure": True}
+
+
+def _distance_row(method: str, counts: np.ndarray, eps_tot: float, delta_ref: float, trials: int,
+                  rng: np.random.Generator) -> dict:
+    mode, _, _, distance = mode_and_distance(counts)
+    uniform = method == "distance_uniform_bottom"
+    log_delta = uniform_bottom_log_delta(eps_tot, counts.size) if uniform else math.log(delta_ref)
+    u = distance_to_instability(mode, distance, eps_tot, log_delta, trials, rng)
+    p_pass = float(pass_probability(distance, eps_tot, log_delta))
+    if uniform:
+        u = encode_bottom(u, counts.size, "uniform", rng)
+    return {"success_rate": float(np.mean(u == mode)), "bottom_rate": float(np.mean(u == BOTTOM)),
+            "success_exact": p_pass + (1 - p_pass) / counts.size if uniform else p_pass, "epsilon": eps_tot,
+            "log_delta": log_delta, "threshold": stability_threshold(eps_tot, log_delta),
+            "bottom": "uniform" if uniform else "failure", "pure": uniform}
+
+
+def compute_mode_release(params: Mapping[str, Any], seed: int,
+                         progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+    """``ext_mode_release``: one row per (method, bits, gap, seed) with the success rate P(output = f(D)) over
+    ``trials`` releases, its exact value where a closed form exists, the ⊥ rate, and the privacy parameters; plus
+    ``gap_at_level`` (exact gap for success ≥ ``success_level``) per (method, bits)."""
+    eps_tot, trials = params["epsilon_total"], params["trials"]
+    methods = [*ALG12_VARIANTS, "distance_reference", "distance_uniform_bottom", "report_noisy_max",
+               "exponential_mechanism"]
+    rows = []
+    cells = [(layout, n_bits) for layout in params["layouts"] for n_bits in params["bits"]]
+    for layout, n_bits in progress(cells):
+        level_gap = {m: gap_at_level(m, n_bits, params, layout) for m in methods}
+        for gap in params["gaps"]:
+            values, mult = mode_histogram(n_bits, params["n_records"], params["mode_share"], gap, layout)
+            counts = _counts(values, mult)
+            mode, occ1, occ2, distance = mode_and_distance(counts)
+            for s in range(params["seeds"]):
+                rng = np.random.default_rng(derive_seed(seed, "mode_release", layout, n_bits, gap, s))
+                for method in methods:
+                    if method in ALG12_VARIANTS:
+                        row = _alg12_row(method, counts, eps_tot, trials, rng)
+                    elif method.startswith("distance"):
+                        row = _distance_row(method, counts, eps_tot, params["reference_delta"], trials, rng)
+                    elif method == "report_noisy_max":
+                        row = {"success_rate": float(np.mean(report_noisy_max_grouped(values, mult, eps_tot, trials,
+                                                                                      rng) == 0)),
+                               "success_exact": report_noisy_max_success_probability(values, mult, eps_tot)
+                               if gap > 0 else math.nan, "epsilon": eps_tot, "laplace_scale": 2.0 / eps_tot,
+                               "pure": True}
+                    else:
+                        row = {"success_rate": float(np.mean(exponential_mechanism_selection(counts, eps_tot, trials,
+                                                                                            rng) == mode)),
+                               "success_exact": float(np.exp(exponential_mechanism_log_probabilities(
+                                   counts, eps_tot, 1.0)[mode])), "epsilon": eps_tot, "pure": True}
+                    rows.append({"method": method, "layout": layout, "bits": n_bits, "universe_size": 2 ** n_bits,
+                                 "gap": gap, "seed": seed, "replicate": s, "n_trials": trials,
+                                 "n_records": int(counts.sum()), "occ1": occ1, "occ2": occ2, "distance": distance,
+                                 "epsilon_total": eps_tot, "gap_at_level": level_gap[method],
+                                 "success_level": params["success_level"], "adjacency": ADJACENCY, **row})
+    columns = ["method", "pure", "layout", "bits", "universe_size", "gap", "seed", "replicate", "n_trials", "success_rate",
+               "success_exact", "bottom_rate", "gap_at_level", "success_level", "epsilon_total", "epsilon",
+               "epsilon_prime", "log_delta", "omega", "laplace_scale", "threshold", "code_bits", "flip_probability",
+               "delta_rule", "bottom", "n_records", "occ1", "occ2", "distance", "adjacency"]
+    return pd.DataFrame(rows).reindex(columns=columns)
+
+
+# ------------------------------------------------------------------------------------------------- exact audit
+
+def _histograms(universe_size: int, n_records: int) -> np.ndarray:
+    """All histograms of ``n_records`` records over ``universe_size`` items, shape (H, universe_size)."""
+    combos = np.array(list(itertools.combinations_with_replacement(range(universe_size), n_records)), dtype=np.int64)
+    return np.stack([np.bincount(c, minlength=universe_size) for c in combos])
+
+
+def _mode_distance_rows(hist: np.ndarray) -> np.ndarray:
+    """(f(D), 𝒟₀) for each row (ties to the smallest index), shape (H, 2)."""
+    mode = np.argmax(hist, axis=1)
+    top2 = np.sort(hist, axis=1)[:, -2:]
+    return np.stack([mode, -((top2[:, 0] - top2[:, 1]) // 2)], axis=1)
+
+
+def neighbour_transitions(universe_size: int, n_records: int) -> set[tuple[int, int, int, int]]:
+    """Every (f(D), 𝒟₀(D), f(D′), 𝒟₀(D′)) over all histograms D of ``n_records`` records and all replace-one
+    neighbours D′ (one record moved from item i to item j ≠ i): exhaustive enumeration."""
+    hist = _histograms(universe_size, n_records)
+    here = _mode_distance_rows(hist)
+    found: set[tuple[int, int, int, int]] = set()
+    for i in range(universe_size):
+        has = hist[:, i] > 0
+        for j in range(universe_size):
+            if i == j or not has.any():
+                continue
+            moved = hist[has].copy()
+            moved[:, i] -= 1
+            moved[:, j] += 1
+            pairs = np.concatenate([here[has], _mode_distance_rows(moved)], axis=1)
+            found |= set(map(tuple, np.unique(pairs, axis=0).tolist()))
+    return found
+
+
+def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int, int, int, int]]:
+    """Same mode with |𝒟₀ − 𝒟₀′| ≤ 1 (0 ≤ 𝒟₀ ≤ max_distance), and mode changes with 𝒟₀, 𝒟₀′ ∈ {0, 1}: a superset
+    of the replace-one transitions (checked against :func:`neighbour_transitions`)."""
+    out = {(m, k, m, k2) for m in range(universe_size) for k in range(max_distance + 1)
+           for k2 in (k - 1, k, k + 1) if 0 <= k2 <= max_distance}
+    out |= {(a, k, b, k2) for a in range(universe_size) for b in range(universe_size) if a != b
+            for k in (0, 1) for k2 in (0, 1)}
+    return out
+
+
+def _max_log_ratio(transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]) -> tuple[float, tuple]:
+    """max over transitions and outputs of |log P(o | D) − log P(o | D′)| (∞ if one side is 0 and the other not)."""
+    cache: dict[tuple[int, int], np.ndarray] = {}
+
+    def law(m: int, k: int) -> np.ndarray:
+        if (m, k) not in cache:
+            cache[(m, k)] = pmf(m, k)
+        return cache[(m, k)]
+
+    worst, arg = 0.0, ()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for t in sorted(transitions):
+            p, q = law(t[0], t[1]), law(t[2], t[3])
+            both = (p > 0) | (q > 0)
+            ratio = np.abs(np.log(p[both]) - np.log(q[both]))
+            value = float(np.max(ratio)) if ratio.size else 0.0
+            if value > worst:
+                worst, arg = value, t
+    return worst, arg
+
+
+def mode_release_audit(params: Mapping[str, Any], seed: int = 0,
+                       progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+    """``ext_mode_release_audit``: exact pure ε (max log ratio of the exact output laws over neighbouring
+    histograms) of Algorithm 12 (δ corrected / as printed × ⊥ uniform / reserved × Algorithm 2 geometry) against
+    Theorem 6's 2ε, and of the unpurified u_apx with each ⊥ encoding.  Two enumerations: ``reduced`` (all
+    (f, 𝒟₀) transitions of replace-one neighbours up to 𝒟₀ = ⌈T⌉ + 1 + extra_distance, any n) and ``exhaustive``
+    (all histograms with ``exhaustive_records`` records and all their neighbours).  Deterministic."""
+    audit = params["audit"]
+    eps = audit["epsilon"]
+    rows = []
+    for n_bits, n_records in progress(list(zip(audit["bits"], audit["exhaustive_records"]))):
+        size = 2 ** n_bits
+        exhaustive = neighbour_transitions(size, n_records)
+        for rule in DELTA_RULES:
+            for bottom in BOTTOM_ENCODINGS:
+                cbits = code_bits(size, bottom)
+                log_delta = mode_release_log_delta(cbits, eps, rule)
+                max_k = math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"]
+                reduced = _reduced_transitions(size, max_k)
+                treatments = [(f"alg12_geometry_{g}", 2 * eps,
+                               lambda m, k, g=g: pure_mode_release_pmf(m, k, size, eps, bottom=bottom, geometry=g,
+                                                                       log_delta=log_delta))
+                              for g in audit["geometries"]]
+                treatments.append(("unpurified", uniform_bottom_pure_epsilon(eps, log_delta, size)
+                                   if bottom == "uniform" else math.inf,
+                                   lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom)))
+                for treatment, bound, pmf in treatments:
+                    for enumeration, transitions in (("reduced", reduced), ("exhaustive", exhaustive)):
+                        value, worst = _max_log_ratio(transitions, pmf)
+                        rows.append({"bits": n_bits, "universe_size": size, "treatment": treatment,
+                                     "delta_rule": rule, "bottom": bottom, "enumeration": enumeration,
+                                     "n_records": n_records if enumeration == "exhaustive" else math.nan,
+                                     "max_distance": max_k if enumeration == "reduced" else math.nan,
+                                     "n_transitions": len(transitions),
+                                     "exhaustive_within_reduced": exhaustive <= reduced,
+                                     "epsilon": eps, "code_bits": cbits, "log_delta": log_delta,
+                                     "threshold": stability_threshold(eps, log_delta), "epsilon_inf": value,
+                                     "bound": bound, "within_bound": bool(value <= bound + 1e-9),
+                                     "worst_transition": " ".join(map(str, worst)), "adjacency": ADJACENCY})
+        log_delta = uniform_bottom_log_delta(eps, size)
+        for enumeration, transitions in (("reduced", _reduced_transitions(
+                size, math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"])),
+                                         ("exhaustive", exhaustive)):
+            value, worst = _max_log_ratio(transitions, lambda m, k: distance_to_instability_pmf(
+                m, k, size, eps, log_delta, "uniform"))
+            rows.append({"bits": n_bits, "universe_size": size, "treatment": "unpurified",
+                         "delta_rule": "uniform_calibrated", "bottom": "uniform", "enumeration": enumeration,
+                         "n_records": n_records if enumeration == "exhaustive" else math.nan,
+                         "max_distance": math.nan, "n_transitions": len(transitions),
+                         "exhaustive_within_reduced": True, "epsilon": eps, "code_bits": n_bits,
+                         "log_delta": log_delta, "threshold": stability_threshold(eps, log_delta),
+                         "epsilon_inf": value, "bound": eps, "within_bound": bool(value <= eps + 1e-9),
+                         "worst_transition": " ".join(map(str, worst)), "adjacency": ADJACENCY})
+    return pd.DataFrame(rows)

@@ -1,0 +1,94 @@
+"""E8 linear regression: the data design, Table 1's rate formula, the quick compute (accounting, domains), schema,
+claims and the plot."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import jsonschema
+import matplotlib
+import numpy as np
+import pytest
+import yaml
+
+from dplab.report.claims import VERDICTS, claims_frame
+from dplab.studies.purification.claims_statistics import linear_regression_claims, loglog_slope, statistics_claims
+from dplab.studies.purification.linear_regression import (
+    compute,
+    regression_dataset,
+    table1_linear_regression_rates,
+)
+from dplab.studies.purification.plots_statistics import plot_linear_regression
+from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
+
+matplotlib.use("Agg")
+
+BRIEFS = Path("/work/briefs")
+QUICK = yaml.safe_load(open(BRIEFS / "part2_statistics_quick.yaml"))["linear_regression"]
+FULL = yaml.safe_load(open(BRIEFS / "part2_statistics_config.yaml"))["linear_regression"]
+METHODS = {"pure_adassp", "adassp_at_purification_delta", "adassp_reference", "laplace_ssp"}
+
+
+@pytest.fixture(scope="module")
+def frame():
+    return compute(QUICK, 20200114)
+
+
+def test_regression_dataset_bounds_and_covariance():
+    x, y, theta = regression_dataset(20_000, 4, 0.1, 1.0, 0.05, np.random.default_rng(0))
+    assert np.linalg.norm(x, axis=1).max() <= 1 + 1e-12 and np.abs(y).max() <= 1
+    assert np.linalg.norm(theta) == pytest.approx(1.0)
+    x, _, _ = regression_dataset(200_000, 3, 0.01, 0.02, 0.0, np.random.default_rng(1))  # ||z|| << 1: no rescaling
+    np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(x.T @ x / len(x))), [0.01, 0.015, 0.02], rtol=0.02)
+
+
+def test_table1_rates():
+    before, after = table1_linear_regression_rates(1000, 5, 1.0, 0.05, 20.0)
+    assert after == pytest.approx(min(5 / 1000, 25 / (0.05 * 1e6)))
+    assert before == pytest.approx(min(math.sqrt(100) / 1000, 100 / (0.05 * 1e6)))
+
+
+def test_loglog_slope():
+    n = np.array([1e3, 1e4, 1e5])
+    assert loglog_slope(n, 3 * n ** -2.0) == pytest.approx(-2.0)
+    assert math.isnan(loglog_slope([1.0, 1.0], [1.0, 2.0]))
+
+
+def test_compute_quick_frame(frame):
+    assert set(frame["method"]) == METHODS
+    assert len(frame) == 4 * len(QUICK["ns"]) * len(QUICK["ds"]) * len(QUICK["epsilons"]) * QUICK["seeds"]
+    assert set(frame["adjacency"]) == {"add_remove"}
+    assert np.isfinite(frame["excess_mse_mean"]).all() and (frame["excess_mse_mean"] >= -1e-12).all()
+    assert frame["in_domain"].all() and (frame["lambda_min"] > 0).all()
+    pure = frame[frame["method"] == "pure_adassp"]
+    assert pure["pure"].all() and np.isfinite(pure[["log_delta", "omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    assert (pure["log_delta"] < -50).all()
+    adassp_rows = frame[frame["method"].isin(["pure_adassp", "adassp_reference"])]
+    assert (adassp_rows["log_delta_composed_exact"] <= adassp_rows["log_delta"]).all()
+    assert (frame["epsilon_total"] == frame.groupby(["n", "d", "seed"])["epsilon_total"].transform("first")).all()
+    assert compute(QUICK, 20200114).equals(frame)
+
+
+def test_schema_and_constraints():
+    validator = jsonschema.Draft202012Validator(SCHEMA_EXT_LINEAR_REGRESSION)
+    for section in (QUICK, FULL):
+        validator.validate(section)
+        assert constraints_ext_linear_regression(section) == []
+    bad = copy.deepcopy(QUICK)
+    bad["zeta"] = 1.5
+    assert any("1.5" in e.message for e in validator.iter_errors(bad))
+    bad = copy.deepcopy(QUICK)
+    bad["eig_min"] = 2.0
+    assert constraints_ext_linear_regression(bad) == [
+        "config key 'purification.linear_regression.eig_min': value 2.0 is invalid; allowed: <= eig_max = 1.0"]
+
+
+def test_claims_and_plot(frame):
+    table = claims_frame(linear_regression_claims(frame))
+    assert set(table["verdict"]) <= set(VERDICTS) and (table["evidence"].str.len() > 20).all()
+    assert table.set_index("claim_id").loc["lemma35_adassp_privacy", "verdict"] == "holds"
+    assert statistics_claims({"ext_linear_regression": frame}, {})
+    fig = plot_linear_regression(frame, QUICK)
+    assert len(fig.axes) == len(QUICK["ds"])

@@ -1,0 +1,127 @@
+"""Experiment E7 (ext_mode_release, ext_mode_release_audit): quick section end to end, schema, exact audit, claims,
+figure."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import jsonschema
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from dplab.report.claims import VERDICTS, claims_frame
+from dplab.studies.purification.claims_selection import mode_release_claims, selection_claims
+from dplab.studies.purification.mode_release import (
+    _reduced_transitions,
+    compute_mode_release,
+    gap_at_level,
+    mode_histogram,
+    mode_release_audit,
+    neighbour_transitions,
+)
+from dplab.studies.purification.plots_selection import plot_mode_release
+from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints_mode_release
+
+matplotlib.use("Agg")
+
+QUICK = yaml.safe_load(open("/work/briefs/part2_selection_quick.yaml", encoding="utf-8"))
+FULL = yaml.safe_load(open("/work/briefs/part2_selection_config.yaml", encoding="utf-8"))
+Q = QUICK["mode_release"]
+
+
+def _roundtrip(frame: pd.DataFrame) -> pd.DataFrame:
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    buffer.seek(0)
+    return pd.read_csv(buffer)
+
+
+@pytest.fixture(scope="module")
+def frames():
+    return {"ext_mode_release": _roundtrip(compute_mode_release(Q, 11, lambda items: items)),
+            "ext_mode_release_audit": _roundtrip(mode_release_audit(Q, 11, lambda items: items))}
+
+
+@pytest.mark.parametrize("section", [Q, FULL["mode_release"]], ids=["quick", "full"])
+def test_snippets_validate(section):
+    jsonschema.Draft202012Validator(SCHEMA_MODE_RELEASE).validate(section)
+    assert constraints_mode_release(section) == []
+
+
+def test_bad_values_are_named():
+    bad = copy.deepcopy(Q)
+    bad["audit"]["geometries"] = ["ell2"]
+    assert list(jsonschema.Draft202012Validator(SCHEMA_MODE_RELEASE).iter_errors(bad))
+    bad = copy.deepcopy(Q)
+    bad["gaps"] = [0, 5000]
+    assert constraints_mode_release(bad) == [
+        "config key 'purification.mode_release.gaps': value 5000 is invalid; allowed: <= mode count "
+        "round(mode_share * n_records) = 3000"]
+    bad = copy.deepcopy(Q)
+    bad["audit"]["exhaustive_records"] = [6]
+    assert "purification.mode_release.audit.exhaustive_records" in constraints_mode_release(bad)[0]
+
+
+def test_mode_histogram():
+    values, mult = mode_histogram(4, 10_000, 0.3, 800)
+    counts = np.repeat(values, mult)
+    assert counts.size == 16 and counts.sum() == 10_000 and counts[0] - counts[1] == 800
+    assert np.sort(counts)[-2] == counts[1]
+    values, mult = mode_histogram(3, 10_000, 0.3, 10, "all_runner_up")
+    assert list(values) == [3000, 2990] and list(mult) == [1, 7]
+
+
+@pytest.mark.parametrize("n_bits, n_records", [(1, 8), (2, 7), (3, 5)])
+def test_reduced_transitions_contain_all_replace_one_transitions(n_bits, n_records):
+    exhaustive = neighbour_transitions(2 ** n_bits, n_records)
+    assert exhaustive <= _reduced_transitions(2 ** n_bits, n_records)
+    # mode changes only between distances <= 1, and both kinds occur
+    assert all(k <= 1 and k2 <= 1 for a, k, b, k2 in exhaustive if a != b)
+    assert any(a != b for a, _, b, _ in exhaustive)
+
+
+def test_compute_rows_columns_values(frames):
+    frame = frames["ext_mode_release"]
+    assert len(frame) == len(Q["layouts"]) * len(Q["bits"]) * len(Q["gaps"]) * Q["seeds"] * 8
+    assert (frame["adjacency"] == "replace_one").all()
+    assert frame["success_rate"].between(0, 1).all() and np.isfinite(frame["success_rate"]).all()
+    alg12 = frame[frame["method"].str.startswith("alg12")]
+    assert np.isfinite(alg12[["epsilon", "epsilon_prime", "log_delta", "omega", "laplace_scale", "threshold",
+                              "flip_probability", "success_exact"]]).all().all()
+    assert (alg12["epsilon"] * 2 == alg12["epsilon_total"]).all()
+    # Monte Carlo agrees with the exact success probability (pooled over replicates)
+    pooled = frame.dropna(subset=["success_exact"]).groupby(["method", "layout", "bits", "gap"]).agg(
+        rate=("success_rate", "mean"), exact=("success_exact", "first"), n=("n_trials", "sum"))
+    z = (pooled["rate"] - pooled["exact"]).abs() / np.sqrt(pooled["exact"] * (1 - pooled["exact"]) / pooled["n"] + 1e-12)
+    assert (z < 5).all()
+
+
+def test_gap_at_level_monotone_consistency():
+    gap = gap_at_level("alg12_corrected_uniform", 8, Q)
+    assert 100 < gap < 200  # spec E7: success needs g ≳ 2(threshold + 1 + 3/ε) ≈ 141 at d = 8
+    assert gap_at_level("report_noisy_max", 8, Q, "all_runner_up") < gap
+
+
+def test_exact_audit_within_theorem6(frames):
+    audit = frames["ext_mode_release_audit"]
+    alg12 = audit[audit["treatment"].str.startswith("alg12")]
+    assert (alg12["epsilon_inf"] <= 2 * alg12["epsilon"] + 1e-9).all()
+    assert audit["exhaustive_within_reduced"].all()
+    reserved = audit[(audit["treatment"] == "unpurified") & (audit["bottom"] == "reserved")]
+    assert np.isinf(reserved["epsilon_inf"]).all()
+    uniform = audit[(audit["treatment"] == "unpurified") & (audit["bottom"] == "uniform")]
+    assert (uniform["epsilon_inf"] <= uniform["bound"] + 1e-9).all()
+
+
+def test_claims_and_plot(frames):
+    claims = selection_claims(frames, {"mode_release": Q})
+    frame = claims_frame(claims)
+    assert len(frame) == len(mode_release_claims(frames["ext_mode_release"], frames["ext_mode_release_audit"], Q))
+    assert frame["verdict"].isin(VERDICTS).all() and (frame["evidence"].str.len() > 20).all()
+    assert frame.set_index("claim_id").loc["thm6_mode_release_pure_dp_exact_audit", "verdict"] == "holds"
+    fig = plot_mode_release(frames["ext_mode_release"], Q)
+    assert len(fig.axes) == len(Q["layouts"]) * len(Q["bits"])

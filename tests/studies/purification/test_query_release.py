@@ -1,0 +1,183 @@
+"""The query-release experiment (spec paperD E9): config snippets against the schema, the sweep and the exact audit
+on the quick section, the exact audit's formulas against Monte Carlo of the real pipeline, claims, and the figure."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import jsonschema
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+from scipy import stats
+
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling, purify_bits
+from dplab.mechanisms.purification import binmap, binmap_inverse
+from dplab.report.claims import VERDICTS, claims_frame
+from dplab.studies.purification.claims_query_release import query_release_claims
+from dplab.studies.purification.plots_query_release import plot_query_release
+from dplab.studies.purification.query_release import (
+    algorithm16_sample_log_pmf,
+    em_log_probabilities,
+    pure_mwem_transcript_epsilon,
+    purified_log_pmf,
+    query_release_audit,
+    query_release_sweep,
+    sweep_points,
+)
+from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
+
+matplotlib.use("Agg")
+
+BRIEFS = Path("/work/briefs")
+QUICK = yaml.safe_load(open(BRIEFS / "part2_query_release_quick.yaml", encoding="utf-8"))["query_release"]
+FULL = yaml.safe_load(open(BRIEFS / "part2_query_release_config.yaml", encoding="utf-8"))["query_release"]
+SEED = 20200114
+
+
+@pytest.fixture(scope="module")
+def frames():
+    sweep = pd.read_csv(_roundtrip(query_release_sweep(QUICK, SEED)))
+    audit = pd.read_csv(_roundtrip(query_release_audit(QUICK, SEED)))
+    return {"ext_query_release": sweep, "ext_query_release_audit": audit}
+
+
+def _roundtrip(frame: pd.DataFrame):
+    import io
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    buffer.seek(0)
+    return buffer
+
+
+@pytest.mark.parametrize("section", [QUICK, FULL], ids=["quick", "full"])
+def test_snippets_validate(section):
+    jsonschema.Draft202012Validator(SCHEMA_QUERY_RELEASE).validate(section)
+    assert constraints_query_release(section) == []
+
+
+def test_bad_values_are_named():
+    bad = copy.deepcopy(QUICK)
+    bad["query_families"] = ["stars"]
+    with pytest.raises(jsonschema.ValidationError, match="stars"):
+        jsonschema.Draft202012Validator(SCHEMA_QUERY_RELEASE).validate(bad)
+    bad = copy.deepcopy(QUICK)
+    bad["bias_low"] = 0.95
+    assert constraints_query_release(bad) == [
+        "config key 'purification.query_release.bias_low': value 0.95 is invalid; allowed: < bias_high = 0.9"]
+    bad = copy.deepcopy(QUICK)
+    bad["n_sweep"] = [50]
+    [message] = constraints_query_release(bad)
+    assert message.startswith("config key 'purification.query_release.n_sweep': value 50 is invalid; allowed: >= 2^d")
+
+
+def test_sweep_frame(frames):
+    sweep = frames["ext_query_release"]
+    points = sweep_points(QUICK)
+    methods = {"alg16_purified", "alg16_mwem_stage", "alg16_sampled", "mwem_reference", "pure_mwem",
+               "laplace_answers", "laplace_histogram"}
+    assert set(sweep["method"]) == methods
+    assert len(sweep) == len(points) * len(QUICK["query_families"]) * len(methods) * QUICK["seeds"]
+    assert np.isfinite(sweep["error_linf"]).all() and (sweep["error_linf"] >= 0).all()
+    assert sweep["records_in_universe"].all()
+    assert sweep["adjacency"].str.startswith("add_remove").all()
+    alg = sweep[sweep["method"] == "alg16_purified"]
+    assert alg["pure"].all() and np.isfinite(alg[["log_delta", "log_omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    assert (alg["epsilon_prime"] == alg["epsilon_total"] / 2).all()
+    assert (alg["epsilon_upstream_approx"] <= alg["epsilon_total"] / 2).all()
+    assert set(sweep.loc[sweep["pure"], "method"]) == {"alg16_purified", "pure_mwem", "laplace_answers",
+                                                       "laplace_histogram"}
+
+
+def test_sweep_is_reproducible():
+    small = copy.deepcopy(QUICK)
+    small.update(n_sweep=[10000], query_families=["half_subsets"])
+    a, b = query_release_sweep(small, 7), query_release_sweep(small, 7)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_audit_frame_within_bounds(frames):
+    audit = frames["ext_query_release_audit"]
+    n_cells = 2 ** QUICK["audit"]["d"]
+    assert len(audit) == 3 * n_cells
+    checked = audit[audit["mechanism"] != "alg16_sampled_unpurified"]
+    assert checked["within_bound"].all()
+    assert (audit["epsilon_inf"] <= audit["bound_effective"] + 1e-9).all()  # basic composition of the used rounds
+    post = audit.pivot_table(index="neighbour_cell", columns="mechanism", values="epsilon_inf")
+    assert (post["alg16_purified"] <= post["alg16_sampled_unpurified"] + 1e-12).all()
+
+
+def test_em_log_probabilities_match_library():
+    scores = np.array([[0.0, 0.1, 0.4], [0.2, 0.2, 0.0]])
+    for row in scores:
+        np.testing.assert_allclose(em_log_probabilities(row, 0.3, 50),
+                                   exponential_mechanism_log_probabilities(row, 0.3, 1 / 50), rtol=1e-12)
+
+
+def test_transcript_epsilon_single_query_is_exact():
+    """K = 1 query containing the added cell, T = 2: the EM is trivial and the sup Laplace ratio is exactly ε₀."""
+    queries = np.array([[1.0, 1.0, 0.0, 0.0]])
+    counts = np.array([[2.0, 1.0, 1.0, 2.0]])
+    neighbour = counts + np.array([[1.0, 0, 0, 0]])
+    assert pure_mwem_transcript_epsilon(counts, neighbour, queries, 6, 2, 0.25, 1001, 8.0) == pytest.approx(0.25)
+    neighbour = counts + np.array([[0, 0, 1.0, 0]])  # outside the query: nothing changes
+    assert pure_mwem_transcript_epsilon(counts, neighbour, queries, 6, 3, 0.25, 1001, 8.0) == pytest.approx(0.0)
+
+
+def test_sample_pmf_matches_monte_carlo_of_the_pipeline():
+    """Exact law of Y (T = 2 MWEM, m = 2 records from D̂) against 200000 runs of mwem + proportional_sampling."""
+    rng = np.random.default_rng(3)
+    queries = half_subset_queries(2, 3, rng)
+    counts = np.array([[3.0, 0.0, 2.0, 1.0]])
+    eps0 = 0.4
+    log_pmf = algorithm16_sample_log_pmf(counts, queries, 6, eps0, 2, 20001)
+    assert np.exp(log_pmf).sum() == pytest.approx(1.0, abs=1e-9)
+    runs = 200000
+    run = mwem(np.repeat(counts, runs, axis=0), queries, 6, 2, eps0, rng)
+    y = proportional_sampling(run.synthetic, 2, rng)
+    observed = np.bincount(y[:, 0] * 4 + y[:, 1], minlength=16)
+    assert stats.chisquare(observed, np.exp(log_pmf) * runs).pvalue > 1e-3
+
+
+def test_purified_pmf_matches_monte_carlo_of_purify_bits():
+    """Exact law of purify_bits's output (flips and mixing visible at log δ = −0.4, 3 bits) against Monte Carlo."""
+    rng = np.random.default_rng(4)
+    log_pmf = np.log(np.array([0.5, 0.1, 0.0, 0.1, 0.05, 0.05, 0.0, 0.2]) + 1e-300)
+    from dplab.mechanisms.purification import discrete_purification_shift
+    b = 2 * discrete_purification_shift(3, -0.4) / 1.0
+    exact = np.exp(purified_log_pmf(log_pmf, 3, b))
+    assert exact.sum() == pytest.approx(1.0, abs=1e-12)
+    runs = 200000
+    inputs = rng.choice(8, size=runs, p=np.exp(log_pmf) / np.exp(log_pmf).sum())
+    out, _ = purify_bits(binmap(inputs, 3), 1.0, -0.4, rng)
+    observed = np.bincount(binmap_inverse(out), minlength=8)
+    assert stats.chisquare(observed, exact * runs).pvalue > 1e-3
+
+
+def test_audit_parameters_follow_algorithm16():
+    audit = QUICK["audit"]
+    frame = query_release_audit(QUICK, SEED)
+    row = frame[frame["mechanism"] == "alg16_purified"].iloc[0]
+    par = algorithm16_parameters(audit["n"], audit["d"], audit["k"], audit["epsilon_total"] / 2, m=audit["alg16_m"])
+    assert row["log_delta"] == pytest.approx(par.log_delta)
+    assert row["epsilon0"] == pytest.approx(math.sqrt(par.rho / audit["alg16_rounds"]))
+
+
+def test_claims(frames):
+    claims = query_release_claims(frames, {"query_release": QUICK})
+    frame = claims_frame(claims)
+    assert set(frame["verdict"]) <= set(VERDICTS)
+    assert frame["evidence"].str.len().min() > 20
+    assert {"thm8_query_release_rate", "thm8_purified_mwem_pure_dp_audit", "lemma36_mwem_accounting",
+            "alg16_purification_needed", "alg16_vs_pure_baselines", "table1_mwem_rate_before"} == set(frame["claim_id"])
+    assert frame.set_index("claim_id").loc["thm8_purified_mwem_pure_dp_audit", "verdict"] == "holds"
+
+
+def test_plot_draws(frames):
+    fig = plot_query_release(frames["ext_query_release"], QUICK)
+    assert len(fig.axes) == 4 * len(QUICK["query_families"])

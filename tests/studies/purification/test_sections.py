@@ -1,0 +1,56 @@
+"""The purification study's configuration schema (dplab.studies.purification.sections): importing the study stays
+light, and the shipped configurations validate against the assembled schema with no cross-key problems."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from dplab.studies.purification import STUDY
+from dplab.studies.purification import sections
+
+ROOT = Path(__file__).resolve().parents[3]
+HEAVY = ("numpy", "scipy", "pandas", "torch")
+COMPUTE_MODULES = ("mean_estimation", "linear_regression", "ptr", "mode_release", "query_release")
+
+
+def _fresh_import(module: str) -> list[str]:
+    """Names in sys.modules after importing ``module`` in a fresh interpreter."""
+    code = f"import json, sys; import {module}; print(json.dumps(sorted(sys.modules)))"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("module", ["dplab.studies.purification", "dplab.studies.purification.sections"])
+def test_import_is_light(module):
+    loaded = _fresh_import(module)
+    assert [name for name in HEAVY if name in loaded] == []
+    assert [name for name in COMPUTE_MODULES if f"dplab.studies.purification.{name}" in loaded] == []
+
+
+def test_study_uses_sections():
+    assert STUDY.schema is sections.SCHEMA
+    assert STUDY.constraints is sections.constraints
+    properties = sections.SCHEMA["properties"]
+    assert properties["mean_estimation"] is sections.SCHEMA_EXT_MEAN_ESTIMATION
+    assert properties["linear_regression"] is sections.SCHEMA_EXT_LINEAR_REGRESSION
+    assert properties["ptr"] is sections.SCHEMA_PTR
+    assert properties["mode_release"] is sections.SCHEMA_MODE_RELEASE
+    assert properties["query_release"] is sections.SCHEMA_QUERY_RELEASE
+    assert set(sections.PART2_CONSTRAINTS) <= set(properties)
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "config.quick.yaml"])
+def test_shipped_configs_validate(name):
+    config = yaml.safe_load(open(ROOT / name, encoding="utf-8"))["purification"]
+    jsonschema.Draft202012Validator.check_schema(sections.SCHEMA)
+    jsonschema.Draft202012Validator(sections.SCHEMA).validate(config)
+    assert sections.constraints(config) == []
