@@ -4,7 +4,8 @@ time of ``snakemake -n --forceall`` (a dry run that plans every job of the full 
 ``work/benchmarks/<rule>/<wildcards>.tsv`` (or ``work/benchmarks/<rule>.tsv``) holds one line per run of a job with
 its wall time ``s``. The study is the rule name up to its first underscore (``contraction_audit_mc`` ->
 ``contraction``), except for the generic per-artifact rules ``study_*`` whose first wildcard folder names the study
-(``study_table/preprocessing/table1.tsv`` -> ``preprocessing``).
+(``study_table/preprocessing/table1.tsv`` -> ``preprocessing``) and the rules of :data:`RULE_STUDY`, whose names
+do not start with their study's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ import pandas as pd
 from benchmarks.records import timing_rows
 from benchmarks.timing import Timing
 
-__all__ = ["job_times", "reproduction_rows", "dry_run_rows"]
+__all__ = ["RULE_STUDY", "job_times", "reproduction_rows", "dry_run_rows"]
+
+#: Rules whose name does not start with the name of the study they serve.
+RULE_STUDY = {"preprocess": "preprocessing", "logistic_dataset": "contraction"}
 
 
 def job_times(benchmark_dir: Path) -> pd.DataFrame:
@@ -34,7 +38,7 @@ def job_times(benchmark_dir: Path) -> pd.DataFrame:
         table = pd.read_csv(path, sep="\t")
         if "s" not in table.columns or table.empty:
             continue
-        study = rule.split("_")[0]
+        study = RULE_STUDY.get(rule, rule.split("_")[0])
         if study == "study" and len(relative.parts) > 2:
             study = relative.parts[1]
         records.append({"rule": rule, "job": job, "study": study, "seconds": float(table["s"].iloc[-1])})

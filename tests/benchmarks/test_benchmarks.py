@@ -164,3 +164,12 @@ def test_numpy_audit_reference_samples_the_engine_chain() -> None:
     for edge in (a["a"], a["b"]):  # the atoms of the projection
         p, q = np.mean(ours == edge), np.mean(theirs == edge)
         assert abs(p - q) <= 5 * np.sqrt(2 * max(p, 1e-4) / 20_000)
+
+
+def test_rules_named_otherwise_count_for_their_study(tmp_path) -> None:
+    _write_tsv(tmp_path / "preprocess/fig3/pca_rank.tsv", 1.5)
+    _write_tsv(tmp_path / "preprocessing_dataset/fig3.tsv", 0.5)
+    _write_tsv(tmp_path / "logistic_dataset/gaussian.tsv", 0.25)
+    jobs = reproduction.job_times(tmp_path).set_index("rule")
+    assert jobs.loc["preprocess", "study"] == "preprocessing" == jobs.loc["preprocessing_dataset", "study"]
+    assert jobs.loc["logistic_dataset", "study"] == "contraction"
