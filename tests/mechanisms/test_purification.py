@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
 from dplab.mechanisms.purification import (
     LqBall,
+    base_2_53_digits,
+    bernoulli_from_log,
     binmap,
     binmap_inverse,
     discrete_purification_shift,
@@ -115,3 +119,67 @@ def test_domain_must_contain_range():
         purify(np.zeros(1), LqBall((0.0,), 2.0), 0.0, LOG_DELTA, LOG_OMEGA, np.random.default_rng(0))
     with pytest.raises(ValueError, match="q=3"):
         LqBall((0.0,), 2.0, 3.0)
+
+
+TICKS = 2 ** 53
+
+
+class ScriptedUniforms:
+    """A stand-in for a Generator whose ``random`` returns the given integers k as k·2^{-53}, in order."""
+
+    def __init__(self, ticks):
+        self.ticks = list(ticks)
+
+    def random(self, size):
+        drawn, self.ticks = self.ticks[:size], self.ticks[size:]
+        assert len(drawn) == size, "the coin read more digits than the script holds"
+        return np.asarray(drawn, dtype=float) / TICKS
+
+
+def _exact_digits(log_p, count):
+    """p's first base-2^53 digits by mpmath at 400 bits."""
+    with mpmath.workprec(400):
+        p = mpmath.exp(mpmath.mpf(log_p))
+        return [int(mpmath.floor(p * mpmath.mpf(2) ** (53 * j))) % TICKS for j in range(1, count + 1)]
+
+
+@pytest.mark.parametrize("log_p", [math.log(0.3), math.log(1e-20), math.log(1e-300), -2000.0])
+def test_base_2_53_digits_match_mpmath(log_p):
+    ours = list(itertools.islice(base_2_53_digits(log_p), 60))
+    first = next(j for j, digit in enumerate(ours) if digit > 0)
+    exact = _exact_digits(log_p, first + 1)
+    assert ours[:first] == exact[:first] == [0] * first
+    assert ours[first] == pytest.approx(exact[first], rel=1e-12)
+
+
+def test_bernoulli_from_log_reads_further_digits_below_2_to_the_minus_53():
+    # p = 1e-300: 18 leading zero digits.  A uniform whose first digit is 0 is not yet below p (the former coin
+    # log U < log p said it was, mixing with probability 2^-53 instead of p).
+    log_p = math.log(1e-300)
+    digits = _exact_digits(log_p, 19)
+    assert digits[:18] == [0] * 18 and digits[18] > 0
+    assert not bernoulli_from_log(log_p, 1, ScriptedUniforms([0, 5]))[0]
+    below = [0] * 18 + [digits[18] - 2 ** 20]
+    above = [0] * 18 + [digits[18] + 2 ** 20]
+    assert bernoulli_from_log(log_p, 2, ScriptedUniforms([0, 0] + [0, 0] * 17 + [below[18], above[18]])).tolist() \
+        == [True, False]
+
+
+def test_bernoulli_from_log_dyadic_probability_is_exact():
+    # p = 2^-60: digits (0, 2^46, 0, ...): U < p iff its first digit is 0 and its second is below 2^46.
+    # First digits (0, 0, 0, 1): the fourth coin is 0; second digits of the others (2^46 - 2, 2^46 + 1, 3).
+    log_p = -60 * math.log(2.0)
+    coins = bernoulli_from_log(log_p, 4, ScriptedUniforms([0, 0, 0, 1, 2 ** 46 - 2, 2 ** 46 + 1, 3]))
+    assert coins.tolist() == [True, False, True, False]
+
+
+def test_bernoulli_from_log_keeps_the_stream_of_log_u_below_log_p():
+    for log_p in (math.log(0.3), math.log(1e-3), math.log(0.999)):
+        coins = bernoulli_from_log(log_p, 200_000, np.random.default_rng(8))
+        assert np.array_equal(coins, np.log(np.random.default_rng(8).random(200_000)) < log_p)
+
+
+@pytest.mark.parametrize("p", [0.3, 1e-3])
+def test_bernoulli_from_log_frequency(p):
+    coins = bernoulli_from_log(math.log(p), 400_000, np.random.default_rng(11))
+    assert abs(coins.mean() - p) < 5 * math.sqrt(p * (1 - p) / coins.size)

@@ -9,7 +9,8 @@ Algorithm 1, 𝒜_pure(x_apx, Θ, ε′, δ, ω): with Θ = c + 𝔹_q^d(R/2) (R
 
 If the upstream mechanism is (ε, δ)-DP with Range ⊆ Θ, the output is (ε + ε′, 0)-DP (Theorem 1).  δ and ω are
 passed as natural logs (``log_delta``, ``log_omega``): purification asks for δ far below 1e-300, and Algorithm 2
-uses ω = 2^{−d}.  The mixing coin is drawn as log U < log ω, so it stays exact when ω underflows.
+uses ω = 2^{−d}.  The mixing coin (:func:`bernoulli_from_log`) reads a uniform 53 bits at a time, so its probability
+is ω even where ω is below 2^{−53} or underflows.
 
 Algorithm 2 maps u ∈ [2^d] to its d bits, purifies the bit vector in Θ = [0, 1]^d and rounds each coordinate at ½.
 The paper instantiates Θ as an ℓ1 ball of radius d/2 (``geometry="as_printed"``, Δ = d(δ/2ω)^{1/d}); the
@@ -20,6 +21,7 @@ recommended, provably private instantiation treats the cube as the ℓ∞ ball o
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +34,8 @@ from dplab.theory.purification import (
 
 __all__ = [
     "LqBall",
+    "base_2_53_digits",
+    "bernoulli_from_log",
     "sample_uniform_lq_ball",
     "purify",
     "binmap",
@@ -107,6 +111,48 @@ def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.r
     return rng.uniform(-radius, radius, size=(size, d))
 
 
+_TICKS_LOG2 = 53  # rng.random() returns k·2^{−53}, k uniform on {0, …, 2^53 − 1}
+_TICKS = float(2 ** _TICKS_LOG2)
+
+
+def base_2_53_digits(log_p: float) -> Iterator[float]:
+    """The digits ⌊p·2^{53j}⌋ mod 2^53, j = 1, 2, …, of p = e^{log_p} ∈ [0, 1) in base 2^53, as floats.
+
+    Exact zeros while p·2^{53j} < 1 (computed in log space, so p may be far below the smallest double); from the first
+    non-zero digit on, those of the double p·2^{53j} (relative error that of ``exp``).  Stops after the last non-zero
+    digit of that double; the remaining digits are all zero.
+    """
+    blocks = 1
+    while (log_scaled := log_p + blocks * _TICKS_LOG2 * math.log(2.0)) < 0.0:
+        yield 0.0
+        blocks += 1
+    scaled = math.exp(log_scaled)
+    while scaled > 0.0:
+        whole = math.floor(scaled)
+        yield float(whole)
+        scaled = (scaled - whole) * _TICKS  # exact: removing a double's integer part, then a power-of-two scaling
+
+
+def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` independent coins of probability p = e^{log_p} ∈ [0, 1), also for p < 2^{−53} or below the smallest
+    double (Algorithm 1's mixing probability ω).
+
+    The coin is U < p for U uniform on [0, 1), compared digit by digit in base 2^53 (:func:`base_2_53_digits`):
+    ``rng.random()`` gives U's next digit k; the coin is 1 if k is below p's digit, 0 if above, and on a tie
+    (probability 2^{−53}) the next digit decides.  Off ties the coins equal ``log(rng.random(size)) < log_p``: the
+    same draws, so the same random stream.
+    """
+    coins = np.zeros(size, dtype=bool)
+    undecided = np.arange(size)
+    for digit in base_2_53_digits(log_p):
+        if undecided.size == 0:
+            break
+        ticks = rng.random(undecided.size) * _TICKS
+        coins[undecided] = ticks < digit
+        undecided = undecided[ticks == digit]
+    return coins
+
+
 def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: float, log_omega: float,
            rng: np.random.Generator) -> np.ndarray:
     """Algorithm 1 applied independently to each row of ``x_apx`` (shape (m, d) or (d,)); returns the same shape.
@@ -125,7 +171,7 @@ def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: f
     domain.check_contains(x)
     scale = purification_laplace_scale(
         purification_shift(domain.d, domain.q, domain.diameter, log_delta, log_omega), epsilon_prime)
-    mixed = np.log(rng.random(x.shape[0])) < log_omega
+    mixed = bernoulli_from_log(log_omega, x.shape[0], rng)
     if mixed.any():
         x[mixed] = np.asarray(domain.center) + sample_uniform_lq_ball(
             domain.q, domain.d, domain.radius, int(mixed.sum()), rng)
@@ -169,7 +215,7 @@ def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: f
     log_delta = check_log_probability("delta", log_delta)
     log_omega = -n_bits * math.log(2.0)
     scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
-    mixed = np.log(rng.random(bits.shape[0])) < log_omega
+    mixed = bernoulli_from_log(log_omega, bits.shape[0], rng)
     if mixed.any():
         bits[mixed] = rng.random((int(mixed.sum()), n_bits))
     noisy = bits + rng.laplace(scale=scale, size=bits.shape)
