@@ -25,9 +25,9 @@ from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, co
 
 matplotlib.use("Agg")
 
-BRIEFS = Path("/work/briefs")
-QUICK = yaml.safe_load(open(BRIEFS / "part2_statistics_quick.yaml"))["linear_regression"]
-FULL = yaml.safe_load(open(BRIEFS / "part2_statistics_config.yaml"))["linear_regression"]
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["linear_regression"]
+FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["linear_regression"]
 METHODS = {"pure_adassp", "adassp_at_purification_delta", "adassp_reference", "laplace_ssp"}
 
 

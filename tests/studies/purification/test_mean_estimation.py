@@ -34,9 +34,9 @@ from dplab.theory.purification import purification_laplace_scale, purification_s
 
 matplotlib.use("Agg")
 
-BRIEFS = Path("/work/briefs")
-QUICK = yaml.safe_load(open(BRIEFS / "part2_statistics_quick.yaml"))["mean_estimation"]
-FULL = yaml.safe_load(open(BRIEFS / "part2_statistics_config.yaml"))["mean_estimation"]
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["mean_estimation"]
+FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["mean_estimation"]
 N = 10 ** 4
 
 

@@ -4,12 +4,11 @@ figure."""
 from __future__ import annotations
 
 import copy
-import io
+from pathlib import Path
 
 import jsonschema
 import matplotlib
 import numpy as np
-import pandas as pd
 import pytest
 import yaml
 
@@ -28,22 +27,16 @@ from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints
 
 matplotlib.use("Agg")
 
-QUICK = yaml.safe_load(open("/work/briefs/part2_selection_quick.yaml", encoding="utf-8"))
-FULL = yaml.safe_load(open("/work/briefs/part2_selection_config.yaml", encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]
+FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]
 Q = QUICK["mode_release"]
 
 
-def _roundtrip(frame: pd.DataFrame) -> pd.DataFrame:
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
-    buffer.seek(0)
-    return pd.read_csv(buffer)
-
-
 @pytest.fixture(scope="module")
-def frames():
-    return {"ext_mode_release": _roundtrip(compute_mode_release(Q, 11, lambda items: items)),
-            "ext_mode_release_audit": _roundtrip(mode_release_audit(Q, 11, lambda items: items))}
+def frames(csv_roundtrip):
+    return {"ext_mode_release": csv_roundtrip(compute_mode_release(Q, 11, lambda items: items)),
+            "ext_mode_release_audit": csv_roundtrip(mode_release_audit(Q, 11, lambda items: items))}
 
 
 @pytest.mark.parametrize("section", [Q, FULL["mode_release"]], ids=["quick", "full"])

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import io
 import math
+from pathlib import Path
 
 import jsonschema
 import matplotlib
@@ -28,21 +28,15 @@ from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr
 
 matplotlib.use("Agg")
 
-QUICK = yaml.safe_load(open("/work/briefs/part2_selection_quick.yaml", encoding="utf-8"))["ptr"]
-FULL = yaml.safe_load(open("/work/briefs/part2_selection_config.yaml", encoding="utf-8"))["ptr"]
-
-
-def _roundtrip(frame: pd.DataFrame) -> pd.DataFrame:
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
-    buffer.seek(0)
-    return pd.read_csv(buffer)
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["ptr"]
+FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["ptr"]
 
 
 @pytest.fixture(scope="module")
-def frames():
-    return {"ext_ptr": _roundtrip(compute_ptr(QUICK, 7, lambda items: items)),
-            "ext_ptr_audit": _roundtrip(ptr_audit(QUICK, 7, lambda items: items))}
+def frames(csv_roundtrip):
+    return {"ext_ptr": csv_roundtrip(compute_ptr(QUICK, 7, lambda items: items)),
+            "ext_ptr_audit": csv_roundtrip(ptr_audit(QUICK, 7, lambda items: items))}
 
 
 @pytest.mark.parametrize("section", [QUICK, FULL], ids=["quick", "full"])

@@ -34,25 +34,16 @@ from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraint
 
 matplotlib.use("Agg")
 
-BRIEFS = Path("/work/briefs")
-QUICK = yaml.safe_load(open(BRIEFS / "part2_query_release_quick.yaml", encoding="utf-8"))["query_release"]
-FULL = yaml.safe_load(open(BRIEFS / "part2_query_release_config.yaml", encoding="utf-8"))["query_release"]
+ROOT = Path(__file__).resolve().parents[3]
+QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
+FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
 SEED = 20200114
 
 
 @pytest.fixture(scope="module")
-def frames():
-    sweep = pd.read_csv(_roundtrip(query_release_sweep(QUICK, SEED)))
-    audit = pd.read_csv(_roundtrip(query_release_audit(QUICK, SEED)))
-    return {"ext_query_release": sweep, "ext_query_release_audit": audit}
-
-
-def _roundtrip(frame: pd.DataFrame):
-    import io
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False)
-    buffer.seek(0)
-    return buffer
+def frames(csv_roundtrip):
+    return {"ext_query_release": csv_roundtrip(query_release_sweep(QUICK, SEED)),
+            "ext_query_release_audit": csv_roundtrip(query_release_audit(QUICK, SEED))}
 
 
 @pytest.mark.parametrize("section", [QUICK, FULL], ids=["quick", "full"])

@@ -2,21 +2,21 @@
 configuration (columns, sizes, finite values, lower bounds below upper bounds), claims, and every figure."""
 
 from __future__ import annotations
-from dplab.studies.registry import resolve
 
 import copy
 import math
+from pathlib import Path
 
 import jsonschema
 import matplotlib
 import numpy as np
 import pytest
 import yaml
-from pathlib import Path
 
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
+from dplab.studies.registry import resolve
 
 matplotlib.use("Agg")
 
