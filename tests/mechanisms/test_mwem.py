@@ -29,11 +29,9 @@ from dplab.mechanisms.mwem import (
     mwem_epsilon_pure_basic_composition,
     mwem_rounds_fixed_point,
     mwem_zcdp,
-    power_of_two_event,
     product_bernoulli_cell_probabilities,
     proportional_sampling,
     pure_mwem_rounds_fixed_point,
-    purify_bits,
     purify_records,
     query_answers,
     sample_histograms,
@@ -167,34 +165,6 @@ def test_proportional_sampling_frequencies():
     np.testing.assert_allclose(freq, p[0], atol=5 * math.sqrt(0.25 / 100000))
 
 
-@pytest.mark.parametrize("bits", [0, 1, 3, 7])
-def test_power_of_two_event_probability(bits):
-    rng = np.random.default_rng(6)
-    hits = power_of_two_event(bits, 400000, rng).sum()
-    lo, hi = stats.binomtest(int(hits), 400000).proportion_ci(0.999)
-    assert lo <= 2.0 ** -bits <= hi
-
-
-def test_power_of_two_event_never_fires_for_long_codes():
-    assert not power_of_two_event(936, 100000, np.random.default_rng(7)).any()
-
-
-def test_purify_bits_laplace_scale_and_rounding():
-    """With log δ near 0 the flips are visible: the per-bit flip rate matches ½e^{−1/(2b)} (Monte Carlo, 3 bits;
-    mixing probability 1/8 adds ½ per mixed bit)."""
-    rng = np.random.default_rng(8)
-    log_delta = -0.3
-    out, mixed = purify_bits(np.zeros((200000, 3), dtype=int), 1.0, log_delta, rng)
-    from dplab.mechanisms.purification import discrete_purification_shift
-    b = 2 * discrete_purification_shift(3, log_delta) / 1.0
-    flip = 0.5 * math.exp(-0.5 / b)
-    expected = (1 - 1 / 8) * flip + (1 / 8) * 0.5
-    assert out.mean() == pytest.approx(expected, abs=5 * math.sqrt(expected / out.size))
-    assert mixed.mean() == pytest.approx(1 / 8, abs=5 * math.sqrt(1 / 8 / 200000))
-    with pytest.raises(ValueError, match="0/1"):
-        purify_bits(np.array([[0, 2]]), 1.0, -1.0, rng)
-
-
 def test_purify_records_in_universe_and_unchanged_at_paper_delta():
     rng = np.random.default_rng(9)
     p = algorithm16_parameters(1e4, 8, 100, 1.0)
@@ -225,5 +195,3 @@ def test_bad_inputs_raise():
         mwem(np.ones((1, 4)), np.ones((2, 4)), 4, 0, 1.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="epsilon"):
         lemma36_rho(0.0, 10.0)
-    with pytest.raises(ValueError, match="n_bits"):
-        power_of_two_event(-1, 3, np.random.default_rng(0))

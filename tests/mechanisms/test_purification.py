@@ -8,6 +8,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from scipy import stats
 
 from dplab.mechanisms.purification import (
     LqBall,
@@ -17,6 +18,7 @@ from dplab.mechanisms.purification import (
     binmap_inverse,
     discrete_purification_shift,
     purify,
+    purify_bits,
     purify_discrete,
     sample_uniform_lq_ball,
 )
@@ -183,3 +185,35 @@ def test_bernoulli_from_log_keeps_the_stream_of_log_u_below_log_p():
 def test_bernoulli_from_log_frequency(p):
     coins = bernoulli_from_log(math.log(p), 400_000, np.random.default_rng(11))
     assert abs(coins.mean() - p) < 5 * math.sqrt(p * (1 - p) / coins.size)
+
+
+@pytest.mark.parametrize("bits", [0, 1, 3, 7])
+def test_mixing_coin_probability_is_a_power_of_two(bits):
+    rng = np.random.default_rng(6)
+    hits = bernoulli_from_log(-bits * math.log(2.0), 400000, rng).sum()
+    lo, hi = stats.binomtest(int(hits), 400000).proportion_ci(0.999)
+    assert lo <= 2.0 ** -bits <= hi
+
+
+def test_mixing_coin_never_fires_for_long_codes():
+    assert not bernoulli_from_log(-936 * math.log(2.0), 100000, np.random.default_rng(7)).any()
+
+
+def test_purify_bits_laplace_scale_and_rounding():
+    """With log δ near 0 the flips are visible: the per-bit flip rate matches ½e^{−1/(2b)} (Monte Carlo, 3 bits;
+    mixing probability 1/8 adds ½ per mixed bit)."""
+    rng = np.random.default_rng(8)
+    log_delta = -0.3
+    out, mixed = purify_bits(np.zeros((200000, 3), dtype=int), 1.0, log_delta, rng)
+    b = 2 * discrete_purification_shift(3, log_delta) / 1.0
+    flip = 0.5 * math.exp(-0.5 / b)
+    expected = (1 - 1 / 8) * flip + (1 / 8) * 0.5
+    assert out.mean() == pytest.approx(expected, abs=5 * math.sqrt(expected / out.size))
+    assert mixed.mean() == pytest.approx(1 / 8, abs=5 * math.sqrt(1 / 8 / 200000))
+    with pytest.raises(ValueError, match="0/1"):
+        purify_bits(np.array([[0, 2]]), 1.0, -1.0, rng)
+
+
+def test_bernoulli_from_log_rejects_a_probability_above_one():
+    with pytest.raises(ValueError, match="log_p"):
+        bernoulli_from_log(math.log(2.0), 3, np.random.default_rng(0))

@@ -22,8 +22,8 @@ Algorithm 15 draws m records from D̂/n; Algorithm 16 purifies those m records, 
 Algorithm 2: with probability ω = 2^{−md} replace the bits by Unif[0,1]^{md}, add Laplace(2Δ/ε) to every bit,
 round at ½.  Δ is Algorithm 2's shift for md bits (corrected geometry, q = ∞, R = 1,
 ``dplab.mechanisms.purification.discrete_purification_shift``).  Since md is in the hundreds to ~10⁵, ω is far
-below the smallest double: the mixing coin is drawn exactly as "md fair bits all zero" (``power_of_two_event``), so
-it is part of the code but, at these sizes, never fires.
+below the smallest double: the mixing coin (``dplab.mechanisms.purification.bernoulli_from_log``) has probability
+exactly ω, so it is part of the code but, at these sizes, never fires.
 
 All samplers are vectorised over a leading axis of independent runs (seeds).
 """
@@ -35,8 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift
-from dplab.theory.purification import check_log_probability, purification_laplace_scale, zcdp_epsilon
+from dplab.checks import positive_finite
+from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift, purify_bits
+from dplab.theory.purification import purification_laplace_scale, theorem2_log_delta_threshold, zcdp_epsilon
 
 __all__ = [
     "MwemRun",
@@ -56,8 +57,6 @@ __all__ = [
     "mwem_epsilon_approx",
     "mwem_epsilon_pure_basic_composition",
     "proportional_sampling",
-    "power_of_two_event",
-    "purify_bits",
     "purify_records",
     "Algorithm16Parameters",
     "algorithm16_parameters",
@@ -120,8 +119,7 @@ def exponential_mechanism_gumbel(utility: np.ndarray, epsilon: float, sensitivit
                                  rng: np.random.Generator) -> np.ndarray:
     """One index per row of ``utility`` (runs, K) from P(k) ∝ exp(ε u_k/(2Δu)): argmax of logits plus Gumbel noise
     (exact; equals dplab.mechanisms.exponential's law, tested)."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    epsilon = positive_finite("epsilon", epsilon)
     logits = epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
     return np.argmax(logits + rng.gumbel(size=logits.shape), axis=-1)
 
@@ -157,8 +155,7 @@ def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon
     """
     if int(rounds) != rounds or rounds < 1:
         raise ValueError(f"rounds={rounds!r} must be an integer >= 1")
-    if not (math.isfinite(epsilon0) and epsilon0 > 0):
-        raise ValueError(f"epsilon0={epsilon0!r} must be finite and > 0")
+    epsilon0 = positive_finite("epsilon0", epsilon0)
     counts = np.atleast_2d(np.asarray(counts, float))
     runs, n_cells = counts.shape
     queries = np.asarray(queries, float)
@@ -182,8 +179,7 @@ def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon
 
 def lemma36_rho(epsilon: float, log_inv_delta: float) -> float:
     """ρ = ε²/(16 log(1/δ)) (Lemma 36, Algorithm 16)."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    epsilon = positive_finite("epsilon", epsilon)
     if not log_inv_delta > 0:
         raise ValueError(f"log_inv_delta={log_inv_delta!r} must be > 0")
     return epsilon ** 2 / (16.0 * log_inv_delta)
@@ -243,44 +239,6 @@ def proportional_sampling(probabilities: np.ndarray, m: int, rng: np.random.Gene
                       probabilities.shape[1] - 1)
 
 
-def power_of_two_event(n_bits: int, size: int, rng: np.random.Generator) -> np.ndarray:
-    """``size`` independent events of probability exactly 2^{−n_bits}: n_bits fair random bits all zero, drawn in
-    blocks of at most 62 bits (only runs still all-zero draw further blocks).  Used for Algorithm 2's mixing coin
-    ω = 2^{−md}, which underflows as a float."""
-    if int(n_bits) != n_bits or n_bits < 0:
-        raise ValueError(f"n_bits={n_bits!r} must be an integer >= 0")
-    alive = np.ones(size, dtype=bool)
-    remaining = int(n_bits)
-    while remaining > 0 and alive.any():
-        block = min(62, remaining)
-        idx = np.flatnonzero(alive)
-        alive[idx] = rng.integers(0, 2 ** block, size=idx.size, dtype=np.int64) == 0
-        remaining -= block
-    return alive
-
-
-def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 2 without BinMap, for bit vectors of any length L (rows of ``bits``, shape (runs, L)): with
-    probability ω = 2^{−L} (exact, :func:`power_of_two_event`) replace the row by Unif[0,1]^L, add
-    Laplace(2Δ/ε) per bit with Δ = discrete_purification_shift(L, log δ) (corrected geometry), round at ½.
-
-    Returns (purified bits (runs, L) int64, mixed (runs,) bool).  With an (ε, δ)-DP input the output is
-    (2ε, 0)-DP (Theorem 2).  Draws: mixing coins, uniforms of mixed rows, then the Laplace noise.
-    """
-    bits = np.atleast_2d(np.asarray(bits))
-    if np.any((bits != 0) & (bits != 1)):
-        raise ValueError("bits must be 0/1")
-    log_delta = check_log_probability("delta", log_delta)
-    length = bits.shape[1]
-    scale = purification_laplace_scale(discrete_purification_shift(length, log_delta, "corrected"), epsilon)
-    x = bits.astype(float)
-    mixed = power_of_two_event(length, bits.shape[0], rng)
-    if mixed.any():
-        x[mixed] = rng.random((int(mixed.sum()), length))
-    noisy = x + rng.laplace(scale=scale, size=x.shape)
-    return (noisy >= 0.5).astype(np.int64), mixed
-
-
 def purify_records(records: np.ndarray, d: int, epsilon: float, log_delta: float,
                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 16, line 4: a synthetic dataset Y ∈ 𝒳^m per run (records (runs, m), cells in [2^d]) encoded as
@@ -316,15 +274,14 @@ def algorithm16_parameters(n: float, d: int, k: int, epsilon: float, log_delta_m
     strict), ω = 2^{−d̃}, ρ = ε²/(16 log(1/δ)), T = nearest integer (≥ 1) to the fixed point of
     √d·nε/(√log(1/δ)·log(2KTn)), ε₀ = √(ρ/T), answer noise 1/(nε₀), Δ = 2d̃(δ/2ω)^{1/d̃}, b = 2Δ/ε.
     All in log space (log(1/δ) reaches millions)."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
+    epsilon = positive_finite("epsilon", epsilon)
     if not n >= 1:
         raise ValueError(f"n={n!r} must be >= 1")
     m = int(math.ceil((n * epsilon / d) ** (2.0 / 3.0))) if m is None else int(m)
     if m < 1:
         raise ValueError(f"m={m!r} must be >= 1")
     n_bits = m * d
-    log_delta = n_bits * math.log(epsilon) - 3.0 * n_bits * math.log(2.0 * n_bits) - log_delta_margin
+    log_delta = theorem2_log_delta_threshold(n_bits, epsilon) - log_delta_margin
     if not log_delta < 0:
         raise ValueError(f"epsilon={epsilon!r} too large for Theorem 2's threshold at md={n_bits} (log delta={log_delta!r})")
     rho = lemma36_rho(epsilon, -log_delta)

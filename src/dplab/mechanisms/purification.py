@@ -41,6 +41,7 @@ __all__ = [
     "binmap",
     "binmap_inverse",
     "discrete_purification_shift",
+    "purify_bits",
     "purify_discrete",
 ]
 
@@ -142,6 +143,8 @@ def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.
     (probability 2^{−53}) the next digit decides.  Off ties the coins equal ``log(rng.random(size)) < log_p``: the
     same draws, so the same random stream.
     """
+    if not log_p <= 0.0:
+        raise ValueError(f"log_p={log_p!r} is invalid; allowed: log_p <= 0 (a probability p <= 1)")
     coins = np.zeros(size, dtype=bool)
     undecided = np.arange(size)
     for digit in base_2_53_digits(log_p):
@@ -206,17 +209,34 @@ def discrete_purification_shift(n_bits: int, log_delta: float, geometry: str = "
     raise ValueError(f"geometry={geometry!r} is not allowed; choose 'corrected' or 'as_printed'")
 
 
+def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator,
+                geometry: str = "corrected") -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 2 without BinMap, on rows of ``bits`` (shape (runs, L), entries 0/1) of any length L: with
+    probability ω = 2^{−L} (:func:`bernoulli_from_log`, exact although ω underflows for L > 1074) replace the row by
+    Unif[0,1]^L, add Laplace(2Δ/ε) per bit with Δ = :func:`discrete_purification_shift` (L, log δ, geometry), round
+    at ½.
+
+    Returns (purified bits (runs, L) int64, mixed (runs,) bool).  With an (ε, δ)-DP input the output is
+    (2ε, 0)-DP (Theorem 2).  Draws: mixing coins, uniforms of mixed rows, then the Laplace noise.
+    """
+    bits = np.atleast_2d(np.asarray(bits))
+    if np.any((bits != 0) & (bits != 1)):
+        raise ValueError("bits must be 0/1")
+    log_delta = check_log_probability("delta", log_delta)
+    length = bits.shape[1]
+    scale = purification_laplace_scale(discrete_purification_shift(length, log_delta, geometry), epsilon)
+    x = bits.astype(float)
+    mixed = bernoulli_from_log(-length * math.log(2.0), bits.shape[0], rng)
+    if mixed.any():
+        x[mixed] = rng.random((int(mixed.sum()), length))
+    noisy = x + rng.laplace(scale=scale, size=x.shape)
+    return (noisy >= 0.5).astype(np.int64), mixed
+
+
 def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: float, rng: np.random.Generator,
                     geometry: str = "corrected") -> np.ndarray:
-    """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d} → round at ½
-    → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
+    """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d}
+    (:func:`purify_bits`) → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
     u = np.asarray(u_apx, dtype=np.int64)
-    bits = binmap(u.reshape(-1), n_bits).astype(float)
-    log_delta = check_log_probability("delta", log_delta)
-    log_omega = -n_bits * math.log(2.0)
-    scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
-    mixed = bernoulli_from_log(log_omega, bits.shape[0], rng)
-    if mixed.any():
-        bits[mixed] = rng.random((int(mixed.sum()), n_bits))
-    noisy = bits + rng.laplace(scale=scale, size=bits.shape)
-    return binmap_inverse((noisy >= 0.5).astype(np.int64)).reshape(u.shape)
+    bits, _ = purify_bits(binmap(u.reshape(-1), n_bits), epsilon, log_delta, rng, geometry)
+    return binmap_inverse(bits).reshape(u.shape)

@@ -16,8 +16,8 @@ import yaml
 from scipy import stats
 
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
-from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling, purify_bits
-from dplab.mechanisms.purification import binmap, binmap_inverse
+from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
+from dplab.mechanisms.purification import binmap, binmap_inverse, purify_bits
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
