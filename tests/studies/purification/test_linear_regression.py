@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_statistics import linear_regression_claims, loglog_slope, statistics_claims
+from dplab.studies.purification.claims_statistics import linear_regression_claims, statistics_claims
 from dplab.studies.purification.linear_regression import (
     compute,
     regression_dataset,
@@ -48,12 +48,6 @@ def test_table1_rates():
     before, after = table1_linear_regression_rates(1000, 5, 1.0, 0.05, 20.0)
     assert after == pytest.approx(min(5 / 1000, 25 / (0.05 * 1e6)))
     assert before == pytest.approx(min(math.sqrt(100) / 1000, 100 / (0.05 * 1e6)))
-
-
-def test_loglog_slope():
-    n = np.array([1e3, 1e4, 1e5])
-    assert loglog_slope(n, 3 * n ** -2.0) == pytest.approx(-2.0)
-    assert math.isnan(loglog_slope([1.0, 1.0], [1.0, 2.0]))
 
 
 def test_compute_quick_frame(frame):

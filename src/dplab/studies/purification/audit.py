@@ -21,6 +21,7 @@ from dplab.studies.purification.exact_audit import (
     projected_gaussian_pair,
     purification_scale_1d,
 )
+from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = ["EXACT_AUDIT_COLUMNS", "MECHANISMS", "mechanism_pair", "exact_audit_table", "mc_audit"]
@@ -28,10 +29,6 @@ __all__ = ["EXACT_AUDIT_COLUMNS", "MECHANISMS", "mechanism_pair", "exact_audit_t
 EXACT_AUDIT_COLUMNS = ["mechanism", "treatment", "epsilon", "delta", "omega", "epsilon_prime", "epsilon_inf", "bound"]
 #: M1 worst-case pair, M2 Example 17, M3 projected Gaussian (1-D), M4 projected Gaussian on [−1, 1]² (q = ∞).
 MECHANISMS = ("M1", "M2", "M3", "M4")
-
-
-def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
-    return iterable
 
 
 def mechanism_pair(name: str, epsilon: float, delta: float, sensitivity: float):
@@ -72,7 +69,7 @@ def _row(name, treatment, eps, delta, omega, eps_prime, value, bound) -> dict[st
 
 
 def exact_audit_table(params: Mapping[str, Any], seed: int = 0,
-                      progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+                      progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_exact_audit``: ε∞ of M1–M4 under none / mixing_only / laplace_only / full over the (ε, δ, ω, ε′) grid,
     with the bound ε + ε′ of Theorem 1 on the rows that add the prescribed Laplace noise (NaN where no pure bound
     is claimed), plus the ablation rows ``full_scale_x<f>`` whose Laplace scale is f·b.  M2 is (0, δ)-DP, so it is
@@ -132,7 +129,7 @@ def _event_counts(samples: np.ndarray, thresholds: np.ndarray, atoms: np.ndarray
 
 
 def mc_audit(params: Mapping[str, Any], seed: int,
-             progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+             progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_mc_audit``: Monte-Carlo lower bounds on the pure ε of unpurified (``none``) and purified (``full``)
     outputs of 1-D mechanisms, from N samples of each neighbour.  Events, fixed before sampling: {x < t} and
     {x > t} for ``n_thresholds`` equally spaced t in [−1 − 10b, 1 + 10b] and {x = a} for each atom, in both

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.studies.purification.claims_common import artifact_path, loglog_slope
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.claims_selection import selection_claims
 from dplab.studies.purification.claims_statistics import statistics_claims
@@ -28,13 +29,6 @@ from dplab.theory.purification import (
 )
 
 __all__ = ["build_claims"]
-
-STUDY = "purification"
-
-
-def _path(artifact: str, kind: str = "figures") -> str:
-    return f"{STUDY}/{kind}/{artifact}.{'png' if kind == 'figures' else 'csv'}"
-
 
 def _crossing_delta(fig1: pd.DataFrame, suffix: str) -> float:
     """Largest δ on the grid below which the Gaussian variance exceeds Laplace's (log-interpolated crossing)."""
@@ -64,7 +58,7 @@ def figure1_claim(fig1: pd.DataFrame) -> Claim:
     return Claim("fig1_laplace_beats_gaussian_almost_all_regimes", "Sec. 1, Fig. 1",
                  "Per coordinate, the pure-DP Laplace mechanism has smaller variance than the analytic Gaussian mechanism "
                  "in almost all regimes, except when delta is too large to be meaningful",
-                 "holds" if ok else "fails", "; ".join(rows), _path("fig1"))
+                 "holds" if ok else "fails", "; ".join(rows), artifact_path("fig1"))
 
 
 def exact_audit_claims(audit: pd.DataFrame) -> list[Claim]:
@@ -89,7 +83,7 @@ def exact_audit_claims(audit: pd.DataFrame) -> list[Claim]:
               f"exact sup log density ratio over {len(full)} (mechanism, eps, delta, omega, eps') cells: all <= eps + eps': "
               f"{within}; {per_mech}; worst cell {worst['mechanism']} eps={worst['epsilon']:g}, delta={worst['delta']:g}, "
               f"omega={worst['omega']:g}, eps'={worst['epsilon_prime']:g}: {worst['epsilon_inf']:.5f} vs {worst['bound']:g}",
-              _path("ext_exact_audit", "tables")),
+              artifact_path("ext_exact_audit", "tables")),
         Claim("unpurified_and_mixing_only_not_pure", "App. C, Example 17",
               "Without the Laplace step the output is not pure DP: the worst-case pair (M1) and Example 17 (M2) have "
               "infinite pure epsilon, and uniform mixing alone does not help on a continuum",
@@ -97,7 +91,7 @@ def exact_audit_claims(audit: pd.DataFrame) -> list[Claim]:
               "eps_inf of none/mixing_only rows: " + ", ".join(
                   f"{m}: {'inf in every cell' if v else f'finite, max {finite_raw[m]:.4g}'}" for m, v in infinite.items())
               + f"; Laplace without mixing exceeds eps + eps' in {lap_broken}/{len(lap)} cells "
-              f"(max {lap['epsilon_inf'].max():.4g})", _path("ext_exact_audit", "tables")),
+              f"(max {lap['epsilon_inf'].max():.4g})", artifact_path("ext_exact_audit", "tables")),
         Claim("ablation_laplace_scale_needed", "Algorithm 1, line 3 (extension)",
               "The Laplace scale 2 Delta/eps' cannot be shrunk much: the bound breaks once it is reduced",
               "holds" if len(broken) else "fails",
@@ -105,7 +99,7 @@ def exact_audit_claims(audit: pd.DataFrame) -> list[Claim]:
                   *ablation[["epsilon", "delta", "omega", "epsilon_prime"]].iloc[0]) + ", ".join(
                   f"scale x{r.factor:g}: {r.epsilon_inf:.4f}" for r in ablation.itertuples())
               + f" (bound {ablation['bound'].iloc[0]:g}; first break at x{broken['factor'].max():g})" if len(broken)
-              else "no reduction broke the bound", _path("ext_exact_audit", "tables")),
+              else "no reduction broke the bound", artifact_path("ext_exact_audit", "tables")),
     ]
     return claims
 
@@ -125,7 +119,7 @@ def mc_audit_claim(mc: pd.DataFrame) -> Claim:
     return Claim("mc_audit_consistent_with_exact", "Theorem 1 (extension: black-box audit)",
                  "Black-box Monte-Carlo lower bounds never exceed the exact pure epsilon of purified outputs, while "
                  "those of unpurified outputs grow with the sample size", "holds" if ok else "fails", "; ".join(rows),
-                 _path("ext_mc_audit"))
+                 artifact_path("ext_mc_audit"))
 
 
 def _slope(part: pd.DataFrame, method: str) -> tuple[float, list[tuple[int, float]]]:
@@ -133,8 +127,7 @@ def _slope(part: pd.DataFrame, method: str) -> tuple[float, list[tuple[int, floa
     means = means[means > 0]
     if len(means) < 2:
         return float("nan"), []
-    slope = float(np.polyfit(np.log(means.index.to_numpy(float)), np.log(means.to_numpy()), 1)[0])
-    return slope, list(means.items())
+    return loglog_slope(means.index.to_numpy(float), means.to_numpy()), list(means.items())
 
 
 def params_cap(config: Mapping[str, Any]) -> int:
@@ -175,7 +168,7 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         + ", ".join(f"n={n}: {r:.2f}" for n, r in ratio)
         + (f"; paper schedule T capped at {params_cap(config)} steps for n in {capped_ns} (slope then not the paper's "
            "schedule alone)" if capped_ns else ""),
-        _path(label))]
+        artifact_path(label))]
     trend = (ratio[-1][1] < ratio[0][1]) if len(ratio) >= 2 else False
     crossover = _crossover_n(ratio)
     claims.append(Claim(
@@ -188,7 +181,7 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         + f"; purified/Laplace ratio {'falls' if trend else 'does not fall'} with n ("
         + ", ".join(f"{n}: {r:.2f}" for n, r in ratio) + "), the trend that decides larger n"
         + (f"; a power-law fit of the ratio puts the crossover at n ~ {crossover:.3g}" if np.isfinite(crossover) else ""),
-        _path(label)))
+        artifact_path(label)))
     if "exponential_mechanism" in table.columns:
         em = {e: (r["purified_dpsgd"], r["exponential_mechanism"]) for e, r in table.iterrows()}
         close = all(p <= 3 * m for p, m in em.values())
@@ -197,7 +190,7 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
             "Purified DP-SGD matches the utility of the (slow) exponential mechanism",
             "holds" if close else "fails",
             "mean excess risk purified vs exact grid exponential mechanism: " + "; ".join(
-                f"eps_tot={e:g}: {p:.4g} vs {m:.4g}" for e, (p, m) in em.items()), _path(label)))
+                f"eps_tot={e:g}: {p:.4g} vs {m:.4g}" for e, (p, m) in em.items()), artifact_path(label)))
     before = eps_part[eps_part["method"].isin(["purified_dpsgd", "dpsgd_before_purification"])]
     diff = before.pivot_table(index=["epsilon_total", "seed"], columns="method", values="excess_risk")
     cost = (diff["purified_dpsgd"] - diff["dpsgd_before_purification"]).abs().max()
@@ -205,7 +198,7 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         f"purification_noise_negligible{'_sc' if sc else ''}", "Corollary 4, Sec. 4",
         "The purification step itself costs O(1/(n^2 eps)): negligible next to the upstream error",
         "holds" if cost < 1e-3 else "fails",
-        f"max over seeds and eps_tot of |excess(purified) - excess(before purification)| = {cost:.3g}", _path(label)))
+        f"max over seeds and eps_tot of |excess(purified) - excess(before purification)| = {cost:.3g}", artifact_path(label)))
     return claims
 
 
@@ -219,7 +212,7 @@ def table_claims(table1: pd.DataFrame) -> Claim:
                  f"at n={row['n']:g}, d={row['d']:g}, eps={row['epsilon']:g}, delta={row['delta']:g} (constants dropped): "
                  f"after < before for {better}; after >= before for {worse}: "
                  + "; ".join(f"{r.problem}: {r.before_value:.4g} -> {r.after_value:.4g}" for r in table1.itertuples()),
-                 _path("table1", "tables"))
+                 artifact_path("table1", "tables"))
 
 
 def errata_claims(fig3: pd.DataFrame) -> list[Claim]:
@@ -237,35 +230,35 @@ def errata_claims(fig3: pd.DataFrame) -> list[Claim]:
               "R is called the radius of the l_q ball Theta", "erratum",
               f"proofs use the diameter: Cor. 4 (l2 diameter C) gives Delta = {cor4['shift']:.6g} = 1/(8 sqrt(d) n^2) at "
               f"n=1e4, d=10 only with R = diameter; reading R as a radius doubles Delta; the exact audit with R = diameter "
-              f"stays within eps + eps' (claim thm1_purification_is_pure_dp)", _path("ext_exact_audit", "tables")),
+              f"stays within eps + eps' (claim thm1_purification_is_pure_dp)", artifact_path("ext_exact_audit", "tables")),
         Claim("erratum_thm1_l1_utility_q_not_1", "Theorem 1 (utility)",
               "E||x_pure - x_apx||_1 <= omega R + (4Rd/eps')(delta/2omega)^(1/d) for any q", "erratum",
               f"q=2, d=10, R=1, delta=1e-30, omega=0.01, eps'=1: the Laplace part alone has exact mean l1 norm "
               f"(1-omega) d b = {l1_lower:.4f} > printed bound {utility_l1_bound_as_printed(10, 1.0, 1.0, ld, lo):.4f}; "
-              f"valid for q = 1 only (tests: Monte Carlo 0.197)", _path("table1", "tables")),
+              f"valid for q = 1 only (tests: Monte Carlo 0.197)", artifact_path("table1", "tables")),
         Claim("erratum_lemma6_volume", "Lemma 6", "Vol(B_q^d(1)) = 2^d/Gamma(1+d/q) prod Gamma(1+1/q)/Gamma(1+i/q)",
               "erratum", f"printed formula {lq_ball_volume_as_printed(3, 2.0):.4f} and {lq_ball_volume_as_printed(10, 1.0):.4g} "
               f"vs true {lq_ball_volume_corrected(3, 2.0):.5f} (4pi/3) and {lq_ball_volume_corrected(10, 1.0):.6g} (2^10/10!)",
-              _path("table1", "tables")),
+              artifact_path("table1", "tables")),
         Claim("erratum_appB_tradeoff_dominance", "Appendix B, Fig. 3", "f_{eps,delta} <= f_{eps+eps',0} pointwise",
               "erratum", f"the curves cross at alpha = {crossing:.5f}; at {len(above)} of {len(right)} grid points with alpha > "
               f"{crossing:.4f}, f_eps,delta > f_eps+eps',0 (e.g. alpha = {above.index[len(above) // 4]:.3g}: "
               f"{above['eps_delta'].iloc[len(above) // 4]:.4f} vs {above['eps_plus_eps_prime_0'].iloc[len(above) // 4]:.4f}); "
               "neither guarantee implies the other",
-              _path("fig3")),
+              artifact_path("fig3")),
         Claim("erratum_algorithm12_delta", "Algorithm 12 vs Theorem 2",
               "Algorithm 12's log(1/delta) = d log(2d^3/eps) meets Theorem 2's condition delta < eps^d/(2d)^(3d)", "erratum",
               f"d=16, eps=1: Algorithm 12 gives log(1/delta) = {-algorithm12_log_delta_as_printed(16, 1.0):.3f} < required "
-              f"{-theorem2_log_delta_threshold(16, 1.0):.3f}", _path("table1", "tables")),
+              f"{-theorem2_log_delta_threshold(16, 1.0):.3f}", artifact_path("table1", "tables")),
         Claim("erratum_lemma19_gradient_count", "Lemma 19, Table 2",
               "Laplace noisy GD uses n^2 eps L sqrt(d)/Delta_1 gradients (n^2 eps in Table 2)", "erratum",
               f"n T = {lemma19_parameters(10 ** 4, 10, 1.0, 1.0, 1.0)['gradient_count']:.4g} at n=1e4, d=10, eps=1 "
-              f"(n^2 eps/d), not {lemma19_gradient_count_as_printed(10 ** 4, 10, 1.0, 1.0):.4g}", _path("table2", "tables")),
+              f"(n^2 eps/d), not {lemma19_gradient_count_as_printed(10 ** 4, 10, 1.0, 1.0):.4g}", artifact_path("table2", "tables")),
         Claim("erratum_lemma25_schedule_half_budget", "Lemma 25, Corollary 24",
               "The DP-SGD schedule of Lemma 25 is (eps, delta)-DP (and Lemma 23 reads eps(alpha) >= 13 gamma^2 rho alpha)",
               "erratum", f"its zCDP rho = {sched['rho']:.6g} = eps^2/(16 log(1/delta)) certifies eps = {sched['epsilon_dp']:.6f} "
               f"for target eps = 1 (n=1e4, d=10): the schedule spends about eps/2; the inequality in Lemma 23/Cor. 24 "
-              f"must be <=", _path("ext_dp_erm")),
+              f"must be <=", artifact_path("ext_dp_erm")),
     ]
 
 

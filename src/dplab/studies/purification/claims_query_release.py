@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.studies.purification.claims_common import artifact_path, loglog_slope
 
 __all__ = ["query_release_claims", "fitted_slope"]
 
@@ -18,16 +18,12 @@ _AUDIT = "ext_query_release_audit"
 RATE_TOLERANCE = 0.1
 
 
-def _path(artifact: str, kind: str = "figures") -> str:
-    return f"purification/{kind}/{artifact}.{'png' if kind == 'figures' else 'csv'}"
-
-
 def fitted_slope(frame: pd.DataFrame, method: str, flag: str, xcol: str) -> tuple[float, pd.Series]:
     """Least-squares slope of log(mean ℓ∞ error) against log(xcol) over the rows of ``method`` in one sweep."""
     means = frame[(frame["method"] == method) & frame[flag].astype(bool)].groupby(xcol)["error_linf"].mean()
     if len(means) < 2:
         return float("nan"), means
-    return float(np.polyfit(np.log(means.index.to_numpy(float)), np.log(means.to_numpy()), 1)[0]), means
+    return loglog_slope(means.index.to_numpy(float), means.to_numpy()), means
 
 
 def _series(means: pd.Series, fmt: str = "{:.4g}") -> str:
@@ -61,12 +57,12 @@ def _rate_claims(sweep: pd.DataFrame) -> list[Claim]:
     return [
         Claim("thm8_query_release_rate", "Theorem 8/13, Table 1 (query release, after)",
               "Purified MWEM (Algorithm 16) is 2eps-DP with l_inf error O~(d^(1/3)/(n eps)^(1/3))",
-              verdict, f"tolerance +-{RATE_TOLERANCE} on the n-slope; " + "; ".join(rows_after), _path(_SWEEP)),
+              verdict, f"tolerance +-{RATE_TOLERANCE} on the n-slope; " + "; ".join(rows_after), artifact_path(_SWEEP)),
         Claim("table1_mwem_rate_before", "Table 1 (query release, before), Lemma 36",
               "MWEM at (eps, delta) has l_inf error (log k)^(1/2)(d log(1/delta))^(1/4)/sqrt(n eps)",
               verdict_b, f"tolerance +-{RATE_TOLERANCE}; " + "; ".join(rows_before)
               + ("; capped points run fewer rounds than the fixed point, so the slope is not the paper's schedule alone"
-                 if any_capped else ""), _path(_SWEEP)),
+                 if any_capped else ""), artifact_path(_SWEEP)),
     ]
 
 
@@ -82,7 +78,7 @@ def _accounting_claim(sweep: pd.DataFrame) -> Claim:
                  f"over {len(alg)} Algorithm 16 parameter points the zCDP conversion rho + 2 sqrt(rho log(1/delta)) "
                  f"spends {ratio.min():.6f}..{ratio.max():.6f} of eps (<= 1: {ok}); the proof's bound "
                  "4 sqrt(rho log(1/delta)) = eps is loose by a factor of about 2, so the accounting is conservative",
-                 _path(_SWEEP))
+                 artifact_path(_SWEEP))
 
 
 def _vacuous_claim(sweep: pd.DataFrame) -> Claim:
@@ -105,7 +101,7 @@ def _vacuous_claim(sweep: pd.DataFrame) -> Claim:
                  f"composition); purification flipped {flipped} of {total_bits} bits and mixed {mixed} of {len(alg)} "
                  f"runs (flip probability 1/2 exp(-1/(2b)) with b = {points['laplace_scale'].max():.3g} at most); max "
                  f"|error(purified) - error(before purification)| = {diff:.3g}. Theorem 8's privacy holds, but the pure "
-                 "guarantee comes from composition, not from purification", _path(_SWEEP))
+                 "guarantee comes from composition, not from purification", artifact_path(_SWEEP))
 
 
 def _baseline_claim(sweep: pd.DataFrame) -> Claim:
@@ -125,7 +121,7 @@ def _baseline_claim(sweep: pd.DataFrame) -> Claim:
                  "mechanism), and so should be competitive with simple pure-DP baselines",
                  verdict, f"Alg. 16 at most as accurate as the best pure baseline at {wins}/{len(table)} (family, n) "
                  "points; the rate claim is asymptotic (the histogram's error grows like 2^(d/2)), but at d <= 10 and "
-                 "n <= 1e7 simple baselines win: " + "; ".join(lines), _path(_SWEEP))
+                 "n <= 1e7 simple baselines win: " + "; ".join(lines), artifact_path(_SWEEP))
 
 
 def _audit_claim(audit: pd.DataFrame) -> Claim:
@@ -146,7 +142,7 @@ def _audit_claim(audit: pd.DataFrame) -> Claim:
                  "holds" if ok else "fails",
                  f"exact sup log-probability ratios on d={int(first['d'])}, n={int(first['n'])}, K={int(first['k'])}, "
                  f"eps_tot={first['epsilon_total']:g}, all neighbours D + e_x in both directions: " + "; ".join(rows)
-                 + f"; purified <= unpurified at every neighbour (post-processing): {dpi}", _path(_AUDIT, "tables"))
+                 + f"; purified <= unpurified at every neighbour (post-processing): {dpi}", artifact_path(_AUDIT, "tables"))
 
 
 def query_release_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:

@@ -12,15 +12,9 @@ import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.studies.purification.claims_common import artifact_path, loglog_slope
 
 __all__ = ["selection_claims", "ptr_claims", "mode_release_claims"]
-
-STUDY = "purification"
-
-
-def _path(artifact: str, kind: str = "figures") -> str:
-    return f"{STUDY}/{kind}/{artifact}.{'png' if kind == 'figures' else 'csv'}"
-
 
 # ------------------------------------------------------------------------------------------------------- E6
 
@@ -45,9 +39,7 @@ def ptr_claims(ptr: pd.DataFrame, audit: pd.DataFrame | None) -> list[Claim]:
     slopes = []
     for _, g in cells.groupby(["n_vertices", "edge_probability"]):
         if len(g) >= 2:
-            x = np.log(g["eps"].to_numpy())
-            slopes.append((float(np.polyfit(x, np.log(g["mean"].to_numpy()), 1)[0]),
-                           float(np.polyfit(x, np.log(g["predicted"].to_numpy()), 1)[0])))
+            slopes.append((loglog_slope(g["eps"], g["mean"]), loglog_slope(g["eps"], g["predicted"])))
     slopes = np.array(slopes)
     gap = float(np.mean(np.abs(slopes[:, 0] - slopes[:, 1]))) if len(slopes) else math.nan
     tight = cells["mean"] / cells["bound"]
@@ -68,7 +60,7 @@ def ptr_claims(ptr: pd.DataFrame, audit: pd.DataFrame | None) -> list[Claim]:
         f"{cells['offset'].mul(cells['eps']).max():.1f} (log of R^2 eps, Theorem 11's delta), so log(1/delta) is not "
         f"replaced by d = 1 but by log(R eps); purified / unpurified-at-delta_ref error ratio {ratio.min():.2f}.."
         f"{ratio.max():.2f} (the price of the tiny delta and of eps_tot/3)",
-        _path("ext_ptr")))
+        artifact_path("ext_ptr")))
 
     med = ptr.groupby(["method", *keys])["median_abs_error"].mean().unstack("method")
     wins = med["alg11_purified"] < med["gs_laplace"]
@@ -84,7 +76,7 @@ def ptr_claims(ptr: pd.DataFrame, audit: pd.DataFrame | None) -> list[Claim]:
         + "; ".join(f"n_v={n}, p={p:g}, eps_tot={e:g}: {r['alg11_purified']:.4g} vs {r['gs_laplace']:.4g}"
                     for (n, p, e), r in med.iloc[[0, len(med) // 2, len(med) - 1]].iterrows())
         + f"; the pure NRS07 smooth-sensitivity baseline (d = 1) is better than purified Alg. 11 by a factor "
-        f"{smooth_factor.min():.2f}..{smooth_factor.max():.2f}", _path("ext_ptr")))
+        f"{smooth_factor.min():.2f}..{smooth_factor.max():.2f}", artifact_path("ext_ptr")))
 
     refuse = ptr[ptr["method"].str.startswith("alg10")].groupby("method")["refusal_rate"].agg(["mean", "min", "max"])
     if audit is not None:
@@ -106,7 +98,7 @@ def ptr_claims(ptr: pd.DataFrame, audit: pd.DataFrame | None) -> list[Claim]:
             "refusal rate with the spec's beta " + f"{refuse.loc['alg10_ptr_purified', 'mean']:.3f}"
             + (f", with the margin beta {refuse.loc['alg10_ptr_purified_margin', 'mean']:.3f}"
                if "alg10_ptr_purified_margin" in refuse.index else ""),
-            _path("ext_ptr_audit", "tables")))
+            artifact_path("ext_ptr_audit", "tables")))
     return claims
 
 
@@ -126,8 +118,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
     ratio = pur / rnm
     loglog = np.log(8 * bits ** 3 / eps)
     scaled = ratio.to_numpy() / loglog
-    slope_pur = float(np.polyfit(np.log(bits), np.log(pur.to_numpy(float)), 1)[0])
-    slope_rnm = float(np.polyfit(np.log(bits), np.log(rnm.to_numpy(float)), 1)[0])
+    slope_pur, slope_rnm = loglog_slope(bits, pur), loglog_slope(bits, rnm)
     ref = gaps.loc["distance_reference"]
     ok = bool(np.nanmax(scaled) / np.nanmin(scaled) <= 1.5)
     claims.append(Claim(
@@ -146,7 +137,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
            f"{(_gaps(mode, 'uniform_rest').loc['alg12_corrected_uniform'] / _gaps(mode, 'uniform_rest').loc['report_noisy_max']).min():.0f}-"
            f"{(_gaps(mode, 'uniform_rest').loc['alg12_corrected_uniform'] / _gaps(mode, 'uniform_rest').loc['report_noisy_max']).max():.0f}x"
            if "uniform_rest" in set(mode["layout"]) and layout != "uniform_rest" else ""),
-        _path("ext_mode_release")))
+        artifact_path("ext_mode_release")))
 
     uniform_rest = mode[mode["layout"] == "uniform_rest"] if "uniform_rest" in set(mode["layout"]) else mode
     rows, ok = [], True
@@ -169,7 +160,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
         "thm6_mode_release_success", "Theorem 6, App. J.3",
         "If occ1 - occ2 >= 4 ceil(ln(1/delta)/eps), Algorithm 12 returns the mode with probability >= 1 - 3/|X|",
         "holds" if ok else "fails", "; ".join(rows) + " (corrected delta decides the verdict; as printed see erratum)",
-        _path("ext_mode_release")))
+        artifact_path("ext_mode_release")))
 
     if audit is not None:
         alg12 = audit[audit["treatment"].str.startswith("alg12")]
@@ -186,7 +177,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
             "max log ratio " + "; ".join(f"delta {r}, bottom {b}: {v:.4f}" for (r, b), v in by.items())
             + f" vs 2 eps = {2 * audit['epsilon'].iloc[0]:g} (all within: {within}; both Alg. 2 geometries); without "
             f"Alg. 2, a reserved bottom code has pure eps = inf ({bool(np.isinf(unp[unp['bottom'] == 'reserved']['epsilon_inf']).all())})",
-            _path("ext_mode_release_audit", "tables")))
+            artifact_path("ext_mode_release_audit", "tables")))
         calibrated = audit[audit["delta_rule"] == "uniform_calibrated"]
         uni = unp[unp["bottom"] == "uniform"]
         ext_ok = bool(uni["within_bound"].all() and calibrated["within_bound"].all())
@@ -201,7 +192,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
                         for r in uni.itertuples())
             + "; with delta = 2(e^eps - 1)/(|X| + e^eps - 1) it is eps-DP at eps = eps_tot and needs gaps "
             + ", ".join(f"d={int(d)}: {fast[d]:g}" for d in gaps.columns) + " (vs Alg. 12 "
-            + ", ".join(f"{pur[d]:g}" for d in gaps.columns) + ")", _path("ext_mode_release_audit", "tables")))
+            + ", ".join(f"{pur[d]:g}" for d in gaps.columns) + ")", artifact_path("ext_mode_release_audit", "tables")))
 
     printed = _gaps(mode, layout).loc["alg12_as_printed_uniform"]
     part = uniform_rest[uniform_rest["method"] == "alg12_as_printed_uniform"]
@@ -215,7 +206,7 @@ def mode_release_claims(mode: pd.DataFrame, audit: pd.DataFrame | None, config: 
         f"(Theorem 6 promises >= {1 - 3 / 2 ** d_lo:.4f}); gaps for P >= {config['success_level']:g}: "
         + ", ".join(f"d={int(d)}: {printed[d]:g}" for d in printed.index)
         + " (NaN = never); privacy is unaffected (exact audit within 2 eps for both delta rules)",
-        _path("ext_mode_release")))
+        artifact_path("ext_mode_release")))
     return claims
 
 

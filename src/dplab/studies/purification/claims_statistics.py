@@ -8,28 +8,15 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.studies.purification.claims_common import artifact_path, loglog_slope
 
-__all__ = ["statistics_claims", "mean_estimation_claims", "linear_regression_claims", "loglog_slope"]
+__all__ = ["statistics_claims", "mean_estimation_claims", "linear_regression_claims"]
 
-STUDY = "purification"
 _MEAN, _REGRESSION = "ext_mean_estimation", "ext_linear_regression"
 
-
-def _path(artifact: str) -> str:
-    return f"{STUDY}/figures/{artifact}.png"
-
-
-def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
-    """Least-squares slope of log y against log x (nan with fewer than 2 distinct points)."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    keep = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
-    if len(np.unique(x[keep])) < 2:
-        return float("nan")
-    return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
 
 
 def _verdict(good: int, total: int) -> str:
@@ -64,13 +51,13 @@ def _dimension_claims(dim: pd.DataFrame) -> list[Claim]:
               "grows like d/(n eps) up to logs (the pure rate), not sqrt(d log(1/delta)) at fixed delta",
               _verdict(ok, len(epsilons)),
               f"fitted log-log slopes of mean E||.||_2 against d in {[int(d) for d in ds]}: " + "; ".join(slopes)
-              + " (theory: pure rate slope 1, fixed-delta Gaussian slope 0.5)", _path(_MEAN)),
+              + " (theory: pure rate slope 1, fixed-delta Gaussian slope 0.5)", artifact_path(_MEAN)),
         Claim("e5_purified_mean_matches_optimal_pure_up_to_logs", "Sec. 7 (extension: mean estimation)",
               "The purified Gaussian matches the optimal pure-DP mean estimator (l2 K-norm, error d Delta_2/eps) up to "
               "logarithmic factors", "holds" if ratio_ok else "partial",
               "ratio purified / K-norm over d: " + "; ".join(f"eps_tot={e:g}: {lo:.2f} to {hi:.2f}" for e, lo, hi in ratios)
               + " (a constant factor in d: same rate; the factor is the sqrt(log(32dn^2)) of the tiny delta times the "
-                "eps_tot/2 split, larger than the spec's 5-7x, which compared each component at eps = 1)", _path(_MEAN)),
+                "eps_tot/2 split, larger than the spec's 5-7x, which compared each component at eps = 1)", artifact_path(_MEAN)),
     ]
 
 
@@ -99,7 +86,7 @@ def _delta_claims(delta: pd.DataFrame) -> list[Claim]:
               f"valid deltas: {above} (error/bound from {(valid['error'] / valid['bound']).min():.0f} to "
               f"{(valid['error'] / valid['bound']).max():.0f}: the bound's log d log(nd) = "
               f"{math.log(d) * math.log(n * d):.1f} denominator); fitted slope of the AGM error against log(1/delta): "
-              f"{slope:.3f} (sqrt rate: 0.5)", _path(_MEAN)),
+              f"{slope:.3f} (sqrt rate: 0.5)", artifact_path(_MEAN)),
         Claim("e5_purification_tradeoff_in_delta", "Sec. 7, Cor. 4 (extension: mean estimation)",
               "Purification works at log(1/delta) ~ d log(nd): smaller deltas cost sqrt(log(1/delta)) in the Gaussian "
               "step, larger ones blow up the purification noise (delta/2 omega)^(1/d); the paper's delta is near the best",
@@ -107,7 +94,7 @@ def _delta_claims(delta: pd.DataFrame) -> list[Claim]:
               f"purified Gaussian (n={n}, d={d}, eps_tot={eps:g}): smallest mean error {best['error']:.4g} at log(1/delta) "
               f"= {-best['log_delta']:.0f} ({-best['log_delta'] / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: "
               f"{at_paper['error']:.4g}; at the largest delta swept ({math.exp(pur['log_delta'].max()):.2g}): "
-              f"{pur.iloc[-1]['error']:.4g}; pure rate d Delta_2/eps_tot = {float(best['rate']):.4g}", _path(_MEAN)),
+              f"{pur.iloc[-1]['error']:.4g}; pure rate d Delta_2/eps_tot = {float(best['rate']):.4g}", artifact_path(_MEAN)),
     ]
 
 
@@ -122,7 +109,7 @@ def _audit_claim(audit: pd.DataFrame) -> Claim:
                  + ", ".join(f"eps_tot={r.epsilon_total:g}: purified {r.epsilon_inf:.4f}" for r in full.itertuples())
                  + "; before purification (projected AGM at eps_tot/2): "
                  + ", ".join(f"{r.epsilon_inf:.3f}" for r in raw.itertuples())
-                 + f"; all purified values <= eps_tot: {within}", _path(_MEAN))
+                 + f"; all purified values <= eps_tot: {within}", artifact_path(_MEAN))
 
 
 def mean_estimation_claims(frame: pd.DataFrame) -> list[Claim]:
@@ -176,7 +163,7 @@ def linear_regression_claims(frame: pd.DataFrame) -> list[Claim]:
               f"slope of min{{d/(n eps), d^2/(lambda_min n^2 eps^2)}} with measured lambda_min(X'X/n): "
               + "; ".join(rate_rows) + f"; {good}/{total} cells decay at least as fast as the rate (tolerance 0.35). "
               "Slower cells sit before the regime where the ridge (which grows with sqrt(log(1/delta)) ~ sqrt(d log n)) "
-              "stops dominating", _path(_REGRESSION)),
+              "stops dominating", artifact_path(_REGRESSION)),
         Claim("table1_linear_regression_log_factor", "Table 1 (linear regression: before vs after purification)",
               "Purification costs AdaSSP only logarithmic factors: log(1/delta) becomes O~(d)",
               "holds" if bool(within.all()) else "partial",
@@ -184,7 +171,7 @@ def linear_regression_claims(frame: pd.DataFrame) -> list[Claim]:
               + ", ".join(f"d={d}, eps={e:g}: {r:.1f}" for (d, e), r in ratio.items())
               + "; prediction of the lambda_min regime 4 log(1/delta_pur)/log(n^2) (eps halved, delta tiny): "
               + ", ".join(f"{v:.0f}" for v in predicted_ratio.to_numpy())
-              + f"; within twice the prediction: {int(within.sum())}/{len(within)}", _path(_REGRESSION)),
+              + f"; within twice the prediction: {int(within.sum())}/{len(within)}", artifact_path(_REGRESSION)),
         Claim("lemma35_adassp_privacy", "Lemma 35 (Wang 2018, Thm 3): AdaSSP is (eps, delta)-DP",
               "AdaSSP with noise sqrt(log(6/delta))/(eps/3) on its three releases is (eps, delta)-DP",
               "holds" if composed_ok else "fails",
@@ -192,12 +179,12 @@ def linear_regression_claims(frame: pd.DataFrame) -> list[Claim]:
               f"{len(adassp_rows)} rows: {composed_ok} (smallest margin log delta - log delta_exact = {margin:.1f}); but one "
               f"release alone is not (eps/3, delta/3)-DP in {len(per_fail)}/{len(per_release)} (method, n, d, eps) cells "
               "(its noise is ~0.72 of the classical sigma): the guarantee holds through composition, not the per-release split",
-              _path(_REGRESSION)),
+              artifact_path(_REGRESSION)),
         Claim("thm7_purification_noise_negligible", "Theorem 12 proof (Delta = 1/(4 n^2 d))",
               "Algorithm 1's step costs O(||X||^2/(eps^2 n^4)) in MSE: negligible",
               "holds" if float(cost.max()) < 1e-3 else "fails",
               f"max relative difference in mean excess MSE between pure AdaSSP and its projected input: {float(cost.max()):.2e}",
-              _path(_REGRESSION)),
+              artifact_path(_REGRESSION)),
         Claim("ext_pure_adassp_vs_laplace_ssp", "Theorem 7 (extension: against a simple pure-DP baseline)",
               "Pure AdaSSP is a better pure-DP regression method than Laplace sufficient-statistics perturbation",
               _verdict(int(wins.sum()), len(wins)),
@@ -205,7 +192,7 @@ def linear_regression_claims(frame: pd.DataFrame) -> list[Claim]:
               f"n = {int(ns[-1])}: " + ", ".join(
                   f"d={d}, eps={e:g}: {p:.3g} vs {q:.3g}" for (d, e), p, q in zip(largest.index, largest["pure_adassp"],
                                                                                  largest["laplace_ssp"])),
-              _path(_REGRESSION)),
+              artifact_path(_REGRESSION)),
     ]
 
 

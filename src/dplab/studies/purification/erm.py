@@ -41,6 +41,7 @@ from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.seeding import derive_seed
+from dplab.studies.registry import no_progress
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
 __all__ = [
@@ -213,12 +214,8 @@ def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any
     return [{**base, "method": method, "seed": s, "excess_risk": float(e), **extra} for s, e in enumerate(excess)]
 
 
-def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
-    return iterable
-
-
 def erm_sweep(params: Mapping[str, Any], seed: int,
-              progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+              progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """Excess empirical risk of every method at each (n, ε_tot) of the ε sweep (fixed n) and the n sweep (fixed ε),
     ``seeds`` runs each.  ``lam`` = 0 gives E3 (convex), ``lam`` > 0 E4 (strongly convex, with output perturbation).
     Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped,

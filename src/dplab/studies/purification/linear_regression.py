@@ -38,6 +38,7 @@ from dplab.mechanisms.adassp import (
     sufficient_statistics,
 )
 from dplab.seeding import derive_seed
+from dplab.studies.registry import no_progress
 
 __all__ = [
     "regression_dataset",
@@ -112,11 +113,7 @@ def _method_rows(stats: SufficientStatistics, epsilon_total: float, params: Mapp
     ]
 
 
-def _identity(items: Iterable[Any]) -> Iterable[Any]:
-    return items
-
-
-def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """The ``ext_linear_regression`` frame (module docstring): one row per method, (n, d, ε_tot) and seed."""
     records = []
     grid = [(int(n), int(d)) for n in params["ns"] for d in params["ds"]]

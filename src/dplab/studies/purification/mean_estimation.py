@@ -39,6 +39,7 @@ from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.seeding import derive_seed
 from dplab.studies.purification.exact_audit import TREATMENTS, epsilon_inf_1d, projected_gaussian_pair
+from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -229,11 +230,7 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
-def _identity(items: Iterable[Any]) -> Iterable[Any]:
-    return items
-
-
-def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """The ``ext_mean_estimation`` frame: panels ``dimension``, ``delta`` and ``audit`` (module docstring)."""
     records = _dimension_panel(params, seed, progress) + _delta_panel(params, seed) + _audit_panel(params)
     frame = pd.DataFrame.from_records(records)

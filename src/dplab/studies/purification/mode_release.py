@@ -43,6 +43,7 @@ from dplab.mechanisms.stability import (
     uniform_bottom_pure_epsilon,
 )
 from dplab.seeding import derive_seed
+from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale
 
 __all__ = ["mode_histogram", "compute_mode_release", "gap_at_level", "mode_release_audit", "neighbour_transitions",
@@ -51,10 +52,6 @@ __all__ = ["mode_histogram", "compute_mode_release", "gap_at_level", "mode_relea
 ADJACENCY = "replace_one"
 ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
 _MAX_GAP = 100_000
-
-
-def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
-    return iterable
 
 
 def mode_histogram(n_bits: int, n_records: int, mode_share: float, gap: int,
@@ -169,7 +166,7 @@ def _distance_row(method: str, counts: np.ndarray, eps_tot: float, delta_ref: fl
 
 
 def compute_mode_release(params: Mapping[str, Any], seed: int,
-                         progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+                         progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_mode_release``: one row per (method, bits, gap, seed) with the success rate P(output = f(D)) over
     ``trials`` releases, its exact value where a closed form exists, the ⊥ rate, and the privacy parameters; plus
     ``gap_at_level`` (exact gap for success ≥ ``success_level``) per (method, bits)."""
@@ -280,7 +277,7 @@ def _max_log_ratio(transitions: set[tuple[int, int, int, int]], pmf: Callable[[i
 
 
 def mode_release_audit(params: Mapping[str, Any], seed: int = 0,
-                       progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+                       progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_mode_release_audit``: exact pure ε (max log ratio of the exact output laws over neighbouring
     histograms) of Algorithm 12 (δ corrected / as printed × ⊥ uniform / reserved × Algorithm 2 geometry) against
     Theorem 6's 2ε, and of the unpurified u_apx with each ⊥ encoding.  Two enumerations: ``reduced`` (all

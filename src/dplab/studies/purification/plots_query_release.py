@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from dplab.report.style import EXTENSION_NOTE, figure
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 
 __all__ = ["METHOD_STYLES", "plot_query_release"]
 
@@ -55,11 +55,10 @@ def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             fixed = {key: value for key, value in base.items() if key != xcol}
             ax.set_title(", ".join(f"{key.replace('epsilon_total', 'eps')}={value:g}" for key, value in fixed.items()),
                          fontsize=7)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.tight_layout(rect=(0, 0.14, 1, 1))
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=6.5, bbox_to_anchor=(0.5, 0.035), frameon=False)
     capped = data[data["capped"].astype(bool)]["method"].unique().tolist()
-    fig.text(0.01, 0.01, f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, "
-             f"n public. Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
-             f"{capped if capped else 'no method'}.", fontsize=6.5, color="0.35", ha="left", va="bottom", wrap=True)
+    footer(fig, f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, n public. "
+                f"Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
+                f"{capped if capped else 'no method'}.", strip=0.14, fontsize=6.5)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=6.5, bbox_to_anchor=(0.5, 0.035), frameon=False)
     return fig

@@ -37,6 +37,7 @@ from dplab.mechanisms.local_sensitivity import (
     triangle_smooth_sensitivity,
 )
 from dplab.seeding import derive_seed
+from dplab.studies.registry import no_progress
 
 __all__ = ["proposed_beta", "margin_beta", "audit_graph_pair", "compute_ptr", "ptr_audit", "PTR_METHODS"]
 
@@ -53,10 +54,6 @@ PTR_METHODS = {
     "alg9_ptr_reference": (False, "Algorithm 9 (PTR) at (eps_tot, delta_ref), not pure, spec's proposed beta"),
     "alg9_ptr_reference_margin": (False, "Algorithm 9 at (eps_tot, delta_ref) with the margin beta, not pure"),
 }
-
-
-def _identity(iterable: Iterable[Any]) -> Iterable[Any]:
-    return iterable
 
 
 def proposed_beta(n_vertices: int, p: float) -> float:
@@ -135,7 +132,7 @@ def _graph_methods(q: float, ls: float, n_v: int, p: float, eps_tot: float, draw
 
 
 def compute_ptr(params: Mapping[str, Any], seed: int,
-                progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+                progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_ptr``: one row per (method, n_v, p, ε_tot, graph): refusal rate and median / mean absolute and
     relative errors over ``draws`` noise draws, with the privacy parameters used."""
     rows = []
@@ -210,7 +207,7 @@ def _sensitivity_check(n_graphs: int, n_vertices: int, seed: int) -> dict[str, A
 
 
 def ptr_audit(params: Mapping[str, Any], seed: int,
-              progress: Callable[[Iterable[Any]], Iterable[Any]] = _identity) -> pd.DataFrame:
+              progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """``ext_ptr_audit``: Monte-Carlo lower bounds on the pure ε of purified Algorithms 11 and 10 on the tiny pair
     :func:`audit_graph_pair` (events {x < t}, {x > t} for ``n_thresholds`` thresholds in [−10b, R + 10b], both
     directions, Bonferroni: a (1 − α) lower bound), against the claimed ε_tot = 3ε; plus the brute-force check that

@@ -55,6 +55,7 @@ from dplab.mechanisms.mwem import (
 )
 from dplab.seeding import derive_seed
 from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
+from dplab.studies.registry import no_progress
 
 __all__ = [
     "ADJACENCY",
@@ -178,7 +179,7 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
 
 
 def query_release_sweep(params: Mapping[str, Any], seed: int,
-                        progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items) -> pd.DataFrame:
+                        progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """ℓ∞ query-release error of every method at every sweep point, query family and seed (tidy, one row each)."""
     jobs = [(point, family) for point in sweep_points(params) for family in params["query_families"]]
     rows: list[dict[str, Any]] = []
@@ -287,7 +288,7 @@ def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, 
 
 
 def query_release_audit(params: Mapping[str, Any], seed: int,
-                        progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda items: items) -> pd.DataFrame:
+                        progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
     """Exact pure ε on a tiny instance, for every neighbour D' = D + e_x (x over all cells; both directions, so
     removal is covered), n public.  Rows: pure MWEM's transcript (bound ε_tot by basic composition, and the
     effective 2(T−1)ε₀); Algorithm 16's sampled records Y before purification and its purified output (bound
