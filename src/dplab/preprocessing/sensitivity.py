@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 
 from dplab.preprocessing.clusters import PreprocessedDataset
 
-__all__ = ["EmpiricalSensitivity", "empirical_sensitivity", "replace_row", "as_preprocessed"]
+__all__ = ["EmpiricalSensitivity", "empirical_sensitivity", "realised_sensitivity", "replace_row", "as_preprocessed"]
 
 #: Two pre-processed values closer than this are the same record (floating-point noise of eigh/lstsq).
 TOLERANCE = 1e-10
@@ -49,8 +49,13 @@ def as_preprocessed(output: np.ndarray | PreprocessedDataset) -> PreprocessedDat
 def empirical_sensitivity(step: Callable[[np.ndarray], np.ndarray | PreprocessedDataset], X: ArrayLike, i: int,
                           z1: ArrayLike, z2: ArrayLike) -> EmpiricalSensitivity:
     """Δ_∞, Δ₂ of ``step`` for the neighbours X[i ← z₁], X[i ← z₂], and d₁₂(π₁(S₁), π₂(S₂))."""
-    first = as_preprocessed(step(replace_row(X, i, z1)))
-    second = as_preprocessed(step(replace_row(X, i, z2)))
+    return realised_sensitivity(as_preprocessed(step(replace_row(X, i, z1))),
+                                as_preprocessed(step(replace_row(X, i, z2))), i)
+
+
+def realised_sensitivity(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> EmpiricalSensitivity:
+    """Δ_∞ (records other than i that moved or were kept/removed differently), Δ₂ (largest move of a record other
+    than i) and d₁₂ (sum of all moves) between two pre-processed neighbouring datasets that differ in record i."""
     moved = np.linalg.norm(first.values - second.values, axis=1)
     changed = (moved > TOLERANCE) | (first.kept != second.kept)
     common = np.ones(moved.size, dtype=bool)

@@ -29,7 +29,7 @@ import pandas as pd
 from dplab.preprocessing import PreprocessedDataset, good_clusters, replace_row, top_eigenvectors
 from dplab.preprocessing.imputation import missing_rows
 from dplab.preprocessing.pca import eigengap
-from dplab.preprocessing.sensitivity import as_preprocessed
+from dplab.preprocessing.sensitivity import as_preprocessed, realised_sensitivity
 from dplab.report.io import write_csv
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_arrays, load_preprocessed, step_function
@@ -132,11 +132,8 @@ def _bound_parameters(dataset: str, S1: np.ndarray, S2: np.ndarray, params: Mapp
 
 def _measure(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> dict[str, float]:
     """Δ_∞ and Δ₂ over the common records (all but row i) and ‖½Σπ₁ − ½Σπ₂‖ (the audit mechanism's shift)."""
-    moved = np.linalg.norm(first.values - second.values, axis=1)
-    changed = (moved > 1e-10) | (first.kept != second.kept)
-    changed[i] = False
-    common = np.delete(moved, i)
-    return {"delta_inf": int(changed.sum()), "delta_2": float(common.max(initial=0.0)),
+    realised = realised_sensitivity(first, second, i)
+    return {"delta_inf": realised.delta_inf, "delta_2": realised.delta_2,
             "sum_distance": float(np.linalg.norm((first.values.sum(0) - second.values.sum(0)) / 2))}
 
 
