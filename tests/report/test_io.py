@@ -1,9 +1,12 @@
 """Atomic writing leaves no partial file behind, and CSVs are byte-stable."""
 
+import os
+import stat
+
 import pandas as pd
 import pytest
 
-from dplab.report.io import atomic_path, write_csv
+from dplab.report.io import atomic_path, stale_temporaries, write_csv
 
 
 def test_failed_write_leaves_nothing(tmp_path):
@@ -28,3 +31,30 @@ def test_csv_float_format_is_deterministic(tmp_path):
     write_csv(frame, tmp_path / "a.csv")
     text = (tmp_path / "a.csv").read_text()
     assert text == "x,name\n0.3,a\n1e-300,b\n-inf,c\n"
+
+
+def test_outputs_follow_the_umask(tmp_path):
+    previous = os.umask(0o022)
+    try:
+        write_csv(pd.DataFrame({"x": [1]}), tmp_path / "a.csv")
+        os.umask(0o077)
+        write_csv(pd.DataFrame({"x": [1]}), tmp_path / "b.csv")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "a.csv").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "b.csv").stat().st_mode) == 0o600
+
+
+def test_a_killed_write_is_cleaned_by_the_next_write_of_the_same_target(tmp_path):
+    target = tmp_path / "fig3.png"
+    with atomic_path(target) as temporary:  # what a SIGKILL between create and rename leaves: an empty temporary
+        leftover = temporary.with_name(temporary.name.replace(".tmp", "x.tmp"))
+        leftover.touch()
+    assert stale_temporaries(target) == [leftover]
+    unrelated = [tmp_path / ".fig3.png.notes", tmp_path / ".other.png.abc.tmp.png", tmp_path / "notes.md"]
+    for path in unrelated:
+        path.touch()
+    with atomic_path(target) as temporary:
+        temporary.write_bytes(b"png")
+    assert stale_temporaries(target) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["fig3.png"] + [p.name for p in unrelated])

@@ -1,6 +1,9 @@
 """Atomic writing: every output is written to a temporary name beside its target, then renamed.
 
-A job that fails half-way therefore never leaves a partial file under an output's name.
+A job that fails half-way therefore never leaves a partial file under an output's name. A job killed hard (SIGKILL)
+cannot remove its temporary file; the next write of the same target removes it (the temporary names follow one
+pattern, ``.<name>.<random>.tmp<suffix>``). Files get the permissions the umask allows (``0644`` under umask
+``022``), as ``open`` would give them, not the ``0600`` of :func:`tempfile.mkstemp`.
 """
 
 from __future__ import annotations
@@ -13,19 +16,42 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["atomic_path", "write_csv", "write_text", "CSV_FLOAT_FORMAT"]
+__all__ = ["atomic_path", "write_csv", "write_text", "CSV_FLOAT_FORMAT", "stale_temporaries"]
 
 #: Floats in CSVs: 12 significant digits, so reruns give byte-identical files and no ``0.30000000000000004``.
 CSV_FLOAT_FORMAT = "%.12g"
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def stale_temporaries(path: str | os.PathLike[str]) -> list[Path]:
+    """Temporary files that an interrupted write of ``path`` left beside it (see the module docstring)."""
+    target = Path(path)
+    return sorted(target.parent.glob(f".{_glob_escape(target.name)}.*.tmp{_glob_escape(target.suffix)}"))
+
+
+def _glob_escape(text: str) -> str:
+    """``text`` with the glob metacharacters ``*?[`` made literal."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path in the target's folder; rename it to ``path`` only if the block succeeds."""
+    """Yield a temporary path in the target's folder; rename it to ``path`` only if the block succeeds.
+
+    Temporaries left by an earlier, killed write of the same target are removed first.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent)
+    for stale in stale_temporaries(target):
+        stale.unlink(missing_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=f".tmp{target.suffix}", dir=target.parent)
     os.close(handle)
+    os.chmod(temporary, 0o666 & ~_umask())
     try:
         yield Path(temporary)
         os.replace(temporary, target)
