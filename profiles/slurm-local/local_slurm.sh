@@ -3,12 +3,15 @@
 # slurm profile against real sbatch. Usage: local_slurm.sh start | stop | status
 #   start   installs slurm-wlm and munge if missing, writes /etc/slurm/slurm.conf (the standard path: srun inside
 #           jobs ignores SLURM_CONF elsewhere), starts munged, slurmctld and slurmd, waits until the node is idle
-#   stop    stops the three daemons (leaving them down makes every snakemake call with the slurm plugin installed
-#           wait about 10 s for `scontrol show config`, so always stop after use)
-# No accounting daemon: the profile uses `squeue` for job status and `slurm-no-account`.
+#   stop    stops the daemons it started and removes the configuration it wrote (leaving the daemons down with the
+#           configuration in place makes every snakemake call with the slurm plugin installed wait about 10 s for
+#           `scontrol show config`, so always stop after use)
+# It refuses (exit 3) to touch a machine that has a SLURM of its own: a slurm.conf it did not write, or a SLURM or
+# munge daemon it did not start. No accounting daemon: the profile uses `squeue` for job status.
 set -euo pipefail
 STATE=/var/lib/dplab-slurm
 CONF=/etc/slurm/slurm.conf
+MARK="# written by dplab profiles/slurm-local/local_slurm.sh"
 
 need_root() {
   if [ "$(id -u)" != 0 ]; then echo "local_slurm.sh: must run as root (it installs packages and starts daemons)" >&2; exit 1; fi
@@ -29,6 +32,7 @@ write_config() {
   node=$(echo "$node" | sed "s/RealMemory=$memory/RealMemory=$((memory - 1024))/")
   mkdir -p /etc/slurm "$STATE"/{ctld,d} /var/log/slurm
   cat > "$CONF" <<CONF
+$MARK
 ClusterName=dplab
 SlurmctldHost=$host
 SlurmUser=root
@@ -53,8 +57,26 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 }
 
+ours() { [ -f "$CONF" ] && head -n 1 "$CONF" | grep -qxF "$MARK"; }
+
+refuse_foreign() {
+  if [ -e "$CONF" ] && ! ours; then
+    echo "local_slurm.sh: refusing: $CONF exists and was not written by this script (a SLURM of this machine)" >&2
+    exit 3
+  fi
+  if ! ours; then
+    for daemon in slurmctld slurmd munged; do
+      if pgrep -r D,R,S -x "$daemon" >/dev/null; then
+        echo "local_slurm.sh: refusing: $daemon is running and was not started by this script" >&2
+        exit 3
+      fi
+    done
+  fi
+}
+
 start() {
   need_root
+  refuse_foreign
   install_packages
   write_config
   mkdir -p /run/munge && chown munge:munge /run/munge
@@ -75,14 +97,18 @@ start() {
   exit 1
 }
 
-running() { pgrep -x slurmd >/dev/null || pgrep -x slurmctld >/dev/null || pgrep -x munged >/dev/null; }
+pids() { cat "$STATE"/slurmd.pid "$STATE"/slurmctld.pid /run/munge/munged.pid 2>/dev/null || true; }
+
+running() { for pid in $(pids); do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
 
 stop() {
   need_root
+  if ! ours; then echo "local_slurm.sh: nothing to stop ($CONF was not written by this script)"; return 0; fi
   scontrol shutdown >/dev/null 2>&1 || true
-  for daemon in slurmd slurmctld munged; do pkill -x "$daemon" 2>/dev/null || true; done
-  for _ in $(seq 1 20); do running || { echo "local SLURM stopped"; return 0; }; sleep 0.5; done
-  for daemon in slurmd slurmctld munged; do pkill -9 -x "$daemon" 2>/dev/null || true; done
+  for pid in $(pids); do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 20); do running || break; sleep 0.5; done
+  for pid in $(pids); do kill -9 "$pid" 2>/dev/null || true; done
+  rm -f "$CONF" "$STATE"/*.pid /run/munge/munged.pid
   echo "local SLURM stopped"
 }
 

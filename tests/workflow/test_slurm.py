@@ -1,7 +1,9 @@
 """The quick configuration through real sbatch (single-node SLURM started for the test) equals a local run.
 
-Needs root (it installs Debian's slurm-wlm and munge if missing and starts the daemons); the daemons are stopped
-afterwards whatever happens, because a slurm CLI without its controller slows every later snakemake call.
+A 'system' test: it changes the machine (installs Debian's slurm-wlm and munge if missing, writes
+/etc/slurm/slurm.conf, starts the daemons), so it runs only when enabled (``--system`` or ``DPLAB_TEST_SYSTEM=1``,
+see tests/conftest.py) and as root, and ``local_slurm.sh`` refuses a machine with a SLURM of its own. The daemons
+are stopped and the configuration removed afterwards whatever happens.
 """
 
 import os
@@ -14,7 +16,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_SLURM = ROOT / "profiles" / "slurm-local" / "local_slurm.sh"
 
-pytestmark = pytest.mark.pipeline
+pytestmark = [pytest.mark.pipeline, pytest.mark.system]
+
+REFUSED = 3  # local_slurm.sh's exit status when the machine has a SLURM of its own
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +26,8 @@ def local_slurm():
     if os.geteuid() != 0:
         pytest.skip("starting a local SLURM needs root")
     started = subprocess.run(["bash", str(LOCAL_SLURM), "start"], capture_output=True, text=True)
+    if started.returncode == REFUSED:
+        pytest.skip(f"this machine has a SLURM of its own; not touching it: {started.stderr.strip()}")
     try:
         assert started.returncode == 0, started.stdout + started.stderr
         yield
