@@ -12,6 +12,20 @@ min_version("9.0")
 configfile: os.path.join(workflow.basedir, "config.yaml")
 
 
+# A profile's resource left at a CHANGE_ME placeholder (e.g. slurm_account) would be submitted as is: stop first.
+PLACEHOLDERS = {
+    name: resource.raw
+    for name, resource in (workflow.resource_settings.default_resources or {}).items()
+    if str(resource.raw).startswith("CHANGE_ME")
+}
+if PLACEHOLDERS:
+    raise ValueError(
+        "profile resources still hold placeholders: "
+        + ", ".join(f"{name}={value}" for name, value in PLACEHOLDERS.items())
+        + "; allowed: a value of your cluster, or remove the line to use the cluster's default"
+    )
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/datasets.smk"
 include: "workflow/rules/preprocess.smk"
