@@ -21,10 +21,6 @@ METHOD_LABELS = {
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6")
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.07, fontsize=7.0)
-
 
 def _delta_for_log_axis(log10_delta: pd.Series) -> np.ndarray:
     """delta for a log axis: values below the floor (including exact zeros) are drawn at the floor."""
@@ -46,7 +42,7 @@ def plot_delta_curves(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     axes[0][0].set_ylabel("$\\delta$")
     axes[0][-1].legend(loc="lower left")
     p = params
-    _footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
+    footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
                  f"$\\rho$ = {p['rho']}, $\\eta$ = {p['lr']}, $D_K$ = {p['diameter']}. Values below 1e-40 drawn at "
                  "1e-40 (exact values in the data file).")
     return fig
@@ -70,7 +66,7 @@ def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("$\\varepsilon$")
         ax.legend(fontsize=6.5)
     axes[0][0].set_ylabel("$\\delta$ (Theorem 3)")
-    _footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
+    footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
                  f"L = {params['L']}, n = {params['n']}.")
     return fig
 
@@ -88,7 +84,7 @@ def plot_regime(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("domain diameter $D_K$")
     ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {params['delta']:g}")
     ax.legend(ncol=2, fontsize=6)
-    _footer(fig, f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
+    footer(fig, f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
                  f"L = {params['L']}, n = {params['n']}); $D_K/(\\eta\\sigma)$ = 1 at $D_K$ = {params['lr'] * params['sigma']:g}.")
     return fig
 
@@ -120,7 +116,7 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_ylabel("$\\delta$")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, 1.06))
-    _footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
+    footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
                  f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
                  "(the workflow stops otherwise).")
     return fig
@@ -139,7 +135,7 @@ def plot_random_stopping(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("$\\varepsilon$")
     axes[0][0].set_ylabel("$\\delta$")
     axes[0][0].legend()
-    _footer(fig, f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
+    footer(fig, f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
                  f"{params['random_stopping']['config']}.")
     return fig
 
@@ -175,7 +171,7 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("noise scale")
         ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {part['delta'].iloc[0]:g} ($\\eta$ = {lr})")
         ax.legend(fontsize=6)
-    _footer(fig, f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point (mean $\\pm$ s.e.).")
+    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point (mean $\\pm$ s.e.).")
     return fig
 
 

@@ -21,8 +21,8 @@ VACUOUS_Y = 1.0
 
 
 def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}", strip=0.08, fontsize=6.5)
+    """The project footer (:func:`dplab.report.style.footer`) after this study's extension note."""
+    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}")
 
 
 def _bool(series: pd.Series) -> np.ndarray:

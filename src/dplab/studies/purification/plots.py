@@ -13,10 +13,6 @@ from dplab.report.style import EXTENSION_NOTE, figure, footer
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_mc_audit", "plot_erm"]
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.08, fontsize=6.5)
-
 
 def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Per-coordinate variance against δ: Laplace (dashed, flat) and the analytic Gaussian (solid)."""
@@ -34,7 +30,7 @@ def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_ylabel("per-coordinate variance")
     ax.set_title(f"$\\varepsilon$ = {params['epsilon']:g}")
     ax.legend(fontsize=6.5)
-    _footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018).")
+    footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018).")
     return fig
 
 
@@ -56,7 +52,7 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2), arrowprops=dict(arrowstyle="->", lw=0.4, color="C3"))
     mass = data["tv_distance"].iloc[0]
     axes[0][1].scatter([0], [0], s=400 * mass, color="C3", zorder=3)
-    _footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
+    footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
                  f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), {data['lemma6_bound_ball'].iloc[0]:.3g} "
                  f"(ball); 1-D quantile check $W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
     return fig
@@ -78,7 +74,7 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("type I error $\\alpha$")
     ax.set_ylabel("type II error $\\beta$")
     ax.legend(fontsize=6.5)
-    _footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: $f_{{\\varepsilon,\\delta}} \\leq f_{{\\varepsilon+\\varepsilon',0}}$ "
+    footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: $f_{{\\varepsilon,\\delta}} \\leq f_{{\\varepsilon+\\varepsilon',0}}$ "
                  "does not hold pointwise (erratum A6).")
     return fig
 
@@ -105,7 +101,7 @@ def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")
-    _footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream laws; "
+    footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream laws; "
                  "after uniform mixing; after Laplace noise.")
     return fig
 
@@ -130,7 +126,7 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(mechanism)
         ax.legend(fontsize=6)
     row = data.iloc[0]
-    _footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
+    footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
                  f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, α = {row['alpha']:g}.")
     return fig
 
@@ -168,6 +164,6 @@ def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     axes[0][0].legend(fontsize=5.5)
     capped = data[data["method"].isin(["purified_dpsgd"]) & data["capped"].astype(bool)]
     note = f" Paper schedule capped at T = {params['max_steps_paper']} for {capped[['n', 'epsilon_total']].drop_duplicates().shape[0]} point(s)." if len(capped) else ""
-    _footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, {params['seeds']} seeds; "
+    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, {params['seeds']} seeds; "
                  f"purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
     return fig

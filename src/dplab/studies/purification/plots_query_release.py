@@ -58,7 +58,7 @@ def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     capped = data[data["capped"].astype(bool)]["method"].unique().tolist()
     footer(fig, f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, n public. "
                 f"Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
-                f"{capped if capped else 'no method'}.", strip=0.14, fontsize=6.5)
+                f"{capped if capped else 'no method'}.")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=6.5, bbox_to_anchor=(0.5, 0.035), frameon=False)
     return fig

@@ -35,10 +35,6 @@ MODE_STYLES = {
 }
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.09, fontsize=6.5)
-
 
 def plot_ptr(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Median absolute error of the triangle count (mean over graphs) against n_v, one panel per ε_tot, at the
@@ -71,7 +67,7 @@ def plot_ptr(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax_refuse.set_ylabel("refusal rate")
     axes[0][0].legend(fontsize=5.5)
     axes[1][0].legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
+    footer(fig, f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
                  f"{params['draws']} draws per point; purified methods use ε = ε' = ε_tot/3 with Theorem 11's ω, δ.")
     return fig
 
@@ -98,7 +94,7 @@ def plot_mode_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.set_ylabel("P(output = mode)")
             ax.set_title(f"|X| = 2^{d}, {layout.replace('_', ' ')}", fontsize=8)
     axes[0][0].legend(fontsize=5)
-    _footer(fig, f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
+    footer(fig, f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
                  f"{params['seeds']} x {params['trials']} trials per point; 'uniform rest': other items share the "
                  f"remaining records, 'all runner up': every other item at the runner-up count.")
     return fig

@@ -30,10 +30,6 @@ REGRESSION_STYLES = {
 }
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.1, fontsize=6.5)
-
 
 def _closest(values: pd.Series, target: float) -> float:
     values = np.unique(values.to_numpy(float))
@@ -88,7 +84,7 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.plot(grid, grid, "k:", lw=0.8, label="bound ε_tot = ε + ε'")
     ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)", title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
     ax.legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot equally; "
+    footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot equally; "
                  f"{params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound drawn solid only "
                  "inside its δ-range.")
     return fig
@@ -112,7 +108,7 @@ def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any
         ax.set(xscale="log", yscale="log", xlabel="n", ylabel="excess MSE over OLS",
                title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}")
     axes[0][0].legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, ω = 1/n², "
+    footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, ω = 1/n², "
                  f"r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; the rate is "
                  "Table 1's (constants dropped).")
     return fig
