@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from dplab.report.io import atomic_path  # noqa: E402
 
-__all__ = ["STYLE", "LABELS", "EXTENSION_NOTE", "figure", "footer", "label", "legend_above", "legend_beside",
+__all__ = ["STYLE", "LABELS", "EXTENSION_NOTE", "figure", "footer", "label", "legend_above", "legend_below", "legend_beside",
            "readable_log_axis", "save_figure", "plt"]
 
 STYLE = {
@@ -98,6 +98,19 @@ def footer(fig, text: str, *, fontsize: float = 7.0) -> None:
 def legend_beside(ax, **kwargs) -> None:
     """The axes' legend outside it, to the right of its top edge, so that it can never cover data."""
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+#: How far below an axes' bottom edge :func:`legend_below` starts, in points: clear of tick labels and x label.
+BELOW_AXIS_POINTS = 36.0
+
+
+def legend_below(ax, **kwargs) -> None:
+    """The axes' legend under it, below its x label (a fixed distance in points, whatever the axes' height), so that
+    it can never cover data."""
+    from matplotlib.transforms import offset_copy
+
+    anchor = offset_copy(ax.transAxes, fig=ax.figure, y=-BELOW_AXIS_POINTS, units="points")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **kwargs)
 
 
 def legend_above(fig, ax, *, ncol: int = 3, **kwargs) -> None:

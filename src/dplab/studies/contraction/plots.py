@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_beside
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below, legend_beside
 
 __all__ = ["PLOTTERS", "plot"]
 
@@ -84,7 +84,7 @@ def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.axvline(printed, color="k", ls="--", lw=0.8, label=f"paper's corollary: {printed:.3g} for all i")
         ax.set_title(f"$\\eta$ = {lr:g}")
         ax.set_xlabel("$\\varepsilon$")
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.27), ncol=2)
+        legend_below(ax, ncol=2)
     axes[0][0].set_ylabel("$\\delta$ (Theorem 3)")
     footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
                  f"L = {params['L']}, n = {params['n']}.")

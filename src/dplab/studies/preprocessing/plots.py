@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_beside, readable_log_axis
+from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_below, legend_beside, readable_log_axis
 
 __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
@@ -54,7 +54,7 @@ def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.set_xscale("log")
         ax.set_xlabel(label(part["x_name"].iloc[0]))
         ax.set_title(TITLES[panel])
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.4), ncol=2, title="colour: setting")
+        legend_below(ax, ncol=2, title="colour: setting")
     axes[0][0].set_ylabel(f"overall $\\varepsilon$ ($\\delta$ = {params['delta']:g})")
     shared = [f"in ({panel}) the {label(method)} curve is the same for every setting (drawn once per colour, the "
               "last on top)" for panel in TITLES
