@@ -120,17 +120,19 @@ def legend_above(fig, ax, *, ncol: int = 3, **kwargs) -> None:
     fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol, **kwargs)
 
 
-def readable_log_axis(ax, which: str = "x") -> None:
+def readable_log_axis(ax, which: str = "x", ticks=None) -> None:
     """Ticks of a logarithmic axis that never overlap: minor ticks stay unlabelled, and an axis that spans less
-    than two decades (where matplotlib would label minor ticks as ``2×10^0 3×10^0 …``) gets major ticks at
-    1, 2 and 5 times the powers of ten, written as plain numbers."""
-    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    than two decades (where matplotlib would label minor ticks as ``2×10^0 3×10^0 …``) gets major ticks, written as
+    plain numbers, at ``ticks`` (e.g. the grid the data were computed on) or else at 1, 2 and 5 times the powers of
+    ten."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
     axis = ax.xaxis if which == "x" else ax.yaxis
     low, high = sorted(ax.get_xlim() if which == "x" else ax.get_ylim())
     axis.set_minor_formatter(NullFormatter())
     if high / low < 100.0:
-        axis.set_major_locator(LogLocator(base=10.0, subs=(1.0, 2.0, 5.0)))
+        locator = FixedLocator(sorted(ticks)) if ticks is not None else LogLocator(base=10.0, subs=(1.0, 2.0, 5.0))
+        axis.set_major_locator(locator)
         axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
 
 

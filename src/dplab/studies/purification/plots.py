@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below, readable_log_axis
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_mc_audit", "plot_erm"]
 
@@ -85,19 +85,28 @@ def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax = axes[0][0]
     nodes = data[data["kind"] == "node"].set_index("node_id")
     size = params["font_size"]
-    for node_id, row in nodes.iterrows():
-        ax.text(row["x"] * 3, row["y"] * 2, row["label"], ha="center", va="center", fontsize=size,
-                bbox=dict(boxstyle="round,pad=0.35", fc="white", ec="0.3"))
+    boxes = {node_id: ax.text(row["x"] * 3, row["y"] * 2, row["label"], ha="center", va="center", fontsize=size,
+                              bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"})
+             for node_id, row in nodes.iterrows()}
     for row in data[data["kind"] == "edge"].itertuples():
         a, b = nodes.loc[row.source], nodes.loc[row.target]
         start, end = np.array([a["x"] * 3, a["y"] * 2]), np.array([b["x"] * 3, b["y"] * 2])
-        curved = a["y"] == b["y"] and abs(a["x"] - b["x"]) > 1
-        ax.annotate("", xy=end, xytext=start, arrowprops=dict(
-            arrowstyle="<->" if a["y"] == b["y"] else "->", lw=0.8, color="C3" if curved else "0.3",
-            shrinkA=18, shrinkB=18, connectionstyle="arc3,rad=0.25" if curved else "arc3"))
-        middle = (start + end) / 2 + (np.array([0, -0.75]) if curved else np.array([0, 0.22 if a["y"] == b["y"] else 0]))
-        ax.text(*middle, row.label, ha="center", va="center", fontsize=size - 1.5, color="C3" if curved else "0.15",
-                rotation=0)
+        horizontal = a["y"] == b["y"]
+        curved = horizontal and abs(a["x"] - b["x"]) > 1
+        # The arrows end at the node boxes' edges (patchA/patchB), however wide each label is.
+        ax.annotate("", xy=end, xytext=start, arrowprops={
+            "arrowstyle": "<->" if horizontal else "->", "lw": 0.8, "color": "C3" if curved else "0.3",
+            "patchA": boxes[row.source].get_bbox_patch(), "patchB": boxes[row.target].get_bbox_patch(),
+            "shrinkA": 3, "shrinkB": 3, "connectionstyle": "arc3,rad=0.25" if curved else "arc3"})
+        if curved:
+            ax.text(*((start + end) / 2 + np.array([0, -0.75])), row.label, ha="center", va="center",
+                    fontsize=size - 1.5, color="C3")
+        elif horizontal:
+            ax.text(*((start + end) / 2 + np.array([0, 0.22])), row.label, ha="center", va="center",
+                    fontsize=size - 1.5, color="0.15")
+        else:  # vertical edges: the label beside the arrow, not across it
+            ax.text(*((start + end) / 2 + np.array([0.12, 0])), row.label, ha="left", va="center",
+                    fontsize=size - 1.5, color="0.15")
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")
@@ -124,7 +133,7 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("samples per neighbour N")
         ax.set_ylabel("$\\varepsilon$ lower bound (pure DP)")
         ax.set_title(mechanism)
-        ax.legend(fontsize=6)
+        legend_below(ax)
     row = data.iloc[0]
     footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
                  f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, α = {row['alpha']:g}.")
@@ -137,7 +146,7 @@ METHOD_STYLES = {
     "laplace_gd": ("C0", "^-", "Laplace noisy GD (Lemma 19)"),
     "exponential_mechanism": ("C2", "D-", "exponential mechanism (grid)"),
     "output_perturbation": ("C4", "v-", "output perturbation"),
-    "dpsgd_before_purification": ("C3", "x:", "DP-SGD at purification δ (not pure)"),
+    "dpsgd_before_purification": ("C5", "x:", "DP-SGD at purification δ (not pure)"),
     "dpsgd_reference": ("0.4", "x--", "DP-SGD at δ = 1/n² (not pure)"),
 }
 
@@ -158,12 +167,14 @@ def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                             ms=3, lw=1, label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        readable_log_axis(ax, "x", ticks=part[xcol].unique())
         ax.set_xlabel("$\\varepsilon_{tot}$" if xcol == "epsilon_total" else "n")
         ax.set_ylabel("excess empirical risk")
         ax.set_title(title)
-    axes[0][0].legend(fontsize=5.5)
     capped = data[data["method"].isin(["purified_dpsgd"]) & data["capped"].astype(bool)]
-    note = f" Paper schedule capped at T = {params['max_steps_paper']} for {capped[['n', 'epsilon_total']].drop_duplicates().shape[0]} point(s)." if len(capped) else ""
-    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, {params['seeds']} seeds; "
-                 f"purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
+    points = capped[["n", "epsilon_total"]].drop_duplicates().shape[0]
+    note = f" Paper schedule capped at T = {params['max_steps_paper']} for {points} point(s)." if len(capped) else ""
+    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, "
+                f"{params['seeds']} seeds; purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
+    legend_above(fig, axes[0][0], ncol=3)
     return fig

@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below
 
 __all__ = ["plot_mean_estimation", "plot_linear_regression"]
 
 MEAN_STYLES = {
     "purified_gaussian": ("C3", "o-", "purified Gaussian (pure)"),
-    "gaussian_at_purification_delta": ("C3", "x:", "AGM at purification δ (not pure)"),
+    "gaussian_at_purification_delta": ("C5", "x:", "AGM at purification δ (not pure)"),
     "laplace": ("C0", "^-", "Laplace (pure)"),
     "l2_knorm": ("C2", "s-", "ℓ2 K-norm (pure)"),
     "gaussian_reference": ("0.4", "x--", "AGM at reference δ (not pure)"),
@@ -24,7 +24,7 @@ MEAN_STYLES = {
 
 REGRESSION_STYLES = {
     "pure_adassp": ("C3", "o-", "pure AdaSSP (Alg. 13)"),
-    "adassp_at_purification_delta": ("C3", "x:", "AdaSSP at purification δ (not pure)"),
+    "adassp_at_purification_delta": ("C5", "x:", "AdaSSP at purification δ (not pure)"),
     "adassp_reference": ("0.4", "x--", "AdaSSP at δ = 1/n² (not pure)"),
     "laplace_ssp": ("C0", "^-", "Laplace-SSP (pure)"),
 }
@@ -52,7 +52,7 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         rows = summary[summary["method"] == method].sort_values("d")
         ax.errorbar(rows["d"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
     ax.set(xscale="log", yscale="log", xlabel="d", ylabel="E‖M(D) − D̄‖₂", title=f"n = {params['n']}, ε_tot = {eps:g}")
-    ax.legend(fontsize=5.5)
+    legend_below(ax)
 
     ax = axes[0][1]
     delta = data[data["panel"] == "delta"]
@@ -73,7 +73,7 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set(xscale="log", yscale="log", xlabel="log(1/δ)", ylabel="E‖M(D) − D̄‖₂",
            title=f"d = {int(first['d'])}, ε_tot = {first['epsilon_total']:g}")
     ax.set_ylim(float(summary["bound"].min()) / 1e3, max(10 * float(summary["mean"].min()), 1.0))
-    ax.legend(fontsize=5, loc="lower right", ncol=2)
+    legend_below(ax)
 
     ax = axes[0][2]
     audit = data[data["panel"] == "audit"]
@@ -82,8 +82,9 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.plot(rows["epsilon_total"], rows["epsilon_inf"], "o-", color=colour, label=label)
     grid = np.sort(audit["epsilon_total"].unique())
     ax.plot(grid, grid, "k:", lw=0.8, label="bound ε_tot = ε + ε'")
-    ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)", title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
-    ax.legend(fontsize=5.5)
+    ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)",
+           title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
+    legend_below(ax)
     footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot equally; "
                  f"{params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound drawn solid only "
                  "inside its δ-range.")
@@ -107,8 +108,8 @@ def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any
         lam = rows_d["lambda_min"].mean()
         ax.set(xscale="log", yscale="log", xlabel="n", ylabel="excess MSE over OLS",
                title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}")
-    axes[0][0].legend(fontsize=5.5)
     footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, ω = 1/n², "
                  f"r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; the rate is "
                  "Table 1's (constants dropped).")
+    legend_above(fig, axes[0][0], ncol=3)
     return fig
