@@ -104,12 +104,12 @@ def legend_beside(ax, **kwargs) -> None:
 BELOW_AXIS_POINTS = 36.0
 
 
-def legend_below(ax, **kwargs) -> None:
-    """The axes' legend under it, below its x label (a fixed distance in points, whatever the axes' height), so that
-    it can never cover data."""
+def legend_below(ax, *, offset: float = BELOW_AXIS_POINTS, **kwargs) -> None:
+    """The axes' legend under it, ``offset`` points below its bottom edge (clear of the tick labels and x label,
+    whatever the axes' height; raise it for tall tick labels), so that it can never cover data."""
     from matplotlib.transforms import offset_copy
 
-    anchor = offset_copy(ax.transAxes, fig=ax.figure, y=-BELOW_AXIS_POINTS, units="points")
+    anchor = offset_copy(ax.transAxes, fig=ax.figure, y=-offset, units="points")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **kwargs)
 
 

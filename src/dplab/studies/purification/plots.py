@@ -29,7 +29,7 @@ def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("$\\delta$")
     ax.set_ylabel("per-coordinate variance")
     ax.set_title(f"$\\varepsilon$ = {params['epsilon']:g}")
-    ax.legend(fontsize=6.5)
+    ax.legend()
     footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018).")
     return fig
 
@@ -73,7 +73,7 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.axvline(crossing, color="0.5", lw=0.6, ls="-.")
     ax.set_xlabel("type I error $\\alpha$")
     ax.set_ylabel("type II error $\\beta$")
-    ax.legend(fontsize=6.5)
+    ax.legend()
     footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: $f_{{\\varepsilon,\\delta}} \\leq f_{{\\varepsilon+\\varepsilon',0}}$ "
                  "does not hold pointwise (erratum A6).")
     return fig
