@@ -182,7 +182,8 @@ ARTIFACTS = (
              runtime=2),
     Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
              "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
-             mem_mb=500, runtime=2, derived_from="f8"),
+             mem_mb=500, runtime=2, derived_from="f8",
+             summary="dplab.studies.generalization.tables:summarise_empirical"),
 )
 
 STUDY = Study(

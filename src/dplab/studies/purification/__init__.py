@@ -36,7 +36,7 @@ STUDY = Study(
                  mem_mb=500, runtime=2),
         Artifact("ext_exact_audit", "table", "exact_audit", "dplab.studies.purification.audit:exact_audit_table",
                  "Exact pure epsilon (sup log density ratio) of mechanisms M1-M4 with no treatment, mixing only, Laplace only and full purification, against eps + eps'.",
-                 mem_mb=2000, runtime=5),
+                 mem_mb=2000, runtime=5, summary="dplab.studies.purification.tables:summarise_exact_audit"),
         Artifact("ext_mc_audit", "figure", "mc_audit", "dplab.studies.purification.audit:mc_audit",
                  "Black-box Monte-Carlo lower bounds on pure epsilon of unpurified and purified outputs as the sample size grows.",
                  "dplab.studies.purification.plots:plot_mc_audit", mem_mb=3000, runtime=5),
