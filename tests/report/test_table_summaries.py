@@ -76,3 +76,13 @@ def test_empirical_summary_is_the_reference_t_slice():
 def test_only_tables_have_summaries():
     with pytest.raises(ValueError, match="only a table can have a summary"):
         Artifact("f", "figure", "s", "m:f", "caption", plot="m:p", summary="m:s")
+
+
+def test_mode_release_summary_keeps_every_configuration_group_and_the_largest_epsilon():
+    artifact = load_study("purification").artifact("ext_mode_release_audit")
+    frame, summary = _summary("purification", artifact)
+    assert len(summary) == frame[["treatment", "delta_rule", "bottom"]].drop_duplicates().shape[0]
+    sizes = sorted(frame["universe_size"].unique())
+    largest = summary[[f"largest ε∞, |X| = {size}" for size in sizes]].to_numpy(float)
+    assert np.nanmax(np.where(np.isfinite(largest), largest, np.nan)) == pytest.approx(
+        frame.loc[np.isfinite(frame["epsilon_inf"]), "epsilon_inf"].max())

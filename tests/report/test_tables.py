@@ -49,3 +49,8 @@ def test_summary_replaces_the_rows_and_links_the_full_csv(tmp_path):
     assert "summary; every row and column: [big.csv](big.csv) (100 rows × 2 columns)" in text
     write_table(frame, tmp_path / "big", summary=summary)
     assert len(pd.read_csv(tmp_path / "big.csv")) == 100  # the CSV keeps everything
+
+
+def test_pipes_in_column_names_are_escaped():
+    text = to_markdown(pd.DataFrame({"eps, |X| = 4": [1.0]}))
+    assert "| eps, \\|X\\| = 4 |" in text

@@ -42,7 +42,7 @@ def _has_missing(frame: pd.DataFrame) -> bool:
 def to_markdown(frame: pd.DataFrame, *, caption: str | None = None, digits: int = 6) -> str:
     """A GitHub-flavoured Markdown table of ``frame`` (with an optional caption line above it, and the note on
     missing values below it when it has any)."""
-    header = "| " + " | ".join(map(str, frame.columns)) + " |"
+    header = "| " + " | ".join(format_cell(str(column)) for column in frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
     rows = ["| " + " | ".join(format_cell(v, digits) for v in row) + " |" for row in frame.itertuples(index=False)]
     lines = ([caption, ""] if caption else []) + [header, rule] + rows

@@ -179,7 +179,7 @@ ARTIFACTS = (
              "impossible certificates.", mem_mb=500, runtime=2),
     Artifact("t3", "table", "empirical", "dplab.studies.generalization.curves:compute_table_sgld", "SGLD privacy and generalization bounds (variants as "
              "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.", mem_mb=500,
-             runtime=2),
+             runtime=2, summary="dplab.studies.generalization.tables:summarise_sgld"),
     Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
              "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
              mem_mb=500, runtime=2, derived_from="f8",

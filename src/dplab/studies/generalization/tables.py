@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["summarise_empirical"]
+__all__ = ["summarise_empirical", "summarise_sgld"]
 
 
 def _bound_cell(value: float, vacuous: object) -> str:
@@ -40,5 +40,25 @@ def summarise_empirical(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.Da
         row["Thm 1 HP bound (valid)"] = _bound_cell(float(first["hp_bound_valid"]), first["hp_vacuous_valid"])
         row["Thm 2 on-average bound (valid)"] = _bound_cell(float(first["on_average_valid"]),
                                                             first["on_average_vacuous_valid"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summarise_sgld(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """T3 as a paper would print it: at the reference number of steps T (``params['reference_t']``), one row per
+    (N, σ), the two variants side by side: ε′, the Thm 1 high-probability bound (marked when vacuous) and the exact
+    δ of one SGLD step at the variant's ε̃ (to compare with the per-step δ the variant assumes)."""
+    at_t = frame[frame["t"] == params["reference_t"]]
+    rows = []
+    for (n, sigma), group in at_t.groupby(["n", "sigma"], sort=True):
+        row: dict[str, Any] = {"N": int(n), "σ": float(sigma), "T": int(params["reference_t"])}
+        for variant, name in (("as_printed", "as printed"), ("valid", "valid")):
+            part = group[group["variant"] == variant]
+            if part.empty:
+                continue
+            first = part.iloc[0]
+            row[f"ε′ ({name})"] = f"{first['eps_prime']:.3g}"
+            row[f"Thm 1 HP bound ({name})"] = _bound_cell(float(first["hp_bound"]), first["hp_vacuous"])
+            row[f"exact step δ ({name})"] = f"{first['step_delta_exact']:.2g}"
         rows.append(row)
     return pd.DataFrame(rows)

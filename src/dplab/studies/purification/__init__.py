@@ -70,7 +70,7 @@ STUDY = Study(
         Artifact("ext_mode_release_audit", "table", "mode_release", "dplab.studies.purification.mode_release:mode_release_audit",
                  "Exact pure epsilon of Algorithm 12 + Algorithm 2 (both delta rules, both bottom encodings, both "
                  "geometries) and of the unpurified output on |X| = 4, 8, 16, against 2 eps.",
-                 mem_mb=1000, runtime=3),
+                 mem_mb=1000, runtime=3, summary="dplab.studies.purification.tables:summarise_mode_release_audit"),
         Artifact("ext_query_release", "figure", "query_release", "dplab.studies.purification.query_release:query_release_sweep",
                  "Query release: l-infinity error of purified MWEM (Algorithm 16), pure MWEM, Laplace answers, the Laplace "
                  "histogram and MWEM at delta = 1/n^2 against n, eps, d and K, with Theorem 8's rate.",
