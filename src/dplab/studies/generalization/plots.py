@@ -207,8 +207,12 @@ def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         axes[0][0].axvspan(window["t"].min(), window["t"].max(), color="0.9", zorder=0)
         axes[0][1].set_ylim(0.95 * finite["eps_prime"].min(), top)
         axes[0][1].set_xticks(range(len(grid)), [f"{t:g}" for t in grid])
-    axes[0][1].set(xlabel="T (grid points, evenly spaced; methods offset sideways)", ylabel="smallest certified $\\varepsilon'$",
-                   title=f"(b) zoom: T = {window['t'].min():g} to {window['t'].max():g} (shaded in (a))")
+    zoom_title = (f"(b) zoom: T = {window['t'].min():g} to {window['t'].max():g} (shaded in (a))" if len(window)
+                  else "(b) no impossible or paper-only value: nothing to zoom on")
+    if window.empty:
+        axes[0][1].set(xticks=[], yticks=[])
+    axes[0][1].set(xlabel="T (grid points, evenly spaced; methods offset sideways)",
+                   ylabel="smallest certified $\\varepsilon'$", title=zoom_title)
     fig.suptitle(f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), "
                  f"δ_target = {params['delta_target']:g}", fontsize=9)
     note = f" Off-scale in (b): {', '.join(off_scale)}." if off_scale else ""
