@@ -45,11 +45,12 @@ def _style_legend(ax, styles: Mapping[str, str | Mapping[str, Any]], colours: Ma
 def plot_kl(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F1: (a) KL bounds against ε (log-log), randomized response as markers; (b) DR16 / Lemma 5 = (1+e^ε)/2."""
     fig, axes = figure(1, 2, width=3.6)
-    labels = {"lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$", "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
+    labels = {"lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$",
+              "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
               "drv10": "DRV10: $\\varepsilon(e^\\varepsilon-1)$"}
-    for method, label in labels.items():
+    for method, name in labels.items():
         part = data[data["method"] == method]
-        axes[0][0].loglog(part["epsilon"], part["kl"], label=label)
+        axes[0][0].loglog(part["epsilon"], part["kl"], label=name)
     rr = data[data["method"] == "randomized_response"].iloc[::20]
     axes[0][0].loglog(rr["epsilon"], rr["kl"], "ko", ms=3, mfc="none", label="randomized response (exact KL)")
     axes[0][0].set(xlabel="$\\varepsilon$", ylabel="KL bound", title="(a) KL divergence of an $\\varepsilon$-DP step")
@@ -118,9 +119,9 @@ def plot_epsilon_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     labels = {"basic": ("basic Tε", ":"), "drv": ("DRV", "-."), "kov_thm4": ("KOV 3.4 = paper Thm 4", "-"),
               "cor3": ("paper Cor 3 ($\\varepsilon'_3$)", "--"), "optimal_pure": ("exact optimal (pure steps)", "-")}
     for ax, eps in zip(axes[0], eps_values):
-        for i, (method, (label, style)) in enumerate(labels.items()):
+        for i, (method, (name, style)) in enumerate(labels.items()):
             part = data[(data["epsilon_step"] == eps) & (data["method"] == method)]
-            ax.loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=label,
+            ax.loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=name,
                       lw=2.6 if method == "kov_thm4" else 1.4)
         ax.set(xlabel="T", ylabel="$\\varepsilon'$", title=f"step ε = {eps:g}")
     _footer(fig, f"δ̃ = {params['delta_tilde']:g}; optimal at δ′ = {params['optimal_delta']:g} for ε-DP steps.")

@@ -60,7 +60,8 @@ def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
               "last on top)" for panel in TITLES
               for method in _setting_independent_methods(frame[frame["panel"] == panel])]
     footer(fig, f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, "
-                f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q and α, dashed: group privacy (m = Δ∞)"
+                f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q "
+                "and α, dashed: group privacy (m = Δ∞)"
                 + "".join(f"; {note}" for note in shared) + ".")
     methods = [Line2D([], [], ls=style, color="0.2", label=label(method)) for method, style in STYLES.items()]
     fig.legend(handles=methods, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(STYLES),

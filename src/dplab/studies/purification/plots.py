@@ -22,15 +22,17 @@ def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         for kind, style in (("analytic_gaussian", "-"), ("laplace", "--")):
             part = data[data["mechanism"] == kind + adjacency].sort_values("delta")
             if len(part):
-                label = f"{'analytic Gaussian' if kind != 'laplace' else 'Laplace'} ({'replace-one' if adjacency else 'add/remove'})"
-                ax.plot(part["delta"], part["variance"], style, color=colour, label=label)
+                name = "analytic Gaussian" if kind != "laplace" else "Laplace"
+                ax.plot(part["delta"], part["variance"], style, color=colour,
+                        label=f"{name} ({'replace-one' if adjacency else 'add/remove'})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("$\\delta$")
     ax.set_ylabel("per-coordinate variance")
     ax.set_title(f"$\\varepsilon$ = {params['epsilon']:g}")
     ax.legend()
-    footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018).")
+    footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP "
+                "(Balle–Wang 2018).")
     return fig
 
 
@@ -40,7 +42,8 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     dt = float(data["delta_tilde"].iloc[0])
     theta = np.linspace(0, 2 * np.pi, 400)
     for ax, measure, title in ((axes[0][0], "nu", "$\\nu$ = Unif(unit disk)"),
-                               (axes[0][1], "mu", "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)")):
+                               (axes[0][1], "mu",
+                                "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)")):
         part = data[data["measure"] == measure]
         ax.scatter(part["x1"], part["x2"], s=1, alpha=0.35, color="C0" if measure == "nu" else "C1", lw=0)
         ax.plot(np.cos(theta), np.sin(theta), "k-", lw=0.8)
@@ -49,12 +52,14 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(title, fontsize=7.5)
     inner = data[(data["measure"] == "nu") & (np.hypot(data["x1"], data["x2"]) < dt)].head(40)
     for row in inner.itertuples():
-        axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2), arrowprops=dict(arrowstyle="->", lw=0.4, color="C3"))
+        axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2),
+                            arrowprops={"arrowstyle": "->", "lw": 0.4, "color": "C3"})
     mass = data["tv_distance"].iloc[0]
     axes[0][1].scatter([0], [0], s=400 * mass, color="C3", zorder=3)
     footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
-                 f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), {data['lemma6_bound_ball'].iloc[0]:.3g} "
-                 f"(ball); 1-D quantile check $W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
+                 f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), "
+                 f"{data['lemma6_bound_ball'].iloc[0]:.3g} (ball); 1-D quantile check "
+                 f"$W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
     return fig
 
 
@@ -63,8 +68,8 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     fig, axes = figure(1, 1, width=3.6, height=3.4)
     ax = axes[0][0]
     styles = {"eps_delta": ("C0", "-", f"$f_{{\\varepsilon,\\delta}}$ ({params['epsilon']:g}, {params['delta']:g})"),
-              "eps_0": ("0.4", "--", f"$f_{{\\varepsilon,0}}$"),
-              "eps_plus_eps_prime_0": ("C3", "-", f"$f_{{\\varepsilon+\\varepsilon',0}}$ (purified)"),
+              "eps_0": ("0.4", "--", "$f_{\\varepsilon,0}$"),
+              "eps_plus_eps_prime_0": ("C3", "-", "$f_{\\varepsilon+\\varepsilon',0}$ (purified)"),
               "no_privacy": ("k", ":", "1 - $\\alpha$")}
     for curve, (colour, style, label) in styles.items():
         part = data[data["curve"] == curve]
@@ -74,8 +79,9 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("type I error $\\alpha$")
     ax.set_ylabel("type II error $\\beta$")
     ax.legend()
-    footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: $f_{{\\varepsilon,\\delta}} \\leq f_{{\\varepsilon+\\varepsilon',0}}$ "
-                 "does not hold pointwise (erratum A6).")
+    footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: "
+                 "$f_{\\varepsilon,\\delta} \\leq f_{\\varepsilon+\\varepsilon',0}$ does not hold pointwise "
+                 "(erratum A6).")
     return fig
 
 
@@ -110,8 +116,8 @@ def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")
-    footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream laws; "
-                 "after uniform mixing; after Laplace noise.")
+    footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream "
+                "laws; after uniform mixing; after Laplace noise.")
     return fig
 
 
@@ -126,7 +132,8 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.plot(rows["n_samples"], rows["epsilon_lb"], "o-", color=colour, label=f"{label}: MC lower bound")
             exact = rows["epsilon_exact"].iloc[0]
             if np.isfinite(exact):
-                ax.axhline(exact, color=colour, ls="--", lw=0.8, label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}")
+                ax.axhline(exact, color=colour, ls="--", lw=0.8,
+                           label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}")
         ax.axhline(part["epsilon"].iloc[0] + part["epsilon_prime"].iloc[0], color="k", ls=":", lw=0.8,
                    label="bound $\\varepsilon+\\varepsilon'$")
         ax.set_xscale("log")
@@ -136,7 +143,8 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         legend_below(ax)
     row = data.iloc[0]
     footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
-                 f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, α = {row['alpha']:g}.")
+                 f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, "
+                 f"α = {row['alpha']:g}.")
     return fig
 
 
@@ -172,7 +180,8 @@ def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ["mean", "sem"]).reset_index()
     for ax, flag, xcol, title in ((axes[0][0], "in_epsilon_sweep", "epsilon_total",
                                    f"n = {params['epsilon_sweep']['n']}"),
-                                  (axes[0][1], "in_n_sweep", "n", f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}")):
+                                  (axes[0][1], "in_n_sweep", "n",
+                                   f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}")):
         part = summary[summary[flag]]
         for method, (colour, style, label) in METHOD_STYLES.items():
             rows = part[part["method"] == method].sort_values(xcol)

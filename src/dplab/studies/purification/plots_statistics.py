@@ -63,7 +63,8 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     for method in ("purified_gaussian", "gaussian_at_delta"):
         colour, style, label = MEAN_STYLES[method]
         rows = summary[summary["method"] == method].sort_values("log_delta")
-        ax.errorbar(-rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
+        ax.errorbar(-rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1,
+                    label=label)
     bound = summary[summary["method"] == "gaussian_at_delta"].sort_values("log_delta")
     valid = bound["valid"].astype(bool)
     ax.plot(-bound["log_delta"], bound["bound"].where(valid), "k-", lw=1.2, label="Theorem 9 lower bound")
@@ -86,9 +87,9 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)",
            title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
     legend_below(ax)
-    footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot equally; "
-                 f"{params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound drawn solid only "
-                 "inside its δ-range.")
+    footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot "
+                f"equally; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound "
+                "drawn solid only inside its δ-range.")
     return fig
 
 
@@ -121,8 +122,8 @@ def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any
         lam = rows_d["lambda_min"].mean()
         ax.set(xscale="log", yscale="log", xlabel="n", ylabel="excess MSE over OLS",
                title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}")
-    footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, ω = 1/n², "
-                 f"r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; the rate is "
-                 "Table 1's (constants dropped)." + _before_purification_note(part))
+    footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, "
+                f"ω = 1/n², r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; "
+                "the rate is Table 1's (constants dropped)." + _before_purification_note(part))
     legend_above(fig, axes[0][0], ncol=3)
     return fig
