@@ -86,3 +86,16 @@ def test_mode_release_summary_keeps_every_configuration_group_and_the_largest_ep
     largest = summary[[f"largest ε∞, |X| = {size}" for size in sizes]].to_numpy(float)
     assert np.nanmax(np.where(np.isfinite(largest), largest, np.nan)) == pytest.approx(
         frame.loc[np.isfinite(frame["epsilon_inf"]), "epsilon_inf"].max())
+
+
+def test_composition_summary_marks_exactly_the_impossible_certificates():
+    artifact = load_study("generalization").artifact("t2")
+    frame, summary = _summary("generalization", artifact)
+    assert len(summary) == frame[["epsilon_step", "delta_step", "t"]].drop_duplicates().shape[0]
+    marked = sum(str(cell).endswith("✗") for column in summary.columns if column.startswith("δ′")
+                 for cell in summary[column])
+    shown = frame[frame["method"].isin(["kov", "cor2", "cor3_corrected", "cor3_as_printed", "optimal_at_kov_eps",
+                                        "lower_bound"])]
+    assert marked == int(shown["below_optimal"].astype(str).str.lower().eq("true").sum()) > 0
+    text = table_markdown(frame, "t2.csv", summary=summary)
+    assert "✗: below the exact optimal" in text

@@ -53,12 +53,14 @@ def to_markdown(frame: pd.DataFrame, *, caption: str | None = None, digits: int 
 
 def table_markdown(frame: pd.DataFrame, csv_name: str, *, caption: str | None = None,
                    summary: pd.DataFrame | None = None) -> str:
-    """The Markdown of a table: the whole ``frame``, or its ``summary`` when one is given, then a link to the full
-    CSV ``csv_name`` (a path relative to the Markdown file) with its size."""
+    """The Markdown of a table: the whole ``frame``, or its ``summary`` when one is given (with the note a summary
+    may carry in ``summary.attrs['note']``, e.g. what a mark in its cells means), then a link to the full CSV
+    ``csv_name`` (a path relative to the Markdown file) with its size."""
     shown = frame if summary is None else summary
     size = f"[{csv_name}]({csv_name}) ({len(frame)} rows × {len(frame.columns)} columns)"
     link = f"Data: {size}." if summary is None else f"The table above is a summary; every row and column: {size}."
-    return to_markdown(shown, caption=caption) + "\n" + link + "\n"
+    note = shown.attrs.get("note")
+    return to_markdown(shown, caption=caption) + (f"\n{note}\n" if note else "") + "\n" + link + "\n"
 
 
 def write_table(frame: pd.DataFrame, stem: str | os.PathLike[str], *, caption: str | None = None,
