@@ -173,3 +173,13 @@ def test_rules_named_otherwise_count_for_their_study(tmp_path) -> None:
     jobs = reproduction.job_times(tmp_path).set_index("rule")
     assert jobs.loc["preprocess", "study"] == "preprocessing" == jobs.loc["preprocessing_dataset", "study"]
     assert jobs.loc["logistic_dataset", "study"] == "contraction"
+
+
+def test_redraw_draws_the_figure_from_the_csv_alone(tiny_run, tmp_path) -> None:
+    frame, out = tiny_run
+    copy = tmp_path / "performance"
+    copy.mkdir()
+    (copy / "performance.csv").write_text((out / "performance.csv").read_text())
+    _import("benchmarks.__main__").main(["--redraw", "--out", str(copy)])
+    assert (copy / "figures" / "performance.png").stat().st_size > 1000
+    assert not (copy / "summary.md").exists()  # nothing was timed or summarised

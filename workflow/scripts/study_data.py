@@ -29,4 +29,5 @@ log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
     write_csv(frame, snakemake.output[0])
 else:
-    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption)
+    summary = resolve(artifact.summary)(frame, snakemake.params.section) if artifact.summary else None
+    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption, summary=summary)

@@ -38,6 +38,7 @@ Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[A
 Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
 Inputs = Callable[[Mapping[str, Any]], Mapping[str, str]] | str
 Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
+Summary = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 
 
 def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -63,7 +64,9 @@ class Artifact:
     ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
-    With ``inputs`` set, it reads the pipeline products that function names (module docstring).
+    With ``inputs`` set, it reads the pipeline products that function names (module docstring). A table too long or
+    too wide to read may set ``summary(frame, params) -> DataFrame``: its Markdown then shows that summary, with a
+    link to the full CSV (:func:`dplab.report.tables.write_table`).
     """
 
     id: str
@@ -76,6 +79,7 @@ class Artifact:
     runtime: int = 10
     derived_from: str | None = None
     inputs: Inputs | None = None
+    summary: Summary | None = None
 
     def __post_init__(self) -> None:
         if self.derived_from and self.inputs:
@@ -84,6 +88,8 @@ class Artifact:
             raise ValueError(f"artifact {self.id!r}: kind {self.kind!r} is not one of figure, table")
         if (self.kind == "figure") != (self.plot is not None):
             raise ValueError(f"artifact {self.id!r}: a figure needs a plot function and a table must not have one")
+        if self.summary is not None and self.kind != "table":
+            raise ValueError(f"artifact {self.id!r}: only a table can have a summary, not a {self.kind}")
 
 
 @dataclass(frozen=True)

@@ -176,13 +176,15 @@ ARTIFACTS = (
              mem_mb=500, runtime=2),
     Artifact("t2", "table", "table_composition", "dplab.studies.generalization.curves:compute_table_composition", "Composition (eps', delta') of every "
              "method at selected settings with the lower bound and the exact optimum; below_lower_bound flags "
-             "impossible certificates.", mem_mb=500, runtime=2),
+             "impossible certificates.", mem_mb=500, runtime=2,
+             summary="dplab.studies.generalization.tables:summarise_composition"),
     Artifact("t3", "table", "empirical", "dplab.studies.generalization.curves:compute_table_sgld", "SGLD privacy and generalization bounds (variants as "
              "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.", mem_mb=500,
-             runtime=2),
+             runtime=2, summary="dplab.studies.generalization.tables:summarise_sgld"),
     Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
              "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
-             mem_mb=500, runtime=2, derived_from="f8"),
+             mem_mb=500, runtime=2, derived_from="f8",
+             summary="dplab.studies.generalization.tables:summarise_empirical"),
 )
 
 STUDY = Study(

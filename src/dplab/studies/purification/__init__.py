@@ -36,7 +36,7 @@ STUDY = Study(
                  mem_mb=500, runtime=2),
         Artifact("ext_exact_audit", "table", "exact_audit", "dplab.studies.purification.audit:exact_audit_table",
                  "Exact pure epsilon (sup log density ratio) of mechanisms M1-M4 with no treatment, mixing only, Laplace only and full purification, against eps + eps'.",
-                 mem_mb=2000, runtime=5),
+                 mem_mb=2000, runtime=5, summary="dplab.studies.purification.tables:summarise_exact_audit"),
         Artifact("ext_mc_audit", "figure", "mc_audit", "dplab.studies.purification.audit:mc_audit",
                  "Black-box Monte-Carlo lower bounds on pure epsilon of unpurified and purified outputs as the sample size grows.",
                  "dplab.studies.purification.plots:plot_mc_audit", mem_mb=3000, runtime=5),
@@ -70,7 +70,7 @@ STUDY = Study(
         Artifact("ext_mode_release_audit", "table", "mode_release", "dplab.studies.purification.mode_release:mode_release_audit",
                  "Exact pure epsilon of Algorithm 12 + Algorithm 2 (both delta rules, both bottom encodings, both "
                  "geometries) and of the unpurified output on |X| = 4, 8, 16, against 2 eps.",
-                 mem_mb=1000, runtime=3),
+                 mem_mb=1000, runtime=3, summary="dplab.studies.purification.tables:summarise_mode_release_audit"),
         Artifact("ext_query_release", "figure", "query_release", "dplab.studies.purification.query_release:query_release_sweep",
                  "Query release: l-infinity error of purified MWEM (Algorithm 16), pure MWEM, Laplace answers, the Laplace "
                  "histogram and MWEM at delta = 1/n^2 against n, eps, d and K, with Theorem 8's rate.",
