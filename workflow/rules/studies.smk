@@ -77,8 +77,10 @@ if REGISTERED:
             source=derived_source,
             code=study_code,
         output:
-            multiext(f"{RESULTS}/{{study}}/tables/{{artifact}}", ".csv", ".md"),
+            csv=in_report(f"{RESULTS}/{{study}}/tables/{{artifact}}.csv", "{study}", "tables"),
+            md=f"{RESULTS}/{{study}}/tables/{{artifact}}.md",
         params:
+            caption=lambda wc: artifact_of(wc).caption,
             section=artifact_params,
             seed=config["seed"],
             inputs=pipeline_inputs,
@@ -99,8 +101,10 @@ if REGISTERED:
             data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
             code=study_code,
         output:
-            multiext(f"{RESULTS}/{{study}}/figures/{{artifact}}", ".png", ".pdf"),
+            png=in_report(f"{RESULTS}/{{study}}/figures/{{artifact}}.png", "{study}", "figures"),
+            pdf=f"{RESULTS}/{{study}}/figures/{{artifact}}.pdf",
         params:
+            caption=lambda wc: artifact_of(wc).caption,
             section=artifact_params,
         log:
             f"{LOGS}/study_figure/{{study}}/{{artifact}}.log",
@@ -118,8 +122,9 @@ if REGISTERED:
             ],
             code=study_code,
         output:
-            f"{RESULTS}/{{study}}/claims.csv",
+            in_report(f"{RESULTS}/{{study}}/claims.csv", "{study}", "claims"),
         params:
+            caption=lambda wc: f"Every claim of {REGISTERED[wc.study].paper} with its verdict and the numbers that decide it.",
             config=lambda wc: config[wc.study],
         log:
             f"{LOGS}/study_claims/{{study}}.log",
