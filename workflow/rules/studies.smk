@@ -1,6 +1,6 @@
 # Generic rules for the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py):
 # one data job per artifact, one plotting job per figure, one claims job per study.
-from dplab.studies.registry import load_study, resolve
+from dplab.studies.registry import load_study, module_of, resolve
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
 
@@ -40,8 +40,18 @@ def derived_source(wc):
     return [f"{RESULTS}/{wc.study}/{study.data_path(artifact.derived_from)}"] if artifact.derived_from else []
 
 
-def study_code(wc):
-    return dplab_sources(f"dplab.studies.{wc.study}")
+def compute_code(wc):
+    """The import closure of the modules the artifact's data job runs (not the whole study package)."""
+    return dplab_sources(*artifact_of(wc).compute_modules())
+
+
+def plot_code(wc):
+    """The plot module and the figure style: editing them re-runs only the drawing."""
+    return dplab_sources(*artifact_of(wc).plot_modules())
+
+
+def claims_code(wc):
+    return dplab_sources(module_of(REGISTERED[wc.study].claims))
 
 
 if REGISTERED:
@@ -53,7 +63,7 @@ if REGISTERED:
         """The tidy numbers behind one figure of a registered study."""
         input:
             source=derived_source,
-            code=study_code,
+            code=compute_code,
         output:
             f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
         params:
@@ -75,7 +85,7 @@ if REGISTERED:
         """One table of a registered study (CSV and Markdown)."""
         input:
             source=derived_source,
-            code=study_code,
+            code=compute_code,
         output:
             csv=in_report(f"{RESULTS}/{{study}}/tables/{{artifact}}.csv", "{study}", "tables"),
             md=f"{RESULTS}/{{study}}/tables/{{artifact}}.md",
@@ -99,7 +109,7 @@ if REGISTERED:
         """Draw one figure of a registered study from its data file."""
         input:
             data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
-            code=study_code,
+            code=plot_code,
         output:
             png=in_report(f"{RESULTS}/{{study}}/figures/{{artifact}}.png", "{study}", "figures"),
             pdf=f"{RESULTS}/{{study}}/figures/{{artifact}}.pdf",
@@ -120,7 +130,7 @@ if REGISTERED:
             frames=lambda wc: [
                 f"{RESULTS}/{wc.study}/{REGISTERED[wc.study].data_path(a.id)}" for a in REGISTERED[wc.study].artifacts
             ],
-            code=study_code,
+            code=claims_code,
         output:
             in_report(f"{RESULTS}/{{study}}/claims.csv", "{study}", "claims"),
         params:

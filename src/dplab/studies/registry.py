@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from dplab.report.claims import Claim
 
 
-__all__ = ["Artifact", "Study", "load_study", "no_progress", "resolve"]
+__all__ = ["Artifact", "Study", "load_study", "module_of", "no_progress", "resolve"]
 
 Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], "pd.DataFrame"] | str
 Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
@@ -49,6 +49,11 @@ def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
     if not attribute:
         raise ValueError(f"reference {reference!r} must look like 'package.module:function'")
     return getattr(importlib.import_module(module), attribute)
+
+
+def module_of(reference: Callable[..., Any] | str) -> str:
+    """The module a ``"package.module:function"`` string or a function lives in (nothing is imported)."""
+    return reference.partition(":")[0] if isinstance(reference, str) else reference.__module__
 
 
 def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:
@@ -80,6 +85,21 @@ class Artifact:
     derived_from: str | None = None
     inputs: Inputs | None = None
     summary: Summary | None = None
+
+    def compute_modules(self) -> tuple[str, ...]:
+        """The modules the data job runs: the compute function's, the summary's (tables) and the writers'.
+
+        The workflow makes the data job depend on their import closure, and on nothing else of the study, so a
+        plotting or claims edit re-runs no computation (:func:`dplab.workflow_helpers.dplab_sources`).
+        """
+        writers = ("dplab.report.io", "dplab.report.tables") if self.kind == "table" else ("dplab.report.io",)
+        inputs = (module_of(self.inputs),) if self.inputs else ()
+        summary = (module_of(self.summary),) if self.summary else ()
+        return (module_of(self.compute), *inputs, *summary, *writers)
+
+    def plot_modules(self) -> tuple[str, ...]:
+        """The modules the plotting job runs: the plot function's and the figure style."""
+        return (module_of(self.plot), "dplab.report.style") if self.plot else ()
 
     def __post_init__(self) -> None:
         if self.derived_from and self.inputs:
