@@ -3,7 +3,6 @@
 # Light jobs run on the machine of the controller, never submitted to a cluster.
 localrules:
     contraction_claims,
-    study_claims,
     results_index,
     provenance,
 

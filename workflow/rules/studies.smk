@@ -1,5 +1,8 @@
-# Generic rules for the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py):
-# one data job per artifact, one plotting job per figure, one claims job per study.
+# The rules of the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py), generated
+# from the declarations: for every artifact a rule named <study>_<artifact> that computes its data (a figure's CSV, or
+# a table's CSV and Markdown), for every figure a rule <study>_<artifact>_figure that draws it, and per study a rule
+# <study>_claims. Every param is a literal value of the configuration, so `snakemake -n`, the logs and the benchmark
+# files name the artifact, and a changed key re-runs exactly the artifacts whose section holds it.
 from dplab.studies.registry import load_study, module_of, resolve
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
@@ -15,129 +18,105 @@ def registered_targets():
     return targets
 
 
-def artifact_of(wc):
-    return REGISTERED[wc.study].artifact(wc.artifact)
-
-
-def artifact_params(wc):
-    return config[wc.study][artifact_of(wc).section]
-
-
-def pipeline_inputs(wc):
+def pipeline_inputs(name, artifact):
     """The study's pipeline products an artifact reads, {name: path} (empty for most artifacts)."""
-    artifact = artifact_of(wc)
     if not artifact.inputs:
         return {}
-    return {name: f"{WORK}/{wc.study}/{path}" for name, path in resolve(artifact.inputs)(config[wc.study]).items()}
+    products = resolve(artifact.inputs)(config[name])
+    return {key: f"{WORK}/{name}/{path}" for key, path in products.items()}
 
 
-def derived_source(wc):
+def derived_source(name, artifact):
     """The data file an artifact is derived from, or the pipeline products it reads (none for artifacts computed
     from scratch)."""
-    study, artifact = REGISTERED[wc.study], artifact_of(wc)
     if artifact.inputs:
-        return list(pipeline_inputs(wc).values())
-    return [f"{RESULTS}/{wc.study}/{study.data_path(artifact.derived_from)}"] if artifact.derived_from else []
+        return list(pipeline_inputs(name, artifact).values())
+    if artifact.derived_from:
+        return [f"{RESULTS}/{name}/{REGISTERED[name].data_path(artifact.derived_from)}"]
+    return []
 
 
-def compute_code(wc):
-    """The import closure of the modules the artifact's data job runs (not the whole study package)."""
-    return dplab_sources(*artifact_of(wc).compute_modules())
+def data_outputs(name, artifact):
+    folder = f"{RESULTS}/{name}"
+    if artifact.kind == "figure":
+        return {"csv": f"{folder}/data/{artifact.id}.csv"}
+    return {"csv": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"), "md": f"{folder}/tables/{artifact.id}.md"}
 
 
-def plot_code(wc):
-    """The plot module and the figure style: editing them re-runs only the drawing."""
-    return dplab_sources(*artifact_of(wc).plot_modules())
+for _name, _study in REGISTERED.items():
+    for _artifact in _study.artifacts:
 
+        rule:
+            name:
+                f"{_name}_{_artifact.id}"
+            message:
+                f"{_name}: {_artifact.kind} {_artifact.id} ({module_of(_artifact.compute)})"
+            input:
+                source=derived_source(_name, _artifact),
+                code=dplab_sources(*_artifact.compute_modules()),
+            output:
+                **data_outputs(_name, _artifact),
+            params:
+                study=_name,
+                artifact=_artifact.id,
+                caption=_artifact.caption,
+                section=config[_name][_artifact.section],
+                seed=config["seed"],
+                inputs=pipeline_inputs(_name, _artifact),
+            log:
+                f"{LOGS}/{_name}_{_artifact.id}.log",
+            benchmark:
+                f"{BENCH}/{_name}_{_artifact.id}.tsv"
+            threads: config["threads"]
+            resources:
+                mem_mb=_artifact.mem_mb,
+                runtime=_artifact.runtime,
+            script:
+                "../scripts/study_data.py"
 
-def claims_code(wc):
-    return dplab_sources(module_of(REGISTERED[wc.study].claims))
+        if _artifact.plot:
 
+            rule:
+                name:
+                    f"{_name}_{_artifact.id}_figure"
+                input:
+                    data=f"{RESULTS}/{_name}/data/{_artifact.id}.csv",
+                    code=dplab_sources(*_artifact.plot_modules()),
+                output:
+                    png=in_report(f"{RESULTS}/{_name}/figures/{_artifact.id}.png", _name, "figures"),
+                    pdf=f"{RESULTS}/{_name}/figures/{_artifact.id}.pdf",
+                params:
+                    study=_name,
+                    artifact=_artifact.id,
+                    caption=_artifact.caption,
+                    section=config[_name][_artifact.section],
+                log:
+                    f"{LOGS}/{_name}_{_artifact.id}_figure.log",
+                group:
+                    "report"
+                resources:
+                    mem_mb=1000,
+                    runtime=5,
+                script:
+                    "../scripts/study_figure.py"
 
-if REGISTERED:
-
-    wildcard_constraints:
-        study="|".join(REGISTERED),
-
-    rule study_figure_data:
-        """The tidy numbers behind one figure of a registered study."""
+    rule:
+        name:
+            f"{_name}_claims"
         input:
-            source=derived_source,
-            code=compute_code,
+            frames=[f"{RESULTS}/{_name}/{_study.data_path(a.id)}" for a in _study.artifacts],
+            code=dplab_sources(module_of(_study.claims)),
         output:
-            f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
+            in_report(f"{RESULTS}/{_name}/claims.csv", _name, "claims"),
         params:
-            section=artifact_params,
-            seed=config["seed"],
-            inputs=pipeline_inputs,
+            study=_name,
+            caption=f"Every claim of {_study.paper} with its verdict and the numbers that decide it.",
+            config=config[_name],
         log:
-            f"{LOGS}/study_figure_data/{{study}}/{{artifact}}.log",
-        benchmark:
-            f"{BENCH}/study_figure_data/{{study}}/{{artifact}}.tsv"
-        threads: config["threads"]
-        resources:
-            mem_mb=lambda wc: artifact_of(wc).mem_mb,
-            runtime=lambda wc: artifact_of(wc).runtime,
-        script:
-            "../scripts/study_data.py"
-
-    rule study_table:
-        """One table of a registered study (CSV and Markdown)."""
-        input:
-            source=derived_source,
-            code=compute_code,
-        output:
-            csv=in_report(f"{RESULTS}/{{study}}/tables/{{artifact}}.csv", "{study}", "tables"),
-            md=f"{RESULTS}/{{study}}/tables/{{artifact}}.md",
-        params:
-            caption=lambda wc: artifact_of(wc).caption,
-            section=artifact_params,
-            seed=config["seed"],
-            inputs=pipeline_inputs,
-        log:
-            f"{LOGS}/study_table/{{study}}/{{artifact}}.log",
-        benchmark:
-            f"{BENCH}/study_table/{{study}}/{{artifact}}.tsv"
-        threads: config["threads"]
-        resources:
-            mem_mb=lambda wc: artifact_of(wc).mem_mb,
-            runtime=lambda wc: artifact_of(wc).runtime,
-        script:
-            "../scripts/study_data.py"
-
-    rule study_figure:
-        """Draw one figure of a registered study from its data file."""
-        input:
-            data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
-            code=plot_code,
-        output:
-            png=in_report(f"{RESULTS}/{{study}}/figures/{{artifact}}.png", "{study}", "figures"),
-            pdf=f"{RESULTS}/{{study}}/figures/{{artifact}}.pdf",
-        params:
-            caption=lambda wc: artifact_of(wc).caption,
-            section=artifact_params,
-        log:
-            f"{LOGS}/study_figure/{{study}}/{{artifact}}.log",
-        resources:
-            mem_mb=1000,
-            runtime=5,
-        script:
-            "../scripts/study_figure.py"
-
-    rule study_claims:
-        """A verdict, with its numbers, for every claim of a registered study's paper."""
-        input:
-            frames=lambda wc: [
-                f"{RESULTS}/{wc.study}/{REGISTERED[wc.study].data_path(a.id)}" for a in REGISTERED[wc.study].artifacts
-            ],
-            code=claims_code,
-        output:
-            in_report(f"{RESULTS}/{{study}}/claims.csv", "{study}", "claims"),
-        params:
-            caption=lambda wc: f"Every claim of {REGISTERED[wc.study].paper} with its verdict and the numbers that decide it.",
-            config=lambda wc: config[wc.study],
-        log:
-            f"{LOGS}/study_claims/{{study}}.log",
+            f"{LOGS}/{_name}_claims.log",
+        group:
+            "report"
+        localrule: True
         resources:
             mem_mb=1000,
             runtime=5,

@@ -11,10 +11,9 @@ from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
-    snakemake = mock_snakemake("study_figure_data", configfiles=("config.quick.yaml",), study="generalization",
-                               artifact="f1")
+    snakemake = mock_snakemake("generalization_f1", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
-study, artifact_id = snakemake.wildcards.study, snakemake.wildcards.artifact
+study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
