@@ -36,6 +36,16 @@ def derived_source(name, artifact):
     return []
 
 
+def shard_count(name, artifact):
+    """How many jobs a sweep artifact's points are split into (0 for an artifact that is not a sweep)."""
+    return min(config["shards"], len(artifact.sweep(config[name][artifact.section])))
+
+
+def shard_files(name, artifact):
+    count = shard_count(name, artifact)
+    return [f"{WORK}/{name}/shards/{artifact.id}/{shard}-of-{count}.pkl" for shard in range(count)]
+
+
 def data_outputs(name, artifact):
     folder = f"{RESULTS}/{name}"
     if artifact.kind == "figure":
@@ -45,6 +55,35 @@ def data_outputs(name, artifact):
 
 for _name, _study in REGISTERED.items():
     for _artifact in _study.artifacts:
+        if _artifact.points:
+
+            rule:
+                name:
+                    f"{_name}_{_artifact.id}_shard"
+                message:
+                    f"{_name}: shard {{wildcards.shard}} of {shard_count(_name, _artifact)} of {_artifact.id}"
+                input:
+                    code=dplab_sources(*_artifact.compute_modules()),
+                output:
+                    f"{WORK}/{_name}/shards/{_artifact.id}/{{shard}}-of-{shard_count(_name, _artifact)}.pkl",
+                wildcard_constraints:
+                    shard=r"\d+",
+                params:
+                    study=_name,
+                    artifact=_artifact.id,
+                    section=config[_name][_artifact.section],
+                    seed=config["seed"],
+                    shards=shard_count(_name, _artifact),
+                log:
+                    f"{LOGS}/{_name}_{_artifact.id}_shard/{{shard}}.log",
+                benchmark:
+                    f"{BENCH}/{_name}_{_artifact.id}_shard/{{shard}}.tsv"
+                threads: config["threads"]
+                resources:
+                    mem_mb=_artifact.mem_mb,
+                    runtime=_artifact.runtime,
+                script:
+                    "../scripts/study_shard.py"
 
         rule:
             name:
@@ -53,6 +92,7 @@ for _name, _study in REGISTERED.items():
                 f"{_name}: {_artifact.kind} {_artifact.id} ({module_of(_artifact.compute)})"
             input:
                 source=derived_source(_name, _artifact),
+                shards=shard_files(_name, _artifact),
                 code=dplab_sources(*_artifact.compute_modules()),
             output:
                 **data_outputs(_name, _artifact),

@@ -165,9 +165,11 @@ ARTIFACTS = (
     Artifact("f7", "figure", "sgld_theory", "dplab.studies.generalization.curves:compute_sgld_theory", "SGLD privacy (Theorem 7 as printed and valid) and "
              "the resulting Theorem 1 and Theorem 2 generalization bounds against T.", "dplab.studies.generalization.plots:plot_sgld_theory",
              mem_mb=500, runtime=2),
-    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:compute_empirical", "Measured generalization gap of SGLD (Algorithm 1, "
+    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:e1_cell_records", "Measured generalization gap of SGLD (Algorithm 1, "
              "logistic regression, exact risk) next to the Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
-             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15),
+             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15,
+             points="dplab.studies.generalization.empirical:e1_cells",
+             combine="dplab.studies.generalization.empirical:e1_summary"),
     Artifact("f9", "figure", "federated", "dplab.studies.generalization.curves:compute_federated", "Differentially private federated learning (Theorem 8): "
              "eps' against rounds for the printed and corrected per-round eps, and the client-level bound.",
              "dplab.studies.generalization.plots:plot_federated", mem_mb=500, runtime=2),

@@ -40,12 +40,14 @@ STUDY = Study(
         Artifact("ext_mc_audit", "figure", "mc_audit", "dplab.studies.purification.audit:mc_audit",
                  "Black-box Monte-Carlo lower bounds on pure epsilon of unpurified and purified outputs as the sample size grows.",
                  "dplab.studies.purification.plots:plot_mc_audit", mem_mb=3000, runtime=5),
-        Artifact("ext_dp_erm", "figure", "dp_erm", "dplab.studies.purification.erm:erm_sweep",
+        Artifact("ext_dp_erm", "figure", "dp_erm", "dplab.studies.purification.erm:erm_point",
                  "Convex DP-ERM: excess empirical risk of purified DP-SGD and pure-DP baselines against eps and n.",
-                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20),
-        Artifact("ext_dp_erm_sc", "figure", "dp_erm_sc", "dplab.studies.purification.erm:erm_sweep",
+                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20,
+                 points="dplab.studies.purification.erm:erm_points"),
+        Artifact("ext_dp_erm_sc", "figure", "dp_erm_sc", "dplab.studies.purification.erm:erm_point",
                  "Strongly convex DP-ERM: excess empirical risk of purified DP-SGD, output perturbation and baselines against eps and n.",
-                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20),
+                 "dplab.studies.purification.plots:plot_erm", mem_mb=2000, runtime=20,
+                 points="dplab.studies.purification.erm:erm_points"),
         Artifact("ext_mean_estimation", "figure", "mean_estimation", "dplab.studies.purification.mean_estimation:compute",
                  "Mean estimation: error against d and against log(1/delta) (purified Gaussian vs Laplace, l2 K-norm and "
                  "Gaussian, with Theorem 9's lower bound inside its delta-range), and an exact d = 1 audit of the purified "
@@ -71,10 +73,12 @@ STUDY = Study(
                  "Exact pure epsilon of Algorithm 12 + Algorithm 2 (both delta rules, both bottom encodings, both "
                  "geometries) and of the unpurified output on |X| = 4, 8, 16, against 2 eps.",
                  mem_mb=1000, runtime=3, summary="dplab.studies.purification.tables:summarise_mode_release_audit"),
-        Artifact("ext_query_release", "figure", "query_release", "dplab.studies.purification.query_release:query_release_sweep",
+        Artifact("ext_query_release", "figure", "query_release", "dplab.studies.purification.query_release:query_release_job",
                  "Query release: l-infinity error of purified MWEM (Algorithm 16), pure MWEM, Laplace answers, the Laplace "
                  "histogram and MWEM at delta = 1/n^2 against n, eps, d and K, with Theorem 8's rate.",
-                 "dplab.studies.purification.plots_query_release:plot_query_release", mem_mb=1000, runtime=5),
+                 "dplab.studies.purification.plots_query_release:plot_query_release", mem_mb=1000, runtime=5,
+                 points="dplab.studies.purification.query_release:query_release_jobs",
+                 combine="dplab.studies.purification.query_release:query_release_frame"),
         Artifact("ext_query_release_audit", "table", "query_release", "dplab.studies.purification.query_release:query_release_audit",
                  "Exact pure epsilon of pure MWEM's transcript and of Algorithm 16's sampled and purified output on all "
                  "neighbouring histograms of a tiny universe.",
