@@ -27,12 +27,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln, logsumexp
 
-from dplab.accounting._arrays import (
-    as_non_negative_array,
-    as_positive_array,
-    require,
-    scalar_or_array,
-)
+from dplab.accounting._arrays import scalar_or_array
+from dplab.checks import as_non_negative_array, as_positive_array, require
 
 __all__ = [
     "COR3_VARIANTS",

@@ -26,6 +26,8 @@ from functools import cached_property
 import numpy as np
 import scipy.special
 
+from dplab.checks import positive_finite
+
 __all__ = [
     "NOISE_NAMES",
     "UniformGrid",
@@ -61,13 +63,6 @@ _NOISE_CDF_SF: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] 
     "laplace": _laplace_cdf_sf,
 }
 NOISE_NAMES: tuple[str, ...] = tuple(_NOISE_CDF_SF)
-
-
-def _require_positive_finite(name: str, value: float) -> float:
-    value = float(value)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return value
 
 
 def _noise_cdf_sf(noise: str) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
@@ -148,7 +143,7 @@ def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: 
     the upper tail.  Shape (len(means), grid.size); each row sums to 1 up to rounding.  Passing
     ``means = ψ_x(grid.points)`` gives the (size, size) transition matrix of one PNSGD step.
     """
-    scale = _require_positive_finite("scale", scale)
+    scale = positive_finite("scale", scale)
     cdf_sf = _noise_cdf_sf(noise)
     means = np.atleast_1d(np.asarray(means, dtype=np.float64))
     if means.ndim != 1 or not np.all(np.isfinite(means)):
@@ -188,7 +183,7 @@ def propagate(grid: UniformGrid, initial: np.ndarray, kernels: Sequence[np.ndarr
 
 def linear_loss_psi(lr: float) -> GradientStep:
     """Gradient-step map of the linear audit loss ℓ(y, x) = x·y + const: ψ_x(y) = y − lr·x (spec §4.3)."""
-    lr = _require_positive_finite("lr", lr)
+    lr = positive_finite("lr", lr)
 
     def psi(y: np.ndarray, x: float) -> np.ndarray:
         return np.asarray(y, dtype=np.float64) - lr * x
@@ -229,7 +224,7 @@ def pnsgd_output_laws(
     (1/n) Σ_{t=1..n} law(Y_t) (Theorem 5 and its proof).
     """
     data, data_prime = _validated_datasets(data, data_prime)
-    step_scale = _require_positive_finite("lr", lr) * _require_positive_finite("scale", scale)
+    step_scale = positive_finite("lr", lr) * positive_finite("scale", scale)
     y0 = _validated_start(grid, y0)
     kernels: dict[float, np.ndarray] = {}
 

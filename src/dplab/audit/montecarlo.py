@@ -20,6 +20,7 @@ import numpy as np
 import scipy.special
 
 from dplab.audit.grid import bin_index
+from dplab.checks import probability
 
 __all__ = [
     "HockeyStickLowerBound",
@@ -32,13 +33,6 @@ __all__ = [
     "hockey_stick_lower_bound",
     "hockey_stick_lower_bound_from_counts",
 ]
-
-
-def _require_level(name: str, value: float) -> float:
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError(f"{name}={value!r} must satisfy 0 < {name} < 1")
-    return value
 
 
 def _validated_counts(k: np.ndarray, m: np.ndarray, *, k_name: str = "k", m_name: str = "m"):
@@ -61,7 +55,7 @@ def clopper_pearson_lower(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
     Beta^{-1}(alpha; k, m − k + 1), and 0 when k = 0.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     k, m = _validated_counts(k, m)
     empty = k == 0
     lower = scipy.special.betaincinv(np.where(empty, 1.0, k), m - k + 1.0, alpha)
@@ -73,7 +67,7 @@ def clopper_pearson_upper(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
     Beta^{-1}(1 − alpha; k + 1, m − k), and 1 when k = m.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     k, m = _validated_counts(k, m)
     full = k == m
     upper = scipy.special.betaincinv(k + 1.0, np.where(full, 1.0, m - k), 1.0 - alpha)
@@ -82,7 +76,7 @@ def clopper_pearson_upper(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
 def clopper_pearson(k: np.ndarray, m: np.ndarray, *, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided exact (Clopper–Pearson) interval of level 1 − alpha, alpha/2 in each tail (vectorised)."""
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     return clopper_pearson_lower(k, m, alpha=alpha / 2), clopper_pearson_upper(k, m, alpha=alpha / 2)
 
 
@@ -148,7 +142,7 @@ def hockey_stick_lower_bound_from_counts(
     one-sided Clopper–Pearson bounds of level 1 − alpha/2 each (union bound).  An empty event (k_p = 0)
     gives P_lo = 0 and so LB = 0.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     epsilon = _validated_epsilon(epsilon)
     k_p, m_p = _validated_counts(k_p, m_p, k_name="k_p", m_name="m_p")
     k_q, m_q = _validated_counts(k_q, m_q, k_name="k_q", m_name="m_q")
@@ -207,7 +201,7 @@ def epsilon_lower_bound_from_counts(
     (ε, δ)-DP implies P(A) ≤ e^ε Q(A) + δ for the fixed event A (eq. (5)); P_lo and Q_hi are one-sided
     Clopper–Pearson bounds of level 1 − alpha/2 each (anchors_dp.md §3, step 4).
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     delta = float(delta)
     if not 0 <= delta < 1:
         raise ValueError(f"delta={delta!r} must satisfy 0 <= delta < 1")

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from dplab.checks import positive_finite
 
 __all__ = ["exponential_mechanism_log_probabilities", "sample_exponential_mechanism"]
 
 
 def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
     """log P(i) = ε u_i/(2Δu) − log Σ_j exp(ε u_j/(2Δu)), computed stably (shifted by the maximum)."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
-    if not (math.isfinite(sensitivity) and sensitivity > 0):
-        raise ValueError(f"sensitivity={sensitivity!r} must be finite and > 0")
+    epsilon = positive_finite("epsilon", epsilon)
+    sensitivity = positive_finite("sensitivity", sensitivity)
     logits = epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
     logits -= logits.max()
     return logits - np.log(np.sum(np.exp(logits)))

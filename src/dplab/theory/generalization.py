@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
 
-from dplab.accounting._arrays import as_non_negative_array, as_positive_array, require, scalar_or_array
+from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.composition import (
     cor2_delta,
     cor3_epsilon,
@@ -28,6 +28,7 @@ from dplab.accounting.composition import (
     kov_delta,
     kov_epsilon,
 )
+from dplab.checks import as_non_negative_array, as_positive_array, require
 
 __all__ = [
     "SGLD_VARIANTS",

@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq, minimize, minimize_scalar
 
+from dplab.checks import as_positive_array
+
 __all__ = [
     "PCA_FROBENIUS_CONSTANT",
     "PCA_TAU_CONSTANT",
@@ -69,13 +71,6 @@ PCA_FROBENIUS_CONSTANT = 6.1
 PCA_TAU_CONSTANT = 12.2
 
 
-def _positive(name: str, value: ArrayLike) -> np.ndarray:
-    array = np.asarray(value, dtype=float)
-    if not np.all(np.isfinite(array) & (array > 0)):
-        raise ValueError(f"{name}={value!r} must be finite and > 0")
-    return array
-
-
 def _order(alpha: ArrayLike) -> np.ndarray:
     array = np.asarray(alpha, dtype=float)
     if not np.all(array > 1):
@@ -106,7 +101,7 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
 
     Table 1's SRDP (with /Δ_f², the proof's last line) is used; the Theorem 9 statement omits /Δ_f² (spec §6 #2).
     """
-    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
     return Mechanism(
         "gaussian",
         lambda a: np.asarray(a, float) * e**2 / 2,
@@ -118,7 +113,7 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
 
 def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
     """Laplace mechanism f(S) + Lap(Δ_f/ε) (Theorem 10): RDP ε and SRDP Lτε/Δ_f for every α (pure DP)."""
-    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
     return Mechanism(
         "laplace",
         lambda a: np.broadcast_to(e, np.shape(a)).astype(float),
@@ -141,7 +136,7 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
     ``variant="as_printed"``: the Theorem 12 statement's RDP αε²/2; ``"corrected"`` (default): the proof and Table 1,
     2αε² (replace-one sensitivity 2L/n, spec §6 #1).
     """
-    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     coefficient = {"corrected": 2.0, "as_printed": 0.5}[_variant(variant)]
     return Mechanism(
         "dp_gd",
@@ -155,7 +150,7 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
 def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma: float = 1.0) -> Mechanism:
     """DP-SGD with subsampling (Theorem 13, Table 1 row 5): RDP α²ε²/2, SRDP αμ²τ²ε²γ²/(2L²), γ the inverse
     point-wise distance (Def. 7); γ = 1 for PCA (spec §2.7)."""
-    e, lip, m, g = (_positive(k, v) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
+    e, lip, m, g = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
     return Mechanism(
         "dp_sgd_sampling",
         lambda a: np.asarray(a, float) ** 2 * e**2 / 2,
@@ -176,7 +171,7 @@ def dp_sgd_iteration_mechanism(
     - ``"as_printed"``: Table 1/Theorem 14 literally, SRDP without ε² (spec §6 #3).
     - ``"exact"``: the constants of Lemma H and eq. (23): RDP αε²/32, SRDP with /32 instead of /2.
     """
-    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     if not (isinstance(n, (int, np.integer)) and isinstance(kappa, (int, np.integer)) and 1 <= kappa < n):
         raise ValueError(f"n={n!r}, kappa={kappa!r} must be integers with 1 <= kappa < n")
     if variant not in ("corrected", "as_printed", "exact"):
@@ -223,7 +218,7 @@ def factor_pq2(alpha: ArrayLike) -> np.ndarray:
 def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.ndarray:
     """ε = min_{α ≥ α_min} cα + log(1/δ)/(α−1) for a linear RDP curve cα (Lemma M): α* = max(α_min,
     1 + √(log(1/δ)/c)); without a floor ε = c + 2√(c log(1/δ)). Broadcasts over ``c``."""
-    cc = _positive("c", c)
+    cc = as_positive_array(c, "c")
     if not 0 < delta < 1:
         raise ValueError(f"delta={delta!r} must be in (0, 1)")
     log_inv = math.log(1 / delta)
@@ -234,7 +229,7 @@ def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.n
 def linear_rdp_coefficient_for_epsilon(epsilon: float, delta: float, alpha_min: float = 1.0) -> float:
     """The c with rdp_to_dp_linear(c, δ, α_min) = ε (the inverse; strictly increasing in c), or ValueError if ε is
     below the infimum over c > 0 (only possible with a floor α_min > 1: never, as ε → 0 when c → 0)."""
-    _positive("epsilon", epsilon)
+    as_positive_array(epsilon, "epsilon")
     log_inv = math.log(1 / delta)
     root = math.sqrt(epsilon + log_inv) - math.sqrt(log_inv)  # unfloored closed form: (√c + √L)² = ε + L
     c_unfloored = root**2
@@ -344,7 +339,7 @@ def dedup_sensitivity(max_cluster_size: int, neighbours: str = "replace") -> tup
 
 def quantization_sensitivity(eta: float, max_cluster_size: int, neighbours: str = "replace") -> tuple[float, int]:
     """(Δ₂, Δ_∞) of η-quantization (Prop. 3): (η, 2·max|B|); (η, max|B|) for add/remove (footnote 4)."""
-    e = float(_positive("eta", eta))
+    e = float(as_positive_array(eta, "eta"))
     size = _cluster_size(max_cluster_size)
     return e, (2 * size if _neighbours(neighbours) == "replace" else size)
 
@@ -395,7 +390,7 @@ def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, 
 def linear_regression_imputation_sensitivity(lambda_max: ArrayLike, lambda_min: ArrayLike) -> np.ndarray:
     """Linear-regression imputation (Table 3): λ_max²/((λ_max+1)λ_min²) + 1/λ_min, λ the extreme eigenvalues of
     X_rᵀX_r over the collection 𝓛."""
-    lmax, lmin = _positive("lambda_max", lambda_max), _positive("lambda_min", lambda_min)
+    lmax, lmin = as_positive_array(lambda_max, "lambda_max"), as_positive_array(lambda_min, "lambda_min")
     return lmax**2 / ((lmax + 1) * lmin**2) + 1 / lmin
 
 
@@ -410,7 +405,7 @@ def pca_covariance_perturbation_bound(n: ArrayLike) -> np.ndarray:
 def pca_rank_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
     """Δ₂ of PCA rank reduction x ↦ A_kA_kᵀx (Prop. 5): 4(3n+2)/(n(n−1)δ), δ the eigen-gap λ_k − λ_{k+1}
     (Lemma L needs only δ^k; Prop. 5 writes min{δ^k, δ^1}, pass that minimum to follow it)."""
-    return 2 * pca_covariance_perturbation_bound(n) / _positive("gap", gap)
+    return 2 * pca_covariance_perturbation_bound(n) / as_positive_array(gap, "gap")
 
 
 def pca_dim_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
@@ -422,7 +417,7 @@ def pca_tau(n: ArrayLike, gap: ArrayLike, form: str = "exact") -> np.ndarray:
     """τ_rank = Δ_∞Δ₂ = n·Δ₂ = 4(3n+2)/((n−1)δ) (``form="exact"``) or the paper's bound 12.2/δ (``"table2"``,
     valid for n ≥ 101)."""
     if form == "table2":
-        return PCA_TAU_CONSTANT / _positive("gap", gap) + 0 * np.asarray(n, float)
+        return PCA_TAU_CONSTANT / as_positive_array(gap, "gap") + 0 * np.asarray(n, float)
     if form != "exact":
         raise ValueError(f"form={form!r} must be 'exact' or 'table2'")
     return np.asarray(n, float) * pca_rank_delta2(n, gap)
@@ -459,12 +454,12 @@ def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = N
     if preprocessing == "dedup":
         return float(p)
     if preprocessing == "quantization":
-        return float(_positive("eta", eta)) * float(p)
+        return float(as_positive_array(eta, "eta")) * float(p)
     if preprocessing == "mean_imputation":
         _missing(int(n), int(p))
         return 2 * p / (n - p)
     if preprocessing == "pca_rank":
-        return PCA_TAU_CONSTANT / float(_positive("gap", gap))
+        return PCA_TAU_CONSTANT / float(as_positive_array(gap, "gap"))
     raise ValueError(f"preprocessing={preprocessing!r} must be one of dedup, quantization, mean_imputation, pca_rank")
 
 
@@ -477,7 +472,7 @@ def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float
     mech = "laplace" if mechanism == "exponential" else mechanism
     if (mech, preprocessing) not in TABLE2_CELLS:
         raise ValueError(f"Table 2 has no cell for mechanism={mechanism!r}, preprocessing={preprocessing!r}")
-    e = float(_positive("eps", eps))
+    e = float(as_positive_array(eps, "eps"))
     if mech == "dp_sgd_iteration":
         base = table2_tau(preprocessing, p, eta, n, gap) ** 2
         return 1.1 * a * e**2 * (1 + base * n * math.log(n - p) / ((n - p) * math.log(n)))
@@ -531,7 +526,7 @@ def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tu
 
 def theorem7_rho(eps: float, beta: float, L: float = 1.0, mu: float = 1.0) -> float:
     """ρ = 1.05ε²(1 + 12.2²μ²/(L²β²)) (proof of Theorem 7): DP-GD∘PCA with σ = 2L√T/(εn) is (α, αρ)-RDP."""
-    e, b = float(_positive("eps", eps)), float(_positive("beta", beta))
+    e, b = float(as_positive_array(eps, "eps")), float(as_positive_array(beta, "beta"))
     return 1.05 * e**2 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * b**2))
 
 
