@@ -19,7 +19,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq, minimize, minimize_scalar
 
-from dplab.checks import as_positive_array
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    as_non_negative_array,
+    as_positive_array,
+    choice,
+    in_range,
+    non_negative_finite,
+    positive_finite,
+    probability,
+    whole_number,
+)
 
 __all__ = [
     "PCA_FROBENIUS_CONSTANT",
@@ -230,6 +241,7 @@ def linear_rdp_coefficient_for_epsilon(epsilon: float, delta: float, alpha_min: 
     """The c with rdp_to_dp_linear(c, δ, α_min) = ε (the inverse; strictly increasing in c), or ValueError if ε is
     below the infimum over c > 0 (only possible with a floor α_min > 1: never, as ε → 0 when c → 0)."""
     as_positive_array(epsilon, "epsilon")
+    probability("delta", delta)
     log_inv = math.log(1 / delta)
     root = math.sqrt(epsilon + log_inv) - math.sqrt(log_inv)  # unfloored closed form: (√c + √L)² = ε + L
     c_unfloored = root**2
@@ -242,6 +254,9 @@ def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: 
               alpha_max: float = 1e6) -> tuple[float, float]:
     """(ε, α*) = min over α ∈ [α_min, α_max] of rdp(α) + log(1/δ)/(α−1) (Lemma M), by a log-grid then a bounded
     scalar refinement in log(α−1)."""
+    probability("delta", delta)
+    in_range("alpha_min", alpha_min, 1.0, math.inf, low_open=True, high_open=True)
+    in_range("alpha_max", alpha_max, alpha_min, math.inf, low_open=True, high_open=True)
     log_inv = math.log(1 / delta)
     lo, hi = math.log(alpha_min - 1), math.log(alpha_max - 1)
     grid = np.linspace(lo, hi, 2001)
@@ -269,10 +284,10 @@ def theorem2_rdp(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, p: Arra
     Pure mechanisms (constant in α) use the α → ∞ limit ε̃(∞, τ) + ε(∞) (eqs. (44)–(45)), whatever p, q.
     """
     a = _order(alpha)
-    t = np.asarray(tau, float)
+    t = as_non_negative_array(tau, "tau")
     pp = np.asarray(p, float)
     qq = pp if q is None else np.asarray(q, float)
-    if np.any(pp <= 1) or np.any(qq <= 1):
+    if not (np.all(pp > 1) and np.all(qq > 1)):
         raise ValueError(f"p={p!r}, q={q!r} must be > 1 (Lemma J)")
     if mechanism.pure:
         return mechanism.srdp(a, t) + mechanism.rdp(a)
@@ -287,6 +302,7 @@ def theorem2_rdp_pq2(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, var
     ``variant="as_printed"`` replaces the factor by the paper's 1.05 (valid only for α ≥ 11; ValueError otherwise).
     """
     a = _order(alpha)
+    as_non_negative_array(tau, "tau")
     if mechanism.pure:
         return mechanism.srdp(a, tau) + mechanism.rdp(a)
     if _variant(variant) == "as_printed":
@@ -304,6 +320,8 @@ def theorem2_dp_optimised(mechanism: Mechanism, tau: float, delta: float, separa
     Optimised in the unconstrained variables u = log(α−1), v = log(p−1) (w = log(q−1)) by Nelder–Mead from a
     small grid of starts. Returns ε, α, p, q.
     """
+    as_non_negative_array(tau, "tau")
+    probability("delta", delta)
     log_inv = math.log(1 / delta)
 
     def objective(x: np.ndarray) -> float:
@@ -371,6 +389,9 @@ def median_imputation_sensitivity(x_max_upper_median: ArrayLike, x_min_lower_med
                                   features_imputed: int = 1) -> np.ndarray:
     """Median imputation (Table 3): x^max_((n+1)/2) − x^min_(n/2), per imputed feature, times √(features imputed per
     point) because Prop. 15's Δ₂ sums over features (spec §6 #16, flagged as unverified)."""
+    as_finite_array(x_max_upper_median, "x_max_upper_median")
+    as_finite_array(x_min_lower_median, "x_min_lower_median")
+    whole_number("features_imputed", features_imputed)
     return (np.asarray(x_max_upper_median, float) - np.asarray(x_min_lower_median, float)) * math.sqrt(features_imputed)
 
 
@@ -382,6 +403,10 @@ def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, 
     x^max_(n−m) − x^min_(m). The caller passes the order statistics of the variant it evaluates.
     """
     _missing(n, p)
+    as_finite_array(x_upper, "x_upper")
+    as_finite_array(x_lower, "x_lower")
+    whole_number("m", m, minimum=0)
+    whole_number("features_imputed", features_imputed)
     if not n - 2 * m - p > 0:
         raise ValueError(f"m={m!r}: need n - 2m - p > 0 (n={n}, p={p})")
     return (np.asarray(x_upper, float) - np.asarray(x_lower, float)) / (n - 2 * m - p) * math.sqrt(features_imputed)
@@ -396,9 +421,8 @@ def linear_regression_imputation_sensitivity(lambda_max: ArrayLike, lambda_min: 
 
 def pca_covariance_perturbation_bound(n: ArrayLike) -> np.ndarray:
     """‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) (Prop. 5, eq. (41)); ≤ 6.1/n iff n ≥ 101."""
+    as_integer_array(n, "n", minimum=2)
     nn = np.asarray(n, float)
-    if np.any(nn < 2):
-        raise ValueError(f"n={n!r} must be >= 2")
     return 2 * (3 * nn + 2) / (nn * (nn - 1))
 
 
@@ -466,8 +490,10 @@ def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = N
 def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float, p: float | None = None,
                 eta: float | None = None, n: int | None = None, gap: float | None = None) -> np.ndarray:
     """The Table 2 cell as printed (Theorem 6/16), α ≥ 11. Exponential = Laplace. Empty cells raise ValueError."""
-    a = np.asarray(alpha, float)
-    if np.any(a < 11):
+    a = as_finite_array(alpha, "alpha")
+    if p is not None:
+        non_negative_finite("p", p)
+    if not np.all(a >= 11):
         raise ValueError(f"alpha={alpha!r}: Table 2 needs alpha >= 11")
     mech = "laplace" if mechanism == "exponential" else mechanism
     if (mech, preprocessing) not in TABLE2_CELLS:
@@ -490,6 +516,8 @@ def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float
 
 def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
     """(ε, δ)-DP of the Table-2 Gaussian row 1.05αε²(1+τ²) by Lemma M over α ≥ 11 (the Fig. 2 'SRDP' curve)."""
+    as_non_negative_array(tau, "tau")
+    positive_finite("eps", eps)
     return rdp_to_dp_linear(1.05 * eps**2 * (1 + np.asarray(tau, float) ** 2), delta, alpha_min=11.0)
 
 
@@ -500,21 +528,31 @@ def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
 
 def group_privacy_gaussian_rdp(alpha: ArrayLike, m: ArrayLike, eps: float) -> np.ndarray:
     """RDP of the Gaussian mechanism (σ = Δ_f/ε) between datasets differing in m points: αm²ε²/2 (exact)."""
+    _order(alpha)
+    as_integer_array(m, "m", minimum=1)
+    positive_finite("eps", eps)
     return np.asarray(alpha, float) * np.asarray(m, float) ** 2 * eps**2 / 2
 
 
 def group_privacy_gaussian_dp(m: ArrayLike, eps: float, delta: float) -> np.ndarray:
     """(ε, δ)-DP of the Gaussian mechanism for groups of m: m²ε²/2 + mε√(2 log(1/δ)) (Lemma M, exact optimum)."""
+    as_integer_array(m, "m", minimum=1)
+    positive_finite("eps", eps)
     return rdp_to_dp_linear(np.asarray(m, float) ** 2 * eps**2 / 2, delta)
 
 
 def group_privacy_pure_dp(m: ArrayLike, eps: float) -> np.ndarray:
     """Pure ε-DP group privacy: mε."""
+    as_integer_array(m, "m", minimum=1)
+    non_negative_finite("eps", eps)
     return np.asarray(m, float) * eps
 
 
 def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tuple[np.ndarray, np.ndarray]:
     """Approximate-DP group privacy from (ε₀, δ₀): (mε₀, m e^{(m−1)ε₀} δ₀) (the footnote's 'linear' growth)."""
+    as_integer_array(m, "m", minimum=1)
+    non_negative_finite("eps0", eps0)
+    probability("delta0", delta0, allow_zero=True)
     mm = np.asarray(m, float)
     return mm * eps0, mm * np.exp((mm - 1) * eps0) * delta0
 
@@ -527,6 +565,8 @@ def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tu
 def theorem7_rho(eps: float, beta: float, L: float = 1.0, mu: float = 1.0) -> float:
     """ρ = 1.05ε²(1 + 12.2²μ²/(L²β²)) (proof of Theorem 7): DP-GD∘PCA with σ = 2L√T/(εn) is (α, αρ)-RDP."""
     e, b = float(as_positive_array(eps, "eps")), float(as_positive_array(beta, "beta"))
+    positive_finite("L", L)
+    positive_finite("mu", mu)
     return 1.05 * e**2 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * b**2))
 
 
@@ -534,7 +574,7 @@ def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: 
     """Theorem 7 as printed: ε̂ = 3ε√(1.05(1+12.2²μ²/(L²β²)) log(1/δ)), total ε̂ + ε; also the implied
     α = 1 + √(log(1/δ)/ρ) (the proof's 1.05 needs α ≥ 11, spec §6 #9) and the exact 2√(ρ log(1/δ)) + ρ."""
     rho = theorem7_rho(eps, beta, L, mu)
-    log_inv = math.log(1 / delta)
+    log_inv = math.log(1 / probability("delta", delta))
     eps_hat = 3 * eps * math.sqrt(1.05 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * beta**2)) * log_inv)
     return {"rho": rho, "eps_hat": eps_hat, "total": eps_hat + eps, "alpha": 1 + math.sqrt(log_inv / rho),
             "eps_hat_exact_lemma_m": 2 * math.sqrt(rho * log_inv) + rho}
@@ -542,6 +582,7 @@ def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: 
 
 def theorem7_delta_condition(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> bool:
     """Theorem 7's hypothesis δ ≤ exp(−ρ)."""
+    probability("delta", delta)
     return delta <= math.exp(-theorem7_rho(eps, beta, L, mu))
 
 
@@ -549,6 +590,11 @@ def theorem7_epsilon_corrected(eps: float, beta: float, delta: float, n: int, L:
     """Corrected Theorem 7 accounting: DP-GD (σ = 2L√T/(εn): RDP αε²/2, SRDP αμ²τ²ε²/(8L²)) after PCA rank
     reduction, τ = 4(3n+2)/((n−1)β), Theorem 2 with p = q = 2 and the exact factor (2α−1)/(2(α−1)), Lemma M over
     every α > 1; plus ε for the Laplace test (basic composition). Returns ε̂, total, α*."""
+    positive_finite("eps", eps)
+    positive_finite("beta", beta)
+    probability("delta", delta)
+    positive_finite("L", L)
+    positive_finite("mu", mu)
     tau = float(pca_tau(n, beta))
     rho_half = 0.5 * eps**2 + mu**2 * tau**2 * eps**2 / (8 * L**2)  # ε(α) + ε̃(α, τ) = α·rho_half
 
@@ -563,12 +609,23 @@ def prop8_failure_probability(n: int, eps: float, delta: float, gap: float, beta
                               threshold: str = "log2") -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
     threshold (``"log2"``, default) the prefactor is 1/δ (spec §6 #10)."""
+    whole_number("n", n)
+    positive_finite("eps", eps)
+    probability("delta", delta)
+    positive_finite("gap", gap)
+    positive_finite("beta", beta)
+    choice("threshold", threshold, ("log1", "log2"))
     prefactor = {"log1": 1 / (2 * delta), "log2": 1 / delta}[threshold]
     return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
 
 
 def lemma2_subsampled_srdp(srdp: Callable[[float, float], float], alpha: float, tau: float, n: int, B: int, k: int) -> float:
     """Lemma 2: ε'(α,τ) = 2(1−(kB−1)/n)^B ε(α, τ/k) + 2(1 − (1−(kB−1)/n)^B) ε(α, τ), 1/B ≤ k ≤ (n−1)/B."""
+    _order(alpha)
+    positive_finite("tau", tau)
+    whole_number("n", n)
+    whole_number("B", B)
+    positive_finite("k", k)
     if not (1 / B <= k <= (n - 1) / B):
         raise ValueError(f"k={k!r} must satisfy 1/B <= k <= (n-1)/B with n={n}, B={B}")
     keep = (1 - (k * B - 1) / n) ** B
@@ -582,6 +639,7 @@ def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
     (non-integer) k = √(2n−3), which the paper bounds by 2/√n."""
     def factor(k: np.ndarray) -> np.ndarray:
         return (1 / k**2) * (1 - (k - 1) / n) + (k - 1) / n
+    whole_number("n", n, minimum=2)
     if variant == "paper_k":
         k = math.sqrt(2 * n - 3)
         return float(factor(np.asarray(k))), k
