@@ -105,9 +105,14 @@ def as_non_negative_array(value: ArrayLike, name: str) -> np.ndarray:
 
 
 def as_integer_array(value: ArrayLike, name: str, minimum: float = -math.inf) -> np.ndarray:
-    """``value`` as an int64 array; ``ValueError`` naming ``name`` unless every entry is a whole number >= minimum."""
-    array = _numeric(value, name)
+    """``value`` as an int64 array; ``ValueError`` naming ``name`` unless every entry is a whole number >= minimum.
+    Integer input is converted directly (no float64 round trip, so integers above 2^53 keep every digit)."""
     allowed = "a finite whole number" + ("" if minimum == -math.inf else f" >= {minimum:g}")
+    raw = np.asarray(value) if isinstance(value, np.ndarray) or np.isscalar(value) else None
+    if raw is not None and raw.dtype.kind in "iu":
+        require(raw >= minimum, name, raw, allowed)
+        return raw.astype(np.int64)
+    array = _numeric(value, name)
     require(np.isfinite(array) & (array == np.round(array)) & (array >= minimum), name, value, allowed)
     return array.astype(np.int64)
 

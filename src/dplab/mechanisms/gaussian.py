@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
-from dplab.checks import positive_finite
+from dplab.checks import as_float_array, as_positive_array, positive_finite, require
 
 __all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
 
@@ -80,5 +80,6 @@ def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1
 def classical_gaussian_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
     """The classical calibration σ = Δ·√(2 ln(1.25/δ))/ε (Dwork and Roth 2014, Thm A.1; valid for ε < 1)."""
     sens = positive_finite("sensitivity", sensitivity)
-    epsilon, log_delta = np.asarray(epsilon, float), np.asarray(log_delta, float)
+    epsilon, log_delta = as_positive_array(epsilon, "epsilon"), as_float_array(log_delta, "log_delta")
+    require((log_delta < 0) & (log_delta > -np.inf), "log_delta", log_delta, "-inf < log_delta < 0 (0 < delta < 1)")
     return sens * np.sqrt(2.0 * (np.log(1.25) - log_delta)) / epsilon

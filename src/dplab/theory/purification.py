@@ -93,7 +93,7 @@ def purification_shift(d: int, q: float, diameter: float, log_delta: float, log_
 
 def purification_laplace_scale(shift: float, epsilon_prime: float) -> float:
     """b = 2Δ/ε′ (Algorithm 1, line 3): Laplace^{⊗d}(b) turns W∞^{ℓ1} ≤ Δ into D∞ ≤ ε′/2 (Lemma 15)."""
-    positive_finite("shift", shift)
+    non_negative_finite("shift", shift)
     positive_finite("epsilon_prime", epsilon_prime)
     return 2.0 * shift / epsilon_prime
 
@@ -101,7 +101,7 @@ def purification_laplace_scale(shift: float, epsilon_prime: float) -> float:
 def purified_epsilon(epsilon: float, shift: float, laplace_scale: float) -> float:
     """ε_total = ε + 2Δ/b (Theorem 1 with Lemmas 15–16: ε′/2 + ε + ε′/2 for b = 2Δ/ε′)."""
     non_negative_finite("epsilon", epsilon)
-    positive_finite("shift", shift)
+    non_negative_finite("shift", shift)
     positive_finite("laplace_scale", laplace_scale)
     return float(epsilon) + 2.0 * shift / laplace_scale
 
