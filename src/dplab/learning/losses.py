@@ -34,9 +34,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import torch
 from torch import Tensor
+
+from dplab.checks import whole_number
 
 __all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss", "generalised_linear_gradients",
            "linear_margins"]
@@ -128,6 +131,9 @@ class LogisticLoss:
     L = B, β = B²/4 (since s(1−s) ≤ 1/4), ρ = 0 (the Hessian is rank one). For B = 1: L = 1, β = 1/4, ρ = 0.
     """
 
+    #: The labels the loss is defined for; the engine and ``empirical_risk`` refuse others (e.g. a {0, 1} coding).
+    label_set: ClassVar[tuple[float, ...]] = (-1.0, 1.0)
+
     def __call__(self, w: Tensor, x: Tensor, y: Tensor) -> Tensor:
         negative_margin = -y * torch.dot(x, w)
         return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
@@ -162,6 +168,10 @@ class TwoLayerLogisticLoss:
 
     inputs: int
     hidden: int
+
+    def __post_init__(self) -> None:
+        whole_number("inputs", self.inputs)
+        whole_number("hidden", self.hidden)
 
     @property
     def parameters(self) -> int:
