@@ -391,7 +391,7 @@ MECHANISMS = {
                                              shapes={"adjacency": [ADJACENCY[:3]]}),
     "local_sensitivity.alg11_parameters": E(diameter=1.0, epsilon=0.5, d=1, kinds={"epsilon": "pos"}),
     "local_sensitivity.ptr_distance_lower_bound": E(local_sensitivity=2.0, beta=0.5,
-                                                    kinds={"local_sensitivity": "nonneg"}),
+                                                    kinds={"local_sensitivity": "nonneg", "beta": "nonneg"}),
     "local_sensitivity.propose_test_release": E(value=3.0, distance=5.0, beta=1.0, epsilon=0.5, log_delta=-10.0,
                                                 size=3, rng=RNG, kinds={"value": "real", "distance": "nonneg",
                                                                         "epsilon": "pos"}),

@@ -111,7 +111,7 @@ def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.r
     q = _check_q(q)
     whole_number("d", d)
     positive_finite("radius", radius)
-    whole_number("size", size, minimum=0)
+    whole_number("size", size)
     if q == 2.0:
         z = rng.standard_normal((size, d))
         z /= np.linalg.norm(z, axis=1, keepdims=True)
@@ -157,7 +157,7 @@ def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.
     """
     if not log_p <= 0.0:
         raise ValueError(f"log_p={log_p!r} is invalid; allowed: log_p <= 0 (a probability p <= 1)")
-    whole_number("size", size, minimum=0)
+    whole_number("size", size)
     coins = np.zeros(size, dtype=bool)
     undecided = np.arange(size)
     for digit in base_2_53_digits(log_p):
