@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from dplab.checks import positive_finite
+from dplab.checks import positive_finite, whole_number
 
 __all__ = ["sample_l2_knorm"]
 
 
 def sample_l2_knorm(d: int, sensitivity: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws (shape (size, d)) of density ∝ exp(−ε‖z‖₂/Δ₂): uniform direction × Gamma(d, Δ₂/ε) radius."""
+    whole_number("d", d)
+    whole_number("size", size)
     epsilon = positive_finite("epsilon", epsilon)
     sensitivity = positive_finite("sensitivity", sensitivity)
     direction = rng.standard_normal((size, d))

@@ -254,7 +254,7 @@ def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: f
                     geometry: str = "corrected") -> np.ndarray:
     """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d}
     (:func:`purify_bits`) → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
-    u = as_integer_array(u_apx, "u_apx")
+    u = as_integer_array(u_apx, "u_apx", minimum=0)
     whole_number("n_bits", n_bits)
     positive_finite("epsilon", epsilon)
     bits, _ = purify_bits(binmap(u.reshape(-1), n_bits), epsilon, log_delta, rng, geometry)
