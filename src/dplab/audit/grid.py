@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 import scipy.special
 
-from dplab.checks import positive_finite
+from dplab.checks import as_finite_array, as_float_array, as_non_negative_array, positive_finite, whole_number
 
 __all__ = [
     "NOISE_NAMES",
@@ -86,6 +86,7 @@ class UniformGrid:
     def __post_init__(self) -> None:
         if not (np.isfinite(self.a) and np.isfinite(self.b) and self.a < self.b):
             raise ValueError(f"grid bounds a={self.a!r}, b={self.b!r} must be finite with a < b")
+        whole_number("n_cells", self.n_cells)
         if int(self.n_cells) != self.n_cells or self.n_cells < 1:
             raise ValueError(f"n_cells={self.n_cells!r} must be an integer >= 1")
 
@@ -112,7 +113,7 @@ def bin_index(samples: np.ndarray, grid: UniformGrid) -> np.ndarray:
     Samples y <= a go to 0 (atom at a), y >= b to size − 1 (atom at b); an interior y goes to the cell
     [e_{j−1}, e_j) containing it, index j.  Projected samples (np.clip) land exactly on a and b.
     """
-    samples = np.asarray(samples, dtype=np.float64)
+    samples = as_float_array(samples, "samples")
     index = np.searchsorted(grid.edges, samples, side="right")
     index = np.where(samples <= grid.a, 0, index)
     return np.where(samples >= grid.b, grid.size - 1, index)
@@ -156,7 +157,7 @@ def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: 
 
 
 def _validated_law(grid: UniformGrid, law: np.ndarray, name: str) -> np.ndarray:
-    law = np.asarray(law, dtype=np.float64)
+    law = as_non_negative_array(law, name)
     if law.shape != (grid.size,):
         raise ValueError(f"{name} must have shape ({grid.size},); got {law.shape}")
     return law
@@ -192,8 +193,8 @@ def linear_loss_psi(lr: float) -> GradientStep:
 
 
 def _validated_datasets(data: np.ndarray, data_prime: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    data = np.asarray(data, dtype=np.float64)
-    data_prime = np.asarray(data_prime, dtype=np.float64)
+    data = as_finite_array(data, "data")
+    data_prime = as_finite_array(data_prime, "data_prime")
     if data.ndim != 1 or data.size < 1:
         raise ValueError(f"data must be a non-empty 1-D array; got shape {data.shape}")
     if data_prime.shape != data.shape:
@@ -250,8 +251,8 @@ def privacy_loss_bound(p: np.ndarray, q: np.ndarray) -> float:
     binned laws vanishes there (e.g. 0.3616 for G1, instance A, i = 39; spec review notes).
     Computed as a difference of logs, so tiny masses do not underflow the ratio.
     """
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
+    p = as_non_negative_array(p, "p")
+    q = as_non_negative_array(q, "q")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError(f"p and q must be 1-D arrays of equal shape; got {p.shape} and {q.shape}")
     support = p > 0

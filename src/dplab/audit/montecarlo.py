@@ -20,7 +20,7 @@ import numpy as np
 import scipy.special
 
 from dplab.audit.grid import bin_index
-from dplab.checks import probability
+from dplab.checks import as_non_negative_array, probability
 
 __all__ = [
     "HockeyStickLowerBound",
@@ -38,7 +38,7 @@ __all__ = [
 def _validated_counts(k: np.ndarray, m: np.ndarray, *, k_name: str = "k", m_name: str = "m"):
     """Broadcast counts k, m as float64 arrays after checking 0 <= k <= m, m >= 1, integer-valued."""
     k, m = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(m, dtype=np.float64))
-    bad_m = (m < 1) | (m != np.round(m))
+    bad_m = ~np.isfinite(m) | (m < 1) | (m != np.round(m))
     if np.any(bad_m):
         raise ValueError(f"{m_name}={float(m[bad_m].flat[0]):g} must be integer-valued and >= 1")
     bad_k = (k != np.round(k)) | (k < 0) | (k > m)
@@ -101,8 +101,8 @@ def event_from_laws(p: np.ndarray, q: np.ndarray, epsilon: np.ndarray) -> np.nda
     of ε the result has shape ε.shape + p.shape.  Choose the event from a reference (e.g. the grid laws of
     ``dplab.audit.grid``) BEFORE drawing the samples that are counted in it.
     """
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
+    p = as_non_negative_array(p, "p")
+    q = as_non_negative_array(q, "q")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError(f"p and q must be 1-D arrays of equal shape; got {p.shape} and {q.shape}")
     epsilon = _validated_epsilon(epsilon)[..., np.newaxis]
