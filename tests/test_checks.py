@@ -126,3 +126,9 @@ def test_finite_tensor():
     assert checks.finite_tensor("w0", tensor) is tensor
     with pytest.raises(ValueError, match=r"w0 has non-finite entries \[nan\]"):
         checks.finite_tensor("w0", torch.tensor([1.0, math.nan]))
+
+
+def test_missing_aware_array_allows_nan_but_not_inf():
+    assert np.isnan(checks.as_missing_aware_array([1.0, math.nan], "X")[1])
+    with pytest.raises(ValueError, match=r"X=\[-inf\] is invalid; allowed: finite numbers or NaN"):
+        checks.as_missing_aware_array([1.0, -math.inf], "X")

@@ -613,11 +613,11 @@ PREPROCESSING = {
     "pca.pca_dim_reduce": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
     "pca.check_rank": E(k=1, d=3),
     "sensitivity.empirical_sensitivity": E(step=lambda X: X, X=X_SMALL, i=0, z1=np.zeros(2), z2=np.ones(2),
-                                           kinds={"i": "count"}, shapes={"z1": [np.zeros(3)]}),
+                                           kinds={"i": "count", "X": "not_inf", "z1": "not_inf", "z2": "not_inf"}, shapes={"z1": [np.zeros(3)]}),
     "sensitivity.realised_sensitivity": E(first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
                                           second=PreprocessedDataset(X_SMALL, np.ones(6, bool)), i=0,
                                           kinds={"i": "count"}),
-    "sensitivity.replace_row": E(X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count"},
+    "sensitivity.replace_row": E(X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"},
                                  shapes={"z": [np.zeros(3)]}),
 }
 

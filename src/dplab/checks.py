@@ -21,6 +21,7 @@ __all__ = [
     "as_finite_array",
     "as_float_array",
     "as_integer_array",
+    "as_missing_aware_array",
     "as_non_negative_array",
     "as_positive_array",
     "choice",
@@ -87,6 +88,14 @@ def as_finite_array(value: ArrayLike, name: str) -> np.ndarray:
     """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite (no NaN, no inf)."""
     array = _numeric(value, name)
     require(np.isfinite(array), name, array, "finite numbers (no NaN or infinity)")
+    return array
+
+
+def as_missing_aware_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` if any entry is ±inf (NaN passes: in a dataset
+    with missing values it marks a missing entry)."""
+    array = _numeric(value, name)
+    require(~np.isinf(array), name, array, "finite numbers or NaN (a missing value)")
     return array
 
 

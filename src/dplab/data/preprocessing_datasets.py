@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dplab.checks import as_finite_array, require_ndim
+
 __all__ = ["near_duplicate_clusters", "with_missing_values", "LowRankDataset", "low_rank_dataset", "check_missing_rate"]
 
 
@@ -74,7 +76,7 @@ def with_missing_values(rng: np.random.Generator, X: np.ndarray, missing_rate: f
     """A copy of X where exactly round(rate·n) rows (MCAR) each miss ``features_per_row`` of the ``imputable``
     features (NaN). Every imputable feature keeps at least one available value."""
     rate = check_missing_rate(missing_rate)
-    data = np.array(X, dtype=float)
+    data = np.array(require_ndim("X", as_finite_array(X, "X"), 2), dtype=float)
     n, d = data.shape
     if not imputable or any(not 0 <= j < d for j in imputable):
         raise ValueError(f"imputable={imputable!r} must be a non-empty list of feature indices in [0, {d})")
