@@ -219,7 +219,8 @@ THEORY = {
     "contraction.epsilon_prop1": E(delta=1e-5, kappa=1.0, kinds={"delta": "prob01"}),
     "contraction.kappa_prop1": E(L=1.0, sigma=1.0, M=1.0, n=10, i=3, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_prop1": E(epsilon=0.5, kappa=1.0),
-    "contraction.log_delta_thm3": E(epsilon=0.5, v=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}),
+    "contraction.log_delta_thm3": E(epsilon=0.5, v=1.0, **CONTRACTION,
+                                    kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}),
     "contraction.log_delta_thm4": E(epsilon=0.5, sigma=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_thm5": E(epsilon=0.5, sigma=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_projected_gaussian_contraction_exact": E(epsilon=0.5, diameter=1.0, scale=1.0),
@@ -341,7 +342,8 @@ THEORY = {
                                                                                             "eps": "pos"}),
     "smooth_rdp.group_privacy_pure_dp": E(m=3, eps=0.5),
     "smooth_rdp.group_privacy_approximate_dp": E(m=3, eps0=0.5, delta0=1e-6),
-    "smooth_rdp.table2_gaussian_dp": E(tau=3.0, eps=0.5, delta=1e-5, kinds={"tau": "nonneg", "eps": "pos", "delta": "prob"}),
+    "smooth_rdp.table2_gaussian_dp": E(tau=3.0, eps=0.5, delta=1e-5,
+                                       kinds={"tau": "nonneg", "eps": "pos", "delta": "prob"}),
     "smooth_rdp.theorem7_rho": E(eps=0.5, beta=0.1, kinds={"eps": "pos"}),
     "smooth_rdp.theorem7_epsilon": E(eps=0.5, beta=0.1, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
     "smooth_rdp.theorem7_epsilon_corrected": E(eps=0.5, beta=0.1, delta=1e-5, n=1000,
@@ -571,7 +573,8 @@ AUDIT = {
     "grid.point_mass": E(grid=GRID, y0=0.0, kinds={"y0": "real"}),
     "grid.privacy_loss_bound": E(p=np.full(4, 0.25), q=np.full(4, 0.25), kinds={"p": "nonneg", "q": "nonneg"},
                                  shapes={"q": [np.full(3, 1 / 3)]}),
-    "grid.propagate": E(grid=GRID, initial=np.full(GRID.size, 1 / GRID.size), kernels=[np.eye(GRID.size)], kinds={"initial": "nonneg"},
+    "grid.propagate": E(grid=GRID, initial=np.full(GRID.size, 1 / GRID.size), kernels=[np.eye(GRID.size)],
+                        kinds={"initial": "nonneg"},
                         shapes={"initial": [np.full(4, 0.25)]}),
     "instances.audit_instance": E(name="A", n=4, i=2, a=-1.0, b=1.0, L=1.0,
                                   kinds={"a": "real", "b": "real"}),
@@ -613,7 +616,8 @@ PREPROCESSING = {
     "pca.pca_dim_reduce": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
     "pca.check_rank": E(k=1, d=3),
     "sensitivity.empirical_sensitivity": E(step=lambda X: X, X=X_SMALL, i=0, z1=np.zeros(2), z2=np.ones(2),
-                                           kinds={"i": "count", "X": "not_inf", "z1": "not_inf", "z2": "not_inf"}, shapes={"z1": [np.zeros(3)]}),
+                                           kinds={"i": "count", "X": "not_inf", "z1": "not_inf", "z2": "not_inf"},
+                                           shapes={"z1": [np.zeros(3)]}),
     "sensitivity.realised_sensitivity": E(first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
                                           second=PreprocessedDataset(X_SMALL, np.ones(6, bool)), i=0,
                                           kinds={"i": "count"}),
@@ -767,7 +771,8 @@ def _assert_refused(key: str, kwargs: dict[str, Any], argument: str) -> None:
     assert _names_argument(str(info.value), text), f"{key}: the error for {argument} does not name it: {info.value}"
 
 
-@pytest.mark.parametrize(("key", "argument", "kind"), CASES, ids=[f"{k.removeprefix('dplab.')}-{a}" for k, a, _ in CASES])
+@pytest.mark.parametrize(("key", "argument", "kind"), CASES,
+                         ids=[f"{k.removeprefix('dplab.')}-{a}" for k, a, _ in CASES])
 @settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(data=st.data())
