@@ -87,8 +87,6 @@ class UniformGrid:
         if not (np.isfinite(self.a) and np.isfinite(self.b) and self.a < self.b):
             raise ValueError(f"grid bounds a={self.a!r}, b={self.b!r} must be finite with a < b")
         whole_number("n_cells", self.n_cells)
-        if int(self.n_cells) != self.n_cells or self.n_cells < 1:
-            raise ValueError(f"n_cells={self.n_cells!r} must be an integer >= 1")
 
     @cached_property
     def edges(self) -> np.ndarray:
@@ -146,8 +144,8 @@ def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: 
     """
     scale = positive_finite("scale", scale)
     cdf_sf = _noise_cdf_sf(noise)
-    means = np.atleast_1d(np.asarray(means, dtype=np.float64))
-    if means.ndim != 1 or not np.all(np.isfinite(means)):
+    means = np.atleast_1d(as_finite_array(means, "means"))
+    if means.ndim != 1:
         raise ValueError(f"means must be a finite 1-D array; got shape {means.shape}")
     z = (grid.edges[np.newaxis, :] - means[:, np.newaxis]) / scale
     cdf, sf = cdf_sf(z)

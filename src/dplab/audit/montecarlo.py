@@ -87,11 +87,7 @@ def _times_exp(probability: np.ndarray, epsilon: np.ndarray) -> np.ndarray:
 
 
 def _validated_epsilon(epsilon: np.ndarray) -> np.ndarray:
-    epsilon = np.asarray(epsilon, dtype=np.float64)
-    bad = ~np.isfinite(epsilon) | (epsilon < 0)
-    if np.any(bad):
-        raise ValueError(f"epsilon={float(epsilon[bad].flat[0]):g} must be finite and >= 0")
-    return epsilon
+    return as_non_negative_array(epsilon, "epsilon")
 
 
 def event_from_laws(p: np.ndarray, q: np.ndarray, epsilon: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import as_finite_array, require_ndim
+from dplab.checks import as_finite_array, positive_finite, require_ndim
 
 __all__ = ["near_duplicate_clusters", "with_missing_values", "LowRankDataset", "low_rank_dataset", "check_missing_rate"]
 
@@ -38,8 +38,7 @@ def near_duplicate_clusters(rng: np.random.Generator, n: int, d: int, cluster_si
     sampling in the ball of radius 1 − η/2). Rows are shuffled."""
     n = _check_int("n", n, 1)
     d = _check_int("d", d, 1)
-    if not (np.isfinite(eta) and eta > 0):
-        raise ValueError(f"eta={eta!r} is invalid; allowed: a finite number > 0")
+    positive_finite("eta", eta)
     sizes = [_check_int("cluster size", s, 1) for s in cluster_sizes]
     if sum(sizes) > n:
         raise ValueError(f"cluster_sizes={cluster_sizes!r} sum to more than n={n}")

@@ -31,10 +31,8 @@ def covariance_sensitivity(n: int) -> float:
 
 def dp_pca_noise_scale(n: int, epsilon: float, delta: float) -> float:
     """s such that the Gaussian covariance perturbation is (ε, δ)-DP by Lemma M (RDP αΔ²/(2s²))."""
-    if not (np.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} is invalid; allowed: a finite number > 0")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta={delta!r} is invalid; allowed: 0 < delta < 1")
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
     c = linear_rdp_coefficient_for_epsilon(epsilon, delta)
     return covariance_sensitivity(n) / math.sqrt(2 * c)
 

@@ -73,7 +73,7 @@ from torch import Tensor
 from torch.func import grad, vmap
 from tqdm import tqdm
 
-from dplab.checks import finite_tensor, labels_in, positive_finite, whole_number
+from dplab.checks import finite_tensor, labels_in, non_negative_finite, positive_finite, whole_number
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
@@ -110,9 +110,7 @@ def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: in
     ``noise_multiplier`` σ ≥ 0 is what accountants (dp_accounting, Opacus) calibrate; C = ``clip_norm`` > 0; B =
     ``batch_size`` ≥ 1 is the normaliser of the gradient sum (the expected batch size under Poisson sampling).
     """
-    sigma = float(noise_multiplier)
-    if not (math.isfinite(sigma) and sigma >= 0.0):
-        raise ValueError(f"noise_multiplier={noise_multiplier!r} must be a finite number >= 0")
+    sigma = non_negative_finite("noise_multiplier", noise_multiplier)
     clip = positive_finite("clip_norm", clip_norm)
     _check_int("batch_size", batch_size, minimum=1)
     return sigma * clip / batch_size
