@@ -211,9 +211,10 @@ def matching_length(name: str, array: Any, other_name: str, other: Any) -> None:
 
 def finite_tensor(name: str, tensor: Any) -> Any:
     """``tensor`` (torch) unchanged after checking every entry is finite."""
-    import torch
+    import torch  # here, so that the numpy-only modules do not import torch
 
-    if not bool(torch.isfinite(torch.as_tensor(tensor)).all()):
-        bad = torch.as_tensor(tensor)[~torch.isfinite(torch.as_tensor(tensor))]
-        raise ValueError(f"{name} has non-finite entries {bad[:_MAX_SHOWN].tolist()}; allowed: finite numbers")
+    values = torch.as_tensor(tensor)
+    ok = torch.isfinite(values)
+    if not bool(ok.all()):
+        raise ValueError(f"{name} has non-finite entries {values[~ok][:_MAX_SHOWN].tolist()}; allowed: finite numbers")
     return tensor
