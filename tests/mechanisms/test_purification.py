@@ -217,3 +217,10 @@ def test_purify_bits_laplace_scale_and_rounding():
 def test_bernoulli_from_log_rejects_a_probability_above_one():
     with pytest.raises(ValueError, match="log_p"):
         bernoulli_from_log(math.log(2.0), 3, np.random.default_rng(0))
+
+
+def test_purify_refuses_non_finite_rows():
+    """NaN used to pass through Algorithm 1 into the output."""
+    domain = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
+    with pytest.raises(ValueError, match=r"x_apx=\[nan\] is invalid; allowed: finite numbers"):
+        purify(np.array([[0.1, math.nan]]), domain, 1.0, -20.0, -3.0, np.random.default_rng(0))
