@@ -24,6 +24,8 @@ rule contraction_figure:
         config=CONTRACTION,
     log:
         f"{LOGS}/contraction_figure/{{figid}}.log",
+    benchmark:
+        f"{BENCH}/contraction_figure/{{figid}}.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -45,6 +47,8 @@ rule contraction_claims:
         results=RESULTS,
     log:
         f"{LOGS}/contraction_claims.log",
+    benchmark:
+        f"{BENCH}/contraction_claims.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -65,6 +69,8 @@ rule results_index:
         declared=declared_artifacts(),
     log:
         f"{LOGS}/results_index.log",
+    benchmark:
+        f"{BENCH}/results_index.tsv"
     resources:
         mem_mb=750,
         runtime=5,
@@ -83,6 +89,8 @@ rule provenance:
         repo=workflow.basedir,
     log:
         f"{LOGS}/provenance.log",
+    benchmark:
+        f"{BENCH}/provenance.tsv"
     resources:
         mem_mb=750,
         runtime=5,

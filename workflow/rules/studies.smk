@@ -132,6 +132,8 @@ for _name, _study in REGISTERED.items():
                     section=config[_name][_artifact.section],
                 log:
                     f"{LOGS}/{_name}_{_artifact.id}_figure.log",
+                benchmark:
+                    f"{BENCH}/{_name}_{_artifact.id}_figure.tsv"
                 group:
                     "report"
                 resources:
@@ -154,6 +156,8 @@ for _name, _study in REGISTERED.items():
             config=config[_name],
         log:
             f"{LOGS}/{_name}_claims.log",
+        benchmark:
+            f"{BENCH}/{_name}_claims.tsv"
         group:
             "report"
         localrule: True
