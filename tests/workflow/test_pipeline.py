@@ -126,7 +126,8 @@ def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
 
 
 SWEEPS = ["generalization/data/f8.csv", "purification/data/ext_dp_erm.csv", "purification/data/ext_dp_erm_sc.csv",
-          "purification/data/ext_query_release.csv"]
+          "purification/data/ext_query_release.csv", "preprocessing/data/fig3.csv",
+          "preprocessing/data/ext_fig3_regimes.csv"]
 
 
 def test_a_sweep_csv_is_byte_identical_whatever_the_number_of_shards(local_quick_run, quick_runner, tmp_path):

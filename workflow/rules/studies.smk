@@ -28,8 +28,8 @@ def pipeline_inputs(name, artifact):
 
 def derived_source(name, artifact):
     """The data file an artifact is derived from, or the pipeline products it reads (none for artifacts computed
-    from scratch)."""
-    if artifact.inputs:
+    from scratch, and for sweeps, whose shard jobs read them)."""
+    if artifact.inputs and not artifact.points:
         return list(pipeline_inputs(name, artifact).values())
     if artifact.derived_from:
         return [f"{RESULTS}/{name}/{REGISTERED[name].data_path(artifact.derived_from)}"]
@@ -63,6 +63,7 @@ for _name, _study in REGISTERED.items():
                 message:
                     f"{_name}: shard {{wildcards.shard}} of {shard_count(_name, _artifact)} of {_artifact.id}"
                 input:
+                    products=list(pipeline_inputs(_name, _artifact).values()),
                     code=dplab_sources(*_artifact.compute_modules()),
                 output:
                     f"{WORK}/{_name}/shards/{_artifact.id}/{{shard}}-of-{shard_count(_name, _artifact)}.pkl",
@@ -74,6 +75,7 @@ for _name, _study in REGISTERED.items():
                     section=config[_name][_artifact.section],
                     seed=config["seed"],
                     shards=shard_count(_name, _artifact),
+                    inputs=pipeline_inputs(_name, _artifact),
                 log:
                     f"{LOGS}/{_name}_{_artifact.id}_shard/{{shard}}.log",
                 benchmark:

@@ -1,5 +1,7 @@
 """Compute one shard of a sweep artifact's points (every shards-th point) and keep its rows for the combining job."""
 
+from pathlib import Path
+
 from dplab.report.io import atomic_path
 from dplab.seeding import derive_seed
 from dplab.studies.registry import compute_shard, load_study, shard_points
@@ -14,7 +16,8 @@ seed = derive_seed(snakemake.params.seed, study, artifact_id)  # the artifact's 
 section = snakemake.params.section
 indices = shard_points(len(artifact.sweep(section)), snakemake.params.shards, int(snakemake.wildcards.shard))
 log.info("seed %d, points %s", seed, indices)
-rows = compute_shard(artifact, section, seed, indices, lambda x: progress(list(x)))
+inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
+rows = compute_shard(artifact, section, seed, indices, lambda x: progress(list(x)), inputs)
 log.info("%d rows", len(rows))
 with atomic_path(snakemake.output[0]) as temporary:
     rows.to_pickle(temporary)

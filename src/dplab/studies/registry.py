@@ -121,8 +121,8 @@ class Artifact:
         return (module_of(self.plot), "dplab.report.style") if self.plot else ()
 
     def __post_init__(self) -> None:
-        if self.points and (self.derived_from or self.inputs):
-            raise ValueError(f"artifact {self.id!r}: a sweep (points) computes from scratch: no derived_from or inputs")
+        if self.points and self.derived_from:
+            raise ValueError(f"artifact {self.id!r}: a sweep (points) computes its rows: it cannot be derived_from")
         if self.combine and not self.points:
             raise ValueError(f"artifact {self.id!r}: combine needs points")
         if self.derived_from and self.inputs:
@@ -187,13 +187,17 @@ def shard_points(count: int, shards: int, shard: int) -> list[int]:
 
 
 def compute_shard(artifact: Artifact, params: Mapping[str, Any], seed: int, indices: Iterable[int],
-                  progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> "pd.DataFrame":
-    """The rows of the sweep points ``indices``, each tagged with its point index in column ``_point``."""
+                  progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+                  inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+    """The rows of the sweep points ``indices``, each tagged with its point index in column ``_point``
+    (``compute(params, seed, progress, point)``, with ``inputs`` as a fifth argument for an artifact that reads
+    pipeline products)."""
     import pandas as pd
 
     points = artifact.sweep(params)
     compute = resolve(artifact.compute)
-    frames = [compute(params, seed, no_progress, points[i]).assign(_point=i) for i in progress(list(indices))]
+    extra = (inputs,) if artifact.inputs else ()
+    frames = [compute(params, seed, no_progress, points[i], *extra).assign(_point=i) for i in progress(list(indices))]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({"_point": []})
 
 
@@ -207,12 +211,15 @@ def combine_shards(artifact: Artifact, shards: Iterable["pd.DataFrame"], params:
 
 
 def compute_artifact(artifact: Artifact, params: Mapping[str, Any], seed: int,
-                     progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> "pd.DataFrame":
-    """An artifact computed from scratch in one process (all points of a sweep, as one shard)."""
+                     progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+                     inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+    """An artifact computed in one process (all points of a sweep, as one shard); ``inputs`` for an artifact that
+    reads pipeline products."""
     if not artifact.points:
-        return resolve(artifact.compute)(params, seed, progress)
+        extra = (inputs,) if artifact.inputs else ()
+        return resolve(artifact.compute)(params, seed, progress, *extra)
     indices = range(len(artifact.sweep(params)))
-    return combine_shards(artifact, [compute_shard(artifact, params, seed, indices, progress)], params)
+    return combine_shards(artifact, [compute_shard(artifact, params, seed, indices, progress, inputs)], params)
 
 
 def load_study(name: str) -> Study:
