@@ -106,3 +106,33 @@ def test_all_problems_reported_at_once(config):
 def test_each_swept_step_size_is_checked(config):
     config["contraction"]["laplace"]["lrs"] = [0.5, 4.0]
     assert "contraction.laplace.lrs[1]': value 4.0 is invalid; allowed: lr < 2/(beta_smooth + rho) = 4" in problems(config)
+
+
+def _repeated_values(full: dict, override: dict, where: str = "") -> list[str]:
+    """Keys of ``override`` whose value (same type) equals ``full``'s: lists compared whole (Snakemake replaces them)."""
+    repeated = []
+    for key, value in override.items():
+        dotted = f"{where}.{key}" if where else key
+        if isinstance(value, dict) and isinstance(full.get(key), dict):
+            repeated += _repeated_values(full[key], value, dotted)
+        elif key in full and type(full[key]) is type(value) and full[key] == value:
+            repeated.append(dotted)
+    return repeated
+
+
+def test_quick_configuration_holds_only_values_that_differ(config):
+    assert _repeated_values(config, load("config.quick.yaml")) == []
+
+
+def test_partial_configfile_gets_every_other_key_from_the_schema_defaults(config):
+    partial = {"preprocessing": {"fig3": {"n": 300}}, "studies": ["preprocessing"]}
+    validate_config(partial, SCHEMA)
+    expected = copy.deepcopy(config)
+    expected["preprocessing"]["fig3"]["n"] = 300
+    expected["studies"] = ["preprocessing"]
+    assert partial == expected
+
+
+def test_section_given_as_a_scalar_is_reported_not_filled(config):
+    config["contraction"]["regime"] = 3
+    assert "config key 'contraction.regime': 3 is not of type 'object'" in problems(config)
