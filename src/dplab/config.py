@@ -35,12 +35,15 @@ __all__ = [
     "study_schema",
     "resolve",
     "fill_defaults",
+    "merge_config",
+    "load_config",
     "schema_problems",
     "constraint_problems",
     "validate_config",
 ]
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "workflow" / "schemas"
+REPOSITORY = Path(__file__).resolve().parents[2]
+SCHEMA_DIR = REPOSITORY / "workflow" / "schemas"
 TOP_SCHEMA = "config.schema.yaml"
 
 
@@ -48,10 +51,14 @@ class ConfigError(ValueError):
     """The configuration is invalid; the message lists every problem, one per line."""
 
 
-def load_schema(path: str | Path) -> dict[str, Any]:
-    """Read the YAML-encoded JSON schema at ``path``."""
+def _read_yaml(path: str | Path) -> Any:
     with open(path, encoding="utf-8") as handle:
         return yaml.safe_load(handle)
+
+
+def load_schema(path: str | Path) -> dict[str, Any]:
+    """Read the YAML-encoded JSON schema at ``path``."""
+    return _read_yaml(path)
 
 
 def load_schemas(folder: str | Path = SCHEMA_DIR) -> dict[str, dict[str, Any]]:
@@ -92,6 +99,26 @@ def fill_defaults(
                 fill_defaults(section, sub, schemas)
         elif key not in config and "default" in sub:
             config[key] = copy.deepcopy(sub["default"])
+
+
+def merge_config(base: MutableMapping[str, Any], override: Mapping[str, Any]) -> None:
+    """Merge ``override`` into ``base`` in place as Snakemake merges a ``--configfile``: mappings key by key,
+    everything else (lists included) replaced whole."""
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), MutableMapping):
+            merge_config(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
+def load_config(*configfiles: str | Path) -> dict[str, Any]:
+    """The repository's ``config.yaml`` with each of ``configfiles`` (relative to the repository) merged over it, as
+    ``snakemake --configfile a.yaml b.yaml`` sees it before validation; ``load_config("config.quick.yaml")`` is the
+    quick configuration."""
+    config = _read_yaml(REPOSITORY / "config.yaml")
+    for name in configfiles:
+        merge_config(config, _read_yaml(REPOSITORY / name))
+    return config
 
 
 def _registry(schemas: Mapping[str, Mapping[str, Any]]) -> Registry:

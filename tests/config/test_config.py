@@ -7,7 +7,7 @@ import pytest
 import yaml
 from snakemake.utils import update_config
 
-from dplab.config import ConfigError, validate_config
+from dplab.config import ConfigError, load_config, merge_config, validate_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -136,3 +136,14 @@ def test_partial_configfile_gets_every_other_key_from_the_schema_defaults(config
 def test_section_given_as_a_scalar_is_reported_not_filled(config):
     config["contraction"]["regime"] = 3
     assert "config key 'contraction.regime': 3 is not of type 'object'" in problems(config)
+
+
+def test_merge_config_merges_mappings_and_replaces_lists():
+    base = {"a": {"x": 1, "y": [1, 2, 3]}, "b": 2}
+    merge_config(base, {"a": {"y": [9]}, "c": {"z": 1}})
+    assert base == {"a": {"x": 1, "y": [9]}, "b": 2, "c": {"z": 1}}
+
+
+def test_load_config_merges_like_snakemake(config):
+    update_config(config, load("config.quick.yaml"))
+    assert load_config("config.quick.yaml") == config
