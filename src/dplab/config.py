@@ -28,6 +28,7 @@ from referencing import Registry, Resource
 
 __all__ = [
     "ConfigError",
+    "REPOSITORY",
     "SCHEMA_DIR",
     "TOP_SCHEMA",
     "load_schema",
