@@ -1,6 +1,8 @@
 """Configuration validation: the shipped configurations pass; every kind of bad value is named clearly."""
 
 import copy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -147,3 +149,17 @@ def test_merge_config_merges_mappings_and_replaces_lists():
 def test_load_config_merges_like_snakemake(config):
     update_config(config, load("config.quick.yaml"))
     assert load_config("config.quick.yaml") == config
+
+
+def test_dry_run_with_a_partial_configfile_validates_and_plans(tmp_path):
+    """End to end through the Snakefile's validation call (config.yaml is the Snakefile's base configfile)."""
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("results: out\nwork: wk\npreprocessing:\n  fig3: {n: 300}\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "1",
+         "--configfile", str(partial), "-n"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "This was a dry-run" in result.stdout + result.stderr
+    assert not (tmp_path / "out").exists()
