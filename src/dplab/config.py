@@ -1,9 +1,13 @@
 """Validation of the workflow configuration, before any job runs.
 
-Two layers:
+Three steps, one validator for all four studies:
 
-1. the JSON schema ``workflow/schemas/config.schema.yaml`` (types, ranges, allowed names, required keys);
-2. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
+1. defaults: every key missing from the configuration is filled in from the ``default`` of its schema (the
+   equivalent of Snakemake's ``validate(config, schema, set_default=True)``), so a ``--configfile`` may give only
+   the keys it changes;
+2. the JSON schemas ``workflow/schemas/config.schema.yaml`` (top level) and ``workflow/schemas/<study>.schema.yaml``
+   (one per study, referenced from the top level): types, ranges, allowed names, required keys;
+3. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
    ``lr < 2/(beta_smooth + rho)`` of Lemma 4 in Asoodeh et al. 2020; an interval needs ``a < b``; names that
    refer to other keys must exist).
 
@@ -13,24 +17,113 @@ allowed, so a user fixes all of them in one pass.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import copy
+from collections.abc import Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
+from referencing import Registry, Resource
 
-__all__ = ["ConfigError", "load_schema", "schema_problems", "constraint_problems", "validate_config"]
+__all__ = [
+    "ConfigError",
+    "REPOSITORY",
+    "SCHEMA_DIR",
+    "TOP_SCHEMA",
+    "load_schema",
+    "load_schemas",
+    "study_schema",
+    "resolve",
+    "fill_defaults",
+    "merge_config",
+    "load_config",
+    "schema_problems",
+    "constraint_problems",
+    "validate_config",
+]
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SCHEMA_DIR = REPOSITORY / "workflow" / "schemas"
+TOP_SCHEMA = "config.schema.yaml"
 
 
 class ConfigError(ValueError):
     """The configuration is invalid; the message lists every problem, one per line."""
 
 
-def load_schema(path: str | Path) -> dict[str, Any]:
-    """Read the YAML-encoded JSON schema at ``path``."""
+def _read_yaml(path: str | Path) -> Any:
     with open(path, encoding="utf-8") as handle:
         return yaml.safe_load(handle)
+
+
+def load_schema(path: str | Path) -> dict[str, Any]:
+    """Read the YAML-encoded JSON schema at ``path``."""
+    return _read_yaml(path)
+
+
+def load_schemas(folder: str | Path = SCHEMA_DIR) -> dict[str, dict[str, Any]]:
+    """Every ``*.schema.yaml`` in ``folder``, keyed by file name (the ``$ref`` target of the top-level schema)."""
+    return {path.name: load_schema(path) for path in sorted(Path(folder).glob("*.schema.yaml"))}
+
+
+def study_schema(name: str) -> dict[str, Any]:
+    """The JSON schema of ``config[name]``: ``workflow/schemas/<name>.schema.yaml``."""
+    return load_schema(SCHEMA_DIR / f"{name}.schema.yaml")
+
+
+def resolve(schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    """Follow a ``$ref`` to another schema file of ``schemas`` (``{"$ref": "purification.schema.yaml"}``)."""
+    while "$ref" in schema:
+        schema = schemas[schema["$ref"]]
+    return schema
+
+
+def _is_section(schema: Mapping[str, Any]) -> bool:
+    """A mapping whose keys the schema lists (a section), as opposed to a leaf key that holds a value."""
+    return schema.get("type") == "object" and "properties" in schema
+
+
+def fill_defaults(
+    config: MutableMapping[str, Any], schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]
+) -> None:
+    """Fill in, in place, every key missing from ``config`` with its schema ``default`` (a copy).
+
+    A missing section becomes a mapping filled from its keys' defaults; a key that holds something other than a
+    mapping where a section is expected is left for the schema check to report.
+    """
+    for key, sub in resolve(schema, schemas).get("properties", {}).items():
+        sub = resolve(sub, schemas)
+        if _is_section(sub):
+            section = config.setdefault(key, {})
+            if isinstance(section, MutableMapping):
+                fill_defaults(section, sub, schemas)
+        elif key not in config and "default" in sub:
+            config[key] = copy.deepcopy(sub["default"])
+
+
+def merge_config(base: MutableMapping[str, Any], override: Mapping[str, Any]) -> None:
+    """Merge ``override`` into ``base`` in place as Snakemake merges a ``--configfile``: mappings key by key,
+    everything else (lists included) replaced whole."""
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), MutableMapping):
+            merge_config(base[key], value)
+        else:
+            base[key] = copy.deepcopy(value)
+
+
+def load_config(*configfiles: str | Path) -> dict[str, Any]:
+    """The repository's ``config.yaml`` with each of ``configfiles`` (relative to the repository) merged over it, as
+    ``snakemake --configfile a.yaml b.yaml`` sees it before validation; ``load_config("config.quick.yaml")`` is the
+    quick configuration."""
+    config = _read_yaml(REPOSITORY / "config.yaml")
+    for name in configfiles:
+        merge_config(config, _read_yaml(REPOSITORY / name))
+    return config
+
+
+def _registry(schemas: Mapping[str, Mapping[str, Any]]) -> Registry:
+    return Registry().with_resources((name, Resource.from_contents(schema)) for name, schema in schemas.items())
 
 
 def _key(path: Iterator[Any] | list[Any]) -> str:
@@ -62,9 +155,14 @@ def _allowed(error: jsonschema.ValidationError) -> str:
     return statements.get(keyword, str(bound))
 
 
-def schema_problems(config: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
-    """Every schema violation of ``config`` as ``config key 'k': <what is wrong>; allowed: <what is allowed>``."""
-    validator = jsonschema.Draft202012Validator(schema)
+def schema_problems(
+    config: Mapping[str, Any], schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[str]:
+    """Every schema violation of ``config`` as ``config key 'k': <what is wrong>; allowed: <what is allowed>``.
+
+    ``schemas`` holds the schema files ``schema`` refers to by ``$ref`` (see :func:`load_schemas`).
+    """
+    validator = jsonschema.Draft202012Validator(schema, registry=_registry(schemas or {}))
     problems = []
     for error in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator == "$ref":
@@ -173,24 +271,23 @@ def constraint_problems(config: Mapping[str, Any]) -> list[str]:
 
 
 def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
-    """Schema and constraint problems of each study listed in ``config['studies']`` (dplab.studies registry)."""
+    """Cross-key problems of each study listed in ``config['studies']`` (its ``constraints`` in dplab.studies)."""
     from dplab.studies.registry import load_study
 
-    problems: list[str] = []
-    for name in config.get("studies", []):
-        study = load_study(name)
-        if name not in config:
-            problems.append(f"config key '{name}': missing; allowed: the mapping described by dplab.studies.{name}")
-            continue
-        found = [p.replace("config key '", f"config key '{name}.", 1).replace(f"'{name}.<top level>'", f"'{name}'")
-                 for p in schema_problems(config[name], study.schema)]
-        problems += found or study.constraints(config[name])
-    return problems
+    return [problem for name in config.get("studies", []) for problem in load_study(name).constraints(config[name])]
 
 
-def validate_config(config: Mapping[str, Any], schema_path: str | Path) -> None:
-    """Raise :class:`ConfigError` listing every problem of ``config``; return silently when it is valid."""
-    problems = schema_problems(config, load_schema(schema_path))
+def validate_config(config: MutableMapping[str, Any], schema_path: str | Path) -> None:
+    """Fill in defaults, then raise :class:`ConfigError` listing every problem of ``config``; silent when valid.
+
+    ``schema_path`` is the top-level schema; the study schemas it refers to are read from the same folder. The
+    configuration is completed in place, so the workflow sees every key with its default.
+    """
+    schema_path = Path(schema_path)
+    schemas = load_schemas(schema_path.parent)
+    schema = schemas[schema_path.name]
+    fill_defaults(config, schema, schemas)
+    problems = schema_problems(config, schema, schemas)
     if not problems:
         problems = constraint_problems(config) + registered_study_problems(config)
     if problems:

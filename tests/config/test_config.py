@@ -1,13 +1,15 @@
 """Configuration validation: the shipped configurations pass; every kind of bad value is named clearly."""
 
 import copy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 from snakemake.utils import update_config
 
-from dplab.config import ConfigError, validate_config
+from dplab.config import ConfigError, load_config, merge_config, validate_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -69,11 +71,10 @@ def test_step_size_violating_lemma4(config):
     assert "lr < 2/(beta_smooth + rho) = 2.85714" in message
 
 
-def test_missing_key_is_named(config):
+def test_missing_key_gets_its_default(config):
     del config["contraction"]["audit"]["monte_carlo"]["alpha"]
-    message = problems(config)
-    assert "contraction.audit.monte_carlo" in message
-    assert "'alpha' is a required property" in message
+    validate_config(config, SCHEMA)
+    assert config["contraction"]["audit"]["monte_carlo"]["alpha"] == 0.01
 
 
 def test_unknown_key_is_rejected(config):
@@ -107,3 +108,58 @@ def test_all_problems_reported_at_once(config):
 def test_each_swept_step_size_is_checked(config):
     config["contraction"]["laplace"]["lrs"] = [0.5, 4.0]
     assert "contraction.laplace.lrs[1]': value 4.0 is invalid; allowed: lr < 2/(beta_smooth + rho) = 4" in problems(config)
+
+
+def _repeated_values(full: dict, override: dict, where: str = "") -> list[str]:
+    """Keys of ``override`` whose value (same type) equals ``full``'s: lists compared whole (Snakemake replaces them)."""
+    repeated = []
+    for key, value in override.items():
+        dotted = f"{where}.{key}" if where else key
+        if isinstance(value, dict) and isinstance(full.get(key), dict):
+            repeated += _repeated_values(full[key], value, dotted)
+        elif key in full and type(full[key]) is type(value) and full[key] == value:
+            repeated.append(dotted)
+    return repeated
+
+
+def test_quick_configuration_holds_only_values_that_differ(config):
+    assert _repeated_values(config, load("config.quick.yaml")) == []
+
+
+def test_partial_configfile_gets_every_other_key_from_the_schema_defaults(config):
+    partial = {"preprocessing": {"fig3": {"n": 300}}, "studies": ["preprocessing"]}
+    validate_config(partial, SCHEMA)
+    expected = copy.deepcopy(config)
+    expected["preprocessing"]["fig3"]["n"] = 300
+    expected["studies"] = ["preprocessing"]
+    assert partial == expected
+
+
+def test_section_given_as_a_scalar_is_reported_not_filled(config):
+    config["contraction"]["regime"] = 3
+    assert "config key 'contraction.regime': 3 is not of type 'object'" in problems(config)
+
+
+def test_merge_config_merges_mappings_and_replaces_lists():
+    base = {"a": {"x": 1, "y": [1, 2, 3]}, "b": 2}
+    merge_config(base, {"a": {"y": [9]}, "c": {"z": 1}})
+    assert base == {"a": {"x": 1, "y": [9]}, "b": 2, "c": {"z": 1}}
+
+
+def test_load_config_merges_like_snakemake(config):
+    update_config(config, load("config.quick.yaml"))
+    assert load_config("config.quick.yaml") == config
+
+
+def test_dry_run_with_a_partial_configfile_validates_and_plans(tmp_path):
+    """End to end through the Snakefile's validation call (config.yaml is the Snakefile's base configfile)."""
+    partial = tmp_path / "partial.yaml"
+    partial.write_text("results: out\nwork: wk\npreprocessing:\n  fig3: {n: 300}\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "1",
+         "--configfile", str(partial), "-n"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "This was a dry-run" in result.stdout + result.stderr
+    assert not (tmp_path / "out").exists()

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
+
+from dplab.config import load_config
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def study_section(config_file: str) -> dict:
     """The ``generalization`` section of ``config_file``."""
-    return yaml.safe_load((ROOT / config_file).read_text(encoding="utf-8"))["generalization"]
+    return load_config(config_file)["generalization"]
 
 
 @pytest.fixture(scope="session")

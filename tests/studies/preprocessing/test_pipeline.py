@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
+from dplab.config import load_config
 from dplab.preprocessing import good_clusters, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.pca import eigengap
@@ -14,7 +14,7 @@ from dplab.studies.preprocessing import pipeline as p
 from dplab.studies.preprocessing.sensitivity import step_trials
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["preprocessing"]
+QUICK = load_config("config.quick.yaml")["preprocessing"]
 
 
 def test_datasets_have_the_assumed_structure():

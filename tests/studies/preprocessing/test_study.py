@@ -2,6 +2,7 @@
 figures build from the frames."""
 
 import copy
+from dplab.config import load_config
 from dplab.studies.registry import compute_artifact, resolve
 
 import jsonschema
@@ -15,7 +16,7 @@ from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.pipeline import build_products
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["preprocessing"]
+QUICK = load_config("config.quick.yaml")["preprocessing"]
 FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["preprocessing"]
 
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import yaml
 
+from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_statistics import linear_regression_claims, statistics_claims
 from dplab.studies.purification.linear_regression import (
@@ -26,7 +27,7 @@ from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, co
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["linear_regression"]
+QUICK = load_config("config.quick.yaml")["purification"]["linear_regression"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["linear_regression"]
 METHODS = {"pure_adassp", "adassp_at_purification_delta", "adassp_reference", "laplace_ssp"}
 

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from scipy import stats
 
+from dplab.config import load_config
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_statistics import mean_estimation_claims
@@ -35,7 +36,7 @@ from dplab.theory.purification import purification_laplace_scale, purification_s
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["mean_estimation"]
+QUICK = load_config("config.quick.yaml")["purification"]["mean_estimation"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["mean_estimation"]
 N = 10 ** 4
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import yaml
 
+from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_selection import mode_release_claims, selection_claims
 from dplab.studies.purification.mode_release import (
@@ -28,7 +29,7 @@ from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]
+QUICK = load_config("config.quick.yaml")["purification"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]
 Q = QUICK["mode_release"]
 

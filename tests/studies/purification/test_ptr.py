@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_selection import ptr_claims
 from dplab.studies.purification.plots_selection import plot_ptr
@@ -29,7 +30,7 @@ from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["ptr"]
+QUICK = load_config("config.quick.yaml")["purification"]["ptr"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["ptr"]
 
 

@@ -15,6 +15,7 @@ import pytest
 import yaml
 from scipy import stats
 
+from dplab.config import load_config
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
 from dplab.mechanisms.purification import binmap, binmap_inverse, purify_bits
@@ -35,7 +36,7 @@ from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraint
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
+QUICK = load_config("config.quick.yaml")["purification"]["query_release"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
 SEED = 20200114
 

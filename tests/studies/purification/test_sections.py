@@ -11,8 +11,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 
+from dplab.config import load_config
 from dplab.studies.purification import STUDY
 from dplab.studies.purification import sections
 
@@ -50,7 +50,7 @@ def test_study_uses_sections():
 
 @pytest.mark.parametrize("name", ["config.yaml", "config.quick.yaml"])
 def test_shipped_configs_validate(name):
-    config = yaml.safe_load(open(ROOT / name, encoding="utf-8"))["purification"]
+    config = load_config(name)["purification"]
     jsonschema.Draft202012Validator.check_schema(sections.SCHEMA)
     jsonschema.Draft202012Validator(sections.SCHEMA).validate(config)
     assert sections.constraints(config) == []

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import yaml
 
+from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
@@ -21,7 +22,7 @@ from dplab.studies.registry import compute_artifact, resolve
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parents[3]
-QUICK = yaml.safe_load(open(ROOT / "config.quick.yaml", encoding="utf-8"))["purification"]
+QUICK = load_config("config.quick.yaml")["purification"]
 FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["purification"]
 
 

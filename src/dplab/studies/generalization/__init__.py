@@ -11,82 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dplab.config import study_schema
 from dplab.studies.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
 
 NAME = "generalization"
 
-# ----------------------------------------------------------------------------------------------------------------
-# Schema (JSON schema draft 2020-12)
-# ----------------------------------------------------------------------------------------------------------------
-
-
-def _number(minimum: float | None = None, maximum: float | None = None, exclusive_min: float | None = None,
-            exclusive_max: float | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "number"}
-    for key, value in (("minimum", minimum), ("maximum", maximum), ("exclusiveMinimum", exclusive_min),
-                       ("exclusiveMaximum", exclusive_max)):
-        if value is not None:
-            schema[key] = value
-    return schema
-
-
-def _integer(minimum: int, maximum: int | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "integer", "minimum": minimum}
-    if maximum is not None:
-        schema["maximum"] = maximum
-    return schema
-
-
-def _list(item: Mapping[str, Any], min_items: int = 1) -> dict[str, Any]:
-    return {"type": "array", "items": dict(item), "minItems": min_items}
-
-
-def _object(properties: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": list(properties),
-            "properties": dict(properties)}
-
-
-PROBABILITY = _number(exclusive_min=0.0, exclusive_max=1.0)
-DELTA_OR_ZERO = _number(minimum=0.0, exclusive_max=1.0)
-POSITIVE = _number(exclusive_min=0.0)
-EPS_RANGE = {"eps_min": POSITIVE, "eps_max": POSITIVE, "n_eps": _integer(2, 100000)}
-T_RANGE = {"t_min_log10": _number(0.0, 6.0), "t_max_log10": _number(0.0, 6.0), "n_t": _integer(2, 1000)}
-
-SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    **_object({
-        "kl": _object(EPS_RANGE),
-        "high_probability": _object({**EPS_RANGE, "deltas": _list(PROBABILITY)}),
-        "on_average": _object({**EPS_RANGE, "k_deltas": _list(PROBABILITY)}),
-        "epsilon_vs_steps": _object({"eps_steps": _list(POSITIVE), "delta_tilde": PROBABILITY,
-                                     "t_max_log10": _number(0.0, 5.0), "n_t": _integer(2, 1000),
-                                     "optimal_delta": PROBABILITY}),
-        "delta_vs_steps": _object({"settings": _list(_object({"epsilon": POSITIVE, "delta": PROBABILITY})),
-                                   "delta_tilde": PROBABILITY, "t_max_log10": _number(0.0, 5.0),
-                                   "n_t": _integer(2, 1000)}),
-        "fair_comparison": _object({"epsilon": POSITIVE, "delta": DELTA_OR_ZERO, "delta_target": PROBABILITY,
-                                    "steps": _list(_integer(1, 100000)), "n_scan": _integer(10, 10**6)}),
-        "sgld_theory": _object({"sizes": _list(_integer(1)), "sigmas": _list(POSITIVE), "tau": _integer(1),
-                                "L": POSITIVE, "delta": PROBABILITY, "delta_tilde": PROBABILITY, **T_RANGE}),
-        "federated": _object({"clients": _list(_integer(1)), "taus": _list(_integer(1)), "sigmas": _list(POSITIVE),
-                              "delta": PROBABILITY, "delta_tilde": PROBABILITY, **T_RANGE}),
-        "table_high_probability": _object({
-            "cases": _list(_object({"epsilon": _number(exclusive_min=0.0, exclusive_max=2.0), "delta": PROBABILITY})),
-            "oneto_n": _integer(2), "oneto_empirical_risk": _number(0.0, 1.0)}),
-        "table_composition": _object({"cases": _list(_object({
-            "epsilon": POSITIVE, "delta": DELTA_OR_ZERO, "t": _integer(1, 100000), "delta_tilde": PROBABILITY}))}),
-        "empirical": _object({
-            "dims": _list(_integer(1, 10000)),
-            "grid": _list(_object({"sizes": _list(_integer(2, 10**7)), "sigmas": _list(_number(minimum=0.0))})),
-            "checkpoints": _list(_integer(1, 10**6)),
-            "reference_t": _integer(1, 10**6), "runs": _integer(1, 1000), "datasets": _integer(1, 100),
-            "tau": _integer(1), "lr": POSITIVE, "rho": _number(0.0, exclusive_max=0.5), "init_std": _number(0.0),
-            "test_size": _integer(1), "L": _number(minimum=1.0), "delta": PROBABILITY, "delta_tilde": PROBABILITY,
-            "confidence": PROBABILITY}),
-    }),
-}
+SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/generalization.schema.yaml
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dplab.config import study_schema
 from dplab.studies.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
@@ -14,57 +15,7 @@ __all__ = ["STUDY", "SCHEMA", "constraints"]
 NAME = "preprocessing"
 
 
-def _num(minimum: float | None = None, exclusive: float | None = None, maximum: float | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "number"}
-    if minimum is not None:
-        out["minimum"] = minimum
-    if exclusive is not None:
-        out["exclusiveMinimum"] = exclusive
-    if maximum is not None:
-        out["maximum"] = maximum
-    return out
-
-
-def _int(minimum: int) -> dict[str, Any]:
-    return {"type": "integer", "minimum": minimum}
-
-
-def _list(item: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "array", "items": item, "minItems": 1}
-
-
-def _obj(properties: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": list(properties), "properties": properties}
-
-
-POS = _num(exclusive=0)
-PROB = {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}
-RATE = {"type": "number", "minimum": 0, "exclusiveMaximum": 1}
-
-SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    **_obj({
-        "tables": _obj({"alpha": _list(_num(minimum=11)), "tau": POS, "eps": POS, "n": _int(101), "kappa": _int(1),
-                        "p": _int(1), "eta": POS, "gap": POS, "table3_n": _int(20), "table3_d": _int(3),
-                        "missing_rate": RATE, "trimmed_m": _int(1), "trials": _int(1)}),
-        "fig2": _obj({"eps": POS, "delta": PROB, "n_points": _int(3), "quant_p": _list(_int(1)), "imputation_n": _int(3),
-                      "pca_gaps": _list(POS), "pca_n_max": _int(102), "optimised_curve": {"type": "boolean"}}),
-        "sensitivity": _obj({"n": _int(20), "d": _int(3), "eta": POS, "cluster_sizes": _list(_int(1)),
-                             "missing_rate": RATE, "trimmed_m": _int(1), "k": _int(1), "tail_sd": _num(minimum=0),
-                             "pca_scale": _num(exclusive=0, maximum=1), "trials": _int(2), "alpha": _num(exclusive=1),
-                             "eps": POS}),
-        "fig3": _obj({"n": _int(101), "d": _int(2), "k": _int(1), "tail_sd": _num(minimum=0),
-                      "scale": _num(exclusive=0, maximum=1), "epsilons": _list(POS), "delta": PROB, "seeds": _int(2),
-                      "steps": _list(_int(1)), "lrs": _list(POS), "radius": POS, "variants": {"type": "boolean"}}),
-        "regimes": _obj({"regimes": _list(_obj({"n": _int(101), "d": _int(2), "k": _int(1),
-                                                "scale": _num(exclusive=0, maximum=1)})),
-                         "tail_sd": _num(minimum=0), "epsilons": _list(POS), "delta": PROB, "seeds": _int(2),
-                         "steps": _list(_int(1)), "lrs": _list(POS), "radius": POS}),
-        "ptr": _obj({"eps": POS, "delta": PROB, "beta": POS, "k": _int(1), "n": _int(101), "d": _int(2), "runs": _int(2),
-                     "tail_sd": _num(minimum=0), "large_gap_scale": _num(exclusive=0, maximum=1),
-                     "small_gap_scale": _num(exclusive=0, maximum=1), "steps": _int(1), "lr": POS, "radius": POS}),
-    }),
-}
+SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/preprocessing.schema.yaml
 
 
 def _message(section: str, key: str, value: Any, allowed: str) -> str:
