@@ -13,12 +13,15 @@ allowed, so a user fixes all of them in one pass.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
+
+from dplab.config_checks import duplicate_key_problems, nonfinite_problems, path_problems, repository_root
+from dplab.resources import memory_problems
 
 __all__ = ["ConfigError", "load_schema", "schema_problems", "constraint_problems", "validate_config"]
 
@@ -188,10 +191,19 @@ def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def validate_config(config: Mapping[str, Any], schema_path: str | Path) -> None:
-    """Raise :class:`ConfigError` listing every problem of ``config``; return silently when it is valid."""
-    problems = schema_problems(config, load_schema(schema_path))
-    if not problems:
-        problems = constraint_problems(config) + registered_study_problems(config)
+def validate_config(config: dict[str, Any], schema_path: str | Path, configfiles: Iterable[str | Path] = ()) -> None:
+    """Raise :class:`ConfigError` listing every problem of ``config``; return silently when it is valid.
+
+    Besides the schema and the cross-key constraints, reports duplicate keys in ``configfiles``, non-finite
+    numbers, unsafe ``results``/``work`` folders (``~`` is expanded in ``config``) and jobs whose estimated memory
+    exceeds ``resources.max_mem_mb`` (:mod:`dplab.config_checks`, :mod:`dplab.resources`).
+    """
+    nonfinite = nonfinite_problems(config)
+    problems = [problem for path in configfiles for problem in duplicate_key_problems(path)]
+    problems += path_problems(config, repository_root(schema_path)) + nonfinite
+    schema = schema_problems(config, load_schema(schema_path))
+    problems += schema
+    if not schema and not nonfinite:  # the cross-key rules and estimates assume types hold and numbers are finite
+        problems += constraint_problems(config) + registered_study_problems(config) + memory_problems(config)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))
