@@ -20,7 +20,13 @@ from typing import Any
 import jsonschema
 import yaml
 
-from dplab.config_checks import duplicate_key_problems, nonfinite_problems, path_problems, repository_root
+from dplab.config_checks import (
+    duplicate_key_problems,
+    nonfinite_problems,
+    path_problems,
+    problem_studies,
+    repository_root,
+)
 from dplab.resources import memory_problems
 
 __all__ = ["ConfigError", "load_schema", "schema_problems", "constraint_problems", "validate_config"]
@@ -204,6 +210,7 @@ def validate_config(config: dict[str, Any], schema_path: str | Path, configfiles
     schema = schema_problems(config, load_schema(schema_path))
     problems += schema
     if not schema and not nonfinite:  # the cross-key rules and estimates assume types hold and numbers are finite
-        problems += constraint_problems(config) + registered_study_problems(config) + memory_problems(config)
+        rules = constraint_problems(config) + registered_study_problems(config)
+        problems += rules + memory_problems(config, skip=problem_studies(rules))
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

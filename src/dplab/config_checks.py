@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import yaml
 
 __all__ = ["PATH_KEYS", "PROTECTED_FOLDERS", "nonfinite_problems", "path_problems", "duplicate_key_problems",
-           "repository_root"]
+           "problem_studies", "repository_root"]
 
 #: Top-level keys naming folders the workflow writes to.
 PATH_KEYS = ("results", "work")
@@ -48,6 +49,11 @@ def nonfinite_problems(config: Mapping[str, Any]) -> list[str]:
         for key, value in _leaves(config)
         if isinstance(value, float) and not math.isfinite(value)
     ]
+
+
+def problem_studies(problems: list[str]) -> set[str]:
+    """The top-level keys (studies) named by ``config key '<study>....'`` problems."""
+    return {match.group(1) for problem in problems if (match := re.match(r"config key '([^.'\[]+)", problem))}
 
 
 def repository_root(start: str | Path) -> Path:
@@ -114,5 +120,5 @@ def duplicate_key_problems(path: str | Path) -> list[str]:
     return [
         f"config file '{path}', line {line}: key {key!r} is given twice (first on line {first}); "
         "allowed: each key once per mapping"
-        for key, line, first in loader.duplicates
+        for key, line, first in sorted(loader.duplicates, key=lambda duplicate: duplicate[1])
     ]
