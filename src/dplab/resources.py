@@ -38,7 +38,8 @@ def _megabytes(float64_values: float) -> float:
 def _fig3_values(n: int, d: int, seeds: int) -> float:
     """Fig. 3 (Hu et al. 2024, Section 6) on one dataset, :func:`dplab.studies.preprocessing.learning.fig3_frame`:
     X, its two PCA reductions and the ``seeds`` DP-PCA projections ``X A Aᵀ`` held at once, each n x d,
-    plus the (seeds, n) margins of the logistic risk."""
+    plus the (seeds, n) margins of the logistic risk (measured: 463 MB peak for n = 3000, d = 800, seeds = 4, one
+    epsilon, against an estimate of 607 MB)."""
     return (3 + seeds) * n * d + seeds * n
 
 
@@ -56,7 +57,8 @@ def _preprocessing_regimes(section: Mapping[str, Any]) -> tuple[float, list[str]
 
 def _generalization_empirical(section: Mapping[str, Any]) -> tuple[float, list[str]]:
     """E1 of He, Wang, Tao, :func:`dplab.studies.generalization.empirical.e1_records`, one (d, n, dataset) cell at a
-    time: the Gaussian draw, X (float64 and float32) and the held-out set, each (n or test_size) x d, and the
+    time: the Gaussian draw, X (float64 and float32) and the held-out set, about 2 arrays of (n + test_size) x d
+    (measured: 1184 MB peak, 884 MB above the interpreter, for n = 10^6, d = 50, test_size = 2 x 10^5), and the
     (n or test_size) x runs predictions; plus about 1 kB per result row (dims x datasets x grid x checkpoints x
     runs)."""
     d = max(section["dims"])
@@ -64,7 +66,7 @@ def _generalization_empirical(section: Mapping[str, Any]) -> tuple[float, list[s
     test, runs = section["test_size"], section["runs"]
     cells = sum(len(block["sizes"]) * len(block["sigmas"]) for block in section["grid"])
     rows = len(section["dims"]) * section["datasets"] * cells * len(section["checkpoints"]) * runs
-    values = 2.5 * (n + test) * d + 2 * (n + test) * runs + rows * 1024 / _FLOAT
+    values = 2 * (n + test) * d + 2 * (n + test) * runs + rows * 1024 / _FLOAT
     return values, ["dims", "grid[].sizes", "test_size", "runs", "datasets"]
 
 
