@@ -5,7 +5,10 @@ Two layers:
 1. the JSON schema ``workflow/schemas/config.schema.yaml`` (types, ranges, allowed names, required keys);
 2. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
    ``lr < 2/(beta_smooth + rho)`` of Lemma 4 in Asoodeh et al. 2020; an interval needs ``a < b``; names that
-   refer to other keys must exist).
+   refer to other keys must exist);
+3. checks that walk the dict whatever the schema's shape (:mod:`dplab.config_checks`, :mod:`dplab.resources`):
+   duplicate keys in the YAML files, NaN and infinities, unsafe ``results``/``work`` folders, and jobs whose
+   estimated peak memory exceeds ``resources.max_mem_mb``.
 
 Every problem is reported in one :class:`ConfigError` whose lines each name the key, the value and what is
 allowed, so a user fixes all of them in one pass.

@@ -21,8 +21,15 @@ from typing import Any
 
 import yaml
 
-__all__ = ["PATH_KEYS", "PROTECTED_FOLDERS", "nonfinite_problems", "path_problems", "duplicate_key_problems",
-           "problem_studies", "repository_root"]
+__all__ = [
+    "PATH_KEYS",
+    "PROTECTED_FOLDERS",
+    "nonfinite_problems",
+    "path_problems",
+    "duplicate_key_problems",
+    "problem_studies",
+    "repository_root",
+]
 
 #: Top-level keys naming folders the workflow writes to.
 PATH_KEYS = ("results", "work")
@@ -67,8 +74,10 @@ def repository_root(start: str | Path) -> Path:
 
 def _path_problem(key: str, value: str, folder: Path, repository: Path) -> str | None:
     """Why ``folder`` (the resolved ``value`` of ``key``) is unsafe to write into, or ``None``."""
-    allowed = (f"a folder that is not the filesystem root, the home folder, a folder holding the repository "
-               f"{repository}, or inside its {', '.join(f + '/' for f in PROTECTED_FOLDERS)}")
+    allowed = (
+        f"a folder that is not the filesystem root, the home folder, a folder holding the repository "
+        f"{repository}, or inside its {', '.join(f + '/' for f in PROTECTED_FOLDERS)}"
+    )
     home = Path.home().resolve()
     inside_protected = any(folder.is_relative_to(repository / name) for name in PROTECTED_FOLDERS)
     if folder == Path(folder.anchor) or folder == home or repository.is_relative_to(folder) or inside_protected:

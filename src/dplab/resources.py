@@ -18,8 +18,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-__all__ = ["BASELINE_MB", "FLOOR_MB", "HEAVY_JOBS", "job_mem_mb", "physical_memory_mb", "max_mem_mb",
-           "memory_problems"]
+__all__ = ["BASELINE_MB", "FLOOR_MB", "HEAVY_JOBS", "job_mem_mb", "physical_memory_mb", "max_mem_mb", "memory_problems"]
 
 #: Resident size of a job's interpreter after importing numpy, pandas, torch and dplab (measured: 323 MB).
 BASELINE_MB = 350

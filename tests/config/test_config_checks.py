@@ -73,37 +73,58 @@ BAD = {
     "position beyond n": ("contraction.audit.positions", [40, 45], ["audit.positions[1]'", "45", "1 <= i <= n = 40"]),
     "position zero": ("contraction.figures.fig2.positions", [0, 20], ["fig2.positions[0]'", "0", ">= 1"]),
     "reversed interval": ("contraction.laplace.interval", [1.0, 0.0], ["laplace.interval'", "[1.0, 0.0]", "a < b"]),
-    "diameter range reversed": ("contraction.regime.diameter_min", 20.0,
-                                ["regime.diameter_min'", "20.0", "< diameter_max = 10.0"]),
+    "diameter range reversed": (
+        "contraction.regime.diameter_min",
+        20.0,
+        ["regime.diameter_min'", "20.0", "< diameter_max = 10.0"],
+    ),
     "unknown audited configuration": ("contraction.audit.run", ["G1", "X9"], ["audit.run[1]'", "'X9'", "one of G1"]),
-    "chunk above samples": ("contraction.audit.monte_carlo.chunk", 3000000,
-                            ["monte_carlo.chunk'", "3000000", "<= samples = 2000000"]),
-    "random stopping on Laplace": ("contraction.random_stopping.config", "L1",
-                                   ["random_stopping.config'", "'L1'", "a gaussian configuration"]),
+    "chunk above samples": (
+        "contraction.audit.monte_carlo.chunk",
+        3000000,
+        ["monte_carlo.chunk'", "3000000", "<= samples = 2000000"],
+    ),
+    "random stopping on Laplace": (
+        "contraction.random_stopping.config",
+        "L1",
+        ["random_stopping.config'", "'L1'", "a gaussian configuration"],
+    ),
     "Theorem 3 beyond one dimension": ("contraction.utility.laplace.d", 2, ["utility.laplace.d'", "2", "allowed: 1"]),
     "unknown noise": ("contraction.audit.configs.L1.noise", "cauchy", ["configs.L1.noise", "'cauchy'", "gaussian"]),
     "negative noise scale": ("contraction.audit.configs.G1.scale", -2.0, ["configs.G1.scale", "-2.0", "> 0"]),
     "infinite confidence level": ("contraction.audit.monte_carlo.alpha", INF, ["monte_carlo.alpha'", "inf", "finite"]),
     "NaN epsilon (preprocessing)": ("preprocessing.tables.eps", NAN, ["preprocessing.tables.eps'", "nan", "finite"]),
-    "NaN inside a list": ("generalization.high_probability.deltas", [1.0e-5, NAN],
-                          ["high_probability.deltas[1]'", "nan", "finite"]),
+    "NaN inside a list": (
+        "generalization.high_probability.deltas",
+        [1.0e-5, NAN],
+        ["high_probability.deltas[1]'", "nan", "finite"],
+    ),
     "minus infinity": ("generalization.kl.eps_min", -INF, ["generalization.kl.eps_min'", "-inf", "finite"]),
     "infinite size": ("purification.tables.n", INF, ["purification.tables.n'", "inf", "finite"]),
     "fig3 n too small": ("preprocessing.fig3.n", 10, ["preprocessing.fig3.n'", "10", ">= 101"]),
     "size as a string": ("preprocessing.fig3.d", "500", ["preprocessing.fig3.d'", "'500'", "of type integer"]),
     "rank not below dimension": ("preprocessing.regimes.regimes[0].k", 200, ["regimes[0].k'", "200", "k < d = 100"]),
     "too many trials": ("purification.mode_release.trials", 10**9, ["mode_release.trials'", "1000000000", "<= "]),
-    "unknown adjacency": ("purification.fig1.adjacencies", ["add_remove", "swap"],
-                          ["adjacencies[1]'", "'swap'", "one of"]),
+    "unknown adjacency": (
+        "purification.fig1.adjacencies",
+        ["add_remove", "swap"],
+        ["adjacencies[1]'", "'swap'", "one of"],
+    ),
     "results at the filesystem root": ("results", "/", ["'results'", "'/'", "not the filesystem root"]),
     "results inside the package": ("results", "src/dplab", ["'results'", "'src/dplab'", "inside its src/"]),
     "results in the home folder": ("results", "~", ["'results'", repr(HOME), "the home folder"]),
     "work inside workflow/": ("work", "workflow/work", ["'work'", "'workflow/work'", "workflow/"]),
     "work inside tests/": ("work", str(ROOT / "tests"), ["'work'", repr(str(ROOT / "tests")), "tests/"]),
-    "results holding the repository": ("results", str(ROOT.parent), ["'results'", repr(str(ROOT.parent)),
-                                                                     "a folder holding the repository"]),
-    "oversized fig3 design matrix": ("preprocessing.fig3", {"n": 10_000_000, "d": 5000},
-                                     ["preprocessing.fig3'", "n: 10000000, d: 5000", "estimated peak 9920089 MB"]),
+    "results holding the repository": (
+        "results",
+        str(ROOT.parent),
+        ["'results'", repr(str(ROOT.parent)), "a folder holding the repository"],
+    ),
+    "oversized fig3 design matrix": (
+        "preprocessing.fig3",
+        {"n": 10_000_000, "d": 5000},
+        ["preprocessing.fig3'", "n: 10000000, d: 5000", "estimated peak 9920089 MB"],
+    ),
 }
 
 
@@ -153,9 +174,18 @@ def test_nonfinite_found_at_any_depth():
     ]
 
 
-@pytest.mark.parametrize("key", ["contraction.figures.fig3.sigma", "contraction.audit.lr", "preprocessing.fig3.tail_sd",
-                                 "generalization.empirical.rho", "purification.mode_release.mode_share",
-                                 "preprocessing.tables.missing_rate", "purification.fig2.delta_tilde"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "contraction.figures.fig3.sigma",
+        "contraction.audit.lr",
+        "preprocessing.fig3.tail_sd",
+        "generalization.empirical.rho",
+        "purification.mode_release.mode_share",
+        "preprocessing.tables.missing_rate",
+        "purification.fig2.delta_tilde",
+    ],
+)
 @pytest.mark.parametrize("value", [NAN, INF, -INF])
 def test_nonfinite_never_crashes_a_cross_key_rule(config, key, value):
     """Cross-key rules (which may call int() or compare) do not run on a non-finite value: a ConfigError, no crash."""
@@ -212,11 +242,18 @@ def test_duplicate_keys_reported_by_validate_config(config, tmp_path):
 def test_snakemake_refuses_before_any_job(tmp_path):
     """Through the real Snakefile: a dry run with a bad --configfile stops at validation, listing every problem."""
     bad = tmp_path / "bad.yaml"
-    bad.write_text("seed: 1\nseed: 2\nresults: src/dplab\ncontraction:\n  figures:\n    fig2: {sigma: .nan}\n",
-                   encoding="utf-8")
+    bad.write_text(
+        "seed: 1\nseed: 2\nresults: src/dplab\ncontraction:\n  figures:\n    fig2: {sigma: .nan}\n", encoding="utf-8"
+    )
     environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--configfile", str(bad)],
-                         cwd=ROOT, capture_output=True, text=True, env=environment, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--configfile", str(bad)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+    )
     output = run.stdout + run.stderr
     assert run.returncode != 0
     assert f"config file '{bad}', line 2: key 'seed' is given twice" in output
