@@ -212,8 +212,10 @@ def validate_config(config: dict[str, Any], schema_path: str | Path, configfiles
     problems += path_problems(config, repository_root(schema_path)) + nonfinite
     schema = schema_problems(config, load_schema(schema_path))
     problems += schema
-    if not schema and not nonfinite:  # the cross-key rules and estimates assume types hold and numbers are finite
-        rules = constraint_problems(config) + registered_study_problems(config)
-        problems += rules + memory_problems(config, skip=problem_studies(rules))
+    if not schema:  # cross-key rules and estimates assume types hold: run them on the studies with finite numbers
+        infinite = problem_studies(nonfinite)
+        finite = {**config, "studies": [name for name in config.get("studies", []) if name not in infinite]}
+        rules = ([] if "contraction" in infinite else constraint_problems(config)) + registered_study_problems(finite)
+        problems += rules + memory_problems(finite, skip=problem_studies(rules) | infinite)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

@@ -158,6 +158,23 @@ def test_problems_of_different_layers_are_reported_together(config):
     assert any("'seed'" in line for line in lines)
 
 
+def test_nonfinite_and_a_cross_key_problem_of_another_study_are_reported_together(config):
+    set_key(config, "generalization.kl.eps_min", NAN)
+    set_key(config, "contraction.figures.fig3.lr", 3.0)
+    set_key(config, "preprocessing.fig3.n", 10_000_000)  # with d = 500: estimated peak beyond this machine
+    message = refusal(config)
+    assert "generalization.kl.eps_min': value nan" in message and "fig3.lr': value 3.0" in message
+    assert "config key 'preprocessing.fig3' (n, d, seeds): value {n: 10000000, d: 500, seeds: 10}" in message
+
+
+def test_cross_key_rules_skip_a_study_holding_a_nonfinite_number(config):
+    """Lemma 4's check would compare with NaN: only the non-finite value of that study is reported."""
+    set_key(config, "contraction.figures.fig3.beta_smooth", NAN)
+    set_key(config, "contraction.figures.fig2.lr", 100.0)
+    message = refusal(config)
+    assert "fig3.beta_smooth': value nan" in message and "fig2.lr'" not in message
+
+
 def test_two_cross_key_problems_are_reported_together(config):
     set_key(config, "contraction.figures.fig3.lr", 3.0)
     set_key(config, "contraction.laplace.interval", [1.0, 0.0])
