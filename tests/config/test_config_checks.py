@@ -249,6 +249,13 @@ def test_same_key_in_different_mappings_is_not_a_duplicate(tmp_path):
     assert duplicate_key_problems(path) == []
 
 
+def test_unhashable_key_is_left_to_yaml(tmp_path):
+    path = tmp_path / "odd.yaml"
+    path.write_text("? [a, b]\n: 1\n", encoding="utf-8")
+    with pytest.raises(yaml.constructor.ConstructorError, match="unhashable key"):
+        duplicate_key_problems(path)
+
+
 def test_duplicate_keys_reported_by_validate_config(config, tmp_path):
     path = tmp_path / "twice.yaml"
     path.write_text("threads: 1\nthreads: 2\n", encoding="utf-8")
