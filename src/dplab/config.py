@@ -9,7 +9,10 @@ Three steps, one validator for all four studies:
    (one per study, referenced from the top level): types, ranges, allowed names, required keys;
 3. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
    ``lr < 2/(beta_smooth + rho)`` of Lemma 4 in Asoodeh et al. 2020; an interval needs ``a < b``; names that
-   refer to other keys must exist).
+   refer to other keys must exist);
+3. checks that walk the dict whatever the schema's shape (:mod:`dplab.config_checks`, :mod:`dplab.resources`):
+   duplicate keys in the YAML files, NaN and infinities, unsafe ``results``/``work`` folders, and jobs whose
+   estimated peak memory exceeds ``resources.max_mem_mb``.
 
 Every problem is reported in one :class:`ConfigError` whose lines each name the key, the value and what is
 allowed, so a user fixes all of them in one pass.
@@ -18,13 +21,22 @@ allowed, so a user fixes all of them in one pass.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 from referencing import Registry, Resource
+
+from dplab.config_checks import (
+    duplicate_key_problems,
+    nonfinite_problems,
+    path_problems,
+    problem_studies,
+    repository_root,
+)
+from dplab.resources import memory_problems
 
 __all__ = [
     "ConfigError",
@@ -277,18 +289,30 @@ def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
     return [problem for name in config.get("studies", []) for problem in load_study(name).constraints(config[name])]
 
 
-def validate_config(config: MutableMapping[str, Any], schema_path: str | Path) -> None:
+def validate_config(
+    config: MutableMapping[str, Any], schema_path: str | Path, configfiles: Iterable[str | Path] = ()
+) -> None:
     """Fill in defaults, then raise :class:`ConfigError` listing every problem of ``config``; silent when valid.
 
     ``schema_path`` is the top-level schema; the study schemas it refers to are read from the same folder. The
-    configuration is completed in place, so the workflow sees every key with its default.
+    configuration is completed in place, so the workflow sees every key with its default. Besides the schema and the
+    cross-key constraints, reports duplicate keys in ``configfiles``, non-finite numbers, unsafe ``results``/``work``
+    folders (``~`` is expanded in ``config``) and jobs whose estimated memory exceeds ``resources.max_mem_mb``
+    (:mod:`dplab.config_checks`, :mod:`dplab.resources`).
     """
     schema_path = Path(schema_path)
     schemas = load_schemas(schema_path.parent)
     schema = schemas[schema_path.name]
     fill_defaults(config, schema, schemas)
-    problems = schema_problems(config, schema, schemas)
-    if not problems:
-        problems = constraint_problems(config) + registered_study_problems(config)
+    nonfinite = nonfinite_problems(config)
+    problems = [problem for path in configfiles for problem in duplicate_key_problems(path)]
+    problems += path_problems(config, repository_root(schema_path)) + nonfinite
+    schema_errors = schema_problems(config, schema, schemas)
+    problems += schema_errors
+    if not schema_errors:  # cross-key rules and estimates assume types hold: run them on the studies with finite numbers
+        infinite = problem_studies(nonfinite)
+        finite = {**config, "studies": [name for name in config.get("studies", []) if name not in infinite]}
+        rules = ([] if "contraction" in infinite else constraint_problems(config)) + registered_study_problems(finite)
+        problems += rules + memory_problems(finite, skip=problem_studies(rules) | infinite)
     if problems:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems))

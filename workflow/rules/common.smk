@@ -7,7 +7,10 @@ import yaml
 from dplab.config import validate_config
 from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
-validate_config(config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml")
+# workflow.configfiles: config.yaml and every --configfile, checked for duplicate keys.
+validate_config(
+    config, Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml", configfiles=workflow.configfiles
+)
 
 # BLAS/OpenMP threads per job, inherited by every job's process (numpy reads them at import, before a script
 # could set them): on 2 shared cores, multi-threaded BLAS made mid-size matrix products up to 10x slower.
