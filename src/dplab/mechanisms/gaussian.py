@@ -18,6 +18,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
 from dplab.checks import positive_finite
+from dplab.numerics import log1mexp
 
 __all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
 
@@ -45,7 +46,7 @@ def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1
     log_second = epsilon + log_ndtr(-half - stretch)
     positive = log_second < log_first
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = log_first + np.log1p(-np.exp(np.where(positive, log_second - log_first, -1.0)))
+        value = log_first + log1mexp(np.where(positive, log_second - log_first, -1.0))
     return np.where(positive, value, -np.inf)
 
 

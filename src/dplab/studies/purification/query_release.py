@@ -53,6 +53,7 @@ from dplab.mechanisms.mwem import (
     query_answers,
     sample_histograms,
 )
+from dplab.numerics import log1mexp
 from dplab.seeding import derive_seed
 from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
 from dplab.studies.registry import no_progress
@@ -272,10 +273,10 @@ def purified_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float) -> 
     codes = np.arange(2 ** n_bits)
     hamming = np.bitwise_count(codes[:, None] ^ codes[None, :]).astype(float)
     log_f = math.log(0.5) - 0.5 / laplace_scale
-    log_keep = math.log1p(-math.exp(log_f))
+    log_keep = log1mexp(log_f)
     log_kernel = hamming * log_f + (n_bits - hamming) * log_keep
     log_omega = -n_bits * math.log(2.0)
-    kept = math.log1p(-math.exp(log_omega)) + np.logaddexp.reduce(log_pmf[:, None] + log_kernel, axis=0)
+    kept = log1mexp(log_omega) + np.logaddexp.reduce(log_pmf[:, None] + log_kernel, axis=0)
     return np.logaddexp(kept, log_omega - n_bits * math.log(2.0))
 
 
