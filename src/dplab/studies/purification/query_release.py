@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.distributions import Laplace
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
@@ -204,8 +205,7 @@ def em_log_probabilities(scores: np.ndarray, epsilon0: float, n: float) -> np.nd
 
 def _laplace_quantiles(points: int, scale: float) -> np.ndarray:
     """Laplace(scale) quantiles at the midpoints u = (i + ½)/points (midpoint rule in the CDF variable)."""
-    u = (np.arange(points) + 0.5) / points
-    return scale * np.where(u < 0.5, np.log(2 * u), -np.log(2 * (1 - u)))
+    return Laplace(scale).quantile((np.arange(points) + 0.5) / points)
 
 
 def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, queries: np.ndarray, n: float,
