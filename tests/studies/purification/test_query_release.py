@@ -15,7 +15,6 @@ import pytest
 import yaml
 from scipy import stats
 
-from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
 from dplab.mechanisms.purification import binmap, binmap_inverse, purify_bits
 from dplab.report.claims import VERDICTS, claims_frame
@@ -23,7 +22,6 @@ from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
-    em_log_probabilities,
     pure_mwem_transcript_epsilon,
     purified_log_pmf,
     query_release_audit,
@@ -101,13 +99,6 @@ def test_audit_frame_within_bounds(frames):
     assert (audit["epsilon_inf"] <= audit["bound_effective"] + 1e-9).all()  # basic composition of the used rounds
     post = audit.pivot_table(index="neighbour_cell", columns="mechanism", values="epsilon_inf")
     assert (post["alg16_purified"] <= post["alg16_sampled_unpurified"] + 1e-12).all()
-
-
-def test_em_log_probabilities_match_library():
-    scores = np.array([[0.0, 0.1, 0.4], [0.2, 0.2, 0.0]])
-    for row in scores:
-        np.testing.assert_allclose(em_log_probabilities(row, 0.3, 50),
-                                   exponential_mechanism_log_probabilities(row, 0.3, 1 / 50), rtol=1e-12)
 
 
 def test_transcript_epsilon_single_query_is_exact():

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from dplab.distributions import Laplace
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
@@ -64,7 +65,6 @@ __all__ = [
     "sweep_points",
     "query_release_sweep",
     "query_release_audit",
-    "em_log_probabilities",
     "pure_mwem_transcript_epsilon",
     "algorithm16_sample_log_pmf",
     "purified_log_pmf",
@@ -196,13 +196,6 @@ def query_release_sweep(params: Mapping[str, Any], seed: int,
 # Exact audit on a tiny instance (artifact ext_query_release_audit)
 # --------------------------------------------------------------------------------------------------------------------
 
-def em_log_probabilities(scores: np.ndarray, epsilon0: float, n: float) -> np.ndarray:
-    """log P(k) of MWEM's exponential mechanism, P(k) ∝ exp(ε₀·n·score_k/2), along the last axis (batched form of
-    dplab.mechanisms.exponential.exponential_mechanism_log_probabilities with sensitivity 1/n; tested equal)."""
-    logits = epsilon0 * n * np.asarray(scores, float) / 2.0
-    return logits - np.logaddexp.reduce(logits, axis=-1, keepdims=True)
-
-
 def _laplace_quantiles(points: int, scale: float) -> np.ndarray:
     """Laplace(scale) quantiles at the midpoints u = (i + ½)/points (midpoint rule in the CDF variable)."""
     return Laplace(scale).quantile((np.arange(points) + 0.5) / points)
@@ -225,8 +218,8 @@ def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, que
 
     def em_ratio(log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         current = np.exp(log_p) @ queries.T
-        return (em_log_probabilities(np.abs(current - a), epsilon0, n)
-                - em_log_probabilities(np.abs(current - b), epsilon0, n)), current
+        return (exponential_mechanism_log_probabilities(np.abs(current - a), epsilon0, 1.0 / n)
+                - exponential_mechanism_log_probabilities(np.abs(current - b), epsilon0, 1.0 / n)), current
 
     first, current0 = em_ratio(log_p0)
     if rounds == 2:
@@ -252,7 +245,7 @@ def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float
     n_cells = queries.shape[1]
     p0 = np.full(n_cells, 1.0 / n_cells)
     current0 = queries @ p0
-    log_em = em_log_probabilities(np.abs(current0 - a), epsilon0, n)
+    log_em = exponential_mechanism_log_probabilities(np.abs(current0 - a), epsilon0, 1.0 / n)
     noise = _laplace_quantiles(grid_points, 1.0 / (n * epsilon0))
     total = np.zeros(n_cells ** m_records)
     for k in range(queries.shape[0]):
