@@ -16,14 +16,13 @@ import yaml
 from scipy import stats
 
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
-from dplab.mechanisms.purification import binmap, binmap_inverse, purify_bits
+from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
     pure_mwem_transcript_epsilon,
-    purified_log_pmf,
     query_release_audit,
     query_release_sweep,
     sweep_points,
@@ -132,7 +131,7 @@ def test_purified_pmf_matches_monte_carlo_of_purify_bits():
     log_pmf = np.log(np.array([0.5, 0.1, 0.0, 0.1, 0.05, 0.05, 0.0, 0.2]) + 1e-300)
     from dplab.mechanisms.purification import discrete_purification_shift
     b = 2 * discrete_purification_shift(3, -0.4) / 1.0
-    exact = np.exp(purified_log_pmf(log_pmf, 3, b))
+    exact = np.exp(purified_bits_log_pmf(log_pmf, 3, b))
     assert exact.sum() == pytest.approx(1.0, abs=1e-12)
     runs = 200000
     inputs = rng.choice(8, size=runs, p=np.exp(log_pmf) / np.exp(log_pmf).sum())

@@ -36,6 +36,7 @@ import pandas as pd
 
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.mechanisms.purification import purified_bits_log_pmf
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
@@ -55,7 +56,6 @@ from dplab.mechanisms.mwem import (
     query_answers,
     sample_histograms,
 )
-from dplab.numerics import log1mexp
 from dplab.seeding import derive_seed
 from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
 from dplab.studies.registry import no_progress
@@ -67,7 +67,6 @@ __all__ = [
     "query_release_audit",
     "pure_mwem_transcript_epsilon",
     "algorithm16_sample_log_pmf",
-    "purified_log_pmf",
 ]
 
 ADJACENCY = "add_remove (one record added or removed; n public, answers = counts/n)"
@@ -259,20 +258,6 @@ def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float
     return np.log(total)
 
 
-def purified_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float) -> np.ndarray:
-    """Exact law of purify_bits's output when its input has law exp(log_pmf) on {0,1}^L (L = n_bits, index = bit
-    code): (1 − ω)Σ_y P(y) f^{h(y,z)}(1 − f)^{L−h(y,z)} + ω 2^{−L}, ω = 2^{−L}, h the Hamming distance and
-    f = P(Lap(b) ≥ ½) = ½e^{−1/(2b)} the per-bit flip probability (a mixed Unif[0,1] bit rounds to 1 w.p. exactly ½)."""
-    codes = np.arange(2 ** n_bits)
-    hamming = np.bitwise_count(codes[:, None] ^ codes[None, :]).astype(float)
-    log_f = math.log(0.5) - 0.5 / laplace_scale
-    log_keep = log1mexp(log_f)
-    log_kernel = hamming * log_f + (n_bits - hamming) * log_keep
-    log_omega = -n_bits * math.log(2.0)
-    kept = log1mexp(log_omega) + np.logaddexp.reduce(log_pmf[:, None] + log_kernel, axis=0)
-    return np.logaddexp(kept, log_omega - n_bits * math.log(2.0))
-
-
 def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray]:
     audit = section["audit"]
     rng = np.random.default_rng(derive_seed(seed, SECTION, "audit"))
@@ -300,7 +285,7 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
     a16_rounds = audit["alg16_rounds"]
     a16_eps0 = math.sqrt(par.rho / a16_rounds)
     log_y = algorithm16_sample_log_pmf(counts, queries, n, a16_eps0, par.m, grid)
-    log_pure = purified_log_pmf(log_y, par.n_bits, par.laplace_scale)
+    log_pure = purified_bits_log_pmf(log_y, par.n_bits, par.laplace_scale)
     common = {"d": d, "n": n, "k": k, "epsilon_total": eps_tot, "adjacency": ADJACENCY}
     rows = []
     for cell in progress(range(n_cells)):
@@ -314,7 +299,7 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
                      "log_omega": float("nan"), "laplace_scale": float("nan"), "epsilon_prime": float("nan"),
                      "m": 0, "n_bits": 0})
         log_y_nb = algorithm16_sample_log_pmf(neighbour, queries, n, a16_eps0, par.m, grid)
-        log_pure_nb = purified_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
+        log_pure_nb = purified_bits_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
         alg16 = {"rounds": a16_rounds, "epsilon0": a16_eps0, "log_delta": par.log_delta, "log_omega": par.log_omega,
                  "laplace_scale": par.laplace_scale, "epsilon_prime": eps, "m": par.m, "n_bits": par.n_bits,
                  "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0)}
