@@ -1,4 +1,4 @@
-"""Shared log-domain numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range.
+"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, and symmetric noise matrices.
 
 ``log1mexp`` uses the two-branch rule of Mächler (2012, "Accurately computing log(1 − exp(−|a|))", the R package
 Rmpfr vignette, eq. (7)): log(−expm1(x)) for −log 2 ≤ x ≤ 0 (where 1 − eˣ is small and log1p would lose it), and
@@ -41,3 +41,10 @@ def logsubexp(big: np.ndarray | float, small: np.ndarray | float) -> np.ndarray 
     with np.errstate(invalid="ignore"):
         out = big_values + np.asarray(log1mexp(small_values - big_values))
     return float(out) if out.ndim == 0 else out
+
+
+def symmetric_from_upper(draws: np.ndarray) -> np.ndarray:
+    """The symmetric matrices (…, d, d) whose upper triangles (diagonal included) are those of ``draws``: the noise
+    E of sufficient-statistics and covariance perturbation, whose i.i.d. entries are drawn for i ≤ j only."""
+    upper = np.triu(draws)
+    return upper + np.swapaxes(np.triu(upper, 1), -1, -2)

@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from dplab.numerics import log1mexp, logsubexp
+from dplab.numerics import log1mexp, logsubexp, symmetric_from_upper
 
 _POINTS = np.concatenate(
     [
@@ -81,3 +81,15 @@ def test_logsubexp_edges_and_broadcasting():
     assert math.isnan(logsubexp(0.0, 1.0))
     out = logsubexp(np.array([1.0, 2.0]), 0.0)
     np.testing.assert_allclose(out, np.log(np.exp([1.0, 2.0]) - 1.0), rtol=1e-15)
+
+
+def test_symmetric_from_upper_keeps_the_upper_triangle_and_mirrors_it():
+    draws = np.random.default_rng(0).normal(size=(4, 5, 5))
+    out = symmetric_from_upper(draws)
+    np.testing.assert_array_equal(out, np.swapaxes(out, -1, -2))
+    rows, cols = np.triu_indices(5)
+    np.testing.assert_array_equal(out[:, rows, cols], draws[:, rows, cols])
+    for matrix, draw in zip(out, draws):  # element by element, against the definition
+        for i in range(5):
+            for j in range(5):
+                assert matrix[i, j] == draw[min(i, j), max(i, j)]
