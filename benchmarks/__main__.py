@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import torch
 
 from benchmarks.audit_accounting import audit_rows, curve_rows
@@ -91,7 +92,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats and sizes (about a minute)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "performance", help="output folder")
     parser.add_argument("--threads", type=int, default=2, help="torch.set_num_threads (default 2)")
+    parser.add_argument("--redraw", action="store_true",
+                        help="only redraw figures/performance from the performance.csv already in --out (no timing)")
     args = parser.parse_args(argv)
+    if args.redraw:
+        write_figure(pd.read_csv(args.out / "performance.csv"), args.out / "figures" / "performance")
+        print(f"[benchmarks] redrew {args.out}/figures/performance.png from {args.out}/performance.csv")
+        return
     settings = dataclasses.replace(quick_settings() if args.quick else full_settings(), threads=args.threads)
     run(settings, args.out, quick=args.quick, log=lambda message: print(f"[benchmarks] {message}", flush=True))
     print(f"[benchmarks] wrote {args.out}/performance.csv, summary.md, figures/performance.png")

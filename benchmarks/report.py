@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from benchmarks.records import COLUMNS
-from dplab.report.style import figure, save_figure
+from dplab.report.style import figure, label, legend_below, save_figure
 
 __all__ = ["write_csv", "target_rows", "write_summary", "write_figure"]
 
@@ -109,39 +111,44 @@ def write_summary(frame: pd.DataFrame, path: Path, environment: dict[str, Any], 
 
 
 def write_figure(frame: pd.DataFrame, stem: Path) -> None:
-    """Four panels: DP step time vs batch size per model; dplab's ratios; seeds; audit and curve speed-ups."""
-    fig, axes = figure(2, 2, width=3.6, height=2.8)
+    """Four panels: DP step time vs batch size per model; dplab's ratios; seeds; audit and curve speed-ups.
+    Every legend sits under its panel (never on the bars or lines), with readable names (``report.style.label``)."""
+    fig, axes = figure(2, 2, width=4.4, height=2.8)
     step = frame[frame.benchmark.isin(["dp_step", "nonprivate_step"])].drop_duplicates(["case", "implementation"])
     ax = axes[0, 0]
+    colours = {implementation: f"C{k}" for k, implementation in enumerate(IMPLEMENTATION_ORDER)}
+    styles = {"logistic": "-", "mlp": "--"}
     for (model, implementation), part in step.groupby(["model", "implementation"]):
-        style = "-" if model == "logistic" else "--"
-        ax.plot(part.batch_size, part.median_seconds * 1e3, style, marker="o", ms=3,
-                label=f"{implementation} ({model})")
+        ax.plot(part.batch_size, part.median_seconds * 1e3, styles.get(model, ":"), marker="o", ms=3,
+                color=colours.get(implementation, "0.5"))
     ax.set(xscale="log", yscale="log", xlabel="expected batch size B", ylabel="ms per step",
            title="(1)-(2) one step, float32, CPU")
-    ax.legend(ncol=1, fontsize=5.5)
+    handles = [Line2D([], [], color=colour, lw=4, label=label(name)) for name, colour in colours.items()]
+    handles += [Line2D([], [], color="0.3", ls=style, label=f"{model} model") for model, style in styles.items()]
+    legend_below(ax, handles=handles, ncol=2)
     ax = axes[0, 1]
     targets = pd.DataFrame(target_rows(frame))
     if not targets.empty:
         x = np.arange(len(targets))
         ax.bar(x - 0.2, targets.dplab_over_fastest_opacus, 0.4, label="dplab / fastest Opacus")
         ax.bar(x + 0.2, targets.dp_over_nonprivate, 0.4, label="dplab DP / non-private torch")
-        ax.axhline(1.0, color="k", lw=0.8)
-        ax.axhline(2.0, color="k", lw=0.8, ls=":")
-        ax.set_xticks(x, targets.case, rotation=30, fontsize=6)
-        ax.legend(fontsize=6)
+        ax.axhline(1.0, color="k", lw=0.8, label="equal time")
+        ax.axhline(2.0, color="k", lw=0.8, ls=":", label="DP-step target (2x non-private)")
+        ax.set_xticks(x, [case.replace("_", "\n") for case in targets.case])
+        legend_below(ax, offset=44, ncol=2)
     ax.set(yscale="log", ylabel="time ratio", title="ratios (below 1: dplab faster)")
     ax = axes[1, 0]
     seeds = frame[frame.benchmark == "seeds"]
     for implementation, part in seeds.groupby("implementation"):
         ax.plot(part.runs, part.median_seconds, marker="o", label=implementation)
     ax.set(xlabel="seeds S", ylabel="seconds per training", title="(3) S seeds: batched vs sequential")
-    ax.legend(fontsize=6)
+    ax.legend()
     ax = axes[1, 1]
     speed = frame[frame.benchmark.isin(["audit_sampler", "accounting_curve"]) & (frame.implementation == "dplab")]
-    speed = speed[speed.reference != ""]
+    speed = speed[speed.reference.fillna("") != ""]
     ax.bar(np.arange(len(speed)), 1.0 / speed.ratio_vs_reference)
-    ax.set_xticks(np.arange(len(speed)), [f"{c}\nvs {r}" for c, r in zip(speed.case, speed.reference)], fontsize=6)
+    ax.set_xticks(np.arange(len(speed)), [f"{textwrap.fill(c.replace('_', ' '), 12)}\nvs {label(r)}"
+                                          for c, r in zip(speed.case, speed.reference)], fontsize=7)
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set(yscale="log", ylabel="dplab speed-up (×)", title="(4) audit sampler and curves")
     fig.tight_layout()

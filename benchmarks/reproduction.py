@@ -3,9 +3,8 @@ time of ``snakemake -n --forceall`` (a dry run that plans every job of the full 
 
 ``work/benchmarks/<rule>/<wildcards>.tsv`` (or ``work/benchmarks/<rule>.tsv``) holds one line per run of a job with
 its wall time ``s``. The study is the rule name up to its first underscore (``contraction_audit_mc`` ->
-``contraction``), except for the generic per-artifact rules ``study_*`` whose first wildcard folder names the study
-(``study_table/preprocessing/table1.tsv`` -> ``preprocessing``) and the rules of :data:`RULE_STUDY`, whose names
-do not start with their study's.
+``contraction``, ``purification_ext_dp_erm`` -> ``purification``), except for the rules of :data:`RULE_STUDY`, whose
+names do not start with their study's.
 """
 
 from __future__ import annotations
@@ -39,8 +38,6 @@ def job_times(benchmark_dir: Path) -> pd.DataFrame:
         if "s" not in table.columns or table.empty:
             continue
         study = RULE_STUDY.get(rule, rule.split("_")[0])
-        if study == "study" and len(relative.parts) > 2:
-            study = relative.parts[1]
         records.append({"rule": rule, "job": job, "study": study, "seconds": float(table["s"].iloc[-1])})
     return pd.DataFrame(records, columns=["rule", "job", "study", "seconds"])
 

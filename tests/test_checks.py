@@ -1,17 +1,134 @@
-"""dplab.checks: bad values are named with what is allowed."""
+"""dplab.checks: bad values are named with what is allowed; valid values come back unchanged."""
 
 import math
 
+import numpy as np
 import pytest
+import torch
 
-from dplab.checks import positive_finite
+from dplab import checks
 
 
-@pytest.mark.parametrize("value", [0.0, -1.0, math.inf, math.nan])
+@pytest.mark.parametrize("value", [0.0, -1.0, math.inf, -math.inf, math.nan])
 def test_positive_finite_rejects(value):
     with pytest.raises(ValueError, match=r"sigma=.* is invalid; allowed: a finite number > 0"):
-        positive_finite("sigma", value)
+        checks.positive_finite("sigma", value)
 
 
 def test_positive_finite_returns_a_float():
-    assert positive_finite("sigma", 2) == 2.0 and isinstance(positive_finite("sigma", 2), float)
+    assert checks.positive_finite("sigma", 2) == 2.0 and isinstance(checks.positive_finite("sigma", 2), float)
+    assert checks.positive_finite("sigma", np.float64(0.1)) == 0.1
+
+
+@pytest.mark.parametrize("value", ["1", None, [1.0, 2.0]])
+def test_scalar_checks_refuse_other_types_naming_the_argument(value):
+    with pytest.raises((TypeError, ValueError), match="sigma"):
+        checks.positive_finite("sigma", value)
+
+
+def test_finite_allows_any_sign_but_not_nan_or_inf():
+    assert checks.finite("x", -3) == -3.0
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError, match="x=.* is invalid; allowed: finite"):
+            checks.finite("x", bad)
+
+
+def test_non_negative_finite_allows_zero():
+    assert checks.non_negative_finite("m", 0) == 0.0
+    with pytest.raises(ValueError, match=r"m=-1e-12 is invalid; allowed: a finite number >= 0"):
+        checks.non_negative_finite("m", -1e-12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "good", "bad"),
+    [
+        ({}, [1e-300, 0.5, 1 - 1e-16], [0.0, 1.0, -0.1, 1.5, math.nan, math.inf]),
+        ({"allow_zero": True}, [0.0, 0.5], [1.0, -1e-300, math.nan]),
+        ({"allow_one": True}, [1.0, 0.5], [0.0, 1.0 + 1e-15, math.nan]),
+    ],
+)
+def test_probability_ends(kwargs, good, bad):
+    for value in good:
+        assert checks.probability("delta", value, **kwargs) == value
+    for value in bad:
+        with pytest.raises(ValueError, match=r"delta=.* is invalid; allowed: a number in [\[(]0, 1[\])]"):
+            checks.probability("delta", value, **kwargs)
+
+
+def test_log_probability_allows_minus_inf_only_on_request():
+    assert checks.log_probability("log_delta", -700.0) == -700.0
+    assert checks.log_probability("log_delta", -math.inf, allow_zero=True) == -math.inf
+    assert checks.log_probability("log_delta", 0.0, allow_one=True) == 0.0
+    for bad in (0.0, 0.1, -math.inf, math.inf, math.nan):
+        with pytest.raises(ValueError, match=r"log_delta=.* is invalid; allowed: a number in \(-inf, 0\)"):
+            checks.log_probability("log_delta", bad)
+
+
+def test_in_range_closed_and_open_ends():
+    assert checks.in_range("q", 1.0, 1.0, math.inf) == 1.0
+    assert checks.in_range("q", math.inf, 1.0, math.inf) == math.inf
+    with pytest.raises(ValueError, match=r"q=1.0 is invalid; allowed: a number in \(1, inf\]"):
+        checks.in_range("q", 1.0, 1.0, math.inf, low_open=True)
+
+
+def test_whole_number():
+    assert checks.whole_number("n", 3) == 3 and isinstance(checks.whole_number("n", 3.0), int)
+    assert checks.whole_number("n", np.int64(7)) == 7
+    for bad in (0, -1, 2.5, math.nan, math.inf):
+        with pytest.raises(ValueError, match=r"n=.* is invalid; allowed: a whole number >= 1"):
+            checks.whole_number("n", bad)
+    with pytest.raises(ValueError, match=r"k=11 is invalid; allowed: a whole number >= 0 and <= 10"):
+        checks.whole_number("k", 11, minimum=0, maximum=10)
+    with pytest.raises(TypeError, match="n=True"):
+        checks.whole_number("n", True)
+
+
+def test_choice_lists_what_is_allowed():
+    assert checks.choice("noise", "laplace", ("gaussian", "laplace")) == "laplace"
+    with pytest.raises(ValueError, match=r"noise='x' is invalid; allowed: one of 'gaussian', 'laplace'"):
+        checks.choice("noise", "x", ("gaussian", "laplace"))
+
+
+def test_labels_in_refuses_zero_one_coding():
+    np.testing.assert_array_equal(checks.labels_in("y", [1, -1, 1]), [1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match=r"y=\[0.0, 0.0\] is invalid; allowed: labels in \{-1, 1\}"):
+        checks.labels_in("y", [1, 0, 0])
+
+
+def test_array_checks_show_the_offending_entries():
+    with pytest.raises(ValueError, match=r"sigma=\[-1.0, nan\] is invalid; allowed: 0 < sigma < inf"):
+        checks.as_positive_array([1.0, -1.0, 2.0, math.nan], "sigma")
+    with pytest.raises(ValueError, match=r"X=\[inf\] is invalid; allowed: finite numbers"):
+        checks.as_finite_array([[1.0, math.inf]], "X")
+    with pytest.raises(ValueError, match=r"x=\[nan\] is invalid"):
+        checks.as_float_array([math.inf, math.nan], "x")
+    with pytest.raises(ValueError, match=r"T=\[0.0\] is invalid; allowed: a finite whole number >= 1"):
+        checks.as_integer_array([1.0, 0.0], "T", minimum=1)
+    assert checks.as_float_array([math.inf], "x")[0] == math.inf
+
+
+def test_valid_arrays_come_back_unchanged():
+    value = [0.1, 0.2, 3.0]
+    np.testing.assert_array_equal(checks.as_positive_array(value, "x"), np.asarray(value, dtype=np.float64))
+    assert checks.as_positive_array(value, "x").dtype == np.float64
+
+
+def test_shape_checks_name_both_arguments():
+    checks.matching_length("X", np.zeros((3, 2)), "y", np.zeros(3))
+    with pytest.raises(ValueError, match=r"X has shape \(3, 2\) and y has shape \(4,\)"):
+        checks.matching_length("X", np.zeros((3, 2)), "y", np.zeros(4))
+    with pytest.raises(ValueError, match=r"X has shape \(3,\); allowed: an array with 2 dimension"):
+        checks.require_ndim("X", np.zeros(3), 2)
+
+
+def test_finite_tensor():
+    tensor = torch.tensor([1.0, 2.0])
+    assert checks.finite_tensor("w0", tensor) is tensor
+    with pytest.raises(ValueError, match=r"w0 has non-finite entries \[nan\]"):
+        checks.finite_tensor("w0", torch.tensor([1.0, math.nan]))
+
+
+def test_missing_aware_array_allows_nan_but_not_inf():
+    assert np.isnan(checks.as_missing_aware_array([1.0, math.nan], "X")[1])
+    with pytest.raises(ValueError, match=r"X=\[-inf\] is invalid; allowed: finite numbers or NaN"):
+        checks.as_missing_aware_array([1.0, -math.inf], "X")

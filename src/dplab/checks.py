@@ -1,16 +1,220 @@
-"""Argument checks shared by the library: a bad value raises ValueError naming the argument, the value and what
-is allowed, before any work starts."""
+"""Argument checks shared by the library: a bad value raises ``ValueError`` naming the argument, the value and what
+is allowed (``"epsilon=-1.0 is invalid; allowed: a finite number > 0"``), before any work starts.
+
+Every check works on scalars and arrays alike (an array is valid when every entry is); the scalar forms return a
+Python ``float``/``int``, the ``as_*_array`` forms a float64 array. A value that is not a number at all (a string,
+``None``) raises ``TypeError`` naming the argument. The checks never change a valid value: they return it converted
+exactly as the callers converted it before (``float(value)``, ``np.asarray(value, float64)``).
+"""
 
 from __future__ import annotations
 
 import math
+import operator
+from collections.abc import Collection, Sequence
+from typing import Any
 
-__all__ = ["positive_finite"]
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "as_finite_array",
+    "as_float_array",
+    "as_integer_array",
+    "as_missing_aware_array",
+    "as_non_negative_array",
+    "as_positive_array",
+    "choice",
+    "finite",
+    "finite_tensor",
+    "in_range",
+    "labels_in",
+    "log_probability",
+    "matching_length",
+    "non_negative_finite",
+    "positive_finite",
+    "probability",
+    "require",
+    "require_ndim",
+    "whole_number",
+]
+
+_MAX_SHOWN = 5
+
+
+def _describe(value: Any, ok: np.ndarray) -> str:
+    """The offending entries of ``value`` (all of it when scalar), formatted for an error message."""
+    array = np.asarray(value)
+    if array.ndim == 0:
+        return repr(array.item())
+    bad = array[~np.broadcast_to(ok, array.shape)]
+    shown = ", ".join(repr(x.item()) for x in bad[:_MAX_SHOWN])
+    more = f", ... ({bad.size} entries)" if bad.size > _MAX_SHOWN else ""
+    return f"[{shown}{more}]"
+
+
+def require(ok: ArrayLike, name: str, value: Any, allowed: str) -> None:
+    """Raise ``ValueError("<name>=<bad entries> is invalid; allowed: <allowed>")`` unless every entry of ``ok``
+    is true."""
+    ok = np.asarray(ok, dtype=bool)
+    if not ok.all():
+        raise ValueError(f"{name}={_describe(value, ok)} is invalid; allowed: {allowed}")
+
+
+def _numeric(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``TypeError`` naming ``name`` if it is not numeric (a string, None, ...)."""
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a number")
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a number or an array of numbers") from error
+
+
+def _scalar(array: np.ndarray, name: str, value: Any) -> float:
+    if array.ndim != 0:
+        raise ValueError(f"{name} has shape {array.shape}; allowed: a single number")
+    return float(value) if isinstance(value, (int, float)) else float(array)
+
+
+def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` if any entry is NaN (infinities pass)."""
+    array = _numeric(value, name)
+    require(~np.isnan(array), name, array, "a number (not NaN)")
+    return array
+
+
+def as_finite_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite (no NaN, no inf)."""
+    array = _numeric(value, name)
+    require(np.isfinite(array), name, array, "finite numbers (no NaN or infinity)")
+    return array
+
+
+def as_missing_aware_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` if any entry is ±inf (NaN passes: in a dataset
+    with missing values it marks a missing entry)."""
+    array = _numeric(value, name)
+    require(~np.isinf(array), name, array, "finite numbers or NaN (a missing value)")
+    return array
+
+
+def as_positive_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite and > 0."""
+    array = _numeric(value, name)
+    require(np.isfinite(array) & (array > 0), name, array, f"0 < {name} < inf")
+    return array
+
+
+def as_non_negative_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array; ``ValueError`` naming ``name`` unless every entry is finite and >= 0."""
+    array = _numeric(value, name)
+    require(np.isfinite(array) & (array >= 0), name, array, f"0 <= {name} < inf")
+    return array
+
+
+def as_integer_array(value: ArrayLike, name: str, minimum: float = -math.inf) -> np.ndarray:
+    """``value`` as an int64 array; ``ValueError`` naming ``name`` unless every entry is a whole number >= minimum.
+    Integer input is converted directly (no float64 round trip, so integers above 2^53 keep every digit)."""
+    allowed = "a finite whole number" + ("" if minimum == -math.inf else f" >= {minimum:g}")
+    raw = np.asarray(value) if isinstance(value, np.ndarray) or np.isscalar(value) else None
+    if raw is not None and raw.dtype.kind in "iu":
+        require(raw >= minimum, name, raw, allowed)
+        return raw.astype(np.int64)
+    array = _numeric(value, name)
+    require(np.isfinite(array) & (array == np.round(array)) & (array >= minimum), name, value, allowed)
+    return array.astype(np.int64)
+
+
+def finite(name: str, value: float) -> float:
+    """``value`` as a float after checking it is finite (any sign)."""
+    return _scalar(as_finite_array(value, name), name, value)
 
 
 def positive_finite(name: str, value: float) -> float:
     """``value`` as a float after checking 0 < value < ∞."""
-    number = float(value)
-    if not (math.isfinite(number) and number > 0):
-        raise ValueError(f"{name}={value!r} is invalid; allowed: a finite number > 0")
-    return number
+    array = _numeric(value, name)
+    require(np.isfinite(array) & (array > 0), name, value, "a finite number > 0")
+    return _scalar(array, name, value)
+
+
+def non_negative_finite(name: str, value: float) -> float:
+    """``value`` as a float after checking 0 <= value < ∞."""
+    array = _numeric(value, name)
+    require(np.isfinite(array) & (array >= 0), name, value, "a finite number >= 0")
+    return _scalar(array, name, value)
+
+
+def in_range(name: str, value: float, low: float, high: float, *, low_open: bool = False,
+             high_open: bool = False) -> float:
+    """``value`` as a float after checking low <= value <= high (``<`` on an open side); NaN is always refused and
+    an infinite end is allowed only when that bound is infinite and closed."""
+    array = _numeric(value, name)
+    above = operator.gt if low_open else operator.ge
+    below = operator.lt if high_open else operator.le
+    left, right = ("(" if low_open else "["), (")" if high_open else "]")
+    require(above(array, low) & below(array, high), name, value, f"a number in {left}{low:g}, {high:g}{right}")
+    return _scalar(array, name, value)
+
+
+def probability(name: str, value: float, *, allow_zero: bool = False, allow_one: bool = False) -> float:
+    """``value`` as a float after checking it is a probability: 0 < value < 1, each end allowed on request."""
+    return in_range(name, value, 0.0, 1.0, low_open=not allow_zero, high_open=not allow_one)
+
+
+def log_probability(name: str, value: float, *, allow_zero: bool = False, allow_one: bool = False) -> float:
+    """``value`` as a float after checking it is the log of a probability: -∞ < value < 0, with value = -∞ (the
+    probability 0) and value = 0 (the probability 1) allowed on request."""
+    return in_range(name, value, -math.inf, 0.0, low_open=not allow_zero, high_open=not allow_one)
+
+
+def whole_number(name: str, value: int, minimum: int = 1, maximum: float = math.inf) -> int:
+    """``value`` as an int after checking it is a whole number with minimum <= value <= maximum (bool refused)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a whole number")
+    array = _numeric(value, name)
+    upper = "" if maximum == math.inf else f" and <= {maximum:g}"
+    ok = np.isfinite(array) & (array == np.round(array)) & (array >= minimum) & (array <= maximum)
+    require(ok, name, value, f"a whole number >= {minimum}{upper}")
+    return int(_scalar(array, name, value))
+
+
+def choice(name: str, value: object, allowed: Collection[object]) -> object:
+    """``value`` unchanged after checking it is one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"{name}={value!r} is invalid; allowed: one of {', '.join(map(repr, allowed))}")
+    return value
+
+
+def labels_in(name: str, labels: ArrayLike, allowed: Sequence[float] = (-1.0, 1.0)) -> np.ndarray:
+    """``labels`` as a float64 array after checking every entry is one of ``allowed`` (default the signs ±1: a
+    {0, 1} coding is refused where the formula assumes y ∈ {-1, +1})."""
+    array = _numeric(labels, name)
+    require(np.isin(array, np.asarray(allowed, dtype=np.float64)), name, array,
+            f"labels in {{{', '.join(f'{a:g}' for a in allowed)}}}")
+    return array
+
+
+def require_ndim(name: str, array: np.ndarray, ndim: int) -> np.ndarray:
+    """``array`` unchanged after checking it has ``ndim`` dimensions."""
+    if np.ndim(array) != ndim:
+        raise ValueError(f"{name} has shape {np.shape(array)}; allowed: an array with {ndim} dimension(s)")
+    return array
+
+
+def matching_length(name: str, array: Any, other_name: str, other: Any) -> None:
+    """Check ``len(array) == len(other)`` (first axes agree), naming both arguments and their shapes."""
+    if np.shape(array)[:1] != np.shape(other)[:1]:
+        raise ValueError(f"{name} has shape {np.shape(array)} and {other_name} has shape {np.shape(other)}; "
+                         f"allowed: the same length along the first axis")
+
+
+def finite_tensor(name: str, tensor: Any) -> Any:
+    """``tensor`` (torch) unchanged after checking every entry is finite."""
+    import torch  # here, so that the numpy-only modules do not import torch
+
+    values = torch.as_tensor(tensor)
+    ok = torch.isfinite(values)
+    if not bool(ok.all()):
+        raise ValueError(f"{name} has non-finite entries {values[~ok][:_MAX_SHOWN].tolist()}; allowed: finite numbers")
+    return tensor

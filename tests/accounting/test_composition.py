@@ -311,9 +311,9 @@ def test_vectorised_over_arrays():
 
 
 def test_bad_input_names_argument():
-    with pytest.raises(ValueError, match="delta=1.5 must satisfy 0 <= delta < 1"):
+    with pytest.raises(ValueError, match="delta=1.5 is invalid; allowed: 0 <= delta < 1"):
         kov_delta(1.5, 10, 1e-5)
-    with pytest.raises(ValueError, match="T=2.5 must satisfy a whole number >= 1"):
+    with pytest.raises(ValueError, match="T=2.5 is invalid; allowed: a whole number >= 1"):
         kov_delta(1e-5, 2.5, 1e-5)
     with pytest.raises(ValueError, match="delta_tilde"):
         kov_epsilon(0.1, 10, 0.0)

@@ -59,7 +59,7 @@ def tiny_run(tmp_path_factory):
     _write_tsv(root / "work/benchmarks/contraction_audit_mc/G1.tsv", 3.0)
     _write_tsv(root / "work/benchmarks/contraction_audit_mc/G2.tsv", 4.5)
     _write_tsv(root / "work/benchmarks/contraction_lemmas.tsv", 1.25)
-    _write_tsv(root / "work/benchmarks/study_table/preprocessing/table1.tsv", 2.0)
+    _write_tsv(root / "work/benchmarks/preprocessing_table1.tsv", 2.0)
     out = root / "results/performance"
     frame = main.run(TINY, out, quick=True, root=root, log=lambda message: None)
     return frame, out
@@ -108,7 +108,7 @@ def test_reproduction_rows_sum_jobs_per_rule_and_study(tiny_run) -> None:
     assert study.loc["contraction", "median_seconds"] == pytest.approx(8.75)
     assert study.loc["contraction", "runs"] == 3
     assert study.loc["preprocessing", "median_seconds"] == pytest.approx(2.0)
-    assert rules.loc["study_table", "runs"] == 1
+    assert rules.loc["preprocessing_table1", "runs"] == 1
 
 
 def test_missing_benchmark_files_are_reported(tmp_path) -> None:
@@ -173,3 +173,13 @@ def test_rules_named_otherwise_count_for_their_study(tmp_path) -> None:
     jobs = reproduction.job_times(tmp_path).set_index("rule")
     assert jobs.loc["preprocess", "study"] == "preprocessing" == jobs.loc["preprocessing_dataset", "study"]
     assert jobs.loc["logistic_dataset", "study"] == "contraction"
+
+
+def test_redraw_draws_the_figure_from_the_csv_alone(tiny_run, tmp_path) -> None:
+    frame, out = tiny_run
+    copy = tmp_path / "performance"
+    copy.mkdir()
+    (copy / "performance.csv").write_text((out / "performance.csv").read_text())
+    _import("benchmarks.__main__").main(["--redraw", "--out", str(copy)])
+    assert (copy / "figures" / "performance.png").stat().st_size > 1000
+    assert not (copy / "summary.md").exists()  # nothing was timed or summarised

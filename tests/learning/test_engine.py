@@ -546,3 +546,24 @@ def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
     values, enough = _first_distinct(draws, 3)
     assert values[0].tolist() == [5, 2, 7] and values[2].tolist() == [0, 1, 2]
     assert enough.tolist() == [True, False, True]
+
+
+def _logistic_run(X, Y, w0):
+    config = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=2)
+    return run_noisy_gradient(config, LogisticLoss(), X, Y, w0, runs=2, generator=torch.Generator().manual_seed(0),
+                              progress=False)
+
+
+def test_engine_refuses_non_finite_data_and_start_once():
+    X, Y, w0 = np.full((4, 2), 0.1), np.array([1.0, -1.0, 1.0, -1.0]), np.zeros(2)
+    _logistic_run(X, Y, w0)
+    with pytest.raises(ValueError, match=r"X has non-finite entries \[nan\]"):
+        _logistic_run(np.where(np.arange(8).reshape(4, 2) == 3, math.nan, X), Y, w0)
+    with pytest.raises(ValueError, match=r"w0 has non-finite entries \[inf\]"):
+        _logistic_run(X, Y, np.array([0.0, math.inf]))
+
+
+def test_logistic_loss_refuses_zero_one_labels():
+    """The logistic loss assumes y in {-1, +1}; a {0, 1} coding used to be accepted silently."""
+    with pytest.raises(ValueError, match=r"Y=\[0.0, 0.0\] is invalid; allowed: labels in \{-1, 1\}"):
+        _logistic_run(np.full((4, 2), 0.1), np.array([1.0, 0.0, 1.0, 0.0]), np.zeros(2))

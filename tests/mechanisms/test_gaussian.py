@@ -53,3 +53,17 @@ def test_bad_input():
         agm_sigma(-1.0, -3.0)
     with pytest.raises(ValueError, match="sigma="):
         agm_log_delta(0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "log_delta", "message"),
+    [
+        (-1.0, math.log(1e-5), r"epsilon=-1.0 is invalid; allowed: 0 < epsilon < inf"),  # returned sigma = -4.84
+        (math.nan, math.log(1e-5), r"epsilon=nan is invalid"),
+        (1.0, math.nan, r"log_delta=nan is invalid"),
+        (1.0, 0.0, r"log_delta=0.0 is invalid; allowed: -inf < log_delta < 0"),
+    ],
+)
+def test_classical_sigma_refuses_bad_arguments(epsilon, log_delta, message):
+    with pytest.raises(ValueError, match=message):
+        classical_gaussian_sigma(epsilon, log_delta)

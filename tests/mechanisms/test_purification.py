@@ -223,6 +223,13 @@ def test_bernoulli_from_log_rejects_a_probability_above_one():
         bernoulli_from_log(math.log(2.0), 3, np.random.default_rng(0))
 
 
+def test_purify_refuses_non_finite_rows():
+    """NaN used to pass through Algorithm 1 into the output."""
+    domain = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
+    with pytest.raises(ValueError, match=r"x_apx=\[nan\] is invalid; allowed: finite numbers"):
+        purify(np.array([[0.1, math.nan]]), domain, 1.0, -20.0, -3.0, np.random.default_rng(0))
+
+
 @pytest.mark.parametrize("n_bits,scale", [(1, 0.3), (2, 0.05), (3, 1.0), (4, 7.0)])
 def test_purify_bits_log_kernel_is_the_kronecker_product_law(n_bits, scale):
     """Independent reference: each unmixed bit flips w.p. f = ½e^{−1/(2b)}, so the unmixed kernel is the Kronecker

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from dplab.report.index import render_index
+from dplab.report.index import VERDICTS, one_line_reason, render_index
 
 
 def make_study(root):
@@ -20,19 +20,50 @@ def make_study(root):
         study / "claims.csv", index=False)
 
 
+def declared(captions, figures=("ext_audit", "fig2"), tables=("table1",)):
+    return {"title": "Demo", "paper": "P", "captions": captions, "figures": list(figures), "tables": list(tables)}
+
+
 def test_index_links_everything(tmp_path):
     make_study(tmp_path)
-    meta = {"demo": {"title": "Demo", "paper": "P", "captions": {"fig2": "Cap 2", "ext_audit": "Cap A", "table1": "T"}}}
+    meta = {"demo": declared({"fig2": "Cap 2", "ext_audit": "Cap A", "table1": "T"})}
     text = render_index(tmp_path, meta)
     assert "[png](demo/figures/fig2.png)" in text and "[data](demo/data/fig2.csv)" in text
     assert "Cap A" in text and "[markdown](demo/tables/table1.md)" in text
     assert text.index("fig2") < text.index("ext_audit")  # paper figures first
     assert "1 fails, 1 holds" in text
-    assert "| c2 | fails | b | y |" in text
+    assert "| c2 | fails | b | 2 | y |" in text
 
 
 def test_missing_caption_is_an_error(tmp_path):
     make_study(tmp_path)
-    meta = {"demo": {"title": "Demo", "paper": "P", "captions": {"fig2": "Cap 2", "table1": "T"}}}
+    meta = {"demo": declared({"fig2": "Cap 2", "table1": "T"}, figures=["fig2", "ext_audit"])}
     with pytest.raises(KeyError, match="no caption for demo/ext_audit"):
         render_index(tmp_path, meta)
+
+
+def test_index_lists_exactly_the_declared_artifacts_whatever_lies_in_the_folder(tmp_path):
+    make_study(tmp_path)
+    figures = tmp_path / "demo" / "figures"
+    (figures / ".fig2.png.k3j2.tmp.png").write_bytes(b"")  # left by a killed write
+    (figures / "notes.md").write_text("my notes")
+    (figures / "ext_old.png").write_bytes(b"")  # an artifact of an earlier configuration
+    (tmp_path / "demo" / "tables" / "notes.md").write_text("my notes")
+    text = render_index(tmp_path, {"demo": declared({"fig2": "Cap 2", "table1": "T"}, figures=["fig2"])})
+    assert "ext_old" not in text and "notes" not in text and "tmp" not in text and "ext_audit" not in text
+    assert "**fig2**" in text and "**table1**" in text
+
+
+def test_index_defines_the_verdicts_once_and_gives_a_reason_per_claim(tmp_path):
+    make_study(tmp_path)
+    text = render_index(tmp_path, {"demo": declared({"fig2": "Cap 2", "ext_audit": "Cap A", "table1": "T"})})
+    for verdict, meaning in VERDICTS.items():
+        assert text.count(f"| `{verdict}` | {meaning} |") == 1
+    assert "| claim_id | verdict | statement | reason | artifact |" in text
+
+
+def test_one_line_reason_is_the_first_clause_cut_to_the_limit():
+    evidence = "Thm4 <= Prop1 at 100% of eps in [0, 3] for every user; at eps = 1 delta 1e-36 vs 5e-09. More."
+    assert one_line_reason(evidence) == "Thm4 <= Prop1 at 100% of eps in [0, 3] for every user"
+    assert one_line_reason("x" * 300, limit=50) == "x" * 49 + "\u2026"
+    assert one_line_reason("short. then more") == "short. then more"

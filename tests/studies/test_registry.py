@@ -1,9 +1,17 @@
 """The study registry rejects malformed declarations and finds artifacts by id."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.studies.registry import Artifact, Study
+from dplab.studies.registry import (
+    Artifact,
+    Study,
+    combine_shards,
+    compute_artifact,
+    compute_shard,
+    shard_points,
+)
 
 
 def compute(params, seed, progress):
@@ -59,3 +67,30 @@ def test_an_artifact_reads_either_another_artifact_or_pipeline_products():
         Artifact("t1", "table", "s", compute, "c", derived_from="f1", inputs=lambda cfg: {"data": "datasets/a.npz"})
     table = Artifact("t2", "table", "s", compute, "c", inputs="dplab.studies.preprocessing.pipeline:fig3_inputs")
     assert table.inputs.endswith(":fig3_inputs")
+
+
+def point_rows(params, seed, progress, point):
+    rng = np.random.default_rng([seed, point["k"]])  # the point's own stream: independent of the shard
+    return pd.DataFrame({"k": [point["k"]] * 2, "draw": rng.random(2)})
+
+
+SWEEP = Artifact("s1", "figure", "s", point_rows, "c", plot=plot, points=lambda params: [{"k": k} for k in range(7)],
+                 combine=lambda rows, params: rows.assign(total=rows["draw"].sum()))
+
+
+def test_shards_partition_the_points():
+    for shards in range(1, 9):
+        parts = [shard_points(7, shards, i) for i in range(shards)]
+        assert sorted(i for part in parts for i in part) == list(range(7))
+    with pytest.raises(ValueError, match="shard = 3 is invalid; allowed: 0 <= shard < shards = 3"):
+        shard_points(7, 3, 3)
+
+
+@pytest.mark.parametrize("shards", [1, 2, 3, 7])
+def test_a_sweep_is_identical_whatever_the_number_of_shards(shards):
+    whole = compute_artifact(SWEEP, {}, 5)
+    parts = [compute_shard(SWEEP, {}, 5, shard_points(7, shards, i)) for i in range(shards)][::-1]
+    combined = combine_shards(SWEEP, parts, {})
+    pd.testing.assert_frame_equal(combined, whole)
+    assert list(whole["k"]) == [k for k in range(7) for _ in range(2)]
+    assert whole["total"].nunique() == 1

@@ -56,7 +56,7 @@ def test_contraction_modulus_is_the_lipschitz_constant_of_a_quadratic_gradient_s
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"lr": 3.0, "beta_smooth": 0.3, "rho": 0.4}, r"lr=3.0 must satisfy lr < 2/\(beta_smooth\+rho\) = 2.857"),
+        ({"lr": 3.0, "beta_smooth": 0.3, "rho": 0.4}, r"lr=3.0 is invalid; allowed: lr < 2/\(beta_smooth\+rho\) = 2.857"),
         ({"lr": 0.0, "beta_smooth": 0.3, "rho": 0.4}, "lr"),
         ({"lr": 0.1, "beta_smooth": 0.0, "rho": 0.4}, "beta_smooth"),
         ({"lr": 0.1, "beta_smooth": 0.3, "rho": -0.1}, "rho"),

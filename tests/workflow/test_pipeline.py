@@ -1,6 +1,7 @@
 """The quick configuration end to end through Snakemake: the output contract, bounds above measurements,
 identical CSVs on a second run, and bad configurations stopped before any job."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,53 @@ def test_bad_configuration_stops_before_any_job(tmp_path, override, expected):
     assert result.returncode != 0
     assert expected in result.stdout + result.stderr
     assert not (tmp_path / "results-quick").exists()
+
+
+@pytest.mark.parametrize("hash_seed", ["1", "2", "3"])
+def test_a_finished_run_stays_finished_under_any_hash_seed(local_quick_run, hash_seed):
+    """Every parameter is built in a deterministic order: a dry run after a complete run schedules nothing."""
+    workdir = local_quick_run.parent
+    result = subprocess.run(
+        [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), "-n"],
+        capture_output=True, text=True, cwd=workdir, env={**os.environ, "PYTHONHASHSEED": hash_seed},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
+
+
+def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
+    """``snakemake --report`` works and shows every figure, table and claims file, grouped by study."""
+    workdir = local_quick_run.parent
+    report = tmp_path / "report.html"
+    result = subprocess.run(
+        [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), "--report", str(report)],
+        capture_output=True, text=True, cwd=workdir,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    html = report.read_text(encoding="utf-8", errors="replace")
+    shown = [*local_quick_run.glob("*/figures/*.png"), *local_quick_run.glob("*/tables/*.csv"),
+             *local_quick_run.glob("*/claims.csv")]
+    assert len(shown) > 40
+    for path in shown:
+        assert path.name in html, path
+    for study in ("contraction", "preprocessing", "generalization", "purification"):
+        assert study in html
+
+
+SWEEPS = ["generalization/data/f8.csv", "purification/data/ext_dp_erm.csv", "purification/data/ext_dp_erm_sc.csv",
+          "purification/data/ext_query_release.csv", "preprocessing/data/fig3.csv",
+          "preprocessing/data/ext_fig3_regimes.csv"]
+
+
+def test_a_sweep_csv_is_byte_identical_whatever_the_number_of_shards(local_quick_run, quick_runner, tmp_path):
+    """The shared run splits each sweep into the configuration's default number of shards; one shard each (and four,
+    below) gives the same bytes, because every point derives its seeds from its own values."""
+    for shards in (1, 4):
+        workdir = tmp_path / f"shards-{shards}"
+        targets = [f"results-quick/{path}" for path in SWEEPS]
+        result = quick_runner(workdir, "--cores", "2", "--config", f"shards={shards}", *targets)
+        assert result.returncode == 0, result.stderr[-5000:]
+        planned = result.stdout + result.stderr
+        assert f"of {shards} of f8" in planned
+        for path in SWEEPS:
+            assert (workdir / "results-quick" / path).read_bytes() == (local_quick_run / path).read_bytes(), path

@@ -27,21 +27,24 @@ rule contraction_audit_grid:
 
 
 rule contraction_audit_mc:
-    """Monte-Carlo lower bounds: events fixed from the grid, exact PNSGD simulated by the torch engine."""
+    """Monte-Carlo lower bounds at one position: events fixed from the grid, exact PNSGD simulated by the torch engine
+    (one job per configuration and position, each with its own seed)."""
     input:
         laws=rules.contraction_audit_grid.output.laws,
         grid=rules.contraction_audit_grid.output.grid,
         code=dplab_sources("dplab.studies.contraction.audit"),
     output:
-        f"{WORK}/contraction/audit/{{cfg}}/mc.csv",
+        f"{WORK}/contraction/audit/{{cfg}}/mc_{{i}}.csv",
+    wildcard_constraints:
+        i=r"\d+",
     params:
         audit=CONTRACTION["audit"],
         setting=audit_config,
         seed=lambda wc: config["seed"],
     log:
-        f"{LOGS}/contraction_audit_mc/{{cfg}}.log",
+        f"{LOGS}/contraction_audit_mc/{{cfg}}/{{i}}.log",
     benchmark:
-        f"{BENCH}/contraction_audit_mc/{{cfg}}.tsv"
+        f"{BENCH}/contraction_audit_mc/{{cfg}}/{{i}}.tsv"
     threads: config["threads"]
     resources:
         mem_mb=1500,
@@ -55,11 +58,17 @@ def audited_configs(wc):
     return [name for name in CONTRACTION["audit"]["run"] if configs[name]["noise"] == wc.noise]
 
 
+def position_audits(wc):
+    """The Monte-Carlo files of every audited configuration of this noise, one per position (ascending)."""
+    positions = sorted(CONTRACTION["audit"]["positions"])
+    return [f"{WORK}/contraction/audit/{name}/mc_{i}.csv" for name in audited_configs(wc) for i in positions]
+
+
 rule contraction_audit:
     """Bound, grid-exact value and Monte-Carlo lower bound side by side; stops if any measurement exceeds a bound."""
     input:
         grids=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/grid.csv", cfg=audited_configs(wc)),
-        mcs=lambda wc: expand(f"{WORK}/contraction/audit/{{cfg}}/mc.csv", cfg=audited_configs(wc)),
+        mcs=position_audits,
         code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{RESULTS}/contraction/data/ext_audit_{{noise}}.csv",

@@ -63,7 +63,10 @@ rule contraction_lemmas:
     input:
         code=dplab_sources("dplab.studies.contraction.lemmas"),
     output:
-        multiext(f"{RESULTS}/contraction/tables/ext_lemmas", ".csv", ".md"),
+        csv=in_report(f"{RESULTS}/contraction/tables/ext_lemmas.csv", "contraction", "tables"),
+        md=f"{RESULTS}/contraction/tables/ext_lemmas.md",
+    params:
+        caption=contraction_caption("ext_lemmas"),
     log:
         f"{LOGS}/contraction_lemmas.log",
     benchmark:

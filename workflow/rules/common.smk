@@ -2,6 +2,8 @@
 import os
 from pathlib import Path
 
+import yaml
+
 from dplab.config import validate_config
 from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
@@ -13,6 +15,7 @@ for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, str(config["threads"]))
 
 RESULTS = config["results"]
+CAPTION = str(Path(workflow.basedir) / "workflow" / "report" / "artifact.rst")  # renders params.caption
 WORK = config["work"]
 LOGS = f"{WORK}/logs"
 BENCH = f"{WORK}/benchmarks"
@@ -36,14 +39,26 @@ def contraction_figure_ids():
     return ids + [f"ext_audit_{noise}" for noise in audit_noises()]
 
 
+def contraction_table_ids():
+    return ["ext_lemmas", "ext_utility"]
+
+
 def contraction_targets():
     study = f"{RESULTS}/contraction"
-    figures = contraction_figure_ids()
     return (
-        expand(f"{study}/figures/{{fig}}.{{ext}}", fig=figures, ext=["png", "pdf"])
-        + expand(f"{study}/tables/{{table}}.{{ext}}", table=["ext_lemmas", "ext_utility"], ext=["csv", "md"])
+        expand(f"{study}/figures/{{fig}}.{{ext}}", fig=contraction_figure_ids(), ext=["png", "pdf"])
+        + expand(f"{study}/tables/{{table}}.{{ext}}", table=contraction_table_ids(), ext=["csv", "md"])
         + [f"{study}/claims.csv"]
     )
+
+
+def declared_artifacts():
+    """{study: {"figures": [ids], "tables": [ids]}} of the current configuration, in declared order: what the index
+    lists (never what happens to lie in a results folder)."""
+    declared = {"contraction": {"figures": contraction_figure_ids(), "tables": contraction_table_ids()}}
+    for name, study in REGISTERED.items():
+        declared[name] = {"figures": study.ids("figure"), "tables": study.ids("table")}
+    return declared
 
 
 def study_targets():
@@ -53,3 +68,14 @@ def study_targets():
 
 def all_targets():
     return study_targets() + [f"{RESULTS}/index.md", f"{RESULTS}/provenance.json"]
+
+
+def in_report(path, study, kind):
+    """An output shown in the Snakemake report (``snakemake --report``), grouped by study and kind; its caption is
+    the rule's ``params.caption``."""
+    return report(path, caption=CAPTION, category=study, subcategory=kind)
+
+
+def contraction_caption(artifact_id):
+    with open(Path(workflow.basedir) / "workflow" / "report" / "captions.yaml", encoding="utf-8") as handle:
+        return yaml.safe_load(handle)["contraction"]["captions"][artifact_id]

@@ -13,6 +13,8 @@ rule logistic_dataset:
         seed=config["seed"],
     log:
         f"{LOGS}/logistic_dataset/{{noise}}.log",
+    benchmark:
+        f"{BENCH}/logistic_dataset/{{noise}}.tsv"
     resources:
         mem_mb=1000,
         runtime=5,

@@ -7,7 +7,7 @@ if "preprocessing" in config["studies"]:
     def preprocessing_step_sections(wc):
         """The sections a step's parameters come from: sensitivity (eta, m, k) and the dataset's own (its k)."""
         own = preprocessing_pipeline.dataset_section(wc.dataset)
-        return {section: config["preprocessing"][section] for section in {"sensitivity", own}}
+        return {section: config["preprocessing"][section] for section in dict.fromkeys(["sensitivity", own])}
 
     rule preprocess:
         """One pre-processing step (deduplication, quantization, an imputation, PCA rank or dimension reduction)

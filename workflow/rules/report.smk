@@ -1,5 +1,12 @@
 # Figures (they only read data files, so a style edit re-runs no computation), claims, index and provenance.
 
+# Light jobs run on the machine of the controller, never submitted to a cluster.
+localrules:
+    contraction_claims,
+    results_index,
+    provenance,
+
+
 
 rule contraction_figure:
     """One figure of the contraction study from its tidy data file."""
@@ -7,14 +14,18 @@ rule contraction_figure:
         data=f"{RESULTS}/contraction/data/{{figid}}.csv",
         code=dplab_sources("dplab.studies.contraction.plots", "dplab.report.style"),
     output:
-        multiext(f"{RESULTS}/contraction/figures/{{figid}}", ".png", ".pdf"),
+        png=in_report(f"{RESULTS}/contraction/figures/{{figid}}.png", "contraction", "figures"),
+        pdf=f"{RESULTS}/contraction/figures/{{figid}}.pdf",
     wildcard_constraints:
         figid="fig2|fig3|ext_[a-z_]+",
     params:
+        caption=lambda wc: contraction_caption(wc.figid),
         figid=lambda wc: wc.figid,
         config=CONTRACTION,
     log:
         f"{LOGS}/contraction_figure/{{figid}}.log",
+    benchmark:
+        f"{BENCH}/contraction_figure/{{figid}}.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -29,12 +40,15 @@ rule contraction_claims:
         lemmas=f"{RESULTS}/contraction/tables/ext_lemmas.csv",
         code=dplab_sources("dplab.studies.contraction.claims"),
     output:
-        f"{RESULTS}/contraction/claims.csv",
+        in_report(f"{RESULTS}/contraction/claims.csv", "contraction", "claims"),
     params:
+        caption="Every claim of Asoodeh, Diaz, Calmon (ISIT 2020) with its verdict and the numbers that decide it.",
         config=CONTRACTION,
         results=RESULTS,
     log:
         f"{LOGS}/contraction_claims.log",
+    benchmark:
+        f"{BENCH}/contraction_claims.tsv"
     resources:
         mem_mb=1000,
         runtime=5,
@@ -52,9 +66,11 @@ rule results_index:
         f"{RESULTS}/index.md",
     params:
         results=RESULTS,
-        studies=config["studies"],
+        declared=declared_artifacts(),
     log:
         f"{LOGS}/results_index.log",
+    benchmark:
+        f"{BENCH}/results_index.tsv"
     resources:
         mem_mb=750,
         runtime=5,
@@ -73,6 +89,8 @@ rule provenance:
         repo=workflow.basedir,
     log:
         f"{LOGS}/provenance.log",
+    benchmark:
+        f"{BENCH}/provenance.tsv"
     resources:
         mem_mb=750,
         runtime=5,

@@ -1,6 +1,9 @@
-# Generic rules for the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py):
-# one data job per artifact, one plotting job per figure, one claims job per study.
-from dplab.studies.registry import load_study, resolve
+# The rules of the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py), generated
+# from the declarations: for every artifact a rule named <study>_<artifact> that computes its data (a figure's CSV, or
+# a table's CSV and Markdown), for every figure a rule <study>_<artifact>_figure that draws it, and per study a rule
+# <study>_claims. Every param is a literal value of the configuration, so `snakemake -n`, the logs and the benchmark
+# files name the artifact, and a changed key re-runs exactly the artifacts whose section holds it.
+from dplab.studies.registry import load_study, module_of, resolve
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
 
@@ -15,114 +18,151 @@ def registered_targets():
     return targets
 
 
-def artifact_of(wc):
-    return REGISTERED[wc.study].artifact(wc.artifact)
-
-
-def artifact_params(wc):
-    return config[wc.study][artifact_of(wc).section]
-
-
-def pipeline_inputs(wc):
+def pipeline_inputs(name, artifact):
     """The study's pipeline products an artifact reads, {name: path} (empty for most artifacts)."""
-    artifact = artifact_of(wc)
     if not artifact.inputs:
         return {}
-    return {name: f"{WORK}/{wc.study}/{path}" for name, path in resolve(artifact.inputs)(config[wc.study]).items()}
+    products = resolve(artifact.inputs)(config[name])
+    return {key: f"{WORK}/{name}/{path}" for key, path in products.items()}
 
 
-def derived_source(wc):
+def derived_source(name, artifact):
     """The data file an artifact is derived from, or the pipeline products it reads (none for artifacts computed
-    from scratch)."""
-    study, artifact = REGISTERED[wc.study], artifact_of(wc)
-    if artifact.inputs:
-        return list(pipeline_inputs(wc).values())
-    return [f"{RESULTS}/{wc.study}/{study.data_path(artifact.derived_from)}"] if artifact.derived_from else []
+    from scratch, and for sweeps, whose shard jobs read them)."""
+    if artifact.inputs and not artifact.points:
+        return list(pipeline_inputs(name, artifact).values())
+    if artifact.derived_from:
+        return [f"{RESULTS}/{name}/{REGISTERED[name].data_path(artifact.derived_from)}"]
+    return []
 
 
-def study_code(wc):
-    return dplab_sources(f"dplab.studies.{wc.study}")
+def shard_count(name, artifact):
+    """How many jobs a sweep artifact's points are split into (0 for an artifact that is not a sweep)."""
+    return min(config["shards"], len(artifact.sweep(config[name][artifact.section])))
 
 
-if REGISTERED:
+def shard_files(name, artifact):
+    count = shard_count(name, artifact)
+    return [f"{WORK}/{name}/shards/{artifact.id}/{shard}-of-{count}.pkl" for shard in range(count)]
 
-    wildcard_constraints:
-        study="|".join(REGISTERED),
 
-    rule study_figure_data:
-        """The tidy numbers behind one figure of a registered study."""
+def data_outputs(name, artifact):
+    folder = f"{RESULTS}/{name}"
+    if artifact.kind == "figure":
+        return {"csv": f"{folder}/data/{artifact.id}.csv"}
+    return {"csv": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"), "md": f"{folder}/tables/{artifact.id}.md"}
+
+
+for _name, _study in REGISTERED.items():
+    for _artifact in _study.artifacts:
+        if _artifact.points:
+
+            rule:
+                name:
+                    f"{_name}_{_artifact.id}_shard"
+                message:
+                    f"{_name}: shard {{wildcards.shard}} of {shard_count(_name, _artifact)} of {_artifact.id}"
+                input:
+                    products=list(pipeline_inputs(_name, _artifact).values()),
+                    code=dplab_sources(*_artifact.compute_modules()),
+                output:
+                    f"{WORK}/{_name}/shards/{_artifact.id}/{{shard}}-of-{shard_count(_name, _artifact)}.pkl",
+                wildcard_constraints:
+                    shard=r"\d+",
+                params:
+                    study=_name,
+                    artifact=_artifact.id,
+                    section=config[_name][_artifact.section],
+                    seed=config["seed"],
+                    shards=shard_count(_name, _artifact),
+                    inputs=pipeline_inputs(_name, _artifact),
+                log:
+                    f"{LOGS}/{_name}_{_artifact.id}_shard/{{shard}}.log",
+                benchmark:
+                    f"{BENCH}/{_name}_{_artifact.id}_shard/{{shard}}.tsv"
+                threads: config["threads"]
+                resources:
+                    mem_mb=_artifact.mem_mb,
+                    runtime=_artifact.runtime,
+                script:
+                    "../scripts/study_shard.py"
+
+        rule:
+            name:
+                f"{_name}_{_artifact.id}"
+            message:
+                f"{_name}: {_artifact.kind} {_artifact.id} ({module_of(_artifact.compute)})"
+            input:
+                source=derived_source(_name, _artifact),
+                shards=shard_files(_name, _artifact),
+                code=dplab_sources(*_artifact.compute_modules()),
+            output:
+                **data_outputs(_name, _artifact),
+            params:
+                study=_name,
+                artifact=_artifact.id,
+                caption=_artifact.caption,
+                section=config[_name][_artifact.section],
+                seed=config["seed"],
+                inputs=pipeline_inputs(_name, _artifact),
+            log:
+                f"{LOGS}/{_name}_{_artifact.id}.log",
+            benchmark:
+                f"{BENCH}/{_name}_{_artifact.id}.tsv"
+            threads: config["threads"]
+            resources:
+                mem_mb=_artifact.mem_mb,
+                runtime=_artifact.runtime,
+            script:
+                "../scripts/study_data.py"
+
+        if _artifact.plot:
+
+            rule:
+                name:
+                    f"{_name}_{_artifact.id}_figure"
+                input:
+                    data=f"{RESULTS}/{_name}/data/{_artifact.id}.csv",
+                    code=dplab_sources(*_artifact.plot_modules()),
+                output:
+                    png=in_report(f"{RESULTS}/{_name}/figures/{_artifact.id}.png", _name, "figures"),
+                    pdf=f"{RESULTS}/{_name}/figures/{_artifact.id}.pdf",
+                params:
+                    study=_name,
+                    artifact=_artifact.id,
+                    caption=_artifact.caption,
+                    section=config[_name][_artifact.section],
+                log:
+                    f"{LOGS}/{_name}_{_artifact.id}_figure.log",
+                benchmark:
+                    f"{BENCH}/{_name}_{_artifact.id}_figure.tsv"
+                group:
+                    "report"
+                resources:
+                    mem_mb=1000,
+                    runtime=5,
+                script:
+                    "../scripts/study_figure.py"
+
+    rule:
+        name:
+            f"{_name}_claims"
         input:
-            source=derived_source,
-            code=study_code,
+            frames=[f"{RESULTS}/{_name}/{_study.data_path(a.id)}" for a in _study.artifacts],
+            code=dplab_sources(module_of(_study.claims)),
         output:
-            f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
+            in_report(f"{RESULTS}/{_name}/claims.csv", _name, "claims"),
         params:
-            section=artifact_params,
-            seed=config["seed"],
-            inputs=pipeline_inputs,
+            study=_name,
+            caption=f"Every claim of {_study.paper} with its verdict and the numbers that decide it.",
+            config=config[_name],
         log:
-            f"{LOGS}/study_figure_data/{{study}}/{{artifact}}.log",
+            f"{LOGS}/{_name}_claims.log",
         benchmark:
-            f"{BENCH}/study_figure_data/{{study}}/{{artifact}}.tsv"
-        threads: config["threads"]
-        resources:
-            mem_mb=lambda wc: artifact_of(wc).mem_mb,
-            runtime=lambda wc: artifact_of(wc).runtime,
-        script:
-            "../scripts/study_data.py"
-
-    rule study_table:
-        """One table of a registered study (CSV and Markdown)."""
-        input:
-            source=derived_source,
-            code=study_code,
-        output:
-            multiext(f"{RESULTS}/{{study}}/tables/{{artifact}}", ".csv", ".md"),
-        params:
-            section=artifact_params,
-            seed=config["seed"],
-            inputs=pipeline_inputs,
-        log:
-            f"{LOGS}/study_table/{{study}}/{{artifact}}.log",
-        benchmark:
-            f"{BENCH}/study_table/{{study}}/{{artifact}}.tsv"
-        threads: config["threads"]
-        resources:
-            mem_mb=lambda wc: artifact_of(wc).mem_mb,
-            runtime=lambda wc: artifact_of(wc).runtime,
-        script:
-            "../scripts/study_data.py"
-
-    rule study_figure:
-        """Draw one figure of a registered study from its data file."""
-        input:
-            data=f"{RESULTS}/{{study}}/data/{{artifact}}.csv",
-            code=study_code,
-        output:
-            multiext(f"{RESULTS}/{{study}}/figures/{{artifact}}", ".png", ".pdf"),
-        params:
-            section=artifact_params,
-        log:
-            f"{LOGS}/study_figure/{{study}}/{{artifact}}.log",
-        resources:
-            mem_mb=1000,
-            runtime=5,
-        script:
-            "../scripts/study_figure.py"
-
-    rule study_claims:
-        """A verdict, with its numbers, for every claim of a registered study's paper."""
-        input:
-            frames=lambda wc: [
-                f"{RESULTS}/{wc.study}/{REGISTERED[wc.study].data_path(a.id)}" for a in REGISTERED[wc.study].artifacts
-            ],
-            code=study_code,
-        output:
-            f"{RESULTS}/{{study}}/claims.csv",
-        params:
-            config=lambda wc: config[wc.study],
-        log:
-            f"{LOGS}/study_claims/{{study}}.log",
+            f"{BENCH}/{_name}_claims.tsv"
+        group:
+            "report"
+        localrule: True
         resources:
             mem_mb=1000,
             runtime=5,

@@ -30,8 +30,10 @@ rule contraction_utility:
         code=dplab_sources("dplab.studies.contraction.utility"),
     output:
         data=f"{RESULTS}/contraction/data/ext_utility.csv",
-        table=multiext(f"{RESULTS}/contraction/tables/ext_utility", ".csv", ".md"),
+        table=in_report(f"{RESULTS}/contraction/tables/ext_utility.csv", "contraction", "tables"),
+        table_md=f"{RESULTS}/contraction/tables/ext_utility.md",
     params:
+        caption=contraction_caption("ext_utility"),
         utility=CONTRACTION["utility"],
     log:
         f"{LOGS}/contraction_utility.log",

@@ -13,7 +13,9 @@ params = snakemake.params
 names = params.configs
 settings = {name: params.audit["configs"][name] for name in names}
 grids = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.grids, strict=True)}
-mcs = {name: pd.read_csv(path) for name, path in zip(names, snakemake.input.mcs, strict=True)}
+count = len(params.audit["positions"])  # one Monte-Carlo file per configuration and position, in that order
+per_position = iter(pd.read_csv(path) for path in snakemake.input.mcs)
+mcs = {name: pd.concat([next(per_position) for _ in range(count)], ignore_index=True) for name in names}
 frame = merge_audit(params.audit, settings, grids, mcs)
 bounds = ["bound_theorem"] + (["bound_prop1"] if frame["bound_prop1"].notna().any() else [])
 violations = bound_violations(frame, ["delta_grid", "mc_lower"], bounds)

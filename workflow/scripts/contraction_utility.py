@@ -15,5 +15,5 @@ table = utility_table(runs, snakemake.params.utility["delta"])
 write_csv(table, snakemake.output.data)
 shown = table[["noise", "d", "lr", "noise_scale", "excess_risk_mean", "excess_risk_se", "test_accuracy_mean",
                "epsilon_thm_first", "epsilon_thm_middle", "epsilon_thm_last", "epsilon_prop1_middle", "epsilon_thm5"]]
-write_table(shown, snakemake.output.table[0].removesuffix(".csv"),
+write_table(shown, snakemake.output.table.removesuffix(".csv"),
             caption=f"PNSGD utility and certified epsilon at delta = {snakemake.params.utility['delta']:g}.")

@@ -1,4 +1,4 @@
-"""results/index.md from the results folder and the captions file."""
+"""results/index.md from the declared artifacts of the configuration, their captions and the claims files."""
 
 import yaml
 
@@ -11,8 +11,13 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/r
     snakemake = mock_snakemake("results_index", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
 with open(snakemake.input.captions, encoding="utf-8") as handle:
-    studies = yaml.safe_load(handle)
-for name in snakemake.params.studies:
-    study = load_study(name)
-    studies[name] = {"title": study.title, "paper": study.paper, "captions": study.captions()}
+    captioned = yaml.safe_load(handle)
+studies = {}
+for name, declared in snakemake.params.declared.items():
+    if name in captioned:
+        meta = captioned[name]
+    else:
+        study = load_study(name)
+        meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
+    studies[name] = {**meta, "figures": declared["figures"], "tables": declared["tables"]}
 write_text(render_index(snakemake.params.results, studies), snakemake.output[0])

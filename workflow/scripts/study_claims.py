@@ -9,10 +9,10 @@ from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_claims.py, from the repository
-    snakemake = mock_snakemake("study_claims", configfiles=("config.quick.yaml",), study="generalization")
+    snakemake = mock_snakemake("generalization_claims", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
 frames = {Path(path).stem: pd.read_csv(path) for path in snakemake.input.frames}
-claims = resolve(load_study(snakemake.wildcards.study).claims)(frames, snakemake.params.config)
+claims = resolve(load_study(snakemake.params.study).claims)(frames, snakemake.params.config)
 for claim in claims:
     log.info("%s: %s", claim.claim_id, claim.verdict)
 write_claims(claims, snakemake.output[0])

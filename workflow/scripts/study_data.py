@@ -7,18 +7,19 @@ import pandas as pd
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
 from dplab.seeding import derive_seed
-from dplab.studies.registry import load_study, resolve
+from dplab.studies.registry import combine_shards, load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
-    snakemake = mock_snakemake("study_figure_data", configfiles=("config.quick.yaml",), study="generalization",
-                               artifact="f1")
+    snakemake = mock_snakemake("generalization_f1", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
-study, artifact_id = snakemake.wildcards.study, snakemake.wildcards.artifact
+study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
-if artifact.derived_from:
+if artifact.points:
+    frame = combine_shards(artifact, [pd.read_pickle(path) for path in snakemake.input.shards], snakemake.params.section)
+elif artifact.derived_from:
     frame = resolve(artifact.compute)(pd.read_csv(snakemake.input.source[0]), snakemake.params.section)
 elif artifact.inputs:
     inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
@@ -29,4 +30,5 @@ log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
     write_csv(frame, snakemake.output[0])
 else:
-    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption)
+    summary = resolve(artifact.summary)(frame, snakemake.params.section) if artifact.summary else None
+    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption, summary=summary)

@@ -7,9 +7,8 @@ from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository
-    snakemake = mock_snakemake("study_figure", configfiles=("config.quick.yaml",), study="generalization",
-                               artifact="f1")
+    snakemake = mock_snakemake("generalization_f1_figure", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
-artifact = load_study(snakemake.wildcards.study).artifact(snakemake.wildcards.artifact)
+artifact = load_study(snakemake.params.study).artifact(snakemake.params.artifact)
 fig = resolve(artifact.plot)(pd.read_csv(snakemake.input.data), snakemake.params.section)
 save_figure(fig, snakemake.output[0].removesuffix(".png"))

@@ -27,12 +27,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln, logsumexp
 
-from dplab.accounting._arrays import (
-    as_non_negative_array,
-    as_positive_array,
-    require,
-    scalar_or_array,
-)
+from dplab.accounting._arrays import scalar_or_array
+from dplab.checks import as_non_negative_array, as_positive_array, probability, require, whole_number
 from dplab.numerics import log1mexp
 
 __all__ = [
@@ -223,7 +219,7 @@ def optimal_delta(eps: float, delta: float, T: int, eps_prime: ArrayLike) -> flo
 def optimal_epsilon(eps: float, delta: float, T: int, delta_target: float, iterations: int = 200) -> float:
     """Smallest ε′ with δ_opt(ε′) ≤ δ_target (KOV Thm 3.3), by bisection on [0, Tε] (δ_opt decreases in ε′);
     +inf when even ε′ = Tε does not reach δ_target (δ_target below 1 − (1−δ)^T)."""
-    require(np.asarray(delta_target) > 0, "delta_target", delta_target, "delta_target > 0")
+    probability("delta_target", delta_target)
     log_target = np.log(delta_target)
     if optimal_log_delta(eps, delta, T, T * eps) > log_target:
         return float("inf")
@@ -244,7 +240,7 @@ def optimal_epsilon(eps: float, delta: float, T: int, delta_target: float, itera
 def kov_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
     """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao B.4 with P1's
     middle masses swapped, spec §7.3): P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0), P1 = reversed P0."""
-    e, d = float(eps), float(delta)
+    e, d = float(as_non_negative_array(eps, "eps")), float(_delta(delta))
     p0 = np.array([d, (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e)), 0.0])
     return p0, p0[::-1].copy()
 
@@ -252,7 +248,10 @@ def kov_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
 def brute_force_product_delta(p: np.ndarray, q: np.ndarray, T: int, eps_prime: float) -> float:
     """E_{e^{ε′}}(P^{⊗T} ‖ Q^{⊗T}) = Σ_outcomes [P^T(o) − e^{ε′} Q^T(o)]_+ by enumerating all |atoms|^T outcomes
     (the reference for the exact optimal composition; use T ≤ 8 with 4 atoms)."""
-    require(np.asarray(T) <= 10, "T", T, "T <= 10 (brute force enumerates every outcome)")
+    p, q = as_non_negative_array(p, "p"), as_non_negative_array(q, "q")
+    require(np.asarray(p.ndim == 1 and p.shape == q.shape), "q.shape", q.shape, f"== p.shape = {p.shape} (1-D)")
+    whole_number("T", T, minimum=1, maximum=10)
+    eps_prime = float(as_non_negative_array(eps_prime, "eps_prime"))
     joint_p, joint_q = np.ones(1), np.ones(1)
     for _ in range(int(T)):
         joint_p = np.outer(joint_p, p).ravel()
@@ -279,7 +278,7 @@ def cor2_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayL
     δ′ = 1 − (1 − e^ε a)^c (1 − a)^{T−c} + 1 − (1 − a)^T + δ̃   (δ̃ may be 0 here, to read the δ-terms alone).
     """
     e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
-    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), as_non_negative_array(delta_tilde, "delta_tilde")
+    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), _delta(delta_tilde, "delta_tilde")
     a = d / (1.0 + np.exp(e))
     c = _ceil_ratio(ep, e, t)
     first = _one_minus_product(c * np.log1p(-np.exp(e) * a) + (t - c) * np.log1p(-a))
@@ -290,7 +289,7 @@ def cor2_delta_first_order(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_p
                            delta_tilde: ArrayLike) -> float | np.ndarray:
     """The paper's first-order form of Corollary 2: δ′ ≈ (T − c)·2δ/(1+e^ε) + cδ + δ̃."""
     e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
-    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), as_non_negative_array(delta_tilde, "delta_tilde")
+    ep, dt = as_non_negative_array(eps_prime, "eps_prime"), _delta(delta_tilde, "delta_tilde")
     c = _ceil_ratio(ep, e, t)
     return scalar_or_array((t - c) * 2.0 * d / (1.0 + np.exp(e)) + c * d + dt)
 
@@ -314,8 +313,8 @@ def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: 
     """
     if reading not in THM4_READINGS:
         raise ValueError(f"reading={reading!r} is not allowed; choose one of {THM4_READINGS}")
-    e, d, t = float(eps), float(_delta(delta)), int(_steps(T))
-    ep, dt = float(eps_prime), float(delta_tilde)
+    e, d, t = float(as_non_negative_array(eps, "eps")), float(_delta(delta)), int(_steps(T))
+    ep, dt = float(as_non_negative_array(eps_prime, "eps_prime")), float(_delta(delta_tilde, "delta_tilde"))
     require(np.asarray(ep) <= t * e * (1 + 1e-12), "eps_prime", ep, f"eps_prime <= T*eps = {t * e:g}")
     a = d / (1.0 + np.exp(e))
     log_at_eps, log_at_zero = np.log1p(-np.exp(e) * a), np.log1p(-a)
@@ -337,6 +336,8 @@ def thm4_delta_heterogeneous(eps_steps: Sequence[float], delta_steps: Sequence[f
     e = as_non_negative_array(eps_steps, "eps_steps").ravel()
     d = _delta(delta_steps, "delta_steps").ravel()
     require(np.asarray(e.size == d.size), "delta_steps", d.size, f"one delta per step ({e.size})")
+    eps_prime = float(as_non_negative_array(eps_prime, "eps_prime"))
+    delta_tilde = float(_delta(delta_tilde, "delta_tilde"))
     groups: dict[tuple[float, float], int] = {}
     for key in zip(e.tolist(), d.tolist()):
         groups[key] = groups.get(key, 0) + 1
@@ -424,6 +425,9 @@ def min_epsilon_at_target(method: str, eps: float, delta: float, T: int, delta_t
     """
     if method not in MIN_EPSILON_METHODS:
         raise ValueError(f"method={method!r} is not allowed; choose one of {MIN_EPSILON_METHODS}")
+    eps, delta, T = float(as_non_negative_array(eps, "eps")), float(_delta(delta)), int(_steps(T))
+    delta_target = probability("delta_target", delta_target)
+    whole_number("n_scan", n_scan, minimum=1)
     if method == "basic":
         return float(T * eps) if T * delta <= delta_target else float("inf")
     if method == "drv":

@@ -31,12 +31,12 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.accounting._arrays import (
+from dplab.accounting._arrays import scalar_or_array
+from dplab.checks import (
     as_float_array,
     as_non_negative_array,
     as_positive_array,
     require,
-    scalar_or_array,
 )
 from dplab.numerics import log1mexp
 

@@ -14,12 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import erfcx, log_ndtr, ndtr
 
-from dplab.accounting._arrays import (
+from dplab.accounting._arrays import scalar_or_array
+from dplab.checks import (
     as_float_array,
     as_non_negative_array,
     as_positive_array,
     require,
-    scalar_or_array,
 )
 from dplab.numerics import log1mexp
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from dplab.accounting._arrays import require
+from dplab.checks import require
 
 __all__ = ["epsilon_for_delta"]
 

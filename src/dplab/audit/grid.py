@@ -26,6 +26,7 @@ from functools import cached_property
 import numpy as np
 import scipy.special
 
+from dplab.checks import as_finite_array, as_float_array, as_non_negative_array, positive_finite, whole_number
 from dplab.distributions import Laplace
 
 __all__ = [
@@ -61,13 +62,6 @@ _NOISE_CDF_SF: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] 
 NOISE_NAMES: tuple[str, ...] = tuple(_NOISE_CDF_SF)
 
 
-def _require_positive_finite(name: str, value: float) -> float:
-    value = float(value)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name}={value!r} must be a finite number > 0")
-    return value
-
-
 def _noise_cdf_sf(noise: str) -> Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]:
     try:
         return _NOISE_CDF_SF[noise]
@@ -89,8 +83,7 @@ class UniformGrid:
     def __post_init__(self) -> None:
         if not (np.isfinite(self.a) and np.isfinite(self.b) and self.a < self.b):
             raise ValueError(f"grid bounds a={self.a!r}, b={self.b!r} must be finite with a < b")
-        if int(self.n_cells) != self.n_cells or self.n_cells < 1:
-            raise ValueError(f"n_cells={self.n_cells!r} must be an integer >= 1")
+        whole_number("n_cells", self.n_cells)
 
     @cached_property
     def edges(self) -> np.ndarray:
@@ -115,7 +108,7 @@ def bin_index(samples: np.ndarray, grid: UniformGrid) -> np.ndarray:
     Samples y <= a go to 0 (atom at a), y >= b to size − 1 (atom at b); an interior y goes to the cell
     [e_{j−1}, e_j) containing it, index j.  Projected samples (np.clip) land exactly on a and b.
     """
-    samples = np.asarray(samples, dtype=np.float64)
+    samples = as_float_array(samples, "samples")
     index = np.searchsorted(grid.edges, samples, side="right")
     index = np.where(samples <= grid.a, 0, index)
     return np.where(samples >= grid.b, grid.size - 1, index)
@@ -146,10 +139,10 @@ def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: 
     the upper tail.  Shape (len(means), grid.size); each row sums to 1 up to rounding.  Passing
     ``means = ψ_x(grid.points)`` gives the (size, size) transition matrix of one PNSGD step.
     """
-    scale = _require_positive_finite("scale", scale)
+    scale = positive_finite("scale", scale)
     cdf_sf = _noise_cdf_sf(noise)
-    means = np.atleast_1d(np.asarray(means, dtype=np.float64))
-    if means.ndim != 1 or not np.all(np.isfinite(means)):
+    means = np.atleast_1d(as_finite_array(means, "means"))
+    if means.ndim != 1:
         raise ValueError(f"means must be a finite 1-D array; got shape {means.shape}")
     z = (grid.edges[np.newaxis, :] - means[:, np.newaxis]) / scale
     cdf, sf = cdf_sf(z)
@@ -159,7 +152,7 @@ def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: 
 
 
 def _validated_law(grid: UniformGrid, law: np.ndarray, name: str) -> np.ndarray:
-    law = np.asarray(law, dtype=np.float64)
+    law = as_non_negative_array(law, name)
     if law.shape != (grid.size,):
         raise ValueError(f"{name} must have shape ({grid.size},); got {law.shape}")
     return law
@@ -186,7 +179,7 @@ def propagate(grid: UniformGrid, initial: np.ndarray, kernels: Sequence[np.ndarr
 
 def linear_loss_psi(lr: float) -> GradientStep:
     """Gradient-step map of the linear audit loss ℓ(y, x) = x·y + const: ψ_x(y) = y − lr·x (spec §4.3)."""
-    lr = _require_positive_finite("lr", lr)
+    lr = positive_finite("lr", lr)
 
     def psi(y: np.ndarray, x: float) -> np.ndarray:
         return np.asarray(y, dtype=np.float64) - lr * x
@@ -195,8 +188,8 @@ def linear_loss_psi(lr: float) -> GradientStep:
 
 
 def _validated_datasets(data: np.ndarray, data_prime: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    data = np.asarray(data, dtype=np.float64)
-    data_prime = np.asarray(data_prime, dtype=np.float64)
+    data = as_finite_array(data, "data")
+    data_prime = as_finite_array(data_prime, "data_prime")
     if data.ndim != 1 or data.size < 1:
         raise ValueError(f"data must be a non-empty 1-D array; got shape {data.shape}")
     if data_prime.shape != data.shape:
@@ -227,7 +220,7 @@ def pnsgd_output_laws(
     (1/n) Σ_{t=1..n} law(Y_t) (Theorem 5 and its proof).
     """
     data, data_prime = _validated_datasets(data, data_prime)
-    step_scale = _require_positive_finite("lr", lr) * _require_positive_finite("scale", scale)
+    step_scale = positive_finite("lr", lr) * positive_finite("scale", scale)
     y0 = _validated_start(grid, y0)
     kernels: dict[float, np.ndarray] = {}
 
@@ -253,8 +246,8 @@ def privacy_loss_bound(p: np.ndarray, q: np.ndarray) -> float:
     binned laws vanishes there (e.g. 0.3616 for G1, instance A, i = 39; spec review notes).
     Computed as a difference of logs, so tiny masses do not underflow the ratio.
     """
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
+    p = as_non_negative_array(p, "p")
+    q = as_non_negative_array(q, "q")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError(f"p and q must be 1-D arrays of equal shape; got {p.shape} and {q.shape}")
     support = p > 0

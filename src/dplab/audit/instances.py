@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dplab.checks import positive_finite, whole_number
+
 __all__ = ["INSTANCE_NAMES", "AuditInstance", "audit_instance"]
 
 _BASE_NAMES: tuple[str, ...] = ("A", "B", "C", "D")
@@ -64,14 +66,13 @@ def audit_instance(name: str, *, n: int, i: int, a: float, b: float, L: float) -
     """
     if name not in INSTANCE_NAMES:
         raise ValueError(f"name={name!r} is not an audit instance; allowed: {', '.join(INSTANCE_NAMES)}")
-    if int(n) != n or n < 1:
-        raise ValueError(f"n={n!r} must be an integer >= 1")
-    if int(i) != i or not 1 <= i <= n:
+    whole_number("n", n)
+    whole_number("i", i)
+    if not 1 <= i <= n:
         raise ValueError(f"i={i!r} must be an integer with 1 <= i <= n={n}")
     if not (np.isfinite(a) and np.isfinite(b) and a < b):
         raise ValueError(f"a={a!r}, b={b!r} must be finite with a < b")
-    if not (np.isfinite(L) and L > 0):
-        raise ValueError(f"L={L!r} must be a finite number > 0")
+    positive_finite("L", L)
     n, i, L = int(n), int(i), float(L)
 
     base_name = name.removesuffix(_SWAPPED_SUFFIX)

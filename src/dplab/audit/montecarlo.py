@@ -20,6 +20,7 @@ import numpy as np
 import scipy.special
 
 from dplab.audit.grid import bin_index
+from dplab.checks import as_non_negative_array, probability
 
 __all__ = [
     "HockeyStickLowerBound",
@@ -34,17 +35,10 @@ __all__ = [
 ]
 
 
-def _require_level(name: str, value: float) -> float:
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError(f"{name}={value!r} must satisfy 0 < {name} < 1")
-    return value
-
-
 def _validated_counts(k: np.ndarray, m: np.ndarray, *, k_name: str = "k", m_name: str = "m"):
     """Broadcast counts k, m as float64 arrays after checking 0 <= k <= m, m >= 1, integer-valued."""
     k, m = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(m, dtype=np.float64))
-    bad_m = (m < 1) | (m != np.round(m))
+    bad_m = ~np.isfinite(m) | (m < 1) | (m != np.round(m))
     if np.any(bad_m):
         raise ValueError(f"{m_name}={float(m[bad_m].flat[0]):g} must be integer-valued and >= 1")
     bad_k = (k != np.round(k)) | (k < 0) | (k > m)
@@ -61,7 +55,7 @@ def clopper_pearson_lower(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
     Beta^{-1}(alpha; k, m − k + 1), and 0 when k = 0.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     k, m = _validated_counts(k, m)
     empty = k == 0
     lower = scipy.special.betaincinv(np.where(empty, 1.0, k), m - k + 1.0, alpha)
@@ -73,7 +67,7 @@ def clopper_pearson_upper(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
     Beta^{-1}(1 − alpha; k + 1, m − k), and 1 when k = m.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     k, m = _validated_counts(k, m)
     full = k == m
     upper = scipy.special.betaincinv(k + 1.0, np.where(full, 1.0, m - k), 1.0 - alpha)
@@ -82,7 +76,7 @@ def clopper_pearson_upper(k: np.ndarray, m: np.ndarray, *, alpha: float) -> np.n
 
 def clopper_pearson(k: np.ndarray, m: np.ndarray, *, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Two-sided exact (Clopper–Pearson) interval of level 1 − alpha, alpha/2 in each tail (vectorised)."""
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     return clopper_pearson_lower(k, m, alpha=alpha / 2), clopper_pearson_upper(k, m, alpha=alpha / 2)
 
 
@@ -93,11 +87,7 @@ def _times_exp(probability: np.ndarray, epsilon: np.ndarray) -> np.ndarray:
 
 
 def _validated_epsilon(epsilon: np.ndarray) -> np.ndarray:
-    epsilon = np.asarray(epsilon, dtype=np.float64)
-    bad = ~np.isfinite(epsilon) | (epsilon < 0)
-    if np.any(bad):
-        raise ValueError(f"epsilon={float(epsilon[bad].flat[0]):g} must be finite and >= 0")
-    return epsilon
+    return as_non_negative_array(epsilon, "epsilon")
 
 
 def event_from_laws(p: np.ndarray, q: np.ndarray, epsilon: np.ndarray) -> np.ndarray:
@@ -107,8 +97,8 @@ def event_from_laws(p: np.ndarray, q: np.ndarray, epsilon: np.ndarray) -> np.nda
     of ε the result has shape ε.shape + p.shape.  Choose the event from a reference (e.g. the grid laws of
     ``dplab.audit.grid``) BEFORE drawing the samples that are counted in it.
     """
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
+    p = as_non_negative_array(p, "p")
+    q = as_non_negative_array(q, "q")
     if p.shape != q.shape or p.ndim != 1:
         raise ValueError(f"p and q must be 1-D arrays of equal shape; got {p.shape} and {q.shape}")
     epsilon = _validated_epsilon(epsilon)[..., np.newaxis]
@@ -148,7 +138,7 @@ def hockey_stick_lower_bound_from_counts(
     one-sided Clopper–Pearson bounds of level 1 − alpha/2 each (union bound).  An empty event (k_p = 0)
     gives P_lo = 0 and so LB = 0.
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     epsilon = _validated_epsilon(epsilon)
     k_p, m_p = _validated_counts(k_p, m_p, k_name="k_p", m_name="m_p")
     k_q, m_q = _validated_counts(k_q, m_q, k_name="k_q", m_name="m_q")
@@ -207,7 +197,7 @@ def epsilon_lower_bound_from_counts(
     (ε, δ)-DP implies P(A) ≤ e^ε Q(A) + δ for the fixed event A (eq. (5)); P_lo and Q_hi are one-sided
     Clopper–Pearson bounds of level 1 − alpha/2 each (anchors_dp.md §3, step 4).
     """
-    alpha = _require_level("alpha", alpha)
+    alpha = probability("alpha", alpha)
     delta = float(delta)
     if not 0 <= delta < 1:
         raise ValueError(f"delta={delta!r} must satisfy 0 <= delta < 1")

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dplab.checks import as_finite_array, positive_finite, require_ndim
+
 __all__ = ["near_duplicate_clusters", "with_missing_values", "LowRankDataset", "low_rank_dataset", "check_missing_rate"]
 
 
@@ -36,8 +38,7 @@ def near_duplicate_clusters(rng: np.random.Generator, n: int, d: int, cluster_si
     sampling in the ball of radius 1 − η/2). Rows are shuffled."""
     n = _check_int("n", n, 1)
     d = _check_int("d", d, 1)
-    if not (np.isfinite(eta) and eta > 0):
-        raise ValueError(f"eta={eta!r} is invalid; allowed: a finite number > 0")
+    positive_finite("eta", eta)
     sizes = [_check_int("cluster size", s, 1) for s in cluster_sizes]
     if sum(sizes) > n:
         raise ValueError(f"cluster_sizes={cluster_sizes!r} sum to more than n={n}")
@@ -74,7 +75,7 @@ def with_missing_values(rng: np.random.Generator, X: np.ndarray, missing_rate: f
     """A copy of X where exactly round(rate·n) rows (MCAR) each miss ``features_per_row`` of the ``imputable``
     features (NaN). Every imputable feature keeps at least one available value."""
     rate = check_missing_rate(missing_rate)
-    data = np.array(X, dtype=float)
+    data = np.array(require_ndim("X", as_finite_array(X, "X"), 2), dtype=float)
     n, d = data.shape
     if not imputable or any(not 0 <= j < d for j in imputable):
         raise ValueError(f"imputable={imputable!r} must be a non-empty list of feature indices in [0, {d})")

@@ -11,6 +11,8 @@ import math
 import numpy as np
 from scipy.special import expit
 
+from dplab.checks import non_negative_finite, whole_number
+
 __all__ = ["FEATURE_DISTRIBUTIONS", "logistic_regression_dataset"]
 
 FEATURE_DISTRIBUTIONS: tuple[str, ...] = ("gaussian_unit_ball", "uniform_interval")
@@ -42,8 +44,8 @@ def logistic_regression_dataset(
         raise ValueError(f"n={n!r} must be an integer >= 1")
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
         raise ValueError(f"d={d!r} must be an integer >= 1")
-    if not math.isfinite(float(w_star_norm)) or w_star_norm < 0:
-        raise ValueError(f"w_star_norm={w_star_norm!r} must be a finite number >= 0")
+    non_negative_finite("w_star_norm", w_star_norm)
+    whole_number("seed", seed, minimum=0)
     if feature_distribution not in FEATURE_DISTRIBUTIONS:
         raise ValueError(
             f"feature_distribution={feature_distribution!r} is not allowed; choose one of {FEATURE_DISTRIBUTIONS}"

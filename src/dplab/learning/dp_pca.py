@@ -15,6 +15,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dplab.checks import as_finite_array, positive_finite, probability, require_ndim, whole_number
 from dplab.numerics import symmetric_from_upper
 from dplab.preprocessing.pca import _fix_signs, check_rank, covariance
 from dplab.theory.smooth_rdp import linear_rdp_coefficient_for_epsilon
@@ -31,16 +32,16 @@ def covariance_sensitivity(n: int) -> float:
 
 def dp_pca_noise_scale(n: int, epsilon: float, delta: float) -> float:
     """s such that the Gaussian covariance perturbation is (ε, δ)-DP by Lemma M (RDP αΔ²/(2s²))."""
-    if not (np.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} is invalid; allowed: a finite number > 0")
-    if not 0 < delta < 1:
-        raise ValueError(f"delta={delta!r} is invalid; allowed: 0 < delta < 1")
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
     c = linear_rdp_coefficient_for_epsilon(epsilon, delta)
     return covariance_sensitivity(n) / math.sqrt(2 * c)
 
 
 def dp_pca_epsilon(n: int, noise_scale: float, delta: float) -> float:
     """The (ε, δ) of noise std s by Lemma M: c + 2√(c log(1/δ)), c = Δ²/(2s²) (the inverse of the calibration)."""
+    positive_finite("noise_scale", noise_scale)
+    probability("delta", delta)
     c = covariance_sensitivity(n) ** 2 / (2 * noise_scale**2)
     return c + 2 * math.sqrt(c * math.log(1 / delta))
 
@@ -48,9 +49,10 @@ def dp_pca_epsilon(n: int, noise_scale: float, delta: float) -> float:
 def dp_pca_subspaces(X: ArrayLike, k: int, epsilon: float, delta: float, rng: np.random.Generator, runs: int = 1) -> np.ndarray:
     """``runs`` independent releases of the top-k eigenvectors of (1/n)XᵀX + E: (runs, d, k), sign convention of
     :func:`dplab.preprocessing.pca.top_eigenvectors`."""
-    data = np.asarray(X, dtype=float)
+    data = require_ndim("X", as_finite_array(X, "X"), 2)
     n, d = data.shape
     check_rank(k, d)
+    whole_number("runs", runs)
     s = dp_pca_noise_scale(n, epsilon, delta)
     noisy = covariance(data)[None] + symmetric_from_upper(rng.standard_normal((runs, d, d)) * s)
     values, vectors = np.linalg.eigh(noisy)

@@ -73,7 +73,7 @@ from torch import Tensor
 from torch.func import grad, vmap
 from tqdm import tqdm
 
-from dplab.checks import positive_finite
+from dplab.checks import finite_tensor, labels_in, non_negative_finite, positive_finite, whole_number
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
@@ -110,9 +110,7 @@ def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: in
     ``noise_multiplier`` σ ≥ 0 is what accountants (dp_accounting, Opacus) calibrate; C = ``clip_norm`` > 0; B =
     ``batch_size`` ≥ 1 is the normaliser of the gradient sum (the expected batch size under Poisson sampling).
     """
-    sigma = float(noise_multiplier)
-    if not (math.isfinite(sigma) and sigma >= 0.0):
-        raise ValueError(f"noise_multiplier={noise_multiplier!r} must be a finite number >= 0")
+    sigma = non_negative_finite("noise_multiplier", noise_multiplier)
     clip = positive_finite("clip_norm", clip_norm)
     _check_int("batch_size", batch_size, minimum=1)
     return sigma * clip / batch_size
@@ -151,6 +149,8 @@ def per_sample_gradients(loss: Loss, w: Tensor, X: Tensor, Y: Tensor | None = No
         raise ValueError(f"X has {X.shape[0]} runs but w has {w.shape[0]}; per-run samples need one row per run")
     if Y is not None and tuple(Y.shape) != tuple(X.shape[:-1]):
         raise ValueError(f"Y has shape {tuple(Y.shape)}; it must be X.shape[:-1] = {tuple(X.shape[:-1])}")
+    finite_tensor("w", w)
+    check_data(loss, X, Y)
     return _gradient_function(loss, per_run_samples, Y is not None)(w, X, Y)
 
 
@@ -325,6 +325,9 @@ def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) ->
     drawn again (an event invariant under relabelling {0, …, n−1}, so the subsets stay uniform). Dense case: the
     ``size`` largest of n i.i.d. uniform keys, O(n) per row.
     """
+    whole_number("runs", runs)
+    whole_number("n", n)
+    whole_number("size", size, maximum=n)
     if size * size > n:
         keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
         return torch.topk(keys, size, dim=1, sorted=False).indices
@@ -458,12 +461,24 @@ def _mean_clipped_gradient(
 
 
 def _initial_iterates(w0: Any, runs: int, dtype: torch.dtype) -> Tensor:
-    start = torch.as_tensor(w0, dtype=dtype)
+    start = finite_tensor("w0", torch.as_tensor(w0, dtype=dtype))
     if start.ndim == 1:
         return start.expand(runs, -1).clone()
     if start.ndim == 2 and start.shape[0] == runs:
         return start.clone()
     raise ValueError(f"w0 has shape {tuple(start.shape)}; it must be (d,) or (runs, d) = ({runs}, d)")
+
+
+def check_data(loss: Loss, X: Tensor, Y: Tensor | None) -> None:
+    """Check once per call that ``X`` and ``Y`` are finite and that ``Y`` holds labels the loss is defined for
+    (``loss.label_set`` when the loss declares one, e.g. {−1, +1} for the logistic loss)."""
+    finite_tensor("X", X)
+    if Y is None:
+        return
+    finite_tensor("Y", Y)
+    allowed = getattr(loss, "label_set", None)
+    if allowed is not None:
+        labels_in("Y", Y.detach().cpu().numpy(), allowed)
 
 
 def _progress_bar(steps: int, progress: bool | None) -> Iterator[int]:
@@ -505,6 +520,7 @@ def run_noisy_gradient(
     labels = None if Y is None else torch.as_tensor(Y, dtype=dtype)
     if labels is not None and tuple(labels.shape) != (features.shape[0],):
         raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({features.shape[0]},) or None")
+    check_data(loss, features, labels)
     n = features.shape[0]
     steps = config.steps_for(n)
     batch_size = config.batch_size_for(n)

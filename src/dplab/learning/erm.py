@@ -12,7 +12,8 @@ import torch
 from torch import Tensor
 from torch.func import vmap
 
-from dplab.learning.engine import Loss, NoisyGradientConfig, run_noisy_gradient
+from dplab.checks import finite_tensor
+from dplab.learning.engine import Loss, NoisyGradientConfig, check_data, run_noisy_gradient
 from dplab.learning.projections import Projection
 
 __all__ = ["empirical_risk", "projected_gradient_descent_minimiser"]
@@ -37,6 +38,8 @@ def empirical_risk(loss: Loss, W: Any, X: Any, Y: Any = None) -> Tensor:
     labels = None if Y is None else torch.as_tensor(Y, dtype=torch.float64)
     if labels is not None and tuple(labels.shape) != (n,):
         raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({n},) or None")
+    finite_tensor("W", weights)
+    check_data(loss, features, labels)
 
     def risk_of_run(w: Tensor) -> Tensor:
         if labels is None:

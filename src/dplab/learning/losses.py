@@ -31,23 +31,17 @@ up to the order of floating-point summation (tests compare both). Two structures
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import torch
 from torch import Tensor
 
+from dplab.checks import finite, positive_finite, whole_number
+
 __all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss", "generalised_linear_gradients",
            "linear_margins"]
-
-
-def _check_feature_bound(feature_bound: float) -> float:
-    """Return ``feature_bound`` as a float after checking it is finite and > 0."""
-    value = float(feature_bound)
-    if not (math.isfinite(value) and value > 0.0):
-        raise ValueError(f"feature_bound={feature_bound!r} must be a finite number > 0")
-    return value
 
 
 def _sum_over_batch(coefficients: Tensor, X: Tensor) -> Tensor:
@@ -93,8 +87,7 @@ class LinearLoss:
     offset: float = 0.0
 
     def __post_init__(self) -> None:
-        if not math.isfinite(float(self.offset)):
-            raise ValueError(f"offset={self.offset!r} must be a finite number")
+        finite("offset", self.offset)
 
     def __call__(self, w: Tensor, x: Tensor, y: Tensor | None = None) -> Tensor:
         return torch.dot(x, w) + self.offset
@@ -106,11 +99,11 @@ class LinearLoss:
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = sup ‖∇_w ℓ‖ = sup ‖x‖ = feature_bound."""
-        return _check_feature_bound(feature_bound)
+        return positive_finite("feature_bound", feature_bound)
 
     def smoothness(self, feature_bound: float) -> float:
         """β = 0: the gradient x does not depend on w (so the loss is β-smooth for every β ≥ 0)."""
-        _check_feature_bound(feature_bound)
+        positive_finite("feature_bound", feature_bound)
         return 0.0
 
     @property
@@ -128,6 +121,9 @@ class LogisticLoss:
     L = B, β = B²/4 (since s(1−s) ≤ 1/4), ρ = 0 (the Hessian is rank one). For B = 1: L = 1, β = 1/4, ρ = 0.
     """
 
+    #: The labels the loss is defined for; the engine and ``empirical_risk`` refuse others (e.g. a {0, 1} coding).
+    label_set: ClassVar[tuple[float, ...]] = (-1.0, 1.0)
+
     def __call__(self, w: Tensor, x: Tensor, y: Tensor) -> Tensor:
         negative_margin = -y * torch.dot(x, w)
         return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
@@ -138,11 +134,11 @@ class LogisticLoss:
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = feature_bound, since sigmoid(·) ≤ 1."""
-        return _check_feature_bound(feature_bound)
+        return positive_finite("feature_bound", feature_bound)
 
     def smoothness(self, feature_bound: float) -> float:
         """β = feature_bound²/4, the largest eigenvalue bound of s(1−s)·x xᵀ."""
-        return _check_feature_bound(feature_bound) ** 2 / 4.0
+        return positive_finite("feature_bound", feature_bound) ** 2 / 4.0
 
     @property
     def strong_convexity(self) -> float:
@@ -162,6 +158,10 @@ class TwoLayerLogisticLoss:
 
     inputs: int
     hidden: int
+
+    def __post_init__(self) -> None:
+        whole_number("inputs", self.inputs)
+        whole_number("hidden", self.hidden)
 
     @property
     def parameters(self) -> int:

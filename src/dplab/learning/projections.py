@@ -18,6 +18,8 @@ import numpy as np
 import torch
 from torch import Tensor
 
+from dplab.checks import as_finite_array, finite, positive_finite
+
 __all__ = ["Projection", "Interval", "Ball", "NoProjection", "project_l2_ball"]
 
 
@@ -43,8 +45,8 @@ class Interval:
     b: float
 
     def __post_init__(self) -> None:
-        a, b = float(self.a), float(self.b)
-        if not (math.isfinite(a) and math.isfinite(b) and a < b):
+        a, b = finite("a", self.a), finite("b", self.b)
+        if not a < b:
             raise ValueError(f"Interval(a={self.a!r}, b={self.b!r}) needs finite a < b")
 
     @property
@@ -67,12 +69,8 @@ class Ball:
     center: float | tuple[float, ...] = 0.0
 
     def __post_init__(self) -> None:
-        radius = float(self.radius)
-        if not (math.isfinite(radius) and radius > 0.0):
-            raise ValueError(f"radius={self.radius!r} must be a finite number > 0")
-        coordinates = self.center if isinstance(self.center, (tuple, list)) else (self.center,)
-        if not all(math.isfinite(float(c)) for c in coordinates):
-            raise ValueError(f"center={self.center!r} must be finite (a number or a sequence of numbers)")
+        positive_finite("radius", self.radius)
+        as_finite_array(self.center, "center")
         if isinstance(self.center, list):
             object.__setattr__(self, "center", tuple(float(c) for c in self.center))
 

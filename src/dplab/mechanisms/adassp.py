@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import positive_finite
+from dplab.checks import as_finite_array, positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_log_delta
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.numerics import symmetric_from_upper
@@ -70,7 +70,9 @@ class SufficientStatistics:
 
 def sufficient_statistics(x: np.ndarray, y: np.ndarray) -> SufficientStatistics:
     """XᵀX, Xᵀy and λ_min(XᵀX) (``eigvalsh``; symmetric) of a design ``x`` (n, d) and response ``y`` (n,)."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
+    x, y = as_finite_array(x, "x"), as_finite_array(y, "y")
+    if y.shape != x.shape[:1]:
+        raise ValueError(f"y has shape {y.shape} and x has shape {x.shape}; allowed: y of shape (n,) for x (n, d)")
     if x.ndim != 2 or y.shape != (x.shape[0],):
         raise ValueError(f"x must be (n, d) and y (n,); got {x.shape} and {y.shape}")
     xtx = x.T @ x
@@ -107,6 +109,7 @@ def adassp(stats: SufficientStatistics, epsilon: float, log_delta: float, bound_
     Returns ``theta`` (size, d), ``ridge`` λ (size,) and ``lambda_min_private`` λ̃_min (size,).  Draws: Z, E, then
     the Xᵀy noise, each for all runs at once.
     """
+    whole_number("size", size)
     bound_x, bound_y = positive_finite("bound_x", bound_x), positive_finite("bound_y", bound_y)
     if not 0 < zeta < 1:
         raise ValueError(f"zeta={zeta!r} must satisfy 0 < zeta < 1")
@@ -125,6 +128,8 @@ def adassp(stats: SufficientStatistics, epsilon: float, log_delta: float, bound_
 
 def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
     """Proj onto 𝔹₂(radius), row-wise: θ·min(1, radius/‖θ‖₂)."""
+    as_finite_array(theta, "theta")
+    positive_finite("radius", radius)
     norm = np.linalg.norm(theta, axis=-1, keepdims=True)
     with np.errstate(divide="ignore"):
         return theta * np.minimum(1.0, radius / norm)
@@ -145,6 +150,10 @@ def pure_adassp_parameters(n: int, d: int, epsilon: float, epsilon_prime: float,
                            bound_y: float) -> PureAdasspParameters:
     """Algorithm 13 / proof of Theorem 12: r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (PROPOSED constant), ω = 1/n²,
     δ = 2ω/(16d^{3/2}r̃n²)^d, Θ = 𝔹₂^d(r̃) (diameter 2r̃), hence Δ = 2√d·2r̃·(δ/2ω)^{1/d} = 1/(4n²d), b = 2Δ/ε′."""
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
+    positive_finite("epsilon_prime", epsilon_prime)
     radius = (1.0 + n * epsilon / d) * positive_finite("bound_y", bound_y) / positive_finite("bound_x", bound_x)
     log_omega = -2.0 * math.log(n)
     log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d ** 1.5 * radius * n ** 2)
@@ -158,6 +167,8 @@ def pure_adassp(stats: SufficientStatistics, epsilon: float, epsilon_prime: floa
 
     Returns ``theta`` (purified, (ε + ε′, 0)-DP), ``theta_apx`` (projected AdaSSP, (ε, δ)-DP), ``ridge``.
     """
+    probability("zeta", zeta)
+    whole_number("size", size)
     params = pure_adassp_parameters(stats.n, stats.d, epsilon, epsilon_prime, bound_x, bound_y)
     raw = adassp(stats, epsilon, params.log_delta, bound_x, bound_y, zeta, size, rng)
     theta_apx = project_l2_ball(raw["theta"], params.radius)
@@ -172,14 +183,17 @@ def ssp_l1_sensitivities(d: int, bound_x: float, bound_y: float) -> tuple[float,
     Σ_{i≤j}|x_i x_j| = (‖x‖₁² + ‖x‖₂²)/2 ≤ (d + 1)‖𝒳‖²/2 and ‖x·y‖₁ ≤ √d‖𝒳‖‖𝒴‖ (Cauchy–Schwarz).  The spec's
     bound ‖x‖₁² ≤ d (for ‖𝒳‖ = 1) is valid but about twice the sup.
     """
-    if int(d) != d or d < 1:
-        raise ValueError(f"d={d!r} must be an integer >= 1")
+    whole_number("d", d)
+    positive_finite("bound_x", bound_x)
+    positive_finite("bound_y", bound_y)
     return (d + 1) * bound_x ** 2 / 2.0, math.sqrt(d) * bound_x * bound_y
 
 
 def laplace_ssp_ridge(d: int, epsilon: float, bound_x: float, zeta: float) -> float:
     """Ridge of Laplace-SSP (PROPOSED): AdaSSP's threshold with its noise multiplier replaced by the Laplace
     per-entry standard deviation √2·b_XX, b_XX = Δ₁(XᵀX)/(ε/2): λ = √(d log(2d²/ζ))·√2·b_XX (no λ_min release)."""
+    positive_finite("epsilon", epsilon)
+    probability("zeta", zeta)
     b_xx = ssp_l1_sensitivities(d, bound_x, 1.0)[0] / (epsilon / 2.0)
     return math.sqrt(d * math.log(2.0 * d * d / zeta)) * math.sqrt(2.0) * b_xx
 
@@ -188,6 +202,10 @@ def laplace_ssp(stats: SufficientStatistics, epsilon: float, bound_x: float, bou
                 rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Pure ε-DP SSP (PROPOSED baseline): Laplace(Δ₁/(ε/2)) on the upper triangle of XᵀX and on Xᵀy (basic
     composition), then the ridge solution with :func:`laplace_ssp_ridge`.  Returns ``theta`` and ``ridge``."""
+    positive_finite("bound_x", bound_x)
+    positive_finite("bound_y", bound_y)
+    probability("zeta", zeta)
+    whole_number("size", size)
     positive_finite("epsilon", epsilon)
     d = stats.d
     sens_xx, sens_xy = ssp_l1_sensitivities(d, bound_x, bound_y)
@@ -206,5 +224,8 @@ def ols(stats: SufficientStatistics) -> np.ndarray:
 
 def excess_mse(theta: np.ndarray, stats: SufficientStatistics) -> np.ndarray:
     """MSE(θ) − MSE(θ_OLS) with MSE(θ) = ‖Y − Xθ‖²/(2n): exactly (θ − θ_OLS)ᵀXᵀX(θ − θ_OLS)/(2n), row-wise."""
+    theta_array = as_finite_array(theta, "theta")
+    if theta_array.shape[-1:] != (stats.d,):
+        raise ValueError(f"theta has shape {theta_array.shape}; allowed: last axis of length d={stats.d}")
     diff = np.atleast_2d(theta) - ols(stats)
     return np.einsum("ij,jk,ik->i", diff, stats.xtx, diff) / (2.0 * stats.n)

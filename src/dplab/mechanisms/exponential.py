@@ -4,9 +4,9 @@ Definition 3.4): P(i) ∝ exp(ε·u_i/(2Δu)).  Every function is batched: the c
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from dplab.checks import as_finite_array, positive_finite, whole_number
 
 __all__ = [
     "exponential_mechanism_log_probabilities",
@@ -18,10 +18,9 @@ __all__ = [
 
 def exponential_mechanism_logits(utility: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
     """The unnormalised log-weights ε u_i/(2Δu), elementwise."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
-    if not (math.isfinite(sensitivity) and sensitivity > 0):
-        raise ValueError(f"sensitivity={sensitivity!r} must be finite and > 0")
+    as_finite_array(utility, "utility")
+    epsilon = positive_finite("epsilon", epsilon)
+    sensitivity = positive_finite("sensitivity", sensitivity)
     return epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
 
 
@@ -36,6 +35,7 @@ def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float,
 def sample_exponential_mechanism(utility: np.ndarray, epsilon: float, sensitivity: float, size: int,
                                  rng: np.random.Generator) -> np.ndarray:
     """``size`` independent indices drawn from the exponential mechanism (inverse CDF of the exact probabilities)."""
+    whole_number("size", size)
     cdf = np.cumsum(np.exp(exponential_mechanism_log_probabilities(utility, epsilon, sensitivity)))
     return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), cdf.size - 1)
 

@@ -17,14 +17,18 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
-from dplab.checks import positive_finite
+from dplab.checks import (
+    as_float_array,
+    as_non_negative_array,
+    as_positive_array,
+    log_probability,
+    non_negative_finite,
+    positive_finite,
+    require,
+)
 from dplab.numerics import log1mexp
 
 __all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
-
-
-def _first_bad(array: np.ndarray, ok: np.ndarray) -> float:
-    return float(array[~ok].flat[0])
 
 
 def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
@@ -34,13 +38,7 @@ def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1
     both terms are kept as logs).
     """
     sens = positive_finite("sensitivity", sensitivity)
-    sigma, epsilon = np.broadcast_arrays(np.asarray(sigma, float), np.asarray(epsilon, float))
-    ok_sigma = np.isfinite(sigma) & (sigma > 0)
-    if not ok_sigma.all():
-        raise ValueError(f"sigma={_first_bad(sigma, ok_sigma)!r} must be finite and > 0")
-    ok_eps = np.isfinite(epsilon) & (epsilon >= 0)
-    if not ok_eps.all():
-        raise ValueError(f"epsilon={_first_bad(epsilon, ok_eps)!r} must be finite and >= 0")
+    sigma, epsilon = np.broadcast_arrays(as_positive_array(sigma, "sigma"), as_non_negative_array(epsilon, "epsilon"))
     half, stretch = sens / (2.0 * sigma), epsilon * sigma / sens
     log_first = log_ndtr(half - stretch)
     log_second = epsilon + log_ndtr(-half - stretch)
@@ -51,10 +49,8 @@ def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1
 
 
 def _agm_sigma_scalar(epsilon: float, log_delta: float, sensitivity: float) -> float:
-    if not (math.isfinite(epsilon) and epsilon >= 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and >= 0")
-    if not (log_delta < 0 and math.isfinite(log_delta)):
-        raise ValueError(f"log_delta={log_delta!r} must satisfy -inf < log_delta < 0 (0 < delta < 1)")
+    non_negative_finite("epsilon", epsilon)
+    log_probability("log_delta", log_delta)
 
     def excess(log_sigma: float) -> float:
         return float(agm_log_delta(math.exp(log_sigma), epsilon, sensitivity)) - log_delta
@@ -81,5 +77,6 @@ def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1
 def classical_gaussian_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
     """The classical calibration σ = Δ·√(2 ln(1.25/δ))/ε (Dwork and Roth 2014, Thm A.1; valid for ε < 1)."""
     sens = positive_finite("sensitivity", sensitivity)
-    epsilon, log_delta = np.asarray(epsilon, float), np.asarray(log_delta, float)
+    epsilon, log_delta = as_positive_array(epsilon, "epsilon"), as_float_array(log_delta, "log_delta")
+    require((log_delta < 0) & (log_delta > -np.inf), "log_delta", log_delta, "-inf < log_delta < 0 (0 < delta < 1)")
     return sens * np.sqrt(2.0 * (np.log(1.25) - log_delta)) / epsilon

@@ -4,19 +4,19 @@ perturbation noise of Chaudhuri, Monteleoni, Sarwate (2011) with Δ₂ = L/(nλ)
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from dplab.checks import positive_finite, whole_number
 
 __all__ = ["sample_l2_knorm"]
 
 
 def sample_l2_knorm(d: int, sensitivity: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws (shape (size, d)) of density ∝ exp(−ε‖z‖₂/Δ₂): uniform direction × Gamma(d, Δ₂/ε) radius."""
-    if not (math.isfinite(epsilon) and epsilon > 0):
-        raise ValueError(f"epsilon={epsilon!r} must be finite and > 0")
-    if not (math.isfinite(sensitivity) and sensitivity > 0):
-        raise ValueError(f"sensitivity={sensitivity!r} must be finite and > 0")
+    whole_number("d", d)
+    whole_number("size", size)
+    epsilon = positive_finite("epsilon", epsilon)
+    sensitivity = positive_finite("sensitivity", sensitivity)
     direction = rng.standard_normal((size, d))
     direction /= np.linalg.norm(direction, axis=1, keepdims=True)
     return direction * rng.gamma(d, sensitivity / epsilon, size)[:, None]

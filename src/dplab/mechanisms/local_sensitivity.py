@@ -29,7 +29,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import positive_finite
+from dplab.checks import (
+    as_float_array,
+    finite,
+    non_negative_finite,
+    positive_finite,
+    probability,
+    require,
+    require_ndim,
+    whole_number,
+)
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
 
@@ -63,34 +72,44 @@ _BETA_FLOOR = 1e-12
 
 def random_graph(n_vertices: int, p: float, rng: np.random.Generator) -> np.ndarray:
     """Adjacency matrix (float64, symmetric, zero diagonal) of an Erdős–Rényi G(n_v, p) graph."""
-    if int(n_vertices) != n_vertices or n_vertices < 3:
-        raise ValueError(f"n_vertices={n_vertices!r} must be an integer >= 3")
-    if not 0 <= p <= 1:
-        raise ValueError(f"p={p!r} must satisfy 0 <= p <= 1")
+    whole_number("n_vertices", n_vertices, minimum=3)
+    probability("p", p, allow_zero=True, allow_one=True)
     upper = np.triu(rng.random((n_vertices, n_vertices)) < p, k=1)
     return (upper | upper.T).astype(np.float64)
 
 
+def _adjacency(adjacency: np.ndarray) -> np.ndarray:
+    """``adjacency`` as float64 after checking it is a square 0/1 matrix."""
+    a = require_ndim("adjacency", as_float_array(adjacency, "adjacency"), 2)
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"adjacency has shape {a.shape}; allowed: a square matrix")
+    require((a == 0) | (a == 1), "adjacency", a, "entries in {0, 1}")
+    return a
+
+
 def common_neighbours(adjacency: np.ndarray) -> np.ndarray:
     """C = A² (C_ij = number of common neighbours of i and j)."""
-    a = np.asarray(adjacency, dtype=np.float64)
+    a = _adjacency(adjacency)
     return a @ a
 
 
 def triangle_count(adjacency: np.ndarray, common: np.ndarray | None = None) -> float:
     """q(G) = tr(A³)/6 = Σ_ij (A²)_ij A_ij / 6."""
+    _adjacency(adjacency)
     c = common_neighbours(adjacency) if common is None else common
     return float(np.sum(c * adjacency) / 6.0)
 
 
 def triangle_local_sensitivity(adjacency: np.ndarray, common: np.ndarray | None = None) -> float:
     """Δ_Local(G) = max_{i<j} (A²)_ij: the largest change of the triangle count over single edge flips."""
+    _adjacency(adjacency)
     c = common_neighbours(adjacency) if common is None else common
     return float(np.max(c[np.triu_indices(c.shape[0], k=1)]))
 
 
 def triangle_global_sensitivity(n_vertices: int) -> float:
     """GS = n_v − 2 (an edge between two vertices adjacent to every other vertex closes n_v − 2 triangles)."""
+    whole_number("n_vertices", n_vertices, minimum=3)
     return float(n_vertices - 2)
 
 
@@ -98,6 +117,7 @@ def edge_flip_changes(adjacency: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Brute force over all single edge flips {i, j} (i < j): |q(G') − q(G)| and |Δ_Local(G') − Δ_Local(G)|.
 
     O(n_v² · n_v³): for small graphs only (the reference for the closed forms above)."""
+    _adjacency(adjacency)
     a = np.asarray(adjacency, dtype=np.float64)
     q0, ls0 = triangle_count(a), triangle_local_sensitivity(a)
     dq, dls = [], []
@@ -140,8 +160,7 @@ def alg11_parameters(diameter: float, epsilon: float, d: int = 1) -> Alg11Parame
     b = 0.25 (spec §6 #20).  All in log-space."""
     diameter = positive_finite("diameter", diameter)
     epsilon = positive_finite("epsilon", epsilon)
-    if int(d) != d or d < 1:
-        raise ValueError(f"d={d!r} must be an integer >= 1")
+    whole_number("d", d)
     log_omega = min(math.log(0.01), -math.log(diameter) - 2.0 * math.log(epsilon))
     log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d * diameter * epsilon)
     check_log_probability("delta", log_delta)
@@ -159,6 +178,8 @@ def _interval(lower: float, upper: float) -> LqBall:
 def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:
     """max(0, ⌊β⌋ + 1 − Δ_Local): a global-sensitivity-1 lower bound on 𝒟_β (integer-valued Δ_Local) that is 0
     whenever Δ_Local > β (spec E6, corrected in review; the exact distance can be larger)."""
+    non_negative_finite("local_sensitivity", local_sensitivity)
+    non_negative_finite("beta", beta)
     return max(0.0, math.floor(beta) + 1.0 - float(local_sensitivity))
 
 
@@ -167,6 +188,9 @@ def propose_test_release(value: float, distance: float, beta: float, epsilon: fl
     """Algorithm 9 (PTR, Lemma 34: (2ε, δ)-DP), ``size`` draws: (released values, refused mask).
 
     Refuse when 𝒟 + Lap(1/ε) ≤ log(1/δ)/ε; otherwise release q + Lap(β/ε).  Refused entries hold NaN."""
+    finite("value", value)
+    non_negative_finite("distance", distance)
+    whole_number("size", size)
     epsilon = positive_finite("epsilon", epsilon)
     beta = positive_finite("beta", beta)
     log_delta = check_log_probability("delta", log_delta)
@@ -181,6 +205,11 @@ def pure_propose_test_release(value: float, distance: float, beta: float, epsilo
     """Algorithm 10 ((2ε + ε′, 0)-DP): Algorithm 9, ⊥ ↦ Unif([lower, upper]), clip to Θ, Algorithm 1.
 
     Returns (purified outputs, refused mask)."""
+    finite("value", value)
+    non_negative_finite("distance", distance)
+    finite("lower", lower)
+    finite("upper", upper)
+    whole_number("size", size)
     released, refused = propose_test_release(value, distance, beta, epsilon, log_delta, size, rng)
     theta = np.where(refused, rng.uniform(lower, upper, size=size), np.clip(released, lower, upper))
     out = purify(theta[:, None], _interval(lower, upper), epsilon_prime, log_delta, log_omega, rng)[:, 0]
@@ -194,6 +223,11 @@ def bounded_local_sensitivity_release(value: float, local_sensitivity: float, ep
                                       rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 11, lines 1-2 ((2ε, δ)-DP for d = 1): β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (≥ 1e-12) and
     q_apx = Proj_[lower, upper](q + Lap(β̂/ε)).  Returns (q_apx, β̂)."""
+    finite("value", value)
+    non_negative_finite("local_sensitivity", local_sensitivity)
+    finite("lower", lower)
+    finite("upper", upper)
+    whole_number("size", size)
     epsilon = positive_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
     beta_hat = np.maximum(local_sensitivity + rng.laplace(scale=1.0 / epsilon, size=size)
@@ -205,6 +239,10 @@ def bounded_local_sensitivity_release(value: float, local_sensitivity: float, ep
 def purified_local_sensitivity_release(value: float, local_sensitivity: float, params: Alg11Parameters,
                                        lower: float, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 11 (Theorem 5/11: 3ε-DP, ε′ = ε) on Θ = [lower, lower + R] (d = 1): returns (q_pure, q_apx)."""
+    finite("value", value)
+    non_negative_finite("local_sensitivity", local_sensitivity)
+    finite("lower", lower)
+    whole_number("size", size)
     if params.d != 1:
         raise ValueError(f"params.d={params.d} must be 1 (a scalar query; see spec A12 for d > 1)")
     upper = lower + params.diameter
@@ -218,6 +256,8 @@ def purified_local_sensitivity_release(value: float, local_sensitivity: float, p
 def global_sensitivity_laplace(value: float, sensitivity: float, epsilon: float, size: int,
                                rng: np.random.Generator) -> np.ndarray:
     """The Laplace mechanism q + Lap(GS/ε) (ε-DP)."""
+    finite("value", value)
+    whole_number("size", size)
     return value + rng.laplace(scale=positive_finite("sensitivity", sensitivity) / positive_finite("epsilon", epsilon), size=size)
 
 
@@ -231,12 +271,15 @@ _QUARTIC_OVER_CAUCHY = 1.2072  # > sup_z (1 + z²)/(1 + z⁴) = (1 + √2)/2 = 1
 
 def smooth_sensitivity_beta(epsilon: float, gamma: float = QUARTIC_GAMMA) -> float:
     """α = β = ε/(2(γ + 1)) (NRS07 Lemma 2.10 for h ∝ 1/(1 + |z|^γ))."""
+    positive_finite("gamma", gamma)
     return positive_finite("epsilon", epsilon) / (2.0 * (gamma + 1.0))
 
 
 def triangle_smooth_sensitivity(local_sensitivity: float, n_vertices: int, beta: float) -> float:
     """S(G) = max_{k ≥ 0} e^{−βk}·min(Δ_Local + k, n_v − 2): a β-smooth upper bound on Δ_Local (NRS07 Def. 2.1),
     since Δ_Local at Hamming distance k is ≤ Δ_Local + k and never above the global sensitivity."""
+    non_negative_finite("local_sensitivity", local_sensitivity)
+    whole_number("n_vertices", n_vertices, minimum=3)
     gs = triangle_global_sensitivity(n_vertices)
     k = np.arange(0.0, max(gs - local_sensitivity, 0.0) + 1.0)
     return float(np.max(np.exp(-positive_finite("beta", beta) * k) * np.minimum(local_sensitivity + k, gs)))
@@ -244,11 +287,13 @@ def triangle_smooth_sensitivity(local_sensitivity: float, n_vertices: int, beta:
 
 def quartic_log_density(z: np.ndarray) -> np.ndarray:
     """log h(z) with h(z) = (√2/π)/(1 + z⁴)."""
+    as_float_array(z, "z")
     return -np.log1p(np.asarray(z, float) ** 4) - _QUARTIC_LOG_NORMALISER
 
 
 def sample_quartic(size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws from h(z) ∝ 1/(1 + z⁴) by rejection from the standard Cauchy (acceptance ≈ 0.74)."""
+    whole_number("size", size)
     out = np.empty(0)
     while out.size < size:
         m = int(1.5 * (size - out.size)) + 16
@@ -262,5 +307,7 @@ def smooth_sensitivity_mechanism(value: float, smooth_sensitivity: float, epsilo
                                  rng: np.random.Generator) -> np.ndarray:
     """q + (S/α)·Z with Z ~ h ∝ 1/(1 + z⁴) and α = ε/(2(γ + 1)) = ε/10: ε-DP when S is an α-smooth upper bound
     on the local sensitivity (NRS07 Lemmas 2.6 and 2.10)."""
+    finite("value", value)
+    whole_number("size", size)
     alpha = smooth_sensitivity_beta(epsilon)
     return value + positive_finite("smooth_sensitivity", smooth_sensitivity) / alpha * sample_quartic(size, rng)

@@ -35,7 +35,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import positive_finite
+from dplab.checks import (
+    as_finite_array,
+    as_float_array,
+    as_integer_array,
+    as_non_negative_array,
+    positive_finite,
+    require,
+    require_ndim,
+    whole_number,
+)
 from dplab.mechanisms.exponential import sample_exponential_mechanism_gumbel
 from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift, purify_bits
 from dplab.theory.purification import purification_laplace_scale, theorem2_log_delta_threshold, zcdp_epsilon
@@ -69,8 +78,20 @@ __all__ = [
 # Data and workloads
 # ----------------------------------------------------------------------------------------------------------------
 
+def _check_counts_and_queries(counts: np.ndarray, queries: np.ndarray) -> None:
+    """Counts: non-negative finite (runs, N) or (N,); queries: (K, N) with entries in [0, 1]."""
+    cells = as_non_negative_array(counts, "counts")
+    table = require_ndim("queries", as_float_array(queries, "queries"), 2)
+    require((table >= 0) & (table <= 1), "queries", table, "entries in [0, 1]")
+    if table.shape[1] != cells.shape[-1]:
+        raise ValueError(f"queries has shape {table.shape} and counts has shape {cells.shape}; allowed: one query "
+                         f"column per histogram cell")
+
+
 def product_bernoulli_cell_probabilities(bias: np.ndarray) -> np.ndarray:
     """P(x) = Π_j b_j^{x_j}(1 − b_j)^{1−x_j} for every x ∈ {0,1}^d (cells in BinMap order); ``bias`` (..., d)."""
+    bias_array = as_float_array(bias, "bias")
+    require((bias_array >= 0) & (bias_array <= 1), "bias", bias_array, "probabilities in [0, 1]")
     bias = np.asarray(bias, float)
     d = bias.shape[-1]
     bits = binmap(np.arange(2 ** d), d).astype(float)
@@ -80,12 +101,15 @@ def product_bernoulli_cell_probabilities(bias: np.ndarray) -> np.ndarray:
 
 def sample_histograms(n: int, bias: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Histograms of n i.i.d. product-Bernoulli records, one per row of ``bias`` (runs, d): Multinomial(n, P)."""
+    whole_number("n", n)
     probabilities = product_bernoulli_cell_probabilities(bias)
     return rng.multinomial(n, probabilities / probabilities.sum(axis=-1, keepdims=True)).astype(float)
 
 
 def half_subset_queries(d: int, k: int, rng: np.random.Generator) -> np.ndarray:
     """K counting queries q(x) = 𝟙[x ∈ S] with S a uniformly random half of 𝒳: (K, 2^d) in {0, 1}."""
+    whole_number("d", d)
+    whole_number("k", k)
     n_cells = 2 ** d
     order = np.argsort(rng.random((k, n_cells)), axis=-1)
     return (order < n_cells // 2).astype(float)
@@ -93,6 +117,9 @@ def half_subset_queries(d: int, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def conjunction_queries(d: int, k: int, rng: np.random.Generator, width: int = 3) -> np.ndarray:
     """K ``width``-way conjunctions q(x) = 𝟙[x_i = a_i for i in S], |S| = width, random S and signs a: (K, 2^d)."""
+    whole_number("d", d)
+    whole_number("k", k)
+    whole_number("width", width)
     if width > d:
         raise ValueError(f"width={width!r} must be <= d={d!r}")
     bits = binmap(np.arange(2 ** d), d)
@@ -108,6 +135,10 @@ def query_answers(queries: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """‖a − b‖_∞ along the last axis (the E9 metric)."""
+    as_finite_array(a, "a")
+    as_finite_array(b, "b")
+    if np.shape(a) != np.shape(b):
+        raise ValueError(f"b has shape {np.shape(b)} and a has shape {np.shape(a)}; allowed: equal shapes")
     return np.max(np.abs(a - b), axis=-1)
 
 
@@ -144,9 +175,10 @@ def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon
     multiplicative-weights update in log space (corrected update, spec A13).  Returns the printed output
     (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K), then Laplace (runs,).
     """
-    if int(rounds) != rounds or rounds < 1:
-        raise ValueError(f"rounds={rounds!r} must be an integer >= 1")
+    whole_number("rounds", rounds)
     epsilon0 = positive_finite("epsilon0", epsilon0)
+    _check_counts_and_queries(counts, queries)
+    positive_finite("n", n)
     counts = np.atleast_2d(np.asarray(counts, float))
     runs, n_cells = counts.shape
     queries = np.asarray(queries, float)
@@ -178,17 +210,24 @@ def lemma36_rho(epsilon: float, log_inv_delta: float) -> float:
 
 def mwem_zcdp(rounds: int, epsilon0: float) -> float:
     """zCDP of MWEM from its 2T steps, each ε₀-DP and hence ε₀²/2-zCDP (Bun–Steinke Prop. 1.4): T·ε₀²."""
+    whole_number("rounds", rounds)
+    positive_finite("epsilon0", epsilon0)
     return rounds * epsilon0 ** 2
 
 
 def mwem_epsilon_approx(rounds: int, epsilon0: float, log_inv_delta: float) -> float:
     """(ε, δ) of MWEM by zCDP: ρ + 2√(ρ log(1/δ)) with ρ = Tε₀² (Lemma 22).  Lemma 36's proof bounds it by
     4√(ρ log(1/δ)), which at ρ = ε²/(16 log(1/δ)) is ε; the exact conversion gives ε/2 + ε²/(16 log(1/δ))."""
+    whole_number("rounds", rounds)
+    positive_finite("epsilon0", epsilon0)
+    positive_finite("log_inv_delta", log_inv_delta)
     return zcdp_epsilon(mwem_zcdp(rounds, epsilon0), log_inv_delta)
 
 
 def mwem_epsilon_pure_basic_composition(rounds: int, epsilon0: float) -> float:
     """Pure ε of the same run by basic composition of its 2T ε₀-DP steps: 2Tε₀ (= 2√(ρT) for ε₀ = √(ρ/T))."""
+    whole_number("rounds", rounds)
+    positive_finite("epsilon0", epsilon0)
     return 2.0 * rounds * epsilon0
 
 
@@ -204,6 +243,11 @@ def _fixed_point(update, start: float = 1.0, iterations: int = 200) -> float:
 
 def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_delta: float) -> float:
     """T = √d·nε/(√log(1/δ)·log(K/β)) with β = 1/(2Tn) (proof of Theorem 13), solved as a fixed point (spec A14)."""
+    positive_finite("n", n)
+    whole_number("d", d)
+    whole_number("k", k)
+    positive_finite("epsilon", epsilon)
+    positive_finite("log_inv_delta", log_inv_delta)
     def update(t: float) -> float:
         return math.sqrt(d) * n * epsilon / (math.sqrt(log_inv_delta) * math.log(k * 2.0 * max(t, 1e-12) * n))
     return _fixed_point(update)
@@ -212,6 +256,10 @@ def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_de
 def pure_mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float) -> float:
     """PROPOSED T for pure MWEM at ε (ε/(2T) per step): balance √(d/T) with 2T log(K/β)/(nε), β = 1/(2Tn):
     T = (√d·nε/(2 log(K/β)))^{2/3}, a fixed point."""
+    positive_finite("n", n)
+    whole_number("d", d)
+    whole_number("k", k)
+    positive_finite("epsilon", epsilon)
     def update(t: float) -> float:
         return (math.sqrt(d) * n * epsilon / (2.0 * math.log(k * 2.0 * max(t, 1e-12) * n))) ** (2.0 / 3.0)
     return _fixed_point(update)
@@ -223,6 +271,9 @@ def pure_mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float) -> fl
 
 def proportional_sampling(probabilities: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
     """Algorithm 15: m i.i.d. cells from each row of ``probabilities`` (runs, N) → (runs, m) (inverse CDF)."""
+    weights = as_non_negative_array(probabilities, "probabilities")
+    require(weights <= 1, "probabilities", weights, "probabilities in [0, 1]")
+    whole_number("m", m)
     probabilities = np.atleast_2d(np.asarray(probabilities, float))
     cdf = np.cumsum(probabilities, axis=1)
     u = rng.random((probabilities.shape[0], m)) * cdf[:, -1:]
@@ -235,6 +286,8 @@ def purify_records(records: np.ndarray, d: int, epsilon: float, log_delta: float
     """Algorithm 16, line 4: a synthetic dataset Y ∈ 𝒳^m per run (records (runs, m), cells in [2^d]) encoded as
     m·d bits (BinMap per record, concatenated: the binary expansion of Y as an element of [2^{md}]), purified by
     :func:`purify_bits`, decoded record by record.  Returns (records (runs, m), mixed (runs,))."""
+    as_integer_array(records, "records", minimum=0)
+    whole_number("d", d)
     records = np.atleast_2d(np.asarray(records, dtype=np.int64))
     runs, m = records.shape
     bits = binmap(records, d).reshape(runs, m * d)
@@ -265,6 +318,10 @@ def algorithm16_parameters(n: float, d: int, k: int, epsilon: float, log_delta_m
     strict), ω = 2^{−d̃}, ρ = ε²/(16 log(1/δ)), T = nearest integer (≥ 1) to the fixed point of
     √d·nε/(√log(1/δ)·log(2KTn)), ε₀ = √(ρ/T), answer noise 1/(nε₀), Δ = 2d̃(δ/2ω)^{1/d̃}, b = 2Δ/ε.
     All in log space (log(1/δ) reaches millions)."""
+    positive_finite("n", n)
+    whole_number("d", d)
+    whole_number("k", k)
+    positive_finite("log_delta_margin", log_delta_margin)
     epsilon = positive_finite("epsilon", epsilon)
     if not n >= 1:
         raise ValueError(f"n={n!r} must be >= 1")
@@ -292,6 +349,9 @@ def laplace_answers(counts: np.ndarray, queries: np.ndarray, n: float, epsilon: 
                     rng: np.random.Generator) -> np.ndarray:
     """Laplace mechanism on the K normalised answers: ℓ1 sensitivity K/n (add/remove, public n), scale K/(nε);
     clipped to [0, 1] (post-processing).  (runs, K)."""
+    _check_counts_and_queries(counts, queries)
+    positive_finite("n", n)
+    positive_finite("epsilon", epsilon)
     true = query_answers(queries, np.atleast_2d(counts) / n)
     k = true.shape[-1]
     return np.clip(true + rng.laplace(scale=k / (n * epsilon), size=true.shape), 0.0, 1.0)
@@ -300,6 +360,8 @@ def laplace_answers(counts: np.ndarray, queries: np.ndarray, n: float, epsilon: 
 def laplace_histogram(counts: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
     """Laplace histogram: counts + Lap(1/ε) per cell (ℓ1 sensitivity 1, add/remove), clipped at 0 and renormalised
     to a distribution (uniform if every cell clips).  (runs, N)."""
+    as_non_negative_array(counts, "counts")
+    positive_finite("epsilon", epsilon)
     counts = np.atleast_2d(np.asarray(counts, float))
     noisy = np.maximum(counts + rng.laplace(scale=1.0 / epsilon, size=counts.shape), 0.0)
     total = noisy.sum(axis=1, keepdims=True)

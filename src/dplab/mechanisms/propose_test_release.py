@@ -19,7 +19,15 @@ import numpy as np
 import torch
 from numpy.typing import ArrayLike
 
-from dplab.checks import positive_finite
+from dplab.checks import (
+    as_finite_array,
+    as_float_array,
+    labels_in,
+    matching_length,
+    positive_finite,
+    require_ndim,
+    whole_number,
+)
 from dplab.distributions import Laplace
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
@@ -40,6 +48,7 @@ __all__ = [
 def ptr_distance_statistic(X: ArrayLike, k: int, beta: float) -> float:
     """Ĵ(S) = (δ_k(S) − β)·n/12.2, the computable sensitivity-1 lower bound on the distance to a dataset with
     eigen-gap < β (needs n ≥ 101 and ‖x‖ ≤ 1)."""
+    require_ndim("X", as_finite_array(X, "X"), 2)
     data = np.asarray(X, dtype=float)
     if data.shape[0] < 101:
         raise ValueError(f"n={data.shape[0]} is invalid; allowed: n >= 101 (the 6.1/n bound of Prop. 5)")
@@ -56,18 +65,24 @@ def ptr_threshold(epsilon: float, delta: float) -> float:
 
 def ptr_refusal_probability(statistic: float, epsilon: float, delta: float) -> float:
     """Pr[Ĵ + Lap(1/ε) ≤ log(2/δ)/ε] = the Laplace CDF at x = threshold − Ĵ: ½e^{εx} (x < 0), 1 − ½e^{−εx}."""
+    as_float_array(statistic, "statistic")
     x = ptr_threshold(epsilon, delta) - statistic
     return Laplace(1.0 / epsilon).cdf(x)
 
 
 def ptr_test(statistic: float, epsilon: float, delta: float, rng: np.random.Generator, runs: int) -> np.ndarray:
     """``runs`` independent tests: True where released (γ > threshold), False where ⊥."""
+    as_float_array(statistic, "statistic")
+    whole_number("runs", runs)
     gamma = statistic + rng.laplace(0.0, 1.0 / positive_finite("epsilon", epsilon), size=runs)
     return gamma > ptr_threshold(epsilon, delta)
 
 
 def ptr_dp_gd_noise(n: int, steps: int, epsilon: float, L: float = 1.0) -> float:
     """σ = 2L√T/(εn) (Algorithm 1, step 3): DP-GD is then (α, αε²/2)-RDP."""
+    whole_number("n", n)
+    whole_number("steps", steps)
+    positive_finite("L", L)
     return 2 * L * math.sqrt(steps) / (positive_finite("epsilon", epsilon) * n)
 
 
@@ -76,6 +91,12 @@ def propose_test_release(X: ArrayLike, y: ArrayLike, k: int, beta: float, epsilo
                          runs: int) -> np.ndarray:
     """Algorithm 1 for ``runs`` independent runs: (runs, d) DP-GD outputs (average iterate, projected onto
     ‖θ‖ ≤ radius, logistic loss, clipping C = L = 1) on π_rank(S), NaN rows where the test refused."""
+    matching_length("y", y, "X", X)
+    labels_in("y", y)
+    whole_number("steps", steps)
+    positive_finite("lr", lr)
+    positive_finite("radius", radius)
+    whole_number("runs", runs)
     data = np.asarray(X, dtype=float)
     released = ptr_test(ptr_distance_statistic(data, k, beta), epsilon, delta, rng, runs)
     output = np.full((runs, data.shape[1]), np.nan)

@@ -26,6 +26,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    log_probability,
+    positive_finite,
+    require,
+    whole_number,
+)
 from dplab.numerics import log1mexp
 from dplab.theory.purification import (
     check_log_probability,
@@ -104,6 +112,9 @@ def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.r
     point of the simplex interior, Dirichlet(1,…,1) with a slack coordinate); q = ∞: independent Unif[−r, r].
     """
     q = _check_q(q)
+    whole_number("d", d)
+    positive_finite("radius", radius)
+    whole_number("size", size)
     if q == 2.0:
         z = rng.standard_normal((size, d))
         z /= np.linalg.norm(z, axis=1, keepdims=True)
@@ -126,6 +137,7 @@ def base_2_53_digits(log_p: float) -> Iterator[float]:
     non-zero digit on, those of the double p·2^{53j} (relative error that of ``exp``).  Stops after the last non-zero
     digit of that double; the remaining digits are all zero.
     """
+    log_probability("log_p", log_p, allow_zero=True, allow_one=True)
     blocks = 1
     while (log_scaled := log_p + blocks * _TICKS_LOG2 * math.log(2.0)) < 0.0:
         yield 0.0
@@ -148,6 +160,7 @@ def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.
     """
     if not log_p <= 0.0:
         raise ValueError(f"log_p={log_p!r} is invalid; allowed: log_p <= 0 (a probability p <= 1)")
+    whole_number("size", size)
     coins = np.zeros(size, dtype=bool)
     undecided = np.arange(size)
     for digit in base_2_53_digits(log_p):
@@ -169,7 +182,8 @@ def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: f
     """
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
-    x = np.array(x_apx, dtype=float, copy=True)
+    positive_finite("epsilon_prime", epsilon_prime)
+    x = np.array(as_finite_array(x_apx, "x_apx"), dtype=float, copy=True)
     single = x.ndim == 1
     x = np.atleast_2d(x)
     if x.shape[1] != domain.d:
@@ -187,7 +201,8 @@ def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: f
 
 def binmap(u: np.ndarray, n_bits: int) -> np.ndarray:
     """BinMap: integers u ∈ {0, …, 2^d − 1} to their d bits (most significant first), shape u.shape + (d,)."""
-    u = np.asarray(u, dtype=np.int64)
+    whole_number("n_bits", n_bits)
+    u = as_integer_array(u, "u")
     if np.any((u < 0) | (u >= 2 ** n_bits)):
         raise ValueError(f"u must lie in [0, 2^{n_bits} - 1]; got values in [{u.min()}, {u.max()}]")
     shifts = np.arange(n_bits - 1, -1, -1, dtype=np.int64)
@@ -196,7 +211,8 @@ def binmap(u: np.ndarray, n_bits: int) -> np.ndarray:
 
 def binmap_inverse(bits: np.ndarray) -> np.ndarray:
     """BinMap^{-1}: bit vectors (last axis, most significant first) back to integers."""
-    bits = np.asarray(bits, dtype=np.int64)
+    bits = as_integer_array(bits, "bits")
+    require((bits == 0) | (bits == 1), "bits", bits, "bits in {0, 1}")
     weights = 2 ** np.arange(bits.shape[-1] - 1, -1, -1, dtype=np.int64)
     return bits @ weights
 
@@ -204,7 +220,7 @@ def binmap_inverse(bits: np.ndarray) -> np.ndarray:
 def discrete_purification_shift(n_bits: int, log_delta: float, geometry: str = "corrected") -> float:
     """Δ of Algorithm 2 with ω = 2^{−d}: ``"corrected"`` (cube = ℓ∞ ball of diameter 1) 2d(δ/2ω)^{1/d};
     ``"as_printed"`` (the paper's ℓ1 ball of radius d/2, App. F.5) d(δ/2ω)^{1/d}."""
-    log_omega = -n_bits * math.log(2.0)
+    log_omega = -whole_number("n_bits", n_bits) * math.log(2.0)
     if geometry == "corrected":
         return purification_shift(n_bits, math.inf, 1.0, log_delta, log_omega)
     if geometry == "as_printed":
@@ -225,6 +241,7 @@ def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.rand
     bits = np.atleast_2d(np.asarray(bits))
     if np.any((bits != 0) & (bits != 1)):
         raise ValueError("bits must be 0/1")
+    positive_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
     length = bits.shape[1]
     scale = purification_laplace_scale(discrete_purification_shift(length, log_delta, geometry), epsilon)
@@ -240,7 +257,9 @@ def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: f
                     geometry: str = "corrected") -> np.ndarray:
     """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d}
     (:func:`purify_bits`) → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
-    u = np.asarray(u_apx, dtype=np.int64)
+    u = as_integer_array(u_apx, "u_apx", minimum=0)
+    whole_number("n_bits", n_bits)
+    positive_finite("epsilon", epsilon)
     bits, _ = purify_bits(binmap(u.reshape(-1), n_bits), epsilon, log_delta, rng, geometry)
     return binmap_inverse(bits).reshape(u.shape)
 

@@ -26,7 +26,16 @@ import math
 
 import numpy as np
 
-from dplab.checks import positive_finite
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    as_non_negative_array,
+    log_probability,
+    matching_length,
+    non_negative_finite,
+    positive_finite,
+    whole_number,
+)
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.purification import binmap, discrete_purification_shift, purify_discrete
@@ -77,6 +86,7 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
 
 def mode_and_distance(counts: np.ndarray) -> tuple[int, float, float, int]:
     """(f(D), occ₁, occ₂, 𝒟₀ = ⌈(occ₁ − occ₂)/2⌉) of a histogram; ties go to the smallest index."""
+    as_integer_array(counts, "counts", minimum=0)
     c = np.asarray(counts, dtype=np.int64)
     if c.ndim != 1 or c.size < 2 or np.any(c < 0):
         raise ValueError("counts must be a 1-D array of at least two non-negative integers")
@@ -87,6 +97,7 @@ def mode_and_distance(counts: np.ndarray) -> tuple[int, float, float, int]:
 
 def code_bits(universe_size: int, bottom: str) -> int:
     """Code length: log₂|𝒳| (``"uniform"``; |𝒳| must be a power of 2) or ⌈log₂(|𝒳| + 1)⌉ (``"reserved"``)."""
+    whole_number("universe_size", universe_size, minimum=2)
     _choice("bottom", bottom, BOTTOM_ENCODINGS)
     n = int(universe_size)
     if n < 2:
@@ -101,6 +112,7 @@ def code_bits(universe_size: int, bottom: str) -> int:
 def mode_release_log_delta(n_bits: int, epsilon: float, delta_rule: str = "corrected") -> float:
     """log δ of Algorithm 12: ``"as_printed"`` −d·log(2d³/ε); ``"corrected"`` −d·log(8d³/ε) − 1e-9 (strictly below
     Theorem 2's threshold ε^d/(2d)^{3d}).  d = 8, ε = 1: thresholds log(1/δ)/ε = 66.54 (corrected), 55.45."""
+    whole_number("n_bits", n_bits)
     _choice("delta_rule", delta_rule, DELTA_RULES)
     epsilon = positive_finite("epsilon", epsilon)
     if delta_rule == "as_printed":
@@ -110,11 +122,14 @@ def mode_release_log_delta(n_bits: int, epsilon: float, delta_rule: str = "corre
 
 def stability_threshold(epsilon: float, log_delta: float) -> float:
     """T = log(1/δ)/ε (Algorithm 12, line 4)."""
+    log_probability("log_delta", log_delta)
     return -float(log_delta) / positive_finite("epsilon", epsilon)
 
 
 def pass_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> np.ndarray:
     """P(𝒟₀ − 1 + Lap(1/ε) > T) = P(Lap(1/ε) > T + 1 − 𝒟₀): ½e^{−εs} for s = T + 1 − 𝒟₀ ≥ 0, else 1 − ½e^{εs}."""
+    as_non_negative_array(distance, "distance")
+    log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
     upper = 0.5 * np.exp(-epsilon * np.abs(s))
     return np.where(s >= 0, upper, 1.0 - upper)
@@ -122,6 +137,8 @@ def pass_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> 
 
 def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> np.ndarray:
     """1 − :func:`pass_probability`, computed without cancellation (½e^{εs} for s < 0): the ⊥ mass at large 𝒟₀."""
+    as_non_negative_array(distance, "distance")
+    log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
     lower = 0.5 * np.exp(-epsilon * np.abs(s))
     return np.where(s >= 0, 1.0 - lower, lower)
@@ -130,6 +147,10 @@ def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -
 def distance_to_instability(mode: int, distance: float, epsilon: float, log_delta: float, size: int,
                             rng: np.random.Generator) -> np.ndarray:
     """Algorithm 12, lines 4-5 ((ε, δ)-DP): ``size`` draws of u_apx ∈ {mode, ⊥}."""
+    whole_number("mode", mode, minimum=0)
+    non_negative_finite("distance", distance)
+    log_probability("log_delta", log_delta)
+    whole_number("size", size)
     passed = distance - 1.0 + rng.laplace(scale=1.0 / positive_finite("epsilon", epsilon), size=size) > \
         stability_threshold(epsilon, log_delta)
     return np.where(passed, int(mode), BOTTOM)
@@ -137,6 +158,7 @@ def distance_to_instability(mode: int, distance: float, epsilon: float, log_delt
 
 def encode_bottom(u_apx: np.ndarray, universe_size: int, bottom: str, rng: np.random.Generator) -> np.ndarray:
     """⊥ ↦ a uniform element of 𝒳 (``"uniform"``) or the reserved code |𝒳| (``"reserved"``)."""
+    whole_number("universe_size", universe_size, minimum=2)
     u = np.asarray(u_apx, dtype=np.int64)
     is_bottom = u == BOTTOM
     if _choice("bottom", bottom, BOTTOM_ENCODINGS) == "uniform":
@@ -146,6 +168,8 @@ def encode_bottom(u_apx: np.ndarray, universe_size: int, bottom: str, rng: np.ra
 
 def decode_bottom(codes: np.ndarray, universe_size: int) -> np.ndarray:
     """Codes ≥ |𝒳| (the reserved ⊥ code and the invalid ones) decode to ⊥."""
+    as_integer_array(codes, "codes", minimum=0)
+    whole_number("universe_size", universe_size, minimum=2)
     c = np.asarray(codes, dtype=np.int64)
     return np.where(c >= universe_size, BOTTOM, c)
 
@@ -154,6 +178,8 @@ def pure_mode_release(counts: np.ndarray, epsilon: float, size: int, rng: np.ran
                       delta_rule: str = "corrected", bottom: str = "uniform",
                       geometry: str = "corrected") -> np.ndarray:
     """Algorithm 12 (Theorem 6: 2ε-DP), ``size`` independent releases from the histogram ``counts``."""
+    as_integer_array(counts, "counts", minimum=0)
+    whole_number("size", size)
     counts = np.asarray(counts)
     n_bits = code_bits(counts.size, bottom)
     log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
@@ -168,6 +194,8 @@ def pure_mode_release(counts: np.ndarray, epsilon: float, size: int, rng: np.ran
 
 def bit_flip_probability(n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected") -> float:
     """p = P(Lap(b) ≥ ½) = ½e^{−1/(2b)}, b = 2Δ/ε (Algorithm 2 with ω = 2^{−d}, ε′ = ε; Δ per ``geometry``)."""
+    whole_number("n_bits", n_bits)
+    positive_finite("epsilon", epsilon)
     b = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
     return 0.5 * math.exp(-0.5 / b)
 
@@ -175,6 +203,8 @@ def bit_flip_probability(n_bits: int, epsilon: float, log_delta: float, geometry
 def discrete_purification_kernel(n_bits: int, epsilon: float, log_delta: float,
                                  geometry: str = "corrected") -> np.ndarray:
     """K[z, c] = P(Algorithm 2 outputs code c | input code z) = (1 − ω)p^H(1 − p)^{d−H} + ω2^{−d}, shape (2^d, 2^d)."""
+    whole_number("n_bits", n_bits)
+    positive_finite("epsilon", epsilon)
     p = bit_flip_probability(n_bits, epsilon, log_delta, geometry)
     codes = np.arange(2 ** n_bits)
     bits = binmap(codes, n_bits)
@@ -207,6 +237,10 @@ def pure_mode_release_pmf(mode: int, distance: float, universe_size: int, epsilo
                           log_delta: float | None = None) -> np.ndarray:
     """Exact output law of Algorithm 12 over 𝒳 ∪ {⊥} (⊥ last; always 0 for ``"uniform"``), a function of
     (f(D), 𝒟₀) only.  ``log_delta`` overrides ``delta_rule``."""
+    whole_number("mode", mode, minimum=0)
+    non_negative_finite("distance", distance)
+    whole_number("universe_size", universe_size, minimum=2)
+    positive_finite("epsilon", epsilon)
     n_bits = code_bits(universe_size, bottom)
     if log_delta is None:
         log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
@@ -217,6 +251,10 @@ def pure_mode_release_pmf(mode: int, distance: float, universe_size: int, epsilo
 def distance_to_instability_pmf(mode: int, distance: float, universe_size: int, epsilon: float, log_delta: float,
                                 bottom: str = "uniform") -> np.ndarray:
     """Exact law of the unpurified u_apx after the ⊥ encoding, over 𝒳 ∪ {⊥} (⊥ last)."""
+    whole_number("mode", mode, minimum=0)
+    non_negative_finite("distance", distance)
+    whole_number("universe_size", universe_size, minimum=2)
+    log_probability("log_delta", log_delta)
     n_bits = code_bits(universe_size, bottom)
     return _merge_bottom(_input_law(mode, distance, universe_size, n_bits, epsilon, log_delta, bottom), universe_size)
 
@@ -227,12 +265,16 @@ def uniform_bottom_pure_epsilon(epsilon: float, log_delta: float, universe_size:
     change by ≤ e^ε and so does every mixture; mode-changing neighbours have 𝒟₀ ≤ 1, where the pass probability p
     is ≤ δ/2, and P(a | D)/P(a | D′) = (p_a + (1 − p_a)/|𝒳|)/((1 − p_b)/|𝒳|) ≤ 1 + |𝒳|δ/(2 − δ), attained at
     𝒟₀ = 𝒟₀′ = 1 (App. C's folklore mixing, with a data-dependent weight ≥ 1 − δ/2)."""
+    positive_finite("epsilon", epsilon)
+    log_probability("log_delta", log_delta)
+    whole_number("universe_size", universe_size, minimum=2)
     delta = math.exp(log_delta)
     return max(float(epsilon), math.log1p(universe_size * delta / (2.0 - delta)))
 
 
 def uniform_bottom_log_delta(epsilon: float, universe_size: int) -> float:
     """The largest δ with log(1 + |𝒳|δ/(2 − δ)) ≤ ε: δ = 2(e^ε − 1)/(|𝒳| + e^ε − 1) (the pure ε is then ε)."""
+    whole_number("universe_size", universe_size, minimum=2)
     epsilon = positive_finite("epsilon", epsilon)
     return math.log(2.0) + math.log(math.expm1(epsilon)) - math.log(universe_size + math.expm1(epsilon))
 
@@ -241,6 +283,8 @@ def uniform_bottom_log_delta(epsilon: float, universe_size: int) -> float:
 
 def report_noisy_max(counts: np.ndarray, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """argmax_i (c_i + Lap(2/ε)) (ε-DP under replace-one: two counts move by 1), ``size`` draws."""
+    as_finite_array(counts, "counts")
+    whole_number("size", size)
     c = np.asarray(counts, float)
     return np.argmax(c + rng.laplace(scale=2.0 / positive_finite("epsilon", epsilon), size=(size, c.size)), axis=1)
 
@@ -256,6 +300,10 @@ def report_noisy_max_grouped(values: np.ndarray, multiplicities: np.ndarray, eps
     ``values[g]``.  The noisy maximum within a group is values[g] + max of m Lap(2/ε), drawn exactly by inverse CDF;
     returns the winning group index (its member is uniform within the group).  Same law as
     :func:`report_noisy_max`, at O(groups) cost per draw."""
+    as_finite_array(values, "values")
+    as_integer_array(multiplicities, "multiplicities", minimum=1)
+    matching_length("multiplicities", multiplicities, "values", values)
+    whole_number("size", size)
     v = np.asarray(values, float)
     m = np.asarray(multiplicities, float)
     if np.any(m < 1):
@@ -268,6 +316,8 @@ def report_noisy_max_grouped(values: np.ndarray, multiplicities: np.ndarray, eps
 def exponential_mechanism_selection(counts: np.ndarray, epsilon: float, size: int,
                                     rng: np.random.Generator) -> np.ndarray:
     """P(i) ∝ exp(ε c_i/2) (utility sensitivity 1 under replace-one; ε-DP), via dplab.mechanisms.exponential."""
+    as_finite_array(counts, "counts")
+    whole_number("size", size)
     return sample_exponential_mechanism(np.asarray(counts, float), epsilon, 1.0, size, rng)
 
 
@@ -277,6 +327,10 @@ def pure_mode_release_success_probability(mode: int, distance: float, universe_s
     """P(Algorithm 12 outputs f(D)) in closed form (any |𝒳|, no 2^d × 2^d kernel):
     p_pass·[(1 − ω)(1 − p)^d + ω2^{−d}] + (1 − p_pass)·P(output f(D) | ⊥ encoded), the last term 1/|𝒳| for the
     uniform encoding (the kernel is doubly stochastic) and K[|𝒳|, f(D)] for the reserved code."""
+    whole_number("mode", mode, minimum=0)
+    non_negative_finite("distance", distance)
+    whole_number("universe_size", universe_size, minimum=2)
+    positive_finite("epsilon", epsilon)
     n_bits = code_bits(universe_size, bottom)
     log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
     p = bit_flip_probability(n_bits, epsilon, log_delta, geometry)
@@ -296,6 +350,9 @@ def report_noisy_max_success_probability(values: np.ndarray, multiplicities: np.
                                          winner: int = 0) -> float:
     """P(report-noisy-max with Lap(2/ε) selects the single item of group ``winner``) by quadrature:
     ∫ f(x) Π_{g ≠ winner} F(v_winner + x − v_g)^{m_g} dx (m_winner must be 1), f, F the Lap(2/ε) density and CDF."""
+    as_finite_array(values, "values")
+    as_integer_array(multiplicities, "multiplicities", minimum=1)
+    matching_length("multiplicities", multiplicities, "values", values)
     from scipy.integrate import quad
 
     v = np.asarray(values, float)

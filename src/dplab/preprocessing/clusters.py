@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dplab.checks import as_finite_array, positive_finite
+
 __all__ = ["PreprocessedDataset", "good_clusters", "deduplicate", "quantize", "pairwise_distances"]
 
 
@@ -29,23 +31,15 @@ class PreprocessedDataset:
 
 
 def _check_dataset(X: ArrayLike) -> np.ndarray:
-    array = np.asarray(X, dtype=float)
+    array = as_finite_array(X, "X")
     if array.ndim != 2 or array.shape[0] < 1:
         raise ValueError(f"X has shape {array.shape}; it must be (n, d) with n >= 1")
-    if not np.all(np.isfinite(array)):
-        raise ValueError("X must be finite (no NaN/inf) for deduplication/quantization")
     return array
-
-
-def _check_eta(eta: float) -> float:
-    value = float(eta)
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"eta={eta!r} must be a finite number > 0")
-    return value
 
 
 def pairwise_distances(X: np.ndarray) -> np.ndarray:
     """‖x_i − x_j‖₂ for all pairs, (n, n), computed from differences (exact zeros on the diagonal)."""
+    X = _check_dataset(X)
     return np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
 
 
@@ -56,7 +50,7 @@ def good_clusters(X: ArrayLike, eta: float) -> np.ndarray:
     a centre already taken by an earlier cluster starts no cluster, and taken points are not re-assigned.
     """
     data = _check_dataset(X)
-    e = _check_eta(eta)
+    e = positive_finite("eta", eta)
     distance = pairwise_distances(data)
     near, wide = distance <= e, distance <= 3 * e
     is_centre = near.sum(1) == wide.sum(1)

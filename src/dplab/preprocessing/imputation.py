@@ -18,6 +18,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dplab.checks import as_missing_aware_array, require_ndim
+
 __all__ = [
     "IMPUTATION_METHODS",
     "impute",
@@ -30,12 +32,10 @@ __all__ = [
 
 
 def _check(X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    data = np.array(X, dtype=float)
+    data = np.array(as_missing_aware_array(X, "X"), dtype=float)
     if data.ndim != 2 or data.shape[0] < 1:
         raise ValueError(f"X has shape {data.shape}; it must be (n, d) with n >= 1")
     missing = np.isnan(data)
-    if np.any(np.isinf(data)):
-        raise ValueError("X must not contain inf (NaN marks a missing value)")
     empty = np.flatnonzero(missing.all(0) & missing.any(0))
     if empty.size:
         raise ValueError(f"features {empty.tolist()} have no available value to impute from")
@@ -44,7 +44,7 @@ def _check(X: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
 
 def missing_rows(X: ArrayLike) -> int:
     """p: the number of points (rows) with at least one missing value."""
-    return int(np.isnan(np.asarray(X, dtype=float)).any(1).sum())
+    return int(np.isnan(require_ndim("X", as_missing_aware_array(X, "X"), 2)).any(1).sum())
 
 
 def _per_feature(X: ArrayLike, statistic: Callable[[np.ndarray], float]) -> np.ndarray:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dplab.checks import as_finite_array, whole_number
+
 __all__ = ["covariance", "top_eigenvectors", "eigengap", "pca_rank_reduce", "pca_dim_reduce", "check_rank"]
 
 
 def check_rank(k: int, d: int) -> int:
     """k as an int after checking 1 ≤ k < d (ValueError naming k, its value and the allowed range)."""
+    whole_number("d", d, minimum=2)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k < d:
         raise ValueError(f"k={k!r} is invalid; allowed: an integer with 1 <= k < d = {d}")
     return int(k)
@@ -24,7 +27,7 @@ def check_rank(k: int, d: int) -> int:
 
 def covariance(X: ArrayLike) -> np.ndarray:
     """Σ = (1/n)XᵀX, (d, d)."""
-    data = np.asarray(X, dtype=float)
+    data = as_finite_array(X, "X")
     if data.ndim != 2:
         raise ValueError(f"X has shape {data.shape}; it must be (n, d)")
     return data.T @ data / data.shape[0]
@@ -48,20 +51,20 @@ def top_eigenvectors(X: ArrayLike, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def eigengap(eigenvalues: ArrayLike, k: int) -> float:
     """δ^k = λ_k − λ_{k+1} of descending eigenvalues (1-indexed k)."""
-    values = np.asarray(eigenvalues, dtype=float)
+    values = as_finite_array(eigenvalues, "eigenvalues")
     check_rank(k, values.size)
     return float(values[k - 1] - values[k])
 
 
 def pca_rank_reduce(X: ArrayLike, k: int) -> np.ndarray:
     """π_rank(S) = {A_kA_kᵀx : x ∈ S}, (n, d), A_k fitted on S itself."""
-    data = np.asarray(X, dtype=float)
+    data = as_finite_array(X, "X")
     A, _ = top_eigenvectors(data, k)
     return data @ A @ A.T
 
 
 def pca_dim_reduce(X: ArrayLike, k: int) -> np.ndarray:
     """π_dim(S) = {A_kᵀx : x ∈ S}, (n, k), A_k fitted on S with the sign convention."""
-    data = np.asarray(X, dtype=float)
+    data = as_finite_array(X, "X")
     A, _ = top_eigenvectors(data, k)
     return data @ A

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from dplab.checks import as_missing_aware_array, require_ndim, whole_number
 from dplab.preprocessing.clusters import PreprocessedDataset
 
 __all__ = ["EmpiricalSensitivity", "empirical_sensitivity", "realised_sensitivity", "replace_row", "as_preprocessed"]
@@ -31,10 +32,19 @@ class EmpiricalSensitivity:
     d12: float
 
 
+def _checked_row(data: np.ndarray, i: int, z: ArrayLike, name: str) -> np.ndarray:
+    """``z`` as a row of ``data`` after checking i is a row index and z has the row's shape."""
+    whole_number("i", i, minimum=0, maximum=data.shape[0] - 1)
+    row = as_missing_aware_array(z, name)
+    if row.shape != data.shape[1:]:
+        raise ValueError(f"{name} has shape {row.shape}; allowed: one row of X, shape {data.shape[1:]}")
+    return row
+
+
 def replace_row(X: ArrayLike, i: int, z: ArrayLike) -> np.ndarray:
     """A copy of X with row i replaced by z (S ∪ {z} in the paper's notation)."""
-    data = np.array(X, dtype=float)
-    data[i] = np.asarray(z, dtype=float)
+    data = np.array(as_missing_aware_array(X, "X"), dtype=float)
+    data[i] = _checked_row(data, i, z, "z")
     return data
 
 
@@ -49,6 +59,9 @@ def as_preprocessed(output: np.ndarray | PreprocessedDataset) -> PreprocessedDat
 def empirical_sensitivity(step: Callable[[np.ndarray], np.ndarray | PreprocessedDataset], X: ArrayLike, i: int,
                           z1: ArrayLike, z2: ArrayLike) -> EmpiricalSensitivity:
     """Δ_∞, Δ₂ of ``step`` for the neighbours X[i ← z₁], X[i ← z₂], and d₁₂(π₁(S₁), π₂(S₂))."""
+    data = require_ndim("X", as_missing_aware_array(X, "X"), 2)
+    _checked_row(data, i, z1, "z1")
+    _checked_row(data, i, z2, "z2")
     return realised_sensitivity(as_preprocessed(step(replace_row(X, i, z1))),
                                 as_preprocessed(step(replace_row(X, i, z2))), i)
 
@@ -56,6 +69,7 @@ def empirical_sensitivity(step: Callable[[np.ndarray], np.ndarray | Preprocessed
 def realised_sensitivity(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> EmpiricalSensitivity:
     """Δ_∞ (records other than i that moved or were kept/removed differently), Δ₂ (largest move of a record other
     than i) and d₁₂ (sum of all moves) between two pre-processed neighbouring datasets that differ in record i."""
+    whole_number("i", i, minimum=0, maximum=first.values.shape[0] - 1)
     moved = np.linalg.norm(first.values - second.values, axis=1)
     changed = (moved > TOLERANCE) | (first.kept != second.kept)
     common = np.ones(moved.size, dtype=bool)

@@ -32,12 +32,18 @@ if TYPE_CHECKING:
     from dplab.report.claims import Claim
 
 
-__all__ = ["Artifact", "Study", "load_study", "no_progress", "resolve"]
+__all__ = [
+    "Artifact", "Study", "combine_shards", "compute_artifact", "compute_shard", "load_study", "module_of",
+    "no_progress", "resolve", "shard_points",
+]
 
 Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], "pd.DataFrame"] | str
 Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
 Inputs = Callable[[Mapping[str, Any]], Mapping[str, str]] | str
+Points = Callable[[Mapping[str, Any]], "list[dict[str, Any]]"] | str
+Combine = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
+Summary = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 
 
 def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -48,6 +54,11 @@ def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
     if not attribute:
         raise ValueError(f"reference {reference!r} must look like 'package.module:function'")
     return getattr(importlib.import_module(module), attribute)
+
+
+def module_of(reference: Callable[..., Any] | str) -> str:
+    """The module a ``"package.module:function"`` string or a function lives in (nothing is imported)."""
+    return reference.partition(":")[0] if isinstance(reference, str) else reference.__module__
 
 
 def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:
@@ -63,7 +74,16 @@ class Artifact:
     ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
-    With ``inputs`` set, it reads the pipeline products that function names (module docstring).
+    With ``inputs`` set, it reads the pipeline products that function names (module docstring). A table too long or
+    too wide to read may set ``summary(frame, params) -> DataFrame``: its Markdown then shows that summary, with a
+    link to the full CSV (:func:`dplab.report.tables.write_table`).
+
+    A sweep (seeds x parameter points) declares ``points(params) -> [point, ...]`` (plain dicts, in output order)
+    and computes one point at a time: ``compute(params, seed, progress, point) -> DataFrame`` (its rows). Each point
+    derives its random streams from ``seed`` and its own values, never from its neighbours, so the workflow may
+    split the points into any number of shards (separate jobs, see :func:`shard_points`) and the combined CSV is
+    byte-identical whatever that number. ``combine(rows, params) -> DataFrame`` turns the rows of all points, in
+    point order, into the artifact's frame (default: the rows themselves).
     """
 
     id: str
@@ -76,14 +96,43 @@ class Artifact:
     runtime: int = 10
     derived_from: str | None = None
     inputs: Inputs | None = None
+    summary: Summary | None = None
+    points: Points | None = None
+    combine: Combine | None = None
+
+    def sweep(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The points of a sweep artifact, in output order (empty for an artifact that is not a sweep)."""
+        return list(resolve(self.points)(params)) if self.points else []
+
+    def compute_modules(self) -> tuple[str, ...]:
+        """The modules the data job runs: the compute function's, the summary's (tables) and the writers'.
+
+        The workflow makes the data job depend on their import closure, and on nothing else of the study, so a
+        plotting or claims edit re-runs no computation (:func:`dplab.workflow_helpers.dplab_sources`).
+        """
+        writers = ("dplab.report.io", "dplab.report.tables") if self.kind == "table" else ("dplab.report.io",)
+        inputs = (module_of(self.inputs),) if self.inputs else ()
+        summary = (module_of(self.summary),) if self.summary else ()
+        sweep = tuple(module_of(f) for f in (self.points, self.combine) if f)
+        return tuple(dict.fromkeys((module_of(self.compute), *inputs, *summary, *sweep, *writers)))
+
+    def plot_modules(self) -> tuple[str, ...]:
+        """The modules the plotting job runs: the plot function's and the figure style."""
+        return (module_of(self.plot), "dplab.report.style") if self.plot else ()
 
     def __post_init__(self) -> None:
+        if self.points and self.derived_from:
+            raise ValueError(f"artifact {self.id!r}: a sweep (points) computes its rows: it cannot be derived_from")
+        if self.combine and not self.points:
+            raise ValueError(f"artifact {self.id!r}: combine needs points")
         if self.derived_from and self.inputs:
             raise ValueError(f"artifact {self.id!r}: set derived_from or inputs, not both")
         if self.kind not in ("figure", "table"):
             raise ValueError(f"artifact {self.id!r}: kind {self.kind!r} is not one of figure, table")
         if (self.kind == "figure") != (self.plot is not None):
             raise ValueError(f"artifact {self.id!r}: a figure needs a plot function and a table must not have one")
+        if self.summary is not None and self.kind != "table":
+            raise ValueError(f"artifact {self.id!r}: only a table can have a summary, not a {self.kind}")
 
 
 @dataclass(frozen=True)
@@ -127,6 +176,50 @@ class Study:
 
     def captions(self) -> dict[str, str]:
         return {a.id: a.caption for a in self.artifacts}
+
+
+def shard_points(count: int, shards: int, shard: int) -> list[int]:
+    """The indices of the points that shard ``shard`` of ``shards`` computes: every ``shards``-th point, so each
+    shard gets a mix of cheap and expensive points."""
+    if not 0 <= shard < shards:
+        raise ValueError(f"shard = {shard} is invalid; allowed: 0 <= shard < shards = {shards}")
+    return list(range(shard, count, shards))
+
+
+def compute_shard(artifact: Artifact, params: Mapping[str, Any], seed: int, indices: Iterable[int],
+                  progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+                  inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+    """The rows of the sweep points ``indices``, each tagged with its point index in column ``_point``
+    (``compute(params, seed, progress, point)``, with ``inputs`` as a fifth argument for an artifact that reads
+    pipeline products)."""
+    import pandas as pd
+
+    points = artifact.sweep(params)
+    compute = resolve(artifact.compute)
+    extra = (inputs,) if artifact.inputs else ()
+    frames = [compute(params, seed, no_progress, points[i], *extra).assign(_point=i) for i in progress(list(indices))]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({"_point": []})
+
+
+def combine_shards(artifact: Artifact, shards: Iterable["pd.DataFrame"], params: Mapping[str, Any]) -> "pd.DataFrame":
+    """The artifact's frame from the rows of its shards: every point's rows in point order, then ``combine``."""
+    import pandas as pd
+
+    rows = pd.concat(list(shards), ignore_index=True)
+    rows = rows.sort_values("_point", kind="stable").drop(columns="_point").reset_index(drop=True)
+    return resolve(artifact.combine)(rows, params) if artifact.combine else rows
+
+
+def compute_artifact(artifact: Artifact, params: Mapping[str, Any], seed: int,
+                     progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+                     inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+    """An artifact computed in one process (all points of a sweep, as one shard); ``inputs`` for an artifact that
+    reads pipeline products."""
+    if not artifact.points:
+        extra = (inputs,) if artifact.inputs else ()
+        return resolve(artifact.compute)(params, seed, progress, *extra)
+    indices = range(len(artifact.sweep(params)))
+    return combine_shards(artifact, [compute_shard(artifact, params, seed, indices, progress, inputs)], params)
 
 
 def load_study(name: str) -> Study:

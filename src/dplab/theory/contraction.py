@@ -18,18 +18,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import log_ndtr
 
-from dplab.accounting._arrays import (
+from dplab.accounting._arrays import scalar_or_array
+from dplab.accounting.hockey_stick import (
+    gaussian_hockey_stick_complement,
+    log_gaussian_hockey_stick,
+    log_laplace_hockey_stick,
+)
+from dplab.checks import (
     as_float_array,
     as_integer_array,
     as_non_negative_array,
     as_positive_array,
     require,
-    scalar_or_array,
-)
-from dplab.accounting.hockey_stick import (
-    gaussian_hockey_stick_complement,
-    log_gaussian_hockey_stick,
-    log_laplace_hockey_stick,
 )
 from dplab.numerics import log1mexp
 

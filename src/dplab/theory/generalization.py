@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import optimize
 
-from dplab.accounting._arrays import as_non_negative_array, as_positive_array, require, scalar_or_array
+from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.composition import (
     cor2_delta,
     cor3_epsilon,
@@ -28,6 +28,7 @@ from dplab.accounting.composition import (
     kov_delta,
     kov_epsilon,
 )
+from dplab.checks import as_non_negative_array, as_positive_array, require
 
 __all__ = [
     "SGLD_VARIANTS",
@@ -294,6 +295,7 @@ def iterative_privacy(eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: A
     """
     if variant not in SGLD_VARIANTS:
         raise ValueError(f"variant={variant!r} is not allowed; choose one of {SGLD_VARIANTS}")
+    as_non_negative_array(eps_tilde, "eps_tilde")
     d = _delta(delta)
     delta_step = as_positive_array(q, "q") * d
     if variant == "as_printed":
@@ -352,6 +354,8 @@ def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: Arr
 def generalization_bounds(eps_prime: ArrayLike, delta_prime: ArrayLike, N: ArrayLike) -> Mapping[str, np.ndarray]:
     """Both DP ⇒ generalization bounds for an (ε′, δ′)-DP learner on N samples: Thm 1 (see :func:`thm1_bound`) and
     the on-average Thm 2 with k = 1. Keys: those of :func:`thm1_bound` plus ``on_average``."""
+    as_non_negative_array(eps_prime, "eps_prime")
+    _delta(delta_prime, "delta_prime")
     hp = thm1_bound(eps_prime, delta_prime, N)
     return {**{k: np.asarray(v) for k, v in hp.items()}, "on_average": np.asarray(thm2_on_average(eps_prime, delta_prime))}
 

@@ -16,6 +16,15 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from dplab.checks import (
+    as_finite_array,
+    non_negative_finite,
+    positive_finite,
+    probability,
+    require,
+    whole_number,
+)
+
 __all__ = [
     "check_log_probability",
     "purification_shift",
@@ -56,7 +65,7 @@ def check_log_probability(name: str, log_value: float, *, allow_one: bool = Fals
     upper_ok = value <= 0 if allow_one else value < 0
     if math.isnan(value) or value == -math.inf or not upper_ok:
         allowed = "0 < {0} <= 1" if allow_one else "0 < {0} < 1"
-        shown = "nan" if math.isnan(value) else f"{math.exp(value):.6g}"
+        shown = "nan" if math.isnan(value) else f"{math.exp(min(value, 709.0)):.6g}"
         raise ValueError(f"{name}: log_{name}={value!r} ({name}={shown}) must satisfy {allowed.format(name)}")
     return value
 
@@ -64,7 +73,7 @@ def check_log_probability(name: str, log_value: float, *, allow_one: bool = Fals
 def _q_exponent(q: float) -> float:
     """1 − 1/q (1 for q = ∞); q must be ≥ 1."""
     q = float(q)
-    if not q >= 1:
+    if not q >= 1:  # NaN fails too
         raise ValueError(f"q={q!r} must satisfy q >= 1 (or be inf)")
     return 1.0 if math.isinf(q) else 1.0 - 1.0 / q
 
@@ -75,10 +84,8 @@ def purification_shift(d: int, q: float, diameter: float, log_delta: float, log_
     By Lemma 6 (ball case, eq. (4)) the mixed outputs are within W∞^{ℓq} ≤ 2R(δ/2ω)^{1/d} of an ε-indistinguishable
     pair, and ‖·‖₁ ≤ d^{1−1/q}‖·‖_q.  Computed as exp((log δ − log 2 − log ω)/d), so δ may underflow.
     """
-    if int(d) != d or d < 1:
-        raise ValueError(f"d={d!r} must be an integer >= 1")
-    if not (math.isfinite(diameter) and diameter > 0):
-        raise ValueError(f"diameter={diameter!r} must be finite and > 0")
+    whole_number("d", d)
+    positive_finite("diameter", diameter)
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
     return 2.0 * d ** _q_exponent(q) * diameter * math.exp((log_delta - math.log(2.0) - log_omega) / d)
@@ -86,19 +93,25 @@ def purification_shift(d: int, q: float, diameter: float, log_delta: float, log_
 
 def purification_laplace_scale(shift: float, epsilon_prime: float) -> float:
     """b = 2Δ/ε′ (Algorithm 1, line 3): Laplace^{⊗d}(b) turns W∞^{ℓ1} ≤ Δ into D∞ ≤ ε′/2 (Lemma 15)."""
-    if not (math.isfinite(epsilon_prime) and epsilon_prime > 0):
-        raise ValueError(f"epsilon_prime={epsilon_prime!r} must be finite and > 0")
+    non_negative_finite("shift", shift)
+    positive_finite("epsilon_prime", epsilon_prime)
     return 2.0 * shift / epsilon_prime
 
 
 def purified_epsilon(epsilon: float, shift: float, laplace_scale: float) -> float:
     """ε_total = ε + 2Δ/b (Theorem 1 with Lemmas 15–16: ε′/2 + ε + ε′/2 for b = 2Δ/ε′)."""
+    non_negative_finite("epsilon", epsilon)
+    non_negative_finite("shift", shift)
+    positive_finite("laplace_scale", laplace_scale)
     return float(epsilon) + 2.0 * shift / laplace_scale
 
 
 def utility_l1_bound_as_printed(d: int, diameter: float, epsilon_prime: float, log_delta: float,
                                 log_omega: float) -> float:
     """Theorem 1 as printed: E‖x_pure − x_apx‖₁ ≤ ωR + (4Rd/ε′)(δ/2ω)^{1/d} (valid for q = 1 only, erratum A2)."""
+    whole_number("d", d)
+    positive_finite("diameter", diameter)
+    positive_finite("epsilon_prime", epsilon_prime)
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
     return math.exp(log_omega) * diameter + 4.0 * diameter * d / epsilon_prime * math.exp(
@@ -112,6 +125,7 @@ def utility_lq_bound_corrected(d: int, q: float, diameter: float, epsilon_prime:
     c_{d,q} = (d·Γ(q+1))^{1/q} bounds E‖Lap^{⊗d}(1)‖_q by Jensen (E|z|^q = Γ(q+1)); for q = ∞, c = H_d = Σ_{k≤d} 1/k
     (E max_i |z_i| for i.i.d. Exp(1)).  Equals the printed ℓ1 bound when q = 1.
     """
+    whole_number("d", d)
     b = purification_laplace_scale(purification_shift(d, q, diameter, log_delta, log_omega), epsilon_prime)
     if math.isinf(q):
         constant = float(np.sum(1.0 / np.arange(1, d + 1)))
@@ -122,6 +136,8 @@ def utility_lq_bound_corrected(d: int, q: float, diameter: float, epsilon_prime:
 
 def lq_ball_volume_corrected(d: int, q: float) -> float:
     """Vol(𝔹_q^d(1)) = (2Γ(1 + 1/q))^d / Γ(1 + d/q) (erratum A3; q = ∞ gives 2^d)."""
+    whole_number("d", d)
+    _q_exponent(q)
     if math.isinf(q):
         return 2.0 ** d
     return math.exp(d * (math.log(2.0) + gammaln(1.0 + 1.0 / q)) - gammaln(1.0 + d / q))
@@ -129,6 +145,8 @@ def lq_ball_volume_corrected(d: int, q: float) -> float:
 
 def lq_ball_volume_as_printed(d: int, q: float) -> float:
     """Lemma 6's printed formula 2^d/Γ(1 + d/q)·∏_{i=1}^{d} Γ(1 + 1/q)/Γ(1 + i/q) (wrong, erratum A3)."""
+    whole_number("d", d)
+    _q_exponent(q)
     i = np.arange(1, d + 1)
     return math.exp(d * math.log(2.0) - gammaln(1.0 + d / q) + float(np.sum(gammaln(1.0 + 1.0 / q) - gammaln(1.0 + i / q))))
 
@@ -140,6 +158,11 @@ def lemma6_w_inf_bound(tv: float, p_min_volume: float, d: int, *, inner_radius: 
     ``p_min_volume`` = p_min·Vol(𝔹_q^d(1)); general convex Θ (diameter R, inner radius r): Δ = (4R/r)(tv/p_min_volume)^{1/d};
     ball case (eq. (4)): the factor (r/4R)^d becomes (1/4)^d, so Δ = 4(tv/p_min_volume)^{1/d}.
     """
+    probability("tv", tv, allow_zero=True, allow_one=True)
+    positive_finite("p_min_volume", p_min_volume)
+    whole_number("d", d)
+    positive_finite("inner_radius", inner_radius)
+    positive_finite("diameter", diameter)
     base = (tv / p_min_volume) ** (1.0 / d)
     return 4.0 * base if ball else 4.0 * diameter / inner_radius * base
 
@@ -149,8 +172,8 @@ def example8_quantities(delta_tilde: float, d: int) -> dict[str, float]:
 
     d_TV = Δ̃^d and W∞ = Δ̃ exactly; Lemma 6 (p_min = 1/Vol, r = 1, R = 2) certifies 8Δ̃ (general) and 4Δ̃ (ball).
     """
-    if not 0 < delta_tilde < 1:
-        raise ValueError(f"delta_tilde={delta_tilde!r} must satisfy 0 < delta_tilde < 1")
+    probability("delta_tilde", delta_tilde)
+    whole_number("d", d)
     tv = delta_tilde ** d
     return {"tv_distance": tv, "w_inf": delta_tilde,
             "lemma6_bound_general": lemma6_w_inf_bound(tv, 1.0, d, inner_radius=1.0, diameter=2.0, ball=False),
@@ -159,6 +182,7 @@ def example8_quantities(delta_tilde: float, d: int) -> dict[str, float]:
 
 def w_inf_1d(quantile_mu, quantile_nu, n_levels: int = 200001) -> float:
     """W∞(μ, ν) = sup_t |F_μ^{-1}(t) − F_ν^{-1}(t)| for laws on ℝ, on a midpoint grid of n_levels levels t ∈ (0, 1)."""
+    whole_number("n_levels", n_levels)
     t = (np.arange(n_levels) + 0.5) / n_levels
     return float(np.max(np.abs(quantile_mu(t) - quantile_nu(t))))
 
@@ -169,6 +193,10 @@ def corollary4_parameters(n: int, d: int, diameter: float, epsilon: float) -> di
     Returns log_delta, log_omega, shift Δ = 1/(8√d n²), laplace_scale b = 2Δ/ε and the stated utility bound
     1/(n²ε) + C/n² (with the intermediate √(2d)·b + ωC, Lemma 27).
     """
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("diameter", diameter)
+    positive_finite("epsilon", epsilon)
     log_omega = -2.0 * math.log(n)
     log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * diameter * d * n ** 2)
     shift = purification_shift(d, 2.0, diameter, log_delta, log_omega)
@@ -180,6 +208,8 @@ def corollary4_parameters(n: int, d: int, diameter: float, epsilon: float) -> di
 
 def zcdp_epsilon(rho: float, log_inv_delta: float) -> float:
     """ρ-zCDP ⇒ (ρ + 2√(ρ log(1/δ)), δ)-DP (Lemma 22; Bun and Steinke 2016, Prop. 1.3)."""
+    non_negative_finite("rho", rho)
+    positive_finite("log_inv_delta", log_inv_delta)
     return rho + 2.0 * math.sqrt(rho * log_inv_delta)
 
 
@@ -191,6 +221,12 @@ def lemma25_schedule(n: int, d: int, epsilon: float, log_inv_delta: float, diame
     count 𝒢 = nγT = 2n²ε^{3/2}/√(d log(1/δ)), and Corollary 24's order condition α* = 1 + √(log(1/δ)/ρ) ≤
     log(1/γ)/(4ρ₀) with ρ₀ = L²/(2σ²) (``alpha_star``, ``alpha_max``).
     """
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
+    positive_finite("log_inv_delta", log_inv_delta)
+    positive_finite("diameter", diameter)
+    positive_finite("lipschitz", lipschitz)
     gamma = 2.0 * math.sqrt(d * log_inv_delta) / (n * math.sqrt(epsilon))
     sigma2 = 416.0 * lipschitz ** 2 * log_inv_delta / epsilon
     steps = n ** 2 * epsilon ** 2 / (d * log_inv_delta)
@@ -204,11 +240,18 @@ def lemma25_schedule(n: int, d: int, epsilon: float, log_inv_delta: float, diame
 
 def sigma_for_schedule(gamma: float, steps: float, lipschitz: float, epsilon: float, log_inv_delta: float) -> float:
     """σ with the same accounting as Lemma 25 for any (γ, T): σ² = 104γ²TL² log(1/δ)/ε² (spec §4 'tuned')."""
+    positive_finite("gamma", gamma)
+    positive_finite("steps", steps)
+    positive_finite("lipschitz", lipschitz)
+    positive_finite("epsilon", epsilon)
+    positive_finite("log_inv_delta", log_inv_delta)
     return math.sqrt(104.0 * gamma ** 2 * steps * lipschitz ** 2 * log_inv_delta / epsilon ** 2)
 
 
 def tight_rho(epsilon: float, log_inv_delta: float) -> float:
     """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: (√(log(1/δ) + ε) − √log(1/δ))² (spec A10)."""
+    positive_finite("epsilon", epsilon)
+    positive_finite("log_inv_delta", log_inv_delta)
     return (math.sqrt(log_inv_delta + epsilon) - math.sqrt(log_inv_delta)) ** 2
 
 
@@ -216,6 +259,11 @@ def lemma19_parameters(n: int, d: int, epsilon: float, diameter: float, lipschit
     """Lemma 19 (pure-DP Laplace noisy full-batch GD): Δ₁ = √d·L (ℓ1 sensitivity of the summed gradient),
     T = εnL/(Δ₁√d), per-coordinate Laplace scale Δ₁T/ε on the summed gradient, η = C/√(T(n²L² + 2dσ_L²)),
     gradient count nT = n²εL/(Δ₁√d) (corrected, erratum A9)."""
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
+    positive_finite("diameter", diameter)
+    positive_finite("lipschitz", lipschitz)
     delta1 = math.sqrt(d) * lipschitz
     steps = epsilon * n * lipschitz / (delta1 * math.sqrt(d))
     scale = delta1 * steps / epsilon
@@ -225,11 +273,19 @@ def lemma19_parameters(n: int, d: int, epsilon: float, diameter: float, lipschit
 
 def lemma19_gradient_count_as_printed(n: int, d: int, epsilon: float, lipschitz: float) -> float:
     """Lemma 19's printed count n²εL√d/Δ₁ (= n²ε for Δ₁ = √dL; erratum A9, the correct count is n²ε/d)."""
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
+    positive_finite("lipschitz", lipschitz)
     return n ** 2 * epsilon * lipschitz * math.sqrt(d) / (math.sqrt(d) * lipschitz)
 
 
 def tradeoff_function(alpha: np.ndarray, epsilon: float, delta: float) -> np.ndarray:
     """f_{ε,δ}(α) = max{0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)} (Appendix B; Dong, Roth, Su 2022)."""
+    as_finite_array(alpha, "alpha")
+    require((np.asarray(alpha) >= 0) & (np.asarray(alpha) <= 1), "alpha", alpha, "0 <= alpha <= 1")
+    non_negative_finite("epsilon", epsilon)
+    probability("delta", delta, allow_zero=True, allow_one=True)
     alpha = np.asarray(alpha, float)
     return np.maximum.reduce([np.zeros_like(alpha), 1 - delta - math.exp(epsilon) * alpha,
                               math.exp(-epsilon) * (1 - delta - alpha)])
@@ -237,32 +293,47 @@ def tradeoff_function(alpha: np.ndarray, epsilon: float, delta: float) -> np.nda
 
 def tradeoff_crossing_alpha(epsilon: float, delta: float, epsilon_prime: float) -> float:
     """α where f_{ε,δ} and f_{ε+ε′,0} cross: δ/(e^ε(e^{ε′} − 1)) (both on their steep branches; erratum A6)."""
+    non_negative_finite("epsilon", epsilon)
+    probability("delta", delta)
+    positive_finite("epsilon_prime", epsilon_prime)
     return delta / (math.exp(epsilon) * math.expm1(epsilon_prime))
 
 
 def folklore_epsilon(epsilon: float, delta: float, size: int, omega: float) -> float:
     """(1 − ω)M + ω·Unif(𝒴) on a finite 𝒴 is (ε + ln(1 + δ|𝒴|e^{−ε}/ω))-DP (Appendix C)."""
+    non_negative_finite("epsilon", epsilon)
+    probability("delta", delta, allow_zero=True)
+    whole_number("size", size)
+    probability("omega", omega)
     return epsilon + math.log1p(delta * size * math.exp(-epsilon) / omega)
 
 
 def theorem2_log_delta_threshold(d: int, epsilon: float) -> float:
     """log of Theorem 2's threshold δ < ε^d/(2d)^{3d}: d log ε − 3d log(2d)."""
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
     return d * math.log(epsilon) - 3 * d * math.log(2 * d)
 
 
 def theorem2_success_bound(d: int) -> float:
     """Theorem 2: P[u_pure = u_apx] > 1 − 2^{−d} − (d/2)e^{−d}."""
+    whole_number("d", d)
     return 1.0 - 2.0 ** (-d) - d / 2.0 * math.exp(-d)
 
 
 def algorithm12_log_delta_as_printed(d: int, epsilon: float) -> float:
     """Algorithm 12's log(1/δ) = d·log(2d³/ε) (short of Theorem 2's d·log(8d³/ε), erratum A5); returns log δ."""
+    whole_number("d", d)
+    positive_finite("epsilon", epsilon)
     return -d * math.log(2 * d ** 3 / epsilon)
 
 
 def table1_rates(n: float, d: float, epsilon: float, log_inv_delta: float, lam: float, k: float,
                  log_universe: float, local_sensitivity: float) -> list[dict[str, object]]:
     """Table 1's rates (constants and logs dropped, L = C = 1) before and after purification, evaluated."""
+    for name, value in (("n", n), ("d", d), ("epsilon", epsilon), ("log_inv_delta", log_inv_delta), ("lam", lam),
+                        ("k", k), ("log_universe", log_universe), ("local_sensitivity", local_sensitivity)):
+        positive_finite(name, value)
     ne = n * epsilon
     return [
         {"problem": "DP-ERM", "mechanism": "Noisy-SGD (BST14)", "before": "sqrt(d log(1/delta))/(n eps)",
@@ -295,6 +366,8 @@ def table1_rates(n: float, d: float, epsilon: float, log_inv_delta: float, lam: 
 def table2_rates(n: float, d: float, epsilon: float) -> list[dict[str, object]]:
     """Table 2 (C = L = 1, up to logs): utility and runtime of the three pure-DP ERM methods, evaluated; plus the
     corrected runtime of Laplace noisy GD, n²ε/d (erratum A9)."""
+    for name, value in (("n", n), ("d", d), ("epsilon", epsilon)):
+        positive_finite(name, value)
     ne = n * epsilon
     return [
         {"mechanism": "Laplace noisy GD", "reference": "Lemma 19", "utility": "d^(1/2)/(n eps)^(1/2)",

@@ -19,6 +19,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq, minimize, minimize_scalar
 
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    as_non_negative_array,
+    as_positive_array,
+    choice,
+    in_range,
+    non_negative_finite,
+    positive_finite,
+    probability,
+    whole_number,
+)
+
 __all__ = [
     "PCA_FROBENIUS_CONSTANT",
     "PCA_TAU_CONSTANT",
@@ -69,13 +82,6 @@ PCA_FROBENIUS_CONSTANT = 6.1
 PCA_TAU_CONSTANT = 12.2
 
 
-def _positive(name: str, value: ArrayLike) -> np.ndarray:
-    array = np.asarray(value, dtype=float)
-    if not np.all(np.isfinite(array) & (array > 0)):
-        raise ValueError(f"{name}={value!r} must be finite and > 0")
-    return array
-
-
 def _order(alpha: ArrayLike) -> np.ndarray:
     array = np.asarray(alpha, dtype=float)
     if not np.all(array > 1):
@@ -106,7 +112,7 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
 
     Table 1's SRDP (with /Δ_f², the proof's last line) is used; the Theorem 9 statement omits /Δ_f² (spec §6 #2).
     """
-    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
     return Mechanism(
         "gaussian",
         lambda a: np.asarray(a, float) * e**2 / 2,
@@ -118,7 +124,7 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
 
 def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
     """Laplace mechanism f(S) + Lap(Δ_f/ε) (Theorem 10): RDP ε and SRDP Lτε/Δ_f for every α (pure DP)."""
-    e, lip, sens = _positive("eps", eps), _positive("L", L), _positive("sensitivity", sensitivity)
+    e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
     return Mechanism(
         "laplace",
         lambda a: np.broadcast_to(e, np.shape(a)).astype(float),
@@ -141,7 +147,7 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
     ``variant="as_printed"``: the Theorem 12 statement's RDP αε²/2; ``"corrected"`` (default): the proof and Table 1,
     2αε² (replace-one sensitivity 2L/n, spec §6 #1).
     """
-    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     coefficient = {"corrected": 2.0, "as_printed": 0.5}[_variant(variant)]
     return Mechanism(
         "dp_gd",
@@ -155,7 +161,7 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
 def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma: float = 1.0) -> Mechanism:
     """DP-SGD with subsampling (Theorem 13, Table 1 row 5): RDP α²ε²/2, SRDP αμ²τ²ε²γ²/(2L²), γ the inverse
     point-wise distance (Def. 7); γ = 1 for PCA (spec §2.7)."""
-    e, lip, m, g = (_positive(k, v) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
+    e, lip, m, g = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
     return Mechanism(
         "dp_sgd_sampling",
         lambda a: np.asarray(a, float) ** 2 * e**2 / 2,
@@ -176,7 +182,7 @@ def dp_sgd_iteration_mechanism(
     - ``"as_printed"``: Table 1/Theorem 14 literally, SRDP without ε² (spec §6 #3).
     - ``"exact"``: the constants of Lemma H and eq. (23): RDP αε²/32, SRDP with /32 instead of /2.
     """
-    e, lip, m = _positive("eps", eps), _positive("L", L), _positive("mu", mu)
+    e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     if not (isinstance(n, (int, np.integer)) and isinstance(kappa, (int, np.integer)) and 1 <= kappa < n):
         raise ValueError(f"n={n!r}, kappa={kappa!r} must be integers with 1 <= kappa < n")
     if variant not in ("corrected", "as_printed", "exact"):
@@ -223,7 +229,7 @@ def factor_pq2(alpha: ArrayLike) -> np.ndarray:
 def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.ndarray:
     """ε = min_{α ≥ α_min} cα + log(1/δ)/(α−1) for a linear RDP curve cα (Lemma M): α* = max(α_min,
     1 + √(log(1/δ)/c)); without a floor ε = c + 2√(c log(1/δ)). Broadcasts over ``c``."""
-    cc = _positive("c", c)
+    cc = as_positive_array(c, "c")
     if not 0 < delta < 1:
         raise ValueError(f"delta={delta!r} must be in (0, 1)")
     log_inv = math.log(1 / delta)
@@ -234,7 +240,8 @@ def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.n
 def linear_rdp_coefficient_for_epsilon(epsilon: float, delta: float, alpha_min: float = 1.0) -> float:
     """The c with rdp_to_dp_linear(c, δ, α_min) = ε (the inverse; strictly increasing in c), or ValueError if ε is
     below the infimum over c > 0 (only possible with a floor α_min > 1: never, as ε → 0 when c → 0)."""
-    _positive("epsilon", epsilon)
+    as_positive_array(epsilon, "epsilon")
+    probability("delta", delta)
     log_inv = math.log(1 / delta)
     root = math.sqrt(epsilon + log_inv) - math.sqrt(log_inv)  # unfloored closed form: (√c + √L)² = ε + L
     c_unfloored = root**2
@@ -247,6 +254,9 @@ def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: 
               alpha_max: float = 1e6) -> tuple[float, float]:
     """(ε, α*) = min over α ∈ [α_min, α_max] of rdp(α) + log(1/δ)/(α−1) (Lemma M), by a log-grid then a bounded
     scalar refinement in log(α−1)."""
+    probability("delta", delta)
+    in_range("alpha_min", alpha_min, 1.0, math.inf, low_open=True, high_open=True)
+    in_range("alpha_max", alpha_max, alpha_min, math.inf, low_open=True, high_open=True)
     log_inv = math.log(1 / delta)
     lo, hi = math.log(alpha_min - 1), math.log(alpha_max - 1)
     grid = np.linspace(lo, hi, 2001)
@@ -274,10 +284,10 @@ def theorem2_rdp(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, p: Arra
     Pure mechanisms (constant in α) use the α → ∞ limit ε̃(∞, τ) + ε(∞) (eqs. (44)–(45)), whatever p, q.
     """
     a = _order(alpha)
-    t = np.asarray(tau, float)
+    t = as_non_negative_array(tau, "tau")
     pp = np.asarray(p, float)
     qq = pp if q is None else np.asarray(q, float)
-    if np.any(pp <= 1) or np.any(qq <= 1):
+    if not (np.all(pp > 1) and np.all(qq > 1)):
         raise ValueError(f"p={p!r}, q={q!r} must be > 1 (Lemma J)")
     if mechanism.pure:
         return mechanism.srdp(a, t) + mechanism.rdp(a)
@@ -292,6 +302,7 @@ def theorem2_rdp_pq2(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, var
     ``variant="as_printed"`` replaces the factor by the paper's 1.05 (valid only for α ≥ 11; ValueError otherwise).
     """
     a = _order(alpha)
+    as_non_negative_array(tau, "tau")
     if mechanism.pure:
         return mechanism.srdp(a, tau) + mechanism.rdp(a)
     if _variant(variant) == "as_printed":
@@ -309,6 +320,8 @@ def theorem2_dp_optimised(mechanism: Mechanism, tau: float, delta: float, separa
     Optimised in the unconstrained variables u = log(α−1), v = log(p−1) (w = log(q−1)) by Nelder–Mead from a
     small grid of starts. Returns ε, α, p, q.
     """
+    as_non_negative_array(tau, "tau")
+    probability("delta", delta)
     log_inv = math.log(1 / delta)
 
     def objective(x: np.ndarray) -> float:
@@ -344,7 +357,7 @@ def dedup_sensitivity(max_cluster_size: int, neighbours: str = "replace") -> tup
 
 def quantization_sensitivity(eta: float, max_cluster_size: int, neighbours: str = "replace") -> tuple[float, int]:
     """(Δ₂, Δ_∞) of η-quantization (Prop. 3): (η, 2·max|B|); (η, max|B|) for add/remove (footnote 4)."""
-    e = float(_positive("eta", eta))
+    e = float(as_positive_array(eta, "eta"))
     size = _cluster_size(max_cluster_size)
     return e, (2 * size if _neighbours(neighbours) == "replace" else size)
 
@@ -376,6 +389,9 @@ def median_imputation_sensitivity(x_max_upper_median: ArrayLike, x_min_lower_med
                                   features_imputed: int = 1) -> np.ndarray:
     """Median imputation (Table 3): x^max_((n+1)/2) − x^min_(n/2), per imputed feature, times √(features imputed per
     point) because Prop. 15's Δ₂ sums over features (spec §6 #16, flagged as unverified)."""
+    as_finite_array(x_max_upper_median, "x_max_upper_median")
+    as_finite_array(x_min_lower_median, "x_min_lower_median")
+    whole_number("features_imputed", features_imputed)
     return (np.asarray(x_max_upper_median, float) - np.asarray(x_min_lower_median, float)) * math.sqrt(features_imputed)
 
 
@@ -387,6 +403,10 @@ def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, 
     x^max_(n−m) − x^min_(m). The caller passes the order statistics of the variant it evaluates.
     """
     _missing(n, p)
+    as_finite_array(x_upper, "x_upper")
+    as_finite_array(x_lower, "x_lower")
+    whole_number("m", m, minimum=0)
+    whole_number("features_imputed", features_imputed)
     if not n - 2 * m - p > 0:
         raise ValueError(f"m={m!r}: need n - 2m - p > 0 (n={n}, p={p})")
     return (np.asarray(x_upper, float) - np.asarray(x_lower, float)) / (n - 2 * m - p) * math.sqrt(features_imputed)
@@ -395,22 +415,21 @@ def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, 
 def linear_regression_imputation_sensitivity(lambda_max: ArrayLike, lambda_min: ArrayLike) -> np.ndarray:
     """Linear-regression imputation (Table 3): λ_max²/((λ_max+1)λ_min²) + 1/λ_min, λ the extreme eigenvalues of
     X_rᵀX_r over the collection 𝓛."""
-    lmax, lmin = _positive("lambda_max", lambda_max), _positive("lambda_min", lambda_min)
+    lmax, lmin = as_positive_array(lambda_max, "lambda_max"), as_positive_array(lambda_min, "lambda_min")
     return lmax**2 / ((lmax + 1) * lmin**2) + 1 / lmin
 
 
 def pca_covariance_perturbation_bound(n: ArrayLike) -> np.ndarray:
     """‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) (Prop. 5, eq. (41)); ≤ 6.1/n iff n ≥ 101."""
+    as_integer_array(n, "n", minimum=2)
     nn = np.asarray(n, float)
-    if np.any(nn < 2):
-        raise ValueError(f"n={n!r} must be >= 2")
     return 2 * (3 * nn + 2) / (nn * (nn - 1))
 
 
 def pca_rank_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
     """Δ₂ of PCA rank reduction x ↦ A_kA_kᵀx (Prop. 5): 4(3n+2)/(n(n−1)δ), δ the eigen-gap λ_k − λ_{k+1}
     (Lemma L needs only δ^k; Prop. 5 writes min{δ^k, δ^1}, pass that minimum to follow it)."""
-    return 2 * pca_covariance_perturbation_bound(n) / _positive("gap", gap)
+    return 2 * pca_covariance_perturbation_bound(n) / as_positive_array(gap, "gap")
 
 
 def pca_dim_delta2(n: ArrayLike, gap: ArrayLike) -> np.ndarray:
@@ -422,7 +441,7 @@ def pca_tau(n: ArrayLike, gap: ArrayLike, form: str = "exact") -> np.ndarray:
     """τ_rank = Δ_∞Δ₂ = n·Δ₂ = 4(3n+2)/((n−1)δ) (``form="exact"``) or the paper's bound 12.2/δ (``"table2"``,
     valid for n ≥ 101)."""
     if form == "table2":
-        return PCA_TAU_CONSTANT / _positive("gap", gap) + 0 * np.asarray(n, float)
+        return PCA_TAU_CONSTANT / as_positive_array(gap, "gap") + 0 * np.asarray(n, float)
     if form != "exact":
         raise ValueError(f"form={form!r} must be 'exact' or 'table2'")
     return np.asarray(n, float) * pca_rank_delta2(n, gap)
@@ -459,25 +478,27 @@ def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = N
     if preprocessing == "dedup":
         return float(p)
     if preprocessing == "quantization":
-        return float(_positive("eta", eta)) * float(p)
+        return float(as_positive_array(eta, "eta")) * float(p)
     if preprocessing == "mean_imputation":
         _missing(int(n), int(p))
         return 2 * p / (n - p)
     if preprocessing == "pca_rank":
-        return PCA_TAU_CONSTANT / float(_positive("gap", gap))
+        return PCA_TAU_CONSTANT / float(as_positive_array(gap, "gap"))
     raise ValueError(f"preprocessing={preprocessing!r} must be one of dedup, quantization, mean_imputation, pca_rank")
 
 
 def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float, p: float | None = None,
                 eta: float | None = None, n: int | None = None, gap: float | None = None) -> np.ndarray:
     """The Table 2 cell as printed (Theorem 6/16), α ≥ 11. Exponential = Laplace. Empty cells raise ValueError."""
-    a = np.asarray(alpha, float)
-    if np.any(a < 11):
+    a = as_finite_array(alpha, "alpha")
+    if p is not None:
+        non_negative_finite("p", p)
+    if not np.all(a >= 11):
         raise ValueError(f"alpha={alpha!r}: Table 2 needs alpha >= 11")
     mech = "laplace" if mechanism == "exponential" else mechanism
     if (mech, preprocessing) not in TABLE2_CELLS:
         raise ValueError(f"Table 2 has no cell for mechanism={mechanism!r}, preprocessing={preprocessing!r}")
-    e = float(_positive("eps", eps))
+    e = float(as_positive_array(eps, "eps"))
     if mech == "dp_sgd_iteration":
         base = table2_tau(preprocessing, p, eta, n, gap) ** 2
         return 1.1 * a * e**2 * (1 + base * n * math.log(n - p) / ((n - p) * math.log(n)))
@@ -495,6 +516,8 @@ def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float
 
 def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
     """(ε, δ)-DP of the Table-2 Gaussian row 1.05αε²(1+τ²) by Lemma M over α ≥ 11 (the Fig. 2 'SRDP' curve)."""
+    as_non_negative_array(tau, "tau")
+    positive_finite("eps", eps)
     return rdp_to_dp_linear(1.05 * eps**2 * (1 + np.asarray(tau, float) ** 2), delta, alpha_min=11.0)
 
 
@@ -505,21 +528,31 @@ def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
 
 def group_privacy_gaussian_rdp(alpha: ArrayLike, m: ArrayLike, eps: float) -> np.ndarray:
     """RDP of the Gaussian mechanism (σ = Δ_f/ε) between datasets differing in m points: αm²ε²/2 (exact)."""
+    _order(alpha)
+    as_integer_array(m, "m", minimum=1)
+    positive_finite("eps", eps)
     return np.asarray(alpha, float) * np.asarray(m, float) ** 2 * eps**2 / 2
 
 
 def group_privacy_gaussian_dp(m: ArrayLike, eps: float, delta: float) -> np.ndarray:
     """(ε, δ)-DP of the Gaussian mechanism for groups of m: m²ε²/2 + mε√(2 log(1/δ)) (Lemma M, exact optimum)."""
+    as_integer_array(m, "m", minimum=1)
+    positive_finite("eps", eps)
     return rdp_to_dp_linear(np.asarray(m, float) ** 2 * eps**2 / 2, delta)
 
 
 def group_privacy_pure_dp(m: ArrayLike, eps: float) -> np.ndarray:
     """Pure ε-DP group privacy: mε."""
+    as_integer_array(m, "m", minimum=1)
+    non_negative_finite("eps", eps)
     return np.asarray(m, float) * eps
 
 
 def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tuple[np.ndarray, np.ndarray]:
     """Approximate-DP group privacy from (ε₀, δ₀): (mε₀, m e^{(m−1)ε₀} δ₀) (the footnote's 'linear' growth)."""
+    as_integer_array(m, "m", minimum=1)
+    non_negative_finite("eps0", eps0)
+    probability("delta0", delta0, allow_zero=True)
     mm = np.asarray(m, float)
     return mm * eps0, mm * np.exp((mm - 1) * eps0) * delta0
 
@@ -531,7 +564,9 @@ def group_privacy_approximate_dp(m: ArrayLike, eps0: float, delta0: float) -> tu
 
 def theorem7_rho(eps: float, beta: float, L: float = 1.0, mu: float = 1.0) -> float:
     """ρ = 1.05ε²(1 + 12.2²μ²/(L²β²)) (proof of Theorem 7): DP-GD∘PCA with σ = 2L√T/(εn) is (α, αρ)-RDP."""
-    e, b = float(_positive("eps", eps)), float(_positive("beta", beta))
+    e, b = float(as_positive_array(eps, "eps")), float(as_positive_array(beta, "beta"))
+    positive_finite("L", L)
+    positive_finite("mu", mu)
     return 1.05 * e**2 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * b**2))
 
 
@@ -539,7 +574,7 @@ def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: 
     """Theorem 7 as printed: ε̂ = 3ε√(1.05(1+12.2²μ²/(L²β²)) log(1/δ)), total ε̂ + ε; also the implied
     α = 1 + √(log(1/δ)/ρ) (the proof's 1.05 needs α ≥ 11, spec §6 #9) and the exact 2√(ρ log(1/δ)) + ρ."""
     rho = theorem7_rho(eps, beta, L, mu)
-    log_inv = math.log(1 / delta)
+    log_inv = math.log(1 / probability("delta", delta))
     eps_hat = 3 * eps * math.sqrt(1.05 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * beta**2)) * log_inv)
     return {"rho": rho, "eps_hat": eps_hat, "total": eps_hat + eps, "alpha": 1 + math.sqrt(log_inv / rho),
             "eps_hat_exact_lemma_m": 2 * math.sqrt(rho * log_inv) + rho}
@@ -547,6 +582,7 @@ def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: 
 
 def theorem7_delta_condition(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> bool:
     """Theorem 7's hypothesis δ ≤ exp(−ρ)."""
+    probability("delta", delta)
     return delta <= math.exp(-theorem7_rho(eps, beta, L, mu))
 
 
@@ -554,6 +590,11 @@ def theorem7_epsilon_corrected(eps: float, beta: float, delta: float, n: int, L:
     """Corrected Theorem 7 accounting: DP-GD (σ = 2L√T/(εn): RDP αε²/2, SRDP αμ²τ²ε²/(8L²)) after PCA rank
     reduction, τ = 4(3n+2)/((n−1)β), Theorem 2 with p = q = 2 and the exact factor (2α−1)/(2(α−1)), Lemma M over
     every α > 1; plus ε for the Laplace test (basic composition). Returns ε̂, total, α*."""
+    positive_finite("eps", eps)
+    positive_finite("beta", beta)
+    probability("delta", delta)
+    positive_finite("L", L)
+    positive_finite("mu", mu)
     tau = float(pca_tau(n, beta))
     rho_half = 0.5 * eps**2 + mu**2 * tau**2 * eps**2 / (8 * L**2)  # ε(α) + ε̃(α, τ) = α·rho_half
 
@@ -568,12 +609,23 @@ def prop8_failure_probability(n: int, eps: float, delta: float, gap: float, beta
                               threshold: str = "log2") -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
     threshold (``"log2"``, default) the prefactor is 1/δ (spec §6 #10)."""
+    whole_number("n", n)
+    positive_finite("eps", eps)
+    probability("delta", delta)
+    positive_finite("gap", gap)
+    positive_finite("beta", beta)
+    choice("threshold", threshold, ("log1", "log2"))
     prefactor = {"log1": 1 / (2 * delta), "log2": 1 / delta}[threshold]
     return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
 
 
 def lemma2_subsampled_srdp(srdp: Callable[[float, float], float], alpha: float, tau: float, n: int, B: int, k: int) -> float:
     """Lemma 2: ε'(α,τ) = 2(1−(kB−1)/n)^B ε(α, τ/k) + 2(1 − (1−(kB−1)/n)^B) ε(α, τ), 1/B ≤ k ≤ (n−1)/B."""
+    _order(alpha)
+    positive_finite("tau", tau)
+    whole_number("n", n)
+    whole_number("B", B)
+    positive_finite("k", k)
     if not (1 / B <= k <= (n - 1) / B):
         raise ValueError(f"k={k!r} must satisfy 1/B <= k <= (n-1)/B with n={n}, B={B}")
     keep = (1 - (k * B - 1) / n) ** B
@@ -587,6 +639,7 @@ def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
     (non-integer) k = √(2n−3), which the paper bounds by 2/√n."""
     def factor(k: np.ndarray) -> np.ndarray:
         return (1 / k**2) * (1 - (k - 1) / n) + (k - 1) / n
+    whole_number("n", n, minimum=2)
     if variant == "paper_k":
         k = math.sqrt(2 * n - 3)
         return float(factor(np.asarray(k))), k

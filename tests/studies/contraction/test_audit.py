@@ -83,3 +83,9 @@ def test_random_stopping_below_theorem5():
     frame = random_stopping_audit(AUDIT, stopping, G1)
     assert (frame["delta_grid"] <= frame["bound_thm5_i"] + 1e-12).all()
     assert (frame["bound_thm5_i"] <= frame["bound_thm5"] + 1e-12).all()
+
+
+def test_a_position_audited_alone_gives_the_rows_of_the_full_audit(gaussian_run):
+    grid, laws, mc = gaussian_run
+    alone = [monte_carlo_audit(AUDIT, G1, grid, laws, seed=3, positions=[i]) for i in sorted(mc["i"].unique())]
+    pd.testing.assert_frame_equal(pd.concat(alone, ignore_index=True), mc)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dplab.studies.registry import resolve
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from scipy import stats
 
 from dplab.learning import LogisticLoss, per_sample_gradients
-from dplab.studies.generalization.empirical import e1_records, exact_risk, make_data, zero_one_error
+from dplab.studies.generalization.empirical import e1_cell_records, e1_cells, exact_risk, make_data, zero_one_error
+from dplab.studies.registry import no_progress
 
 PARAMS = dict(dims=[5], grid=[{"sizes": [300], "sigmas": [0.0, 1.0]}], checkpoints=[3, 10], reference_t=10, runs=2,
               datasets=1, tau=20, lr=0.05, rho=0.1, init_std=0.01, test_size=1000, L=1.0, delta=1e-6,
@@ -49,10 +51,14 @@ def test_logistic_gradients_are_1_lipschitz_on_the_data():
     assert float(torch.linalg.vector_norm(grads, dim=-1).max()) <= 1.0
 
 
+def e1_records(params, seed):
+    return pd.concat([e1_cell_records(params, seed, no_progress, cell) for cell in e1_cells(params)], ignore_index=True)
+
+
 def test_records_reproducible_and_consistent():
-    first = e1_records(PARAMS, 7, lambda x: x)
-    second = e1_records(PARAMS, 7, lambda x: x)
+    first = e1_records(PARAMS, 7)
+    second = e1_records(PARAMS, 7)
     assert first.to_csv(index=False) == second.to_csv(index=False)
     assert len(first) == 2 * 2 * 2  # sigmas x checkpoints x runs
     assert np.allclose(first["gap"], first["risk"] - first["train_error"])
-    assert not first.equals(e1_records(PARAMS, 8, lambda x: x))
+    assert not first.equals(e1_records(PARAMS, 8))

@@ -2,7 +2,7 @@
 figures build from the frames."""
 
 import copy
-from dplab.studies.registry import resolve
+from dplab.studies.registry import compute_artifact, resolve
 
 import jsonschema
 import numpy as np
@@ -25,11 +25,8 @@ def frames(tmp_path_factory):
     folder = build_products(QUICK, 0, tmp_path_factory.mktemp("preprocessing"))
     out = {}
     for a in STUDY.artifacts:
-        if a.inputs:
-            inputs = {name: folder / path for name, path in resolve(a.inputs)(QUICK).items()}
-            out[a.id] = resolve(a.compute)(QUICK[a.section], 0, iter, inputs)
-        else:
-            out[a.id] = resolve(a.compute)(QUICK[a.section], 0, iter)
+        inputs = {name: folder / path for name, path in resolve(a.inputs)(QUICK).items()} if a.inputs else None
+        out[a.id] = compute_artifact(a, QUICK[a.section], 0, iter, inputs)
     return out
 
 

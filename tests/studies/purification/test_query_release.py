@@ -20,11 +20,11 @@ from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
+from dplab.studies.registry import compute_artifact, load_study
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
     pure_mwem_transcript_epsilon,
     query_release_audit,
-    query_release_sweep,
     sweep_points,
 )
 from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
@@ -35,6 +35,10 @@ ROOT = Path(__file__).resolve().parents[3]
 QUICK = yaml.safe_load((ROOT / "config.quick.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["query_release"]
 SEED = 20200114
+
+
+def query_release_sweep(params, seed):
+    return compute_artifact(load_study("purification").artifact("ext_query_release"), params, seed)
 
 
 @pytest.fixture(scope="module")

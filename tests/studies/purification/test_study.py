@@ -16,7 +16,7 @@ import yaml
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
-from dplab.studies.registry import resolve
+from dplab.studies.registry import compute_artifact, resolve
 
 matplotlib.use("Agg")
 
@@ -27,7 +27,7 @@ FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["purificatio
 
 @pytest.fixture(scope="module")
 def frames():
-    return {a.id: resolve(a.compute)(QUICK[a.section], 20200114, lambda items: items) for a in STUDY.artifacts}
+    return {a.id: compute_artifact(a, QUICK[a.section], 20200114) for a in STUDY.artifacts}
 
 
 @pytest.mark.parametrize("config", [QUICK, FULL], ids=["quick", "full"])

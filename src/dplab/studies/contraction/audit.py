@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from dplab.seeding import derive_seed
 from dplab.accounting.hockey_stick import discrete_hockey_stick
 from dplab.audit.grid import UniformGrid, bin_index, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
 from dplab.audit.instances import audit_instance
@@ -170,9 +171,13 @@ def monte_carlo_audit(
     laws: Mapping[str, np.ndarray],
     *,
     seed: int,
+    positions: Iterable[int] | None = None,
     progress: Callable[[Iterable[Any]], Iterable[Any]] = iter,
 ) -> pd.DataFrame:
-    """Monte-Carlo lower bounds on delta for the worst instance at each position.
+    """Monte-Carlo lower bounds on delta for the worst instance at each position (or at ``positions`` only).
+
+    Each position simulates with its own generator, seeded from ``seed`` and the position, so a position computed
+    alone (one job per position in the workflow) gives the same rows as in a run over all positions.
 
     For each epsilon the event A = {bins k : p_k > e^eps q_k} is taken from the grid laws (fixed before any
     sample is drawn); ``samples`` outputs are simulated on each dataset, and the Clopper-Pearson bound
@@ -183,9 +188,12 @@ def monte_carlo_audit(
     a, b = setting["interval"]
     eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
     alpha = audit["monte_carlo"]["alpha"]
-    generator = torch.Generator().manual_seed(seed)
+    worst = worst_instances(grid_frame)
+    chosen = sorted(worst) if positions is None else sorted(int(i) for i in positions)
     frames = []
-    for i, name in progress(sorted(worst_instances(grid_frame).items())):
+    for i in progress(chosen):
+        name = worst[i]
+        generator = torch.Generator().manual_seed(derive_seed(seed, "position", i))
         instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
         p, q = laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")]
         counts_p = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data, generator)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below, legend_beside
 
 __all__ = ["PLOTTERS", "plot"]
 
@@ -19,11 +19,24 @@ METHOD_LABELS = {
     "thm3": "Thm 3 (Laplace)",
 }
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.07, fontsize=7.0)
+
+#: The certified epsilons of the utility figure: the first user's curve is drawn wide and pale under the others,
+#: because it equals the middle user's at most noise scales and would otherwise be hidden.
+UTILITY_EPSILONS = {
+    "epsilon_thm_first": {"color": "C0", "lw": 5.0, "alpha": 0.35, "marker": "s", "ms": 7},
+    "epsilon_thm_middle": {"color": "C1", "ls": "-", "marker": "o", "ms": 3},
+    "epsilon_thm_last": {"color": "C2", "ls": "-", "marker": "^", "ms": 4},
+    "epsilon_prop1_middle": {"color": "C3", "ls": "--", "marker": "o", "ms": 3},
+    "epsilon_thm5": {"color": "C4", "ls": ":", "marker": "o", "ms": 3},
+}
+UTILITY_LABELS = {
+    "epsilon_thm_first": "Thm, first user", "epsilon_thm_middle": "Thm, middle user",
+    "epsilon_thm_last": "Thm, last user", "epsilon_prop1_middle": "Prop. 1, middle user",
+    "epsilon_thm5": "Thm 5 (random stop)",
+}
 
 
 def _delta_for_log_axis(log10_delta: pd.Series) -> np.ndarray:
@@ -44,11 +57,11 @@ def plot_delta_curves(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("$\\varepsilon$")
         ax.set_ylim(10.0**LOG10_FLOOR, 1.5)
     axes[0][0].set_ylabel("$\\delta$")
-    axes[0][-1].legend(loc="lower left")
     p = params
-    _footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
+    footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
                  f"$\\rho$ = {p['rho']}, $\\eta$ = {p['lr']}, $D_K$ = {p['diameter']}. Values below 1e-40 drawn at "
                  "1e-40 (exact values in the data file).")
+    legend_above(fig, axes[0][0], ncol=2)
     return fig
 
 
@@ -59,18 +72,21 @@ def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     fig, axes = figure(1, len(lrs), width=4.0, height=3.0, sharey=True)
     for ax, lr in zip(axes[0], lrs, strict=True):
         panel = data[data["lr"] == lr]
-        for colour, (i, curve) in zip(COLOURS, panel.groupby("i"), strict=False):
+        for k, (colour, (i, curve)) in enumerate(zip(COLOURS, panel.groupby("i"), strict=False)):
             threshold = curve["pure_dp_threshold"].iloc[0]
-            ax.plot(curve["epsilon"], curve["delta"], color=colour,
+            # Positions whose curves coincide (e.g. delta = 0 throughout) stay visible: each has its own marker,
+            # placed at points shifted from the other positions' markers.
+            ax.plot(curve["epsilon"], curve["delta"], color=colour, marker=MARKERS[k % len(MARKERS)], ms=4,
+                    markevery=(3 * k, 4 * len(MARKERS)),
                     label=f"i = {i} ($\\delta$ = 0 for $\\varepsilon \\geq$ {threshold:.3g})")
             ax.axvline(threshold, color=colour, ls=":", lw=1)
         printed = panel["pure_dp_threshold_as_printed"].iloc[0]
         ax.axvline(printed, color="k", ls="--", lw=0.8, label=f"paper's corollary: {printed:.3g} for all i")
         ax.set_title(f"$\\eta$ = {lr:g}")
         ax.set_xlabel("$\\varepsilon$")
-        ax.legend(fontsize=6.5)
+        legend_below(ax, ncol=2)
     axes[0][0].set_ylabel("$\\delta$ (Theorem 3)")
-    _footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
+    footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
                  f"L = {params['L']}, n = {params['n']}.")
     return fig
 
@@ -87,9 +103,10 @@ def plot_regime(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xscale("log")
     ax.set_xlabel("domain diameter $D_K$")
     ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {params['delta']:g}")
-    ax.legend(ncol=2, fontsize=6)
-    _footer(fig, f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
-                 f"L = {params['L']}, n = {params['n']}); $D_K/(\\eta\\sigma)$ = 1 at $D_K$ = {params['lr'] * params['sigma']:g}.")
+    legend_beside(ax)
+    footer(fig, f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
+                f"L = {params['L']}, n = {params['n']}); $D_K/(\\eta\\sigma)$ = 1 at "
+                f"$D_K$ = {params['lr'] * params['sigma']:g}.")
     return fig
 
 
@@ -118,11 +135,10 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_xlabel("$\\varepsilon$")
             if col == 0:
                 ax.set_ylabel("$\\delta$")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, 1.06))
-    _footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
+    footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
                  f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
                  "(the workflow stops otherwise).")
+    legend_above(fig, axes[0][0], ncol=4)
     return fig
 
 
@@ -138,9 +154,9 @@ def plot_random_stopping(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(f"i = {i}")
         ax.set_xlabel("$\\varepsilon$")
     axes[0][0].set_ylabel("$\\delta$")
-    axes[0][0].legend()
-    _footer(fig, f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
+    footer(fig, f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
                  f"{params['random_stopping']['config']}.")
+    legend_above(fig, axes[0][0])
     return fig
 
 
@@ -157,25 +173,23 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xscale("symlog", linthresh=0.1)
         ax.set_xlabel("noise scale ($\\sigma$ or v)")
         ax.set_ylabel("excess empirical risk")
-        ax.set_title(f"{noise} PNSGD (d = {part['d'].iloc[0]}, n = {part['n'].iloc[0]})")
+        ax.set_title(f"{noise.capitalize()} PNSGD (d = {part['d'].iloc[0]}, n = {part['n'].iloc[0]})")
         ax.legend()
         ax = axes[row][1]
         lr = part["lr"].min()
         curve = part[(part["lr"] == lr) & (part["noise_scale"] > 0)]
-        for column, label, style in (
-            ("epsilon_thm_first", "Thm, first user", "-"), ("epsilon_thm_middle", "Thm, middle user", "-"),
-            ("epsilon_thm_last", "Thm, last user", "-"), ("epsilon_prop1_middle", "Prop. 1, middle user", "--"),
-            ("epsilon_thm5", "Thm 5 (random stop)", ":"),
-        ):
+        for column, style in UTILITY_EPSILONS.items():
             if curve[column].notna().any():
-                ax.plot(curve["noise_scale"], curve[column], style, marker="o", ms=3, label=label)
+                ax.plot(curve["noise_scale"], curve[column], label=UTILITY_LABELS[column], **style)
         ax.set_xscale("log")
         ax.set_yscale("symlog", linthresh=0.1)
         ax.set_ylim(bottom=0)
         ax.set_xlabel("noise scale")
         ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {part['delta'].iloc[0]:g} ($\\eta$ = {lr})")
-        ax.legend(fontsize=6)
-    _footer(fig, f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point (mean $\\pm$ s.e.).")
+        legend_beside(ax)
+    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point "
+                "(mean $\\pm$ s.e.). The first user's $\\varepsilon$ is drawn wide and pale under the others, "
+                "so it stays visible where it equals the middle user's; missing points: no finite $\\varepsilon$.")
     return fig
 
 

@@ -165,9 +165,11 @@ ARTIFACTS = (
     Artifact("f7", "figure", "sgld_theory", "dplab.studies.generalization.curves:compute_sgld_theory", "SGLD privacy (Theorem 7 as printed and valid) and "
              "the resulting Theorem 1 and Theorem 2 generalization bounds against T.", "dplab.studies.generalization.plots:plot_sgld_theory",
              mem_mb=500, runtime=2),
-    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:compute_empirical", "Measured generalization gap of SGLD (Algorithm 1, "
+    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:e1_cell_records", "Measured generalization gap of SGLD (Algorithm 1, "
              "logistic regression, exact risk) next to the Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
-             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15),
+             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15,
+             points="dplab.studies.generalization.empirical:e1_cells",
+             combine="dplab.studies.generalization.empirical:e1_summary"),
     Artifact("f9", "figure", "federated", "dplab.studies.generalization.curves:compute_federated", "Differentially private federated learning (Theorem 8): "
              "eps' against rounds for the printed and corrected per-round eps, and the client-level bound.",
              "dplab.studies.generalization.plots:plot_federated", mem_mb=500, runtime=2),
@@ -176,13 +178,15 @@ ARTIFACTS = (
              mem_mb=500, runtime=2),
     Artifact("t2", "table", "table_composition", "dplab.studies.generalization.curves:compute_table_composition", "Composition (eps', delta') of every "
              "method at selected settings with the lower bound and the exact optimum; below_lower_bound flags "
-             "impossible certificates.", mem_mb=500, runtime=2),
+             "impossible certificates.", mem_mb=500, runtime=2,
+             summary="dplab.studies.generalization.tables:summarise_composition"),
     Artifact("t3", "table", "empirical", "dplab.studies.generalization.curves:compute_table_sgld", "SGLD privacy and generalization bounds (variants as "
              "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.", mem_mb=500,
-             runtime=2),
+             runtime=2, summary="dplab.studies.generalization.tables:summarise_sgld"),
     Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
              "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
-             mem_mb=500, runtime=2, derived_from="f8"),
+             mem_mb=500, runtime=2, derived_from="f8",
+             summary="dplab.studies.generalization.tables:summarise_empirical"),
 )
 
 STUDY = Study(

@@ -34,9 +34,9 @@ __all__ = [
     "exact_risk",
     "zero_one_error",
     "sgld_runs",
-    "e1_records",
+    "e1_cells",
+    "e1_cell_records",
     "e1_summary",
-    "compute_empirical",
     "compute_table_empirical",
 ]
 
@@ -106,27 +106,31 @@ def _dataset(params: Mapping[str, Any], seed: int, d: int, n: int, replicate: in
     return X, y, X_test, y_test, teacher
 
 
-def e1_records(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
-    """One row per (d, n, σ, dataset, run, T): train 0-1 error, exact risk, held-out error and gap = R − R̂.
-    Each dataset is shared by every σ (it depends only on (d, n, replicate)); each σ has its own SGLD seed."""
+def e1_cells(params: Mapping[str, Any]) -> list[dict[str, int]]:
+    """The sweep's points: every (d, N, dataset replicate); each cell trains SGLD at every σ of its N's block."""
+    sizes = list(dict.fromkeys(n for n, _ in grid_points(params)))
+    return [{"d": int(d), "n": n, "dataset": replicate} for d in params["dims"] for n in sizes
+            for replicate in range(params["datasets"])]
+
+
+def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress,
+                    cell: Mapping[str, int]) -> pd.DataFrame:
+    """One row per (σ, run, T) of one cell (:func:`e1_cells`): train 0-1 error, exact risk, held-out error and
+    gap = R − R̂. The dataset depends only on (d, n, replicate), so it is shared by every σ; each σ has its own SGLD
+    seed."""
+    d, n, dataset = int(cell["d"]), int(cell["n"]), int(cell["dataset"])
+    X, y, X_test, y_test, teacher = _dataset(params, seed, d, n, dataset)
     rows = []
-    sigmas_by_size: dict[int, list[float]] = {}
-    for n, sigma in grid_points(params):
-        sigmas_by_size.setdefault(n, []).append(sigma)
-    cells = [(int(d), n, replicate) for d in params["dims"] for n in sigmas_by_size for replicate in
-             range(params["datasets"])]
-    for d, n, dataset in progress(cells):
-        X, y, X_test, y_test, teacher = _dataset(params, seed, d, n, dataset)
-        for sigma in sigmas_by_size[n]:
-            generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, sigma, dataset))
-            thetas = sgld_runs(X, y, sigma, params, params["runs"], generator)
-            for t, theta in thetas.items():
-                train, risk = zero_one_error(theta, X, y), exact_risk(theta, teacher, params["rho"])
-                test = zero_one_error(theta, X_test, y_test)
-                for run in range(theta.shape[0]):
-                    rows.append({"d": d, "n": n, "sigma": float(sigma), "dataset": dataset, "run": run,
-                                 "t": t, "train_error": train[run], "risk": risk[run], "test_error": test[run],
-                                 "gap": risk[run] - train[run]})
+    for sigma in [s for size, s in grid_points(params) if size == n]:
+        generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, sigma, dataset))
+        thetas = sgld_runs(X, y, sigma, params, params["runs"], generator)
+        for t, theta in thetas.items():
+            train, risk = zero_one_error(theta, X, y), exact_risk(theta, teacher, params["rho"])
+            test = zero_one_error(theta, X_test, y_test)
+            for run in range(theta.shape[0]):
+                rows.append({"d": d, "n": n, "sigma": float(sigma), "dataset": dataset, "run": run,
+                             "t": t, "train_error": train[run], "risk": risk[run], "test_error": test[run],
+                             "gap": risk[run] - train[run]})
     return pd.DataFrame(rows)
 
 
@@ -159,7 +163,10 @@ def _summarise(group: pd.DataFrame, confidence: float) -> pd.Series:
         "max_abs_gap": np.abs(gaps).max()})
 
 
-def _summary_from_records(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """F8's data from the records of every cell: per (d, n, σ, T) the means over seeds, mean signed gap with its
+    confidence interval, |gap| statistics, both variants' HP (Thm 1) and on-average (Thm 2) bounds with vacuous
+    flags, looseness = bound/mean|gap|, and coverage = fraction of replicates with |gap| < HP bound."""
     keys = ["d", "n", "sigma", "t"]
     summary = records.groupby(keys).apply(_summarise, params["confidence"], include_groups=False).reset_index()
     frames = []
@@ -188,24 +195,6 @@ def _summary_from_records(records: pd.DataFrame, params: Mapping[str, Any]) -> p
         out[f"mean_gap_within_on_average_{variant}"] = np.abs(out["mean_gap"]) <= bound
         out.loc[out["sigma"] == 0, [f"on_average_violated_{variant}", f"mean_gap_within_on_average_{variant}"]] = False
     return out
-
-
-_SUMMARY_CACHE: dict[tuple[str, int], pd.DataFrame] = {}
-
-
-def e1_summary(params: Mapping[str, Any], seed: int, progress: Progress = lambda x: x) -> pd.DataFrame:
-    """Per (d, n, σ, T): means over seeds, mean signed gap with its confidence interval, |gap| statistics, both
-    variants' HP (Thm 1) and on-average (Thm 2) bounds with vacuous flags, looseness = bound/mean|gap|, and coverage
-    = fraction of replicates with |gap| < HP bound. Cached per (params, seed) within a process (F8 and T4 share it)."""
-    key = (repr(sorted(params.items())), int(seed))
-    if key not in _SUMMARY_CACHE:
-        _SUMMARY_CACHE[key] = _summary_from_records(e1_records(params, seed, progress), params)
-    return _SUMMARY_CACHE[key].copy()
-
-
-def compute_empirical(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
-    """F8 data: the E1 summary (see :func:`e1_summary`)."""
-    return e1_summary(params, seed, progress)
 
 
 def compute_table_empirical(summary: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:

@@ -10,19 +10,21 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_above, legend_below, legend_beside
 
 __all__ = ["plot_kl", "plot_high_probability", "plot_on_average", "plot_epsilon_vs_steps", "plot_delta_vs_steps",
            "plot_fair_comparison", "plot_sgld_theory", "plot_empirical", "plot_federated"]
 
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 VACUOUS_Y = 1.0
 
 
 def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}", strip=0.08, fontsize=6.5)
+    """The project footer (:func:`dplab.report.style.footer`) after this study's extension note."""
+    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}")
 
 
 def _bool(series: pd.Series) -> np.ndarray:
@@ -30,22 +32,33 @@ def _bool(series: pd.Series) -> np.ndarray:
     return series.astype(str).str.lower().isin(["true", "1", "1.0"]).to_numpy()
 
 
+def _style_legend(ax, styles: Mapping[str, str | Mapping[str, Any]], colours: Mapping[str, str]) -> None:
+    """A legend under ``ax`` that explains line styles (methods, drawn in grey) and colours (settings) separately,
+    instead of one entry per curve (after the entries ``ax`` already has)."""
+    handles = ax.get_legend_handles_labels()[0]
+    handles += [Line2D([], [], color="0.3", label=name, **({"ls": style} if isinstance(style, str) else style))
+                for name, style in styles.items()]
+    handles += [Line2D([], [], lw=4, color=colour, label=name) for name, colour in colours.items()]
+    legend_below(ax, handles=handles, ncol=2)
+
+
 def plot_kl(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F1: (a) KL bounds against ε (log-log), randomized response as markers; (b) DR16 / Lemma 5 = (1+e^ε)/2."""
     fig, axes = figure(1, 2, width=3.6)
-    labels = {"lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$", "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
+    labels = {"lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$",
+              "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
               "drv10": "DRV10: $\\varepsilon(e^\\varepsilon-1)$"}
-    for method, label in labels.items():
+    for method, name in labels.items():
         part = data[data["method"] == method]
-        axes[0][0].loglog(part["epsilon"], part["kl"], label=label)
+        axes[0][0].loglog(part["epsilon"], part["kl"], label=name)
     rr = data[data["method"] == "randomized_response"].iloc[::20]
     axes[0][0].loglog(rr["epsilon"], rr["kl"], "ko", ms=3, mfc="none", label="randomized response (exact KL)")
     axes[0][0].set(xlabel="$\\varepsilon$", ylabel="KL bound", title="(a) KL divergence of an $\\varepsilon$-DP step")
-    axes[0][0].legend(loc="upper left")
     dr = data[data["method"] == "dr16"]
     axes[0][1].loglog(dr["epsilon"], dr["ratio_to_lemma5"], "C1")
     axes[0][1].set(xlabel="$\\varepsilon$", ylabel="DR16 / Lemma 5", title="(b) ratio $(1+e^\\varepsilon)/2$")
     _footer(fig, "Lemma 5 of He, Wang, Tao is attained by randomized response.")
+    legend_above(fig, axes[0][0], ncol=2)
     return fig
 
 
@@ -58,24 +71,22 @@ def plot_high_probability(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         part = first[first["method"] == method]
         axes[0][0].loglog(part["epsilon"], part["deviation"], color=COLOURS[i], label={"thm1": "Thm 1: 9ε",
                           "nissim_stemmer": "Nissim-Stemmer: 13ε", "dwork_2015": "Dwork et al. 2015: 4ε"}[method])
-    axes[0][0].axhline(1.0, color="k", lw=0.8, ls=":")
-    axes[0][0].text(axes[0][0].get_xlim()[0], 1.1, "vacuous above", fontsize=7)
+    axes[0][0].axhline(1.0, color="k", lw=0.8, ls=":", label="a = 1: vacuous above")
     axes[0][0].set(xlabel="$\\varepsilon$", ylabel="deviation a", title="(a) deviation")
-    axes[0][0].legend(loc="lower right")
+    legend_below(axes[0][0])
     styles = {"thm1": "-", "thm1_intro": "--", "nissim_stemmer": "-.", "dwork_2015": ":"}
     for j, delta in enumerate(sorted(data["delta"].unique())):
         for method, style in styles.items():
             part = data[(data["delta"] == delta) & (data["method"] == method)]
             b = part["failure_probability"].to_numpy()
-            axes[0][1].loglog(part["epsilon"], np.minimum(b, 1.0), style, color=COLOURS[j],
-                              label=f"{method}, δ={delta:g}")
-    axes[0][1].axhline(1.0, color="k", lw=0.8)
-    axes[0][1].text(axes[0][1].get_xlim()[0], 0.3, "≥1: vacuous (drawn at 1)", fontsize=7)
+            axes[0][1].loglog(part["epsilon"], np.minimum(b, 1.0), style, color=COLOURS[j])
+    axes[0][1].axhline(1.0, color="k", lw=0.8, label="b ≥ 1: vacuous (drawn at 1)")
     axes[0][1].set(xlabel="$\\varepsilon$", ylabel="failure probability b", title="(b) failure probability")
-    axes[0][1].legend(fontsize=5.5, loc="lower left")
+    _style_legend(axes[0][1], {label(method): style for method, style in styles.items()},
+                  {f"δ = {delta:g}": COLOURS[j] for j, delta in enumerate(sorted(data["delta"].unique()))})
     for j, delta in enumerate(sorted(data["delta"].unique())):
         part = data[(data["delta"] == delta) & (data["method"] == "thm1")]
-        axes[0][2].loglog(part["epsilon"], part["n_min"], color=COLOURS[j], label=f"δ={delta:g}")
+        axes[0][2].loglog(part["epsilon"], part["n_min"], color=COLOURS[j], label=f"δ = {delta:g}")
     axes[0][2].set(xlabel="$\\varepsilon$", ylabel="$N_{min}$", title="(c) Thm 1 sample-size condition")
     axes[0][2].legend()
     _footer(fig, "Thm 1 as stated (solid) and as quoted in the introduction with an extra factor 2 (dashed).")
@@ -88,14 +99,15 @@ def plot_on_average(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     for j, kd in enumerate(sorted(data["k_delta"].unique())):
         for method, style in (("thm2", "-"), ("nissim_stemmer", "--")):
             part = data[(data["k_delta"] == kd) & (data["method"] == method)]
-            axes[0][0].loglog(part["epsilon"], part["bound"], style, color=COLOURS[j], label=f"{method}, kδ={kd:g}")
+            axes[0][0].loglog(part["epsilon"], part["bound"], style, color=COLOURS[j],
+                              label=f"{label(method)}, kδ = {kd:g}")
         part = data[(data["k_delta"] == kd) & (data["method"] == "thm2")]
-        axes[0][1].loglog(part["epsilon"], part["ratio_ns_to_thm2"], color=COLOURS[j], label=f"kδ={kd:g}")
+        axes[0][1].loglog(part["epsilon"], part["ratio_ns_to_thm2"], color=COLOURS[j], label=f"kδ = {kd:g}")
     axes[0][0].axhline(1.0, color="k", lw=0.8, ls=":")
     axes[0][0].set(xlabel="$\\varepsilon$", ylabel="bound on |E gap|", title="(a) on-average bounds (trivial ≥ 1)")
-    axes[0][0].legend(fontsize=6)
-    axes[0][1].set(xlabel="$\\varepsilon$", ylabel="NS / Thm 2", title="(b) ratio")
-    axes[0][1].legend()
+    legend_below(axes[0][0], ncol=2)
+    axes[0][1].set(xlabel="$\\varepsilon$", ylabel="Nissim-Stemmer / Thm 2", title="(b) ratio")
+    legend_below(axes[0][1], ncol=2)
     _footer(fig, "Thm 2: $e^{-\\varepsilon}k\\delta+1-e^{-\\varepsilon}$; Nissim-Stemmer: $k\\delta+2\\varepsilon$.")
     return fig
 
@@ -107,13 +119,13 @@ def plot_epsilon_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     labels = {"basic": ("basic Tε", ":"), "drv": ("DRV", "-."), "kov_thm4": ("KOV 3.4 = paper Thm 4", "-"),
               "cor3": ("paper Cor 3 ($\\varepsilon'_3$)", "--"), "optimal_pure": ("exact optimal (pure steps)", "-")}
     for ax, eps in zip(axes[0], eps_values):
-        for i, (method, (label, style)) in enumerate(labels.items()):
+        for i, (method, (name, style)) in enumerate(labels.items()):
             part = data[(data["epsilon_step"] == eps) & (data["method"] == method)]
-            ax.loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=label,
+            ax.loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=name,
                       lw=2.6 if method == "kov_thm4" else 1.4)
         ax.set(xlabel="T", ylabel="$\\varepsilon'$", title=f"step ε = {eps:g}")
-    axes[0][0].legend(fontsize=6)
     _footer(fig, f"δ̃ = {params['delta_tilde']:g}; optimal at δ′ = {params['optimal_delta']:g} for ε-DP steps.")
+    legend_above(fig, axes[0][0], ncol=5)
     return fig
 
 
@@ -131,37 +143,82 @@ def plot_delta_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.plot(floor["t"], y_floor, "k", lw=2, label="lower bound $1-(1-\\delta)^T$")
         for i, (method, style) in enumerate(styles.items()):
             part = panel[panel["method"] == method]
-            ax.plot(part["t"], part["delta_prime_over_t_delta"], style, color=COLOURS[i], label=method)
+            ax.plot(part["t"], part["delta_prime_over_t_delta"], style, color=COLOURS[i], label=label(method))
             bad = part[_bool(part["below_lower_bound"])]
             ax.plot(bad["t"], bad["delta_prime_over_t_delta"], "x", color=COLOURS[i], ms=3)
         ax.set_xscale("log")
         ax.set(xlabel="T", ylabel="$\\delta'/(T\\delta)$", title=f"ε = {eps:g}, δ = {delta:g}")
         low = np.nanmin(panel["delta_prime_over_t_delta"])
         ax.set_ylim(min(low, 1.0) * 0.97, 1.15)
-    axes[0][0].legend(fontsize=5.5, loc="upper right")
+    legend_beside(axes[0][-1])
     _footer(fig, f"δ̃ = {params['delta_tilde']:g}; crosses: δ′ below the lower bound (the theorem is false there). "
                  "Cor 3 uses its own ε′; the others the KOV/Thm 4 ε′. The y-axis is zoomed to [min, 1.15] "
                  "(small-T values above it, where δ̃ dominates, are in the data file).")
     return fig
 
 
+def _flagged(part: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of one method's curve that lie below the exact optimum, and those finite only for the paper."""
+    return part[_bool(part["below_optimal"])], part[_bool(part["feasible_only_for_paper"])]
+
+
+def _zoom_window(data: pd.DataFrame) -> pd.DataFrame:
+    """F6's decisive region: from the grid point before the first flagged value (below the exact optimum or finite
+    only for the paper) to the end of the grid."""
+    flagged = data[_bool(data["below_optimal"]) | _bool(data["feasible_only_for_paper"])]
+    if flagged.empty:
+        return data.iloc[0:0]
+    grid = np.sort(data["t"].unique())
+    start = grid[max(int(np.searchsorted(grid, flagged["t"].min())) - 1, 0)]
+    return data[data["t"] >= start]
+
+
 def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """F6: smallest ε′ certified at δ_target against T; impossible paper values circled, infeasible methods absent."""
-    fig, axes = figure(1, 1, width=5.0, height=3.4)
-    ax = axes[0][0]
-    for i, method in enumerate(data["method"].unique()):
+    """F6: smallest ε′ certified at δ_target against T; impossible paper values circled, infeasible methods absent.
+
+    (b) zooms on the decisive region (:func:`_zoom_window`) on linear axes, each method with its own marker and
+    a small horizontal offset, so that methods within a few per cent of each other (KOV, Cor. 2, Cor. 3) can be told
+    apart; methods far above the others there are left off-scale and named."""
+    fig, axes = figure(1, 2, width=4.2, height=3.4)
+    methods = list(data["method"].unique())
+    window = _zoom_window(data)
+    finite = window[np.isfinite(window["eps_prime"].astype(float))]
+    top = 1.2 * finite.groupby("method")["eps_prime"].max().median() if len(finite) else np.inf
+    off_scale = []
+    grid = np.sort(window["t"].unique())
+    position = {t: k for k, t in enumerate(grid)}
+    for i, method in enumerate(methods):
         part = data[data["method"] == method]
-        ax.loglog(part["t"], part["eps_prime"].astype(float), "o-", ms=2.5, color=COLOURS[i], label=method)
-        bad = part[_bool(part["below_optimal"])]
-        ax.plot(bad["t"], bad["eps_prime"].astype(float), "o", ms=8, mfc="none", color="r")
-        only = part[_bool(part["feasible_only_for_paper"])]
-        ax.plot(only["t"], only["eps_prime"].astype(float), "s", ms=8, mfc="none", color="m")
-    ax.plot([], [], "o", mfc="none", color="r", label="below exact optimum (impossible)")
-    ax.plot([], [], "s", mfc="none", color="m", label="finite only for the paper")
-    ax.set(xlabel="T", ylabel="smallest certified $\\varepsilon'$",
-           title=f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), δ_target = {params['delta_target']:g}")
-    ax.legend(fontsize=6)
-    _footer(fig, "Paper theorems with δ̃ optimised on a grid; missing points are infinite (no guarantee).")
+        style = {"color": COLOURS[i % len(COLOURS)], "marker": MARKERS[i % len(MARKERS)], "label": label(method)}
+        axes[0][0].loglog(part["t"], part["eps_prime"].astype(float), "-", ms=3, **style)
+        zoom = window[window["method"] == method]
+        shift = (i - (len(methods) - 1) / 2) * 0.07
+        values = zoom["eps_prime"].astype(float)
+        if (values[np.isfinite(values)] > top).any():
+            off_scale.append(label(method))
+        axes[0][1].plot(zoom["t"].map(position) + shift, values, "-", ms=5, mfc="white", **style)
+        for ax, frame, x in ((axes[0][0], part, lambda t: t), (axes[0][1], zoom, lambda t: t.map(position) + shift)):
+            below, only = _flagged(frame)
+            ax.plot(x(below["t"]), below["eps_prime"].astype(float), "o", ms=11, mfc="none", color="r")
+            ax.plot(x(only["t"]), only["eps_prime"].astype(float), "s", ms=11, mfc="none", color="m")
+    axes[0][0].plot([], [], "o", ms=9, mfc="none", color="r", label="below exact optimum (impossible)")
+    axes[0][0].plot([], [], "s", ms=9, mfc="none", color="m", label="finite only for the paper")
+    axes[0][0].set(xlabel="T", ylabel="smallest certified $\\varepsilon'$", title="(a) all T")
+    if len(window):
+        axes[0][0].axvspan(window["t"].min(), window["t"].max(), color="0.9", zorder=0)
+        axes[0][1].set_ylim(0.95 * finite["eps_prime"].min(), top)
+        axes[0][1].set_xticks(range(len(grid)), [f"{t:g}" for t in grid])
+    zoom_title = (f"(b) zoom: T = {window['t'].min():g} to {window['t'].max():g} (shaded in (a))" if len(window)
+                  else "(b) no impossible or paper-only value: nothing to zoom on")
+    if window.empty:
+        axes[0][1].set(xticks=[], yticks=[])
+    axes[0][1].set(xlabel="T (grid points, evenly spaced; methods offset sideways)",
+                   ylabel="smallest certified $\\varepsilon'$", title=zoom_title)
+    fig.suptitle(f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), "
+                 f"δ_target = {params['delta_target']:g}", fontsize=9)
+    note = f" Off-scale in (b): {', '.join(off_scale)}." if off_scale else ""
+    _footer(fig, "Paper theorems with δ̃ optimised on a grid; missing points are infinite (no guarantee)." + note)
+    legend_above(fig, axes[0][0], ncol=5)
     return fig
 
 
@@ -189,9 +246,9 @@ def plot_sgld_theory(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     axes[0][2].set_title("(c) Thm 2, k = 1")
     for ax in axes[-1]:
         ax.set_xlabel("T")
-    axes[0][0].legend(fontsize=5.5)
     _footer(fig, f"τ = {params['tau']}, L = {params['L']}, δ = {params['delta']:g}, δ̃ = {params['delta_tilde']:g}; "
-                 "above the black line the bound is vacuous.")
+                 "above the black line the bound is vacuous; P: as printed, V: valid variant.")
+    legend_above(fig, axes[0][0], ncol=6)
     return fig
 
 
@@ -239,34 +296,54 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_yscale("log")
         ax.set_ylim(1e-4, 2.0)
         ax.set(xlabel="σ", title=f"N = {n:g}, T = {params['reference_t']}")
-        ax.legend(fontsize=5)
+    legend_beside(axes[0][-1])
     axes[0][0].plot([], [], "^", mfc="none", color="k", label="vacuous bound (≥ 1)")
-    axes[0][0].legend(fontsize=5.5, loc="lower right")
     _footer(fig, "Solid: mean |gap| ± std; dashed: Thm 1 HP bound (valid variant V); dotted: as printed (P); "
                  "dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.")
+    legend_above(fig, axes[0][0], ncol=len(sigmas) + 1)
     return fig
+
+
+def _coinciding_variants(shown: pd.DataFrame) -> list[str]:
+    """Pairs of F9(a) curves that lie on each other (to 1e-9 relative): add/remove at σ is substitution at 2σ
+    (the sensitivity halves), so such dashed curves hide under solid ones; the footer names them."""
+    curves = {(variant, sigma): part.sort_values("t")["eps_prime"].to_numpy(dtype=float)
+              for (variant, sigma), part in shown.groupby(["variant", "sigma"])}
+    pairs = []
+    for (variant, sigma), values in curves.items():
+        for (other, other_sigma), other_values in curves.items():
+            if (variant, sigma) < (other, other_sigma) and variant != other and len(values) == len(other_values) \
+                    and np.allclose(values, other_values, rtol=1e-9, atol=0.0):
+                pairs.append(f"{label(variant)} σ = {sigma:g} = {label(other)} σ = {other_sigma:g}")
+    return pairs
 
 
 def plot_federated(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F9: federated ε′ against rounds for the three ε̃ variants, and the client-level HP bound."""
     combos = data[["clients", "tau"]].drop_duplicates().to_numpy()
     fig, axes = figure(1, 2, width=4.0, height=3.2)
-    styles = {"as_printed": ":", "substitution": "-", "add_remove": "--"}
+    styles = {"as_printed": {"ls": ":"}, "substitution": {"ls": "-"},
+              "add_remove": {"ls": "--", "marker": "o", "ms": 4, "mfc": "none", "markevery": 0.1}}
     shown = data[(data["clients"] == combos[-1][0]) & (data["tau"] == combos[-1][1])]
-    for i, sigma in enumerate(sorted(data["sigma"].unique())):
+    sigmas = sorted(data["sigma"].unique())
+    for i, sigma in enumerate(sigmas):
         for variant, style in styles.items():
             part = shown[(shown["sigma"] == sigma) & (shown["variant"] == variant)]
-            axes[0][0].loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=f"σ={sigma:g}, {variant}")
+            axes[0][0].loglog(part["t"], part["eps_prime"], color=COLOURS[i], **style)
     axes[0][0].set(xlabel="rounds T", ylabel="$\\varepsilon'$",
                    title=f"(a) N = {combos[-1][0]:g} clients, τ = {combos[-1][1]}")
-    axes[0][0].legend(fontsize=5)
+    _style_legend(axes[0][0], {label(variant): {k: v for k, v in style.items() if k != "markevery"}
+                               for variant, style in styles.items()},
+                  {f"σ = {sigma:g}": COLOURS[i] for i, sigma in enumerate(sigmas)})
     for j, (clients, tau) in enumerate(combos):
         part = data[(data["clients"] == clients) & (data["tau"] == tau) & (data["variant"] == "substitution")
                     & (data["sigma"] == data["sigma"].max())]
-        axes[0][1].loglog(part["t"], part["hp_bound"], color=COLOURS[j], label=f"N={clients:g}, τ={tau}")
+        axes[0][1].loglog(part["t"], part["hp_bound"], color=COLOURS[j], label=f"N = {clients:g}, τ = {tau}")
     axes[0][1].axhline(1.0, color="k", lw=0.8)
     axes[0][1].set(xlabel="rounds T", ylabel="client-level HP bound",
                    title=f"(b) Thm 1, substitution variant, σ = {data['sigma'].max():g}")
-    axes[0][1].legend(fontsize=6)
-    _footer(fig, f"δ = {params['delta']:g}, δ̃ = {params['delta_tilde']:g}; above 1 the bound is vacuous.")
+    legend_below(axes[0][1], ncol=2)
+    same = _coinciding_variants(shown)
+    note = f" In (a) these curves coincide (dashed with circles lies on solid): {'; '.join(same)}." if same else ""
+    _footer(fig, f"δ = {params['delta']:g}, δ̃ = {params['delta_tilde']:g}; above 1 the bound is vacuous.{note}")
     return fig

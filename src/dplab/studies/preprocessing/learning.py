@@ -43,7 +43,7 @@ from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocesse
 from dplab.theory import smooth_rdp as s
 
 __all__ = ["METHODS", "VARIANTS", "calibrate_eps0", "dp_gd", "logistic_risk", "constrained_minimiser", "fig3_frame",
-           "compute_fig3", "compute_ext_fig3_regimes", "compute_ext_ptr"]
+           "fig3_points", "fig3_point", "regime_points", "regime_point", "compute_ext_ptr"]
 
 METHODS = ("nonprivate_pca", "dp_pca", "no_preprocessing")
 VARIANTS = ("nonprivate_pca_unconstrained", "nonprivate_pca_dim")
@@ -129,25 +129,37 @@ def fig3_frame(data: LowRankDataset, reduced: Mapping[str, np.ndarray], params: 
     return frame
 
 
-def compute_fig3(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
-    """Figure 3 on the workflow's approximately low-rank dataset ``fig3`` and its PCA rank reduction."""
+def fig3_points(params: Mapping[str, Any]) -> list[dict[str, float]]:
+    """Figure 3's sweep points: one per overall ε (every (T, lr), method and seed of an ε is one point's work)."""
+    return [{"epsilon": float(epsilon)} for epsilon in params["epsilons"]]
+
+
+def fig3_point(params: Mapping[str, Any], seed: int, progress, point: Mapping[str, float],
+               inputs: Mapping[str, Path]) -> pd.DataFrame:
+    """Figure 3 at one ε on the workflow's approximately low-rank dataset ``fig3`` and its PCA rank reduction (each
+    ε's streams derive from ``seed`` and ε, and (T, lr) is selected per ε, so an ε is computed on its own)."""
     reduced = {step: load_preprocessed(inputs[step]).values for step in ("pca_rank", "pca_dim")}
     methods = METHODS + VARIANTS if params["variants"] else METHODS
-    return fig3_frame(load_low_rank(inputs["data"]), reduced, params, seed, progress, methods)
+    at_epsilon = {**params, "epsilons": [point["epsilon"]]}
+    return fig3_frame(load_low_rank(inputs["data"]), reduced, at_epsilon, seed, progress, methods)
 
 
-def compute_ext_fig3_regimes(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
-    """The Fig. 3 comparison over regimes (n, d, k, scale → eigen-gap); selected (T, lr) rows only."""
-    frames = []
-    for index in range(len(params["regimes"])):
-        data = load_low_rank(inputs[f"data_regime{index}"])
-        reduced = {"pca_rank": load_preprocessed(inputs[f"pca_rank_regime{index}"]).values}
-        frame = fig3_frame(data, reduced, params, derive_seed(seed, "regime_run", index), progress)
-        frame = frame[frame["selected"]].copy()
-        frame["regime"] = index
-        frame["d_over_n"] = data.X.shape[1] / data.X.shape[0]
-        frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
+def regime_points(params: Mapping[str, Any]) -> list[dict[str, int]]:
+    """The regime sweep's points: one per regime (n, d, k, scale)."""
+    return [{"regime": index} for index in range(len(params["regimes"]))]
+
+
+def regime_point(params: Mapping[str, Any], seed: int, progress, point: Mapping[str, int],
+                 inputs: Mapping[str, Path]) -> pd.DataFrame:
+    """The Fig. 3 comparison in one regime (n, d, k, scale → eigen-gap); selected (T, lr) rows only."""
+    index = int(point["regime"])
+    data = load_low_rank(inputs[f"data_regime{index}"])
+    reduced = {"pca_rank": load_preprocessed(inputs[f"pca_rank_regime{index}"]).values}
+    frame = fig3_frame(data, reduced, params, derive_seed(seed, "regime_run", index), progress)
+    frame = frame[frame["selected"]].copy()
+    frame["regime"] = index
+    frame["d_over_n"] = data.X.shape[1] / data.X.shape[0]
+    return frame.reset_index(drop=True)
 
 
 def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:

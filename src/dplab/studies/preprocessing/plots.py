@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_below, legend_beside, readable_log_axis
 
 __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
@@ -21,28 +22,50 @@ LINES = {"nonprivate_pca_unconstrained": "--", "nonprivate_pca_dim": ":"}
 TITLES = {"a": "(a) Quantization", "b": "(b) Mean imputation", "c": "(c) PCA rank reduction"}
 
 
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.08, fontsize=7.0)
+
+def _setting_label(setting: str) -> str:
+    """A data file's setting (e.g. ``gap=0.5, tau=12.2/gap``) as a legend entry (``gap = 0.5, τ = 12.2/gap``)."""
+    return setting.replace("tau", "τ").replace("=", " = ")
+
+
+def _setting_independent_methods(part: pd.DataFrame) -> list[str]:
+    """The methods whose curve is the same (to 1e-9 relative) for every setting of a panel: drawn once per
+    setting, only the last is visible, so the footer says so."""
+    if part["setting"].nunique() < 2:
+        return []
+    curves = part.pivot_table(index=["method", "x"], columns="setting", values="epsilon_dp")
+    spread = curves.max(axis=1) / curves.min(axis=1) - 1.0
+    return [method for method, worst in spread.groupby(level="method").max().items() if worst < 1e-9]
 
 
 def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """ε_DP against η, p/n and n: SRDP (solid, Table 2; dotted, optimised Theorem 2) vs group privacy (dashed)."""
+    """ε_DP against η, p/n and n: SRDP (solid, Table 2; dotted, optimised Theorem 2) vs group privacy (dashed).
+
+    Colours are the panel's settings (a legend under each panel), line styles the methods (one legend above)."""
     fig, axes = figure(1, 3, width=3.4, height=2.8)
     for ax, panel in zip(axes[0], ("a", "b", "c")):
         part = frame[frame["panel"] == panel]
         for colour, (setting, sub) in enumerate(part.groupby("setting", sort=False)):
             for method, curve in sub.groupby("method", sort=False):
-                ax.plot(curve["x"], curve["epsilon_dp"], STYLES[method], color=f"C{colour}", label=f"{setting}, {method}")
+                ax.plot(curve["x"], curve["epsilon_dp"], STYLES[method], color=f"C{colour}")
+            ax.plot([], [], color=f"C{colour}", lw=4, label=_setting_label(setting))
         ax.set_yscale("log")
         if panel in ("a", "c"):
             ax.set_xscale("log")
-        ax.set_xlabel(part["x_name"].iloc[0])
+        ax.set_xlabel(label(part["x_name"].iloc[0]))
         ax.set_title(TITLES[panel])
-        ax.legend(fontsize=5)
-    axes[0][0].set_ylabel("overall $\\varepsilon$ ($\\delta$ = %g)" % params["delta"])
-    _footer(fig, f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, $\\delta$ = {params['delta']}; "
-                 "solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q and α, dashed: group privacy (m = Δ∞).")
+        legend_below(ax, ncol=2, title="colour: setting")
+    axes[0][0].set_ylabel(f"overall $\\varepsilon$ ($\\delta$ = {params['delta']:g})")
+    shared = [f"in ({panel}) the {label(method)} curve is the same for every setting (drawn once per colour, the "
+              "last on top)" for panel in TITLES
+              for method in _setting_independent_methods(frame[frame["panel"] == panel])]
+    footer(fig, f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, "
+                f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q "
+                "and α, dashed: group privacy (m = Δ∞)"
+                + "".join(f"; {note}" for note in shared) + ".")
+    methods = [Line2D([], [], ls=style, color="0.2", label=label(method)) for method, style in STYLES.items()]
+    fig.legend(handles=methods, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(STYLES),
+               title="line style: method")
     return fig
 
 
@@ -55,16 +78,17 @@ def _errorbars(ax, frame: pd.DataFrame) -> None:
         ax.errorbar(stats["epsilon"], stats["mean"], yerr=stats["std"] / np.sqrt(stats["count"]), marker="o",
                     ms=3, capsize=2, linestyle=LINES.get(method, "-"), label=LABELS[method])
     ax.set_xscale("log")
+    readable_log_axis(ax, "x")
     ax.set_xlabel("overall $\\varepsilon$")
 
 
 def plot_fig3(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Excess empirical risk (mean ± standard error over seeds) against overall ε, per method."""
-    fig, axes = figure(1, 1, width=4.4, height=3.2)
+    fig, axes = figure(1, 1, width=7.2, height=3.2)
     _errorbars(axes[0][0], frame)
     axes[0][0].set_ylabel("excess empirical risk")
-    axes[0][0].legend()
-    _footer(fig, f"n = {params['n']}, d = {params['d']}, k = {params['k']}, gap = {frame['gap'].iloc[0]:.3f}, "
+    legend_beside(axes[0][0])
+    footer(fig, f"n = {params['n']}, d = {params['d']}, k = {params['k']}, gap = {frame['gap'].iloc[0]:.3f}, "
                  f"$\\delta$ = {params['delta']}, {params['seeds']} seeds; DP-GD, (T, lr) per method and ε = the grid "
                  "point with the smallest mean excess risk (non-private selection). Excess risk is measured against "
                  "the minimiser over ||θ|| ≤ R; the unconstrained variant leaves that ball, so it can go below 0.")
@@ -81,6 +105,6 @@ def plot_ext_fig3_regimes(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any
         row = part.iloc[0]
         ax.set_title(f"d/n={row['d_over_n']:.2g}, k={row['k']}, gap={row['gap']:.2f}")
     axes[0][0].set_ylabel("excess empirical risk")
-    axes[0][-1].legend(fontsize=5)
-    _footer(fig, f"{EXTENSION_NOTE}. Same protocol as fig3 over regimes.")
+    legend_beside(axes[0][-1])
+    footer(fig, f"{EXTENSION_NOTE}. Same protocol as fig3 over regimes.")
     return fig

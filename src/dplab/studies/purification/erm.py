@@ -24,6 +24,7 @@ decreasing step size of Lemma 26.  Adjacency: add/remove one record everywhere.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -51,7 +52,8 @@ __all__ = [
     "logistic_risk",
     "constrained_minimiser",
     "calibrate_dpsgd_sigma",
-    "erm_sweep",
+    "erm_point",
+    "erm_points",
 ]
 
 RDP_ORDERS = tuple(np.concatenate([np.linspace(1.05, 10.0, 19), np.unique(np.round(np.geomspace(11, 512, 16)))]))
@@ -210,96 +212,107 @@ def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any
     return [{**base, "method": method, "seed": s, "excess_risk": float(e), **extra} for s, e in enumerate(excess)]
 
 
-def erm_sweep(params: Mapping[str, Any], seed: int,
-              progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
-    """Excess empirical risk of every method at each (n, ε_tot) of the ε sweep (fixed n) and the n sweep (fixed ε),
-    ``seeds`` runs each.  ``lam`` = 0 gives E3 (convex), ``lam`` > 0 E4 (strongly convex, with output perturbation).
-    Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped,
-    log10_delta, sigma, batch_size, gamma, kkt_residual."""
-    d, runs, radius, lam = int(params["d"]), int(params["seeds"]), float(params["radius"]), float(params["lam"])
-    lipschitz = 1.0 + lam * radius
+def erm_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sweep's points: every (n, ε_tot) of the ε sweep (fixed n) and of the n sweep (fixed ε), sorted."""
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
     points = sorted({(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
                     | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]})
+    return [{"n": n, "epsilon_total": eps_total} for n, eps_total in points]
+
+
+@functools.lru_cache(maxsize=4)
+def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iterations: int, spacing: float):
+    """The dataset of size n (its own derived seed), its constrained minimiser and, for d = 2, the loss on the
+    exponential mechanism's grid: shared by every ε at this n (cached within a process)."""
+    x, y = erm_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
+    theta_star, residual = constrained_minimiser(x, y, radius, lam, iterations)
+    grid = _grid_in_ball(spacing, radius) if d == 2 else None
+    summed = _summed_loss_on_grid(grid, x, y, lam) if grid is not None else None
+    return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed
+
+
+def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]],
+              point: Mapping[str, Any]) -> pd.DataFrame:
+    """Excess empirical risk of every method at one (n, ε_tot) point of the sweep (:func:`erm_points`), ``seeds``
+    runs each; every random stream derives from ``seed`` and (n, ε_tot, λ). ``lam`` = 0 gives E3 (convex), ``lam`` > 0
+    E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep,
+    method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size, gamma, kkt_residual."""
+    d, runs, radius, lam = int(params["d"]), int(params["seeds"]), float(params["radius"]), float(params["lam"])
+    lipschitz = 1.0 + lam * radius
+    eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
+    n, eps_total = int(point["n"]), float(point["epsilon_total"])
     loss = RegularisedLogisticLoss(lam) if lam > 0 else LogisticLoss()
     domain = LqBall((0.0,) * d, 2 * radius, 2.0)
     rows: list[dict[str, Any]] = []
-    datasets: dict[int, Any] = {}
-    for n, eps_total in progress(points):
-        if n not in datasets:
-            x, y = erm_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
-            theta_star, residual = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
-            grid = _grid_in_ball(params["em_grid_spacing"], radius) if d == 2 else None
-            summed = _summed_loss_on_grid(grid, x, y, lam) if grid is not None else None
-            datasets[n] = (x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed)
-        x, y, risk_star, residual, grid, summed = datasets[n]
-        X, Y = torch.as_tensor(x), torch.as_tensor(y)
-        base = {"n": n, "d": d, "lam": lam, "epsilon_total": eps_total,
-                "in_epsilon_sweep": n == int(eps_sweep["n"]) and eps_total in map(float, eps_sweep["epsilons"]),
-                "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
-                "kkt_residual": residual}
+    x, y, risk_star, residual, grid, summed = _erm_problem(
+        n, d, seed, radius, lam, int(params["reference_iterations"]), float(params["em_grid_spacing"]))
+    X, Y = torch.as_tensor(x), torch.as_tensor(y)
+    base = {"n": n, "d": d, "lam": lam, "epsilon_total": eps_total,
+            "in_epsilon_sweep": n == int(eps_sweep["n"]) and eps_total in map(float, eps_sweep["epsilons"]),
+            "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
+            "kkt_residual": residual}
 
-        def excess(theta: np.ndarray) -> np.ndarray:
-            return logistic_risk(theta, x, y, lam) - risk_star
+    def excess(theta: np.ndarray) -> np.ndarray:
+        return logistic_risk(theta, x, y, lam) - risk_star
 
-        def generator(name: str) -> torch.Generator:
-            return torch.Generator().manual_seed(derive_seed(seed, name, n, eps_total, lam))
+    def generator(name: str) -> torch.Generator:
+        return torch.Generator().manual_seed(derive_seed(seed, name, n, eps_total, lam))
 
-        eps_half = eps_total / 2
-        cor4 = corollary4_parameters(n, d, 2 * radius, eps_half)
-        log_inv_delta = -cor4["log_delta"]
-        sched = lemma25_schedule(n, d, eps_half, log_inv_delta, 2 * radius, lipschitz)
-        steps = max(1, int(round(sched["steps"])))
-        capped = steps > params["max_steps_paper"]
-        steps = min(steps, int(params["max_steps_paper"]))
-        sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
-        eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
-        common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
-        apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], sigma=sigma,
-                     eta=eta, generator=generator("dpsgd_paper"), **common)
-        rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
-        pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-        info = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma,
-                    batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
-        rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
-        rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
+    eps_half = eps_total / 2
+    cor4 = corollary4_parameters(n, d, 2 * radius, eps_half)
+    log_inv_delta = -cor4["log_delta"]
+    sched = lemma25_schedule(n, d, eps_half, log_inv_delta, 2 * radius, lipschitz)
+    steps = max(1, int(round(sched["steps"])))
+    capped = steps > params["max_steps_paper"]
+    steps = min(steps, int(params["max_steps_paper"]))
+    sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
+    eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
+    common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
+    apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], sigma=sigma,
+                 eta=eta, generator=generator("dpsgd_paper"), **common)
+    rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
+    pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+    info = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma,
+                batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+    rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
+    rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
 
-        steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
-        sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
-        eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t, lipschitz, 2 * radius)
-        apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], sigma=sigma_t, eta=eta_t,
-                       generator=generator("dpsgd_tuned"), **common)
-        rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
-        pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-        rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
-                      capped=steps_t < sched["steps"], log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma_t,
-                      batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+    steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
+    sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
+    eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t, lipschitz, 2 * radius)
+    apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], sigma=sigma_t, eta=eta_t,
+                   generator=generator("dpsgd_tuned"), **common)
+    rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
+    pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+    rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
+                  capped=steps_t < sched["steps"], log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma_t,
+                  batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
 
-        theta_l, steps_l = _laplace_gd(loss, X, Y, n=n, d=d, epsilon=eps_total, lipschitz=lipschitz, radius=radius,
-                                       runs=runs, generator=generator("laplace_gd"))
-        rows += _rows(base, "laplace_gd", excess(theta_l), pure=True, steps=steps_l, capped=False,
+    theta_l, steps_l = _laplace_gd(loss, X, Y, n=n, d=d, epsilon=eps_total, lipschitz=lipschitz, radius=radius,
+                                   runs=runs, generator=generator("laplace_gd"))
+    rows += _rows(base, "laplace_gd", excess(theta_l), pure=True, steps=steps_l, capped=False,
+                  log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+
+    log_delta_ref = -2.0 * math.log(n)
+    ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
+    gamma_r = min(1.0, ref["gamma"])
+    steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
+    sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
+    eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r, lipschitz, 2 * radius)
+    theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, sigma=sigma_r, eta=eta_r,
+                     generator=generator("dpsgd_reference"), **common)
+    rows += _rows(base, "dpsgd_reference", excess(theta_r), pure=False, steps=steps_r,
+                  capped=steps_r < ref["steps"], log10_delta=log_delta_ref / math.log(10), sigma=sigma_r,
+                  batch_size=max(1, int(round(gamma_r * n))), gamma=gamma_r)
+
+    rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
+    if grid is not None:
+        picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
+        rows += _rows(base, "exponential_mechanism", excess(grid[picks]), pure=True, steps=0, capped=False,
                       log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
-
-        log_delta_ref = -2.0 * math.log(n)
-        ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
-        gamma_r = min(1.0, ref["gamma"])
-        steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
-        sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
-        eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r, lipschitz, 2 * radius)
-        theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, sigma=sigma_r, eta=eta_r,
-                         generator=generator("dpsgd_reference"), **common)
-        rows += _rows(base, "dpsgd_reference", excess(theta_r), pure=False, steps=steps_r,
-                      capped=steps_r < ref["steps"], log10_delta=log_delta_ref / math.log(10), sigma=sigma_r,
-                      batch_size=max(1, int(round(gamma_r * n))), gamma=gamma_r)
-
-        rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
-        if grid is not None:
-            picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
-            rows += _rows(base, "exponential_mechanism", excess(grid[picks]), pure=True, steps=0, capped=False,
-                          log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
-        if lam > 0:
-            theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
-            noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
-            rows += _rows(base, "output_perturbation", excess(project_l2_ball(theta_hat + noise, radius)), pure=True,
-                          steps=0, capped=False, log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+    if lam > 0:
+        theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
+        noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
+        rows += _rows(base, "output_perturbation", excess(project_l2_ball(theta_hat + noise, radius)), pure=True,
+                      steps=0, capped=False, log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
     return pd.DataFrame(rows)

@@ -8,14 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below, readable_log_axis
 
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_mc_audit", "plot_erm"]
 
-
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.08, fontsize=6.5)
 
 
 def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -26,15 +22,17 @@ def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         for kind, style in (("analytic_gaussian", "-"), ("laplace", "--")):
             part = data[data["mechanism"] == kind + adjacency].sort_values("delta")
             if len(part):
-                label = f"{'analytic Gaussian' if kind != 'laplace' else 'Laplace'} ({'replace-one' if adjacency else 'add/remove'})"
-                ax.plot(part["delta"], part["variance"], style, color=colour, label=label)
+                name = "analytic Gaussian" if kind != "laplace" else "Laplace"
+                ax.plot(part["delta"], part["variance"], style, color=colour,
+                        label=f"{name} ({'replace-one' if adjacency else 'add/remove'})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("$\\delta$")
     ax.set_ylabel("per-coordinate variance")
     ax.set_title(f"$\\varepsilon$ = {params['epsilon']:g}")
-    ax.legend(fontsize=6.5)
-    _footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018).")
+    ax.legend()
+    footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP "
+                "(Balle–Wang 2018).")
     return fig
 
 
@@ -44,7 +42,8 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     dt = float(data["delta_tilde"].iloc[0])
     theta = np.linspace(0, 2 * np.pi, 400)
     for ax, measure, title in ((axes[0][0], "nu", "$\\nu$ = Unif(unit disk)"),
-                               (axes[0][1], "mu", "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)")):
+                               (axes[0][1], "mu",
+                                "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)")):
         part = data[data["measure"] == measure]
         ax.scatter(part["x1"], part["x2"], s=1, alpha=0.35, color="C0" if measure == "nu" else "C1", lw=0)
         ax.plot(np.cos(theta), np.sin(theta), "k-", lw=0.8)
@@ -53,12 +52,14 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(title, fontsize=7.5)
     inner = data[(data["measure"] == "nu") & (np.hypot(data["x1"], data["x2"]) < dt)].head(40)
     for row in inner.itertuples():
-        axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2), arrowprops=dict(arrowstyle="->", lw=0.4, color="C3"))
+        axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2),
+                            arrowprops={"arrowstyle": "->", "lw": 0.4, "color": "C3"})
     mass = data["tv_distance"].iloc[0]
     axes[0][1].scatter([0], [0], s=400 * mass, color="C3", zorder=3)
-    _footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
-                 f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), {data['lemma6_bound_ball'].iloc[0]:.3g} "
-                 f"(ball); 1-D quantile check $W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
+    footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
+                 f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), "
+                 f"{data['lemma6_bound_ball'].iloc[0]:.3g} (ball); 1-D quantile check "
+                 f"$W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
     return fig
 
 
@@ -67,8 +68,8 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     fig, axes = figure(1, 1, width=3.6, height=3.4)
     ax = axes[0][0]
     styles = {"eps_delta": ("C0", "-", f"$f_{{\\varepsilon,\\delta}}$ ({params['epsilon']:g}, {params['delta']:g})"),
-              "eps_0": ("0.4", "--", f"$f_{{\\varepsilon,0}}$"),
-              "eps_plus_eps_prime_0": ("C3", "-", f"$f_{{\\varepsilon+\\varepsilon',0}}$ (purified)"),
+              "eps_0": ("0.4", "--", "$f_{\\varepsilon,0}$"),
+              "eps_plus_eps_prime_0": ("C3", "-", "$f_{\\varepsilon+\\varepsilon',0}$ (purified)"),
               "no_privacy": ("k", ":", "1 - $\\alpha$")}
     for curve, (colour, style, label) in styles.items():
         part = data[data["curve"] == curve]
@@ -77,9 +78,10 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.axvline(crossing, color="0.5", lw=0.6, ls="-.")
     ax.set_xlabel("type I error $\\alpha$")
     ax.set_ylabel("type II error $\\beta$")
-    ax.legend(fontsize=6.5)
-    _footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: $f_{{\\varepsilon,\\delta}} \\leq f_{{\\varepsilon+\\varepsilon',0}}$ "
-                 "does not hold pointwise (erratum A6).")
+    ax.legend()
+    footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: "
+                 "$f_{\\varepsilon,\\delta} \\leq f_{\\varepsilon+\\varepsilon',0}$ does not hold pointwise "
+                 "(erratum A6).")
     return fig
 
 
@@ -89,24 +91,33 @@ def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax = axes[0][0]
     nodes = data[data["kind"] == "node"].set_index("node_id")
     size = params["font_size"]
-    for node_id, row in nodes.iterrows():
-        ax.text(row["x"] * 3, row["y"] * 2, row["label"], ha="center", va="center", fontsize=size,
-                bbox=dict(boxstyle="round,pad=0.35", fc="white", ec="0.3"))
+    boxes = {node_id: ax.text(row["x"] * 3, row["y"] * 2, row["label"], ha="center", va="center", fontsize=size,
+                              bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"})
+             for node_id, row in nodes.iterrows()}
     for row in data[data["kind"] == "edge"].itertuples():
         a, b = nodes.loc[row.source], nodes.loc[row.target]
         start, end = np.array([a["x"] * 3, a["y"] * 2]), np.array([b["x"] * 3, b["y"] * 2])
-        curved = a["y"] == b["y"] and abs(a["x"] - b["x"]) > 1
-        ax.annotate("", xy=end, xytext=start, arrowprops=dict(
-            arrowstyle="<->" if a["y"] == b["y"] else "->", lw=0.8, color="C3" if curved else "0.3",
-            shrinkA=18, shrinkB=18, connectionstyle="arc3,rad=0.25" if curved else "arc3"))
-        middle = (start + end) / 2 + (np.array([0, -0.75]) if curved else np.array([0, 0.22 if a["y"] == b["y"] else 0]))
-        ax.text(*middle, row.label, ha="center", va="center", fontsize=size - 1.5, color="C3" if curved else "0.15",
-                rotation=0)
+        horizontal = a["y"] == b["y"]
+        curved = horizontal and abs(a["x"] - b["x"]) > 1
+        # The arrows end at the node boxes' edges (patchA/patchB), however wide each label is.
+        ax.annotate("", xy=end, xytext=start, arrowprops={
+            "arrowstyle": "<->" if horizontal else "->", "lw": 0.8, "color": "C3" if curved else "0.3",
+            "patchA": boxes[row.source].get_bbox_patch(), "patchB": boxes[row.target].get_bbox_patch(),
+            "shrinkA": 3, "shrinkB": 3, "connectionstyle": "arc3,rad=0.25" if curved else "arc3"})
+        if curved:
+            ax.text(*((start + end) / 2 + np.array([0, -0.75])), row.label, ha="center", va="center",
+                    fontsize=size - 1.5, color="C3")
+        elif horizontal:
+            ax.text(*((start + end) / 2 + np.array([0, 0.22])), row.label, ha="center", va="center",
+                    fontsize=size - 1.5, color="0.15")
+        else:  # vertical edges: the label beside the arrow, not across it
+            ax.text(*((start + end) / 2 + np.array([0.12, 0])), row.label, ha="left", va="center",
+                    fontsize=size - 1.5, color="0.15")
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")
-    _footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream laws; "
-                 "after uniform mixing; after Laplace noise.")
+    footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream "
+                "laws; after uniform mixing; after Laplace noise.")
     return fig
 
 
@@ -121,17 +132,19 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.plot(rows["n_samples"], rows["epsilon_lb"], "o-", color=colour, label=f"{label}: MC lower bound")
             exact = rows["epsilon_exact"].iloc[0]
             if np.isfinite(exact):
-                ax.axhline(exact, color=colour, ls="--", lw=0.8, label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}")
+                ax.axhline(exact, color=colour, ls="--", lw=0.8,
+                           label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}")
         ax.axhline(part["epsilon"].iloc[0] + part["epsilon_prime"].iloc[0], color="k", ls=":", lw=0.8,
                    label="bound $\\varepsilon+\\varepsilon'$")
         ax.set_xscale("log")
         ax.set_xlabel("samples per neighbour N")
         ax.set_ylabel("$\\varepsilon$ lower bound (pure DP)")
         ax.set_title(mechanism)
-        ax.legend(fontsize=6)
+        legend_below(ax)
     row = data.iloc[0]
-    _footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
-                 f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, α = {row['alpha']:g}.")
+    footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
+                 f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, "
+                 f"α = {row['alpha']:g}.")
     return fig
 
 
@@ -141,9 +154,23 @@ METHOD_STYLES = {
     "laplace_gd": ("C0", "^-", "Laplace noisy GD (Lemma 19)"),
     "exponential_mechanism": ("C2", "D-", "exponential mechanism (grid)"),
     "output_perturbation": ("C4", "v-", "output perturbation"),
-    "dpsgd_before_purification": ("C3", "x:", "DP-SGD at purification δ (not pure)"),
+    "dpsgd_before_purification": ("C5", "o:", "DP-SGD at purification δ (not pure)"),
     "dpsgd_reference": ("0.4", "x--", "DP-SGD at δ = 1/n² (not pure)"),
 }
+
+
+#: Marker style of a run before purification: large hollow circles around the purified run's markers, because the
+#: two results often agree to several digits and a thin line would lie hidden under the purified one.
+BEFORE_PURIFICATION = {"ms": 7, "mfc": "none", "mew": 1.0}
+
+
+def largest_relative_difference(summary: pd.DataFrame, keys: list[str], method: str, reference: str) -> float:
+    """max |m - r| / |r| over the points (``keys``) where both ``method`` and ``reference`` have a mean; NaN when
+    they share none."""
+    means = summary.pivot_table(index=keys, columns="method", values="mean")
+    if method not in means or reference not in means:
+        return float("nan")
+    return float(((means[method] - means[reference]).abs() / means[reference].abs()).max())
 
 
 def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -153,21 +180,29 @@ def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ["mean", "sem"]).reset_index()
     for ax, flag, xcol, title in ((axes[0][0], "in_epsilon_sweep", "epsilon_total",
                                    f"n = {params['epsilon_sweep']['n']}"),
-                                  (axes[0][1], "in_n_sweep", "n", f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}")):
+                                  (axes[0][1], "in_n_sweep", "n",
+                                   f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}")):
         part = summary[summary[flag]]
         for method, (colour, style, label) in METHOD_STYLES.items():
             rows = part[part["method"] == method].sort_values(xcol)
             if len(rows):
+                marker = BEFORE_PURIFICATION if method == "dpsgd_before_purification" else {"ms": 3}
                 ax.errorbar(rows[xcol], rows["mean"].clip(lower=1e-7), yerr=rows["sem"], fmt=style, color=colour,
-                            ms=3, lw=1, label=label)
+                            lw=1, label=label, **marker)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        readable_log_axis(ax, "x", ticks=part[xcol].unique())
         ax.set_xlabel("$\\varepsilon_{tot}$" if xcol == "epsilon_total" else "n")
         ax.set_ylabel("excess empirical risk")
         ax.set_title(title)
-    axes[0][0].legend(fontsize=5.5)
     capped = data[data["method"].isin(["purified_dpsgd"]) & data["capped"].astype(bool)]
-    note = f" Paper schedule capped at T = {params['max_steps_paper']} for {capped[['n', 'epsilon_total']].drop_duplicates().shape[0]} point(s)." if len(capped) else ""
-    _footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, {params['seeds']} seeds; "
-                 f"purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
+    points = capped[["n", "epsilon_total"]].drop_duplicates().shape[0]
+    note = f" Paper schedule capped at T = {params['max_steps_paper']} for {points} point(s)." if len(capped) else ""
+    gap = largest_relative_difference(summary, ["n", "epsilon_total"], "dpsgd_before_purification", "purified_dpsgd")
+    if np.isfinite(gap):
+        note += (f" DP-SGD before purification (hollow circles) and after it differ by at most {gap:.2g} "
+                 "(relative) in mean excess risk.")
+    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, "
+                f"{params['seeds']} seeds; purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
+    legend_above(fig, axes[0][0], ncol=3)
     return fig

@@ -8,19 +8,20 @@ from typing import Any
 import pandas as pd
 from matplotlib.ticker import NullFormatter
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above
 
 __all__ = ["METHOD_STYLES", "plot_query_release"]
 
 METHOD_STYLES = {
     "alg16_purified": ("C3", "o-", "Alg. 16 purified MWEM (pure)"),
-    "alg16_mwem_stage": ("C3", "x:", "Alg. 16 MWEM stage, before sampling"),
+    "alg16_mwem_stage": ("C5", "x:", "Alg. 16 MWEM stage, before sampling"),
     "pure_mwem": ("C1", "s-", "MWEM, basic composition (pure)"),
     "laplace_answers": ("C0", "^-", "Laplace on K answers (pure)"),
     "laplace_histogram": ("C2", "D-", "Laplace histogram (pure)"),
     "mwem_reference": ("0.4", "v--", "MWEM at δ = 1/n² (not pure)"),
 }
 
+_PARAMETER_NAMES = {"epsilon_total": "ε_tot", "k": "K"}
 _SWEEPS = (("in_n_sweep", "n", "n"), ("in_epsilon_sweep", "epsilon_total", "$\\varepsilon_{tot}$"),
            ("in_d_sweep", "d", "d"), ("in_k_sweep", "k", "K"))
 
@@ -51,14 +52,14 @@ def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_xticks(rate.index.to_numpy(float), [f"{v:g}" for v in rate.index])
                 ax.xaxis.set_minor_formatter(NullFormatter())
             ax.set_xlabel(label)
-            ax.set_ylabel(f"$\\ell_\\infty$ error ({family})" if col == 0 else "")
+            ax.set_ylabel(f"$\\ell_\\infty$ error ({family.replace('_', ' ')})" if col == 0 else "")
             fixed = {key: value for key, value in base.items() if key != xcol}
-            ax.set_title(", ".join(f"{key.replace('epsilon_total', 'eps')}={value:g}" for key, value in fixed.items()),
-                         fontsize=7)
-    capped = data[data["capped"].astype(bool)]["method"].unique().tolist()
+            ax.set_title(", ".join(f"{_PARAMETER_NAMES.get(key, key)} = {value:g}" for key, value in fixed.items()),
+                         fontsize=8)
+    capped = [METHOD_STYLES[method][2] if method in METHOD_STYLES else method
+              for method in data[data["capped"].astype(bool)]["method"].unique()]
     footer(fig, f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, n public. "
                 f"Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
-                f"{capped if capped else 'no method'}.", strip=0.14, fontsize=6.5)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=6.5, bbox_to_anchor=(0.5, 0.035), frameon=False)
+                f"{', '.join(capped) if capped else 'no method'}.")
+    legend_above(fig, axes[0][0], ncol=4)
     return fig

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_beside
 
 __all__ = ["plot_ptr", "plot_mode_release", "PTR_STYLES", "MODE_STYLES"]
 
@@ -18,7 +18,7 @@ PTR_STYLES = {
     "alg10_ptr_purified": ("C1", "s:", "Alg. 10 PTR purified, spec β (pure)"),
     "gs_laplace": ("C0", "^-", "global-sensitivity Laplace (pure)"),
     "smooth_sensitivity": ("C2", "D-", "NRS07 smooth sensitivity (pure)"),
-    "alg11_before_purification": ("C3", "x:", "Alg. 11 before purification (not pure)"),
+    "alg11_before_purification": ("C5", "x:", "Alg. 11 before purification (not pure)"),
     "alg11_reference": ("0.4", "x--", "Alg. 11 at δ_ref (not pure)"),
     "alg9_ptr_reference_margin": ("0.6", "+--", "Alg. 9 PTR at δ_ref, margin β (not pure)"),
 }
@@ -34,10 +34,9 @@ MODE_STYLES = {
     "distance_reference": ("0.4", "x--", "distance at δ_ref (not pure)"),
 }
 
-
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.09, fontsize=6.5)
+#: Drawn wide and pale, under the others: report-noisy-max and the exponential mechanism select the mode with the
+#: same probability in most panels, and the thin line drawn first would otherwise be hidden.
+MODE_UNDERLAID = {"report_noisy_max": {"lw": 4.0, "alpha": 0.45, "ms": 5}}
 
 
 def plot_ptr(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -69,9 +68,9 @@ def plot_ptr(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax_refuse.set_ylim(-0.05, 1.05)
         ax_refuse.set_xlabel("$n_v$")
         ax_refuse.set_ylabel("refusal rate")
-    axes[0][0].legend(fontsize=5.5)
-    axes[1][0].legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
+    legend_beside(axes[0][-1])
+    legend_beside(axes[1][-1])
+    footer(fig, f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
                  f"{params['draws']} draws per point; purified methods use ε = ε' = ε_tot/3 with Theorem 11's ω, δ.")
     return fig
 
@@ -89,16 +88,17 @@ def plot_mode_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 rows = summary[(summary["layout"] == layout) & (summary["bits"] == d) & (summary["method"] == method)]
                 if len(rows):
                     ax.errorbar(rows["gap"], rows["mean"], yerr=np.nan_to_num(rows["sem"]), fmt=style, color=colour,
-                                ms=2.5, lw=1, label=label)
-            ax.axhline(params["success_level"], color="k", lw=0.5, ls=":")
+                                label=label, **{"ms": 2.5, "lw": 1.0, **MODE_UNDERLAID.get(method, {})})
+            ax.axhline(params["success_level"], color="k", lw=0.5, ls=":",
+                       label=f"success level {params['success_level']:g}")
             ax.set_xscale("symlog", linthresh=10)
             ax.set_xlim(left=0)
             ax.set_ylim(-0.03, 1.03)
             ax.set_xlabel("gap occ$_1$ - occ$_2$")
             ax.set_ylabel("P(output = mode)")
-            ax.set_title(f"|X| = 2^{d}, {layout.replace('_', ' ')}", fontsize=8)
-    axes[0][0].legend(fontsize=5)
-    _footer(fig, f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
+            ax.set_title(f"$|X| = 2^{{{d}}}$, {layout.replace('_', ' ')}", fontsize=8)
+    footer(fig, f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
                  f"{params['seeds']} x {params['trials']} trials per point; 'uniform rest': other items share the "
                  f"remaining records, 'all runner up': every other item at the runner-up count.")
+    legend_above(fig, axes[0][0], ncol=3)
     return fig

@@ -9,13 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer
+from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below
+from dplab.studies.purification.plots import BEFORE_PURIFICATION, largest_relative_difference
 
 __all__ = ["plot_mean_estimation", "plot_linear_regression"]
 
 MEAN_STYLES = {
     "purified_gaussian": ("C3", "o-", "purified Gaussian (pure)"),
-    "gaussian_at_purification_delta": ("C3", "x:", "AGM at purification δ (not pure)"),
+    "gaussian_at_purification_delta": ("C5", "x:", "AGM at purification δ (not pure)"),
     "laplace": ("C0", "^-", "Laplace (pure)"),
     "l2_knorm": ("C2", "s-", "ℓ2 K-norm (pure)"),
     "gaussian_reference": ("0.4", "x--", "AGM at reference δ (not pure)"),
@@ -24,15 +25,11 @@ MEAN_STYLES = {
 
 REGRESSION_STYLES = {
     "pure_adassp": ("C3", "o-", "pure AdaSSP (Alg. 13)"),
-    "adassp_at_purification_delta": ("C3", "x:", "AdaSSP at purification δ (not pure)"),
+    "adassp_at_purification_delta": ("C5", "o:", "AdaSSP at purification δ (not pure)"),
     "adassp_reference": ("0.4", "x--", "AdaSSP at δ = 1/n² (not pure)"),
     "laplace_ssp": ("C0", "^-", "Laplace-SSP (pure)"),
 }
 
-
-def _footer(fig, text: str) -> None:
-    """The project footer (:func:`dplab.report.style.footer`) with this module's strip and font size."""
-    footer(fig, text, strip=0.1, fontsize=6.5)
 
 
 def _closest(values: pd.Series, target: float) -> float:
@@ -56,7 +53,7 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         rows = summary[summary["method"] == method].sort_values("d")
         ax.errorbar(rows["d"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
     ax.set(xscale="log", yscale="log", xlabel="d", ylabel="E‖M(D) − D̄‖₂", title=f"n = {params['n']}, ε_tot = {eps:g}")
-    ax.legend(fontsize=5.5)
+    legend_below(ax)
 
     ax = axes[0][1]
     delta = data[data["panel"] == "delta"]
@@ -66,7 +63,8 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     for method in ("purified_gaussian", "gaussian_at_delta"):
         colour, style, label = MEAN_STYLES[method]
         rows = summary[summary["method"] == method].sort_values("log_delta")
-        ax.errorbar(-rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
+        ax.errorbar(-rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1,
+                    label=label)
     bound = summary[summary["method"] == "gaussian_at_delta"].sort_values("log_delta")
     valid = bound["valid"].astype(bool)
     ax.plot(-bound["log_delta"], bound["bound"].where(valid), "k-", lw=1.2, label="Theorem 9 lower bound")
@@ -77,7 +75,7 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set(xscale="log", yscale="log", xlabel="log(1/δ)", ylabel="E‖M(D) − D̄‖₂",
            title=f"d = {int(first['d'])}, ε_tot = {first['epsilon_total']:g}")
     ax.set_ylim(float(summary["bound"].min()) / 1e3, max(10 * float(summary["mean"].min()), 1.0))
-    ax.legend(fontsize=5, loc="lower right", ncol=2)
+    legend_below(ax)
 
     ax = axes[0][2]
     audit = data[data["panel"] == "audit"]
@@ -86,12 +84,23 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.plot(rows["epsilon_total"], rows["epsilon_inf"], "o-", color=colour, label=label)
     grid = np.sort(audit["epsilon_total"].unique())
     ax.plot(grid, grid, "k:", lw=0.8, label="bound ε_tot = ε + ε'")
-    ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)", title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
-    ax.legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot equally; "
-                 f"{params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound drawn solid only "
-                 "inside its δ-range.")
+    ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)",
+           title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
+    legend_below(ax)
+    footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot "
+                f"equally; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound "
+                "drawn solid only inside its δ-range.")
     return fig
+
+
+def _before_purification_note(part: pd.DataFrame) -> str:
+    """The footer's sentence on how far AdaSSP before purification is from pure AdaSSP (often hidden under it)."""
+    summary = _mean_sem(part, ["method", "d", "n"], "excess_mse_mean")
+    gap = largest_relative_difference(summary, ["d", "n"], "adassp_at_purification_delta", "pure_adassp")
+    if not np.isfinite(gap):
+        return ""
+    return (f" AdaSSP before purification (hollow circles) and pure AdaSSP differ by at most {gap:.2g} (relative) in "
+            "mean excess MSE.")
 
 
 def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -105,14 +114,16 @@ def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any
         summary = _mean_sem(rows_d, ["method", "n"], "excess_mse_mean")
         for method, (colour, style, label) in REGRESSION_STYLES.items():
             rows = summary[summary["method"] == method].sort_values("n")
-            ax.errorbar(rows["n"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
+            marker = BEFORE_PURIFICATION if method == "adassp_at_purification_delta" else {"ms": 3}
+            ax.errorbar(rows["n"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, lw=1, label=label,
+                        **marker)
         rate = rows_d[rows_d["method"] == "pure_adassp"].groupby("n")["rate_after"].mean()
         ax.plot(rate.index, rate.to_numpy(), color="0.6", ls="--", lw=0.8, label="min{d/(nε), d²/(λ_min n²ε²)}")
         lam = rows_d["lambda_min"].mean()
         ax.set(xscale="log", yscale="log", xlabel="n", ylabel="excess MSE over OLS",
                title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}")
-    axes[0][0].legend(fontsize=5.5)
-    _footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, ω = 1/n², "
-                 f"r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; the rate is "
-                 "Table 1's (constants dropped).")
+    footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, "
+                f"ω = 1/n², r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; "
+                "the rate is Table 1's (constants dropped)." + _before_purification_note(part))
+    legend_above(fig, axes[0][0], ncol=3)
     return fig

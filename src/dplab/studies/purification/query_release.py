@@ -63,7 +63,9 @@ from dplab.studies.registry import no_progress
 __all__ = [
     "ADJACENCY",
     "sweep_points",
-    "query_release_sweep",
+    "query_release_job",
+    "query_release_jobs",
+    "query_release_frame",
     "query_release_audit",
     "pure_mwem_transcript_epsilon",
     "algorithm16_sample_log_pmf",
@@ -179,16 +181,22 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
     return rows
 
 
-def query_release_sweep(params: Mapping[str, Any], seed: int,
-                        progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
-    """ℓ∞ query-release error of every method at every sweep point, query family and seed (tidy, one row each)."""
-    jobs = [(point, family) for point in sweep_points(params) for family in params["query_families"]]
-    rows: list[dict[str, Any]] = []
-    for point, family in progress(jobs):
-        rows += _point_rows(params, point, family, seed)
-    frame = pd.DataFrame(rows)
-    frame["records_in_universe"] = frame["records_in_universe"].fillna(True).astype(bool)
-    return frame
+def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sweep's points: every sweep point (:func:`sweep_points`) for every query family."""
+    return [{**point, "family": family} for point in sweep_points(params) for family in params["query_families"]]
+
+
+def query_release_job(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]],
+                      job: Mapping[str, Any]) -> pd.DataFrame:
+    """ℓ∞ query-release error of every method and seed at one sweep point and query family (tidy, one row each)."""
+    point = {key: value for key, value in job.items() if key != "family"}
+    return pd.DataFrame(_point_rows(params, point, job["family"], seed))
+
+
+def query_release_frame(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """The sweep's frame from the rows of every job: ``records_in_universe`` applies to the sampled methods only
+    and is true for the others."""
+    return rows.assign(records_in_universe=rows["records_in_universe"].fillna(True).astype(bool))
 
 
 # --------------------------------------------------------------------------------------------------------------------
