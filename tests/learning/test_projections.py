@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from dplab.learning.projections import Ball, Interval, NoProjection, Projection
+from dplab.learning.projections import Ball, Interval, NoProjection, Projection, project_l2_ball
 
 
 def _t(values) -> torch.Tensor:
@@ -91,3 +91,16 @@ def test_ball_rejects_bad_radius(radius: float) -> None:
 def test_ball_rejects_non_finite_center() -> None:
     with pytest.raises(ValueError, match="center="):
         Ball(1.0, (0.0, math.inf))
+
+
+def test_numpy_project_l2_ball_matches_the_torch_ball_and_the_definition():
+    rng = np.random.default_rng(0)
+    theta = np.vstack([rng.normal(size=(50, 3)) * rng.uniform(0.1, 5.0, size=(50, 1)), np.zeros((1, 3))])
+    projected = project_l2_ball(theta, 1.5)
+    np.testing.assert_allclose(projected, Ball(1.5)(torch.as_tensor(theta)).numpy(), rtol=1e-15, atol=0)
+    norms = np.linalg.norm(theta, axis=1)
+    inside = norms <= 1.5
+    np.testing.assert_array_equal(projected[inside], theta[inside])  # identity inside the ball
+    np.testing.assert_allclose(np.linalg.norm(projected[~inside], axis=1), 1.5, rtol=1e-15)  # onto the sphere
+    np.testing.assert_allclose(projected[~inside] / 1.5, theta[~inside] / norms[~inside, None], rtol=1e-15)
+    np.testing.assert_array_equal(project_l2_ball(np.zeros(3), 1.0), np.zeros(3))

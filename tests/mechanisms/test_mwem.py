@@ -11,13 +11,10 @@ import mpmath
 import numpy as np
 import pytest
 from dp_accounting import rdp
-from scipy import stats
 
-from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
-    exponential_mechanism_gumbel,
     half_subset_queries,
     laplace_answers,
     laplace_histogram,
@@ -107,15 +104,6 @@ def test_mwem_accounting_vs_dp_accounting(rounds, eps0, delta):
     ours = mwem_epsilon_approx(rounds, eps0, -math.log(delta))
     assert eps_rdp <= ours * (1 + 1e-9)
     assert ours <= 1.5 * eps_rdp
-
-
-def test_gumbel_em_matches_exponential_mechanism():
-    rng = np.random.default_rng(1)
-    utility = np.array([0.0, 0.1, 0.25, 0.3])
-    draws = exponential_mechanism_gumbel(np.broadcast_to(utility, (200000, 4)), 4.0, 0.1, rng)
-    expected = np.exp(exponential_mechanism_log_probabilities(utility, 4.0, 0.1)) * draws.size
-    observed = np.bincount(draws, minlength=4)
-    assert stats.chisquare(observed, expected).pvalue > 1e-3
 
 
 def test_multiplicative_weights_update_direct():

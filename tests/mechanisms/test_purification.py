@@ -17,12 +17,16 @@ from dplab.mechanisms.purification import (
     binmap,
     binmap_inverse,
     discrete_purification_shift,
+    purified_bits_log_pmf,
     purify,
     purify_bits,
+    purify_bits_log_kernel,
     purify_discrete,
     sample_uniform_lq_ball,
 )
+from dplab.mechanisms.stability import discrete_purification_kernel
 from dplab.theory.purification import (
+    purification_laplace_scale,
     theorem2_log_delta_threshold,
     theorem2_success_bound,
     utility_l1_bound_as_printed,
@@ -224,3 +228,29 @@ def test_purify_refuses_non_finite_rows():
     domain = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
     with pytest.raises(ValueError, match=r"x_apx=\[nan\] is invalid; allowed: finite numbers"):
         purify(np.array([[0.1, math.nan]]), domain, 1.0, -20.0, -3.0, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("n_bits,scale", [(1, 0.3), (2, 0.05), (3, 1.0), (4, 7.0)])
+def test_purify_bits_log_kernel_is_the_kronecker_product_law(n_bits, scale):
+    """Independent reference: each unmixed bit flips w.p. f = ½e^{−1/(2b)}, so the unmixed kernel is the Kronecker
+    product of L copies of [[1 − f, f], [f, 1 − f]] (bit code order); mixing w.p. ω = 2^{−L} gives uniform output."""
+    f = 0.5 * math.exp(-0.5 / scale)
+    one_bit = np.array([[1 - f, f], [f, 1 - f]])
+    product = np.ones((1, 1))
+    for _ in range(n_bits):
+        product = np.kron(product, one_bit)
+    omega = 2.0**-n_bits
+    reference = (1 - omega) * product + omega / 2**n_bits
+    kernel = np.exp(purify_bits_log_kernel(n_bits, scale))
+    np.testing.assert_allclose(kernel, reference, rtol=1e-13)
+    np.testing.assert_allclose(kernel.sum(axis=1), 1.0, rtol=1e-13)
+
+
+def test_purify_bits_log_kernel_matches_the_mode_release_kernel_and_the_pmf_is_its_mixture():
+    n_bits, eps, log_delta = 3, 0.5, -6.0
+    scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps)
+    np.testing.assert_allclose(np.exp(purify_bits_log_kernel(n_bits, scale)),
+                               discrete_purification_kernel(n_bits, eps, log_delta), rtol=1e-13)
+    pmf = np.random.default_rng(0).dirichlet(np.ones(8))
+    np.testing.assert_allclose(np.exp(purified_bits_log_pmf(np.log(pmf), n_bits, scale)),
+                               pmf @ np.exp(purify_bits_log_kernel(n_bits, scale)), rtol=1e-13)

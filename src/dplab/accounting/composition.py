@@ -29,6 +29,7 @@ from scipy.special import gammaln, logsumexp
 
 from dplab.accounting._arrays import scalar_or_array
 from dplab.checks import as_non_negative_array, as_positive_array, probability, require, whole_number
+from dplab.numerics import log1mexp
 
 __all__ = [
     "COR3_VARIANTS",
@@ -190,7 +191,7 @@ def _log_pure_optimal_delta(eps: float, T: int, eps_prime: float) -> float:
     above = privacy_loss > eps_prime
     if not above.any():
         return -np.inf
-    return float(logsumexp(log_weight[above] + np.log(-np.expm1(eps_prime - privacy_loss[above]))))
+    return float(logsumexp(log_weight[above] + log1mexp(eps_prime - privacy_loss[above])))
 
 
 def optimal_log_delta(eps: float, delta: float, T: int, eps_prime: ArrayLike) -> float | np.ndarray:

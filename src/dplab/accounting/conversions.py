@@ -38,6 +38,7 @@ from dplab.checks import (
     as_positive_array,
     require,
 )
+from dplab.numerics import log1mexp
 
 __all__ = [
     "ConversionResult",
@@ -162,7 +163,7 @@ def epsilon_from_rdp_mironov(delta: ArrayLike, orders: ArrayLike, rdp: ArrayLike
 def _log_delta_kl(r: np.ndarray) -> np.ndarray:
     """log √(1 − e^{−r}) = ½ log(−expm1(−r)): δ bound from KL ≤ r (−inf at r = 0)."""
     with np.errstate(divide="ignore"):
-        return 0.5 * np.log(-np.expm1(-r))
+        return 0.5 * log1mexp(-r)
 
 
 def log_delta_from_rdp_cks_with_order(epsilon: ArrayLike, orders: ArrayLike, rdp: ArrayLike) -> ConversionResult:

@@ -21,6 +21,7 @@ from dplab.checks import (
     as_positive_array,
     require,
 )
+from dplab.numerics import log1mexp
 
 __all__ = [
     "discrete_hockey_stick",
@@ -93,7 +94,7 @@ def _log_theta_right_tail(a: np.ndarray, ratio: np.ndarray) -> np.ndarray:
 def _log_theta_bulk(eps: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """log θ for a < 0 (so Q(a) > 1/2):  log Q(a) + log1p(−exp(ε + log Q(b) − log Q(a)))  (spec §2.3)."""
     log_q_a = log_ndtr(-a)
-    return log_q_a + np.log1p(-np.exp(eps + log_ndtr(-b) - log_q_a))
+    return log_q_a + log1mexp(eps + log_ndtr(-b) - log_q_a)
 
 
 def log_gaussian_hockey_stick(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarray:
@@ -149,7 +150,7 @@ def log_laplace_hockey_stick(epsilon: ArrayLike, *, shift: ArrayLike, scale: Arr
     require(np.isfinite(shift), "shift", shift, "a finite number")
     exponent = eps / 2.0 - np.abs(shift) / (2.0 * scale)
     with np.errstate(divide="ignore"):
-        out = np.where(exponent < 0, np.log(-np.expm1(np.minimum(exponent, 0.0))), -np.inf)
+        out = np.where(exponent < 0, log1mexp(np.minimum(exponent, 0.0)), -np.inf)
     return scalar_or_array(out)
 
 

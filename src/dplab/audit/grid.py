@@ -27,6 +27,7 @@ import numpy as np
 import scipy.special
 
 from dplab.checks import as_finite_array, as_float_array, as_non_negative_array, positive_finite, whole_number
+from dplab.distributions import Laplace
 
 __all__ = [
     "NOISE_NAMES",
@@ -41,6 +42,7 @@ __all__ = [
 ]
 
 GradientStep = Callable[[np.ndarray, float], np.ndarray]
+_STANDARD_LAPLACE = Laplace(scale=1.0)
 
 
 def _gaussian_cdf_sf(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -49,13 +51,8 @@ def _gaussian_cdf_sf(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _laplace_cdf_sf(z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Standard Laplace (density e^{−|z|}/2) cdf and survival function, each accurate in its own tail.
-
-    F(z) = e^{z}/2 for z < 0 and 1 − e^{−z}/2 for z ≥ 0; sf(z) = F(−z).
-    """
-    half_tail = 0.5 * np.exp(-np.abs(z))
-    below = z < 0
-    return np.where(below, half_tail, 1.0 - half_tail), np.where(below, 1.0 - half_tail, half_tail)
+    """Standard Laplace (density e^{−|z|}/2) cdf and survival function, each accurate in its own tail."""
+    return _STANDARD_LAPLACE.cdf(z), _STANDARD_LAPLACE.sf(z)
 
 
 _NOISE_CDF_SF: dict[str, Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]] = {

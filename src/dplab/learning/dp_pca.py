@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dplab.checks import as_finite_array, positive_finite, probability, require_ndim, whole_number
+from dplab.numerics import symmetric_from_upper
 from dplab.preprocessing.pca import _fix_signs, check_rank, covariance
 from dplab.theory.smooth_rdp import linear_rdp_coefficient_for_epsilon
 
@@ -53,8 +54,7 @@ def dp_pca_subspaces(X: ArrayLike, k: int, epsilon: float, delta: float, rng: np
     check_rank(k, d)
     whole_number("runs", runs)
     s = dp_pca_noise_scale(n, epsilon, delta)
-    upper = np.triu(rng.standard_normal((runs, d, d)) * s)
-    noisy = covariance(data)[None] + upper + np.transpose(np.triu(upper, 1), (0, 2, 1))
+    noisy = covariance(data)[None] + symmetric_from_upper(rng.standard_normal((runs, d, d)) * s)
     values, vectors = np.linalg.eigh(noisy)
     top = vectors[:, :, ::-1][:, :, :k]
     return np.stack([_fix_signs(v) for v in top])

@@ -32,6 +32,7 @@ import numpy as np
 from dplab.checks import as_finite_array, positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_log_delta
 from dplab.mechanisms.purification import LqBall, purify
+from dplab.numerics import symmetric_from_upper
 from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -98,8 +99,7 @@ def adassp_log_delta_per_release(epsilon: float, log_delta: float) -> float:
 
 def _symmetric_gaussian(size: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """(size, d, d) symmetric matrices whose upper triangles (diagonal included) are i.i.d. N(0, 1)."""
-    upper = np.triu(rng.standard_normal((size, d, d)))
-    return upper + np.swapaxes(np.triu(upper, 1), 1, 2)
+    return symmetric_from_upper(rng.standard_normal((size, d, d)))
 
 
 def adassp(stats: SufficientStatistics, epsilon: float, log_delta: float, bound_x: float, bound_y: float,
@@ -209,8 +209,7 @@ def laplace_ssp(stats: SufficientStatistics, epsilon: float, bound_x: float, bou
     positive_finite("epsilon", epsilon)
     d = stats.d
     sens_xx, sens_xy = ssp_l1_sensitivities(d, bound_x, bound_y)
-    upper = np.triu(rng.laplace(scale=sens_xx / (epsilon / 2.0), size=(size, d, d)))
-    noise = upper + np.swapaxes(np.triu(upper, 1), 1, 2)
+    noise = symmetric_from_upper(rng.laplace(scale=sens_xx / (epsilon / 2.0), size=(size, d, d)))
     ridge = laplace_ssp_ridge(d, epsilon, bound_x, zeta)
     xtx = stats.xtx + noise + ridge * np.eye(d)
     xty = stats.xty + rng.laplace(scale=sens_xy / (epsilon / 2.0), size=(size, d))

@@ -1,4 +1,6 @@
-"""The exponential mechanism on a finite set (McSherry and Talwar 2007): P(i) ∝ exp(ε·u_i/(2Δu))."""
+"""The exponential mechanism on a finite set (McSherry and Talwar 2007, Theorem 6; Dwork and Roth 2014,
+Definition 3.4): P(i) ∝ exp(ε·u_i/(2Δu)).  Every function is batched: the candidates run along the last axis of
+``utility`` and any leading axes are independent instances (rows)."""
 
 from __future__ import annotations
 
@@ -6,17 +8,28 @@ import numpy as np
 
 from dplab.checks import as_finite_array, positive_finite, whole_number
 
-__all__ = ["exponential_mechanism_log_probabilities", "sample_exponential_mechanism"]
+__all__ = [
+    "exponential_mechanism_log_probabilities",
+    "exponential_mechanism_logits",
+    "sample_exponential_mechanism",
+    "sample_exponential_mechanism_gumbel",
+]
 
 
-def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
-    """log P(i) = ε u_i/(2Δu) − log Σ_j exp(ε u_j/(2Δu)), computed stably (shifted by the maximum)."""
+def exponential_mechanism_logits(utility: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
+    """The unnormalised log-weights ε u_i/(2Δu), elementwise."""
     as_finite_array(utility, "utility")
     epsilon = positive_finite("epsilon", epsilon)
     sensitivity = positive_finite("sensitivity", sensitivity)
-    logits = epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
-    logits -= logits.max()
-    return logits - np.log(np.sum(np.exp(logits)))
+    return epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
+
+
+def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float, sensitivity: float) -> np.ndarray:
+    """log P(i) = ε u_i/(2Δu) − log Σ_j exp(ε u_j/(2Δu)) along the last axis, computed stably (each row shifted by
+    its maximum)."""
+    logits = exponential_mechanism_logits(utility, epsilon, sensitivity)
+    logits = logits - logits.max(axis=-1, keepdims=True)
+    return logits - np.log(np.sum(np.exp(logits), axis=-1, keepdims=True))
 
 
 def sample_exponential_mechanism(utility: np.ndarray, epsilon: float, sensitivity: float, size: int,
@@ -25,3 +38,11 @@ def sample_exponential_mechanism(utility: np.ndarray, epsilon: float, sensitivit
     whole_number("size", size)
     cdf = np.cumsum(np.exp(exponential_mechanism_log_probabilities(utility, epsilon, sensitivity)))
     return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), cdf.size - 1)
+
+
+def sample_exponential_mechanism_gumbel(utility: np.ndarray, epsilon: float, sensitivity: float,
+                                        rng: np.random.Generator) -> np.ndarray:
+    """One index per row of ``utility`` (…, K): argmax_k (ε u_k/(2Δu) + G_k) with G_k i.i.d. standard Gumbel, which
+    has exactly the exponential mechanism's law (the Gumbel-max trick)."""
+    logits = exponential_mechanism_logits(utility, epsilon, sensitivity)
+    return np.argmax(logits + rng.gumbel(size=logits.shape), axis=-1)

@@ -26,6 +26,7 @@ from dplab.checks import (
     positive_finite,
     require,
 )
+from dplab.numerics import log1mexp
 
 __all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
 
@@ -43,7 +44,7 @@ def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1
     log_second = epsilon + log_ndtr(-half - stretch)
     positive = log_second < log_first
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = log_first + np.log1p(-np.exp(np.where(positive, log_second - log_first, -1.0)))
+        value = log_first + log1mexp(np.where(positive, log_second - log_first, -1.0))
     return np.where(positive, value, -np.inf)
 
 

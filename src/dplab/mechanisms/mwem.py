@@ -45,6 +45,7 @@ from dplab.checks import (
     require_ndim,
     whole_number,
 )
+from dplab.mechanisms.exponential import sample_exponential_mechanism_gumbel
 from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift, purify_bits
 from dplab.theory.purification import purification_laplace_scale, theorem2_log_delta_threshold, zcdp_epsilon
 
@@ -56,7 +57,6 @@ __all__ = [
     "conjunction_queries",
     "query_answers",
     "linf_error",
-    "exponential_mechanism_gumbel",
     "multiplicative_weights_update",
     "mwem",
     "mwem_rounds_fixed_point",
@@ -146,17 +146,6 @@ def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # Algorithm 14 (MWEM) and its accounting
 # ----------------------------------------------------------------------------------------------------------------
 
-def exponential_mechanism_gumbel(utility: np.ndarray, epsilon: float, sensitivity: float,
-                                 rng: np.random.Generator) -> np.ndarray:
-    """One index per row of ``utility`` (runs, K) from P(k) ∝ exp(ε u_k/(2Δu)): argmax of logits plus Gumbel noise
-    (exact; equals dplab.mechanisms.exponential's law, tested)."""
-    as_finite_array(utility, "utility")
-    positive_finite("sensitivity", sensitivity)
-    epsilon = positive_finite("epsilon", epsilon)
-    logits = epsilon * np.asarray(utility, float) / (2.0 * sensitivity)
-    return np.argmax(logits + rng.gumbel(size=logits.shape), axis=-1)
-
-
 def multiplicative_weights_update(log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray,
                                   current_answer: np.ndarray) -> np.ndarray:
     """Corrected update of Algorithm 14 (spec A13) in log space: log p_t(x) = log p_{t−1}(x) +
@@ -204,7 +193,7 @@ def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon
         p = np.exp(log_p)
         total += p
         current = p @ queries_t
-        k = exponential_mechanism_gumbel(np.abs(current - true), epsilon0, 1.0 / n, rng)
+        k = sample_exponential_mechanism_gumbel(np.abs(current - true), epsilon0, 1.0 / n, rng)
         m_t = true[rows, k] + rng.laplace(scale=1.0 / (n * epsilon0), size=runs)
         log_p = multiplicative_weights_update(log_p, queries[k], m_t, current[rows, k])
         chosen[:, t], measured[:, t] = k, m_t

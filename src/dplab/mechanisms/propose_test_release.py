@@ -28,6 +28,7 @@ from dplab.checks import (
     require_ndim,
     whole_number,
 )
+from dplab.distributions import Laplace
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball
@@ -66,7 +67,7 @@ def ptr_refusal_probability(statistic: float, epsilon: float, delta: float) -> f
     """Pr[Ĵ + Lap(1/ε) ≤ log(2/δ)/ε] = the Laplace CDF at x = threshold − Ĵ: ½e^{εx} (x < 0), 1 − ½e^{−εx}."""
     as_float_array(statistic, "statistic")
     x = ptr_threshold(epsilon, delta) - statistic
-    return 0.5 * math.exp(epsilon * x) if x < 0 else 1 - 0.5 * math.exp(-epsilon * x)
+    return Laplace(1.0 / epsilon).cdf(x)
 
 
 def ptr_test(statistic: float, epsilon: float, delta: float, rng: np.random.Generator, runs: int) -> np.ndarray:

@@ -34,6 +34,7 @@ from dplab.checks import (
     require,
     whole_number,
 )
+from dplab.numerics import log1mexp
 from dplab.theory.purification import (
     check_log_probability,
     purification_laplace_scale,
@@ -51,6 +52,8 @@ __all__ = [
     "discrete_purification_shift",
     "purify_bits",
     "purify_discrete",
+    "purify_bits_log_kernel",
+    "purified_bits_log_pmf",
 ]
 
 _CONTAINMENT_TOLERANCE = 1e-9
@@ -259,3 +262,30 @@ def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: f
     positive_finite("epsilon", epsilon)
     bits, _ = purify_bits(binmap(u.reshape(-1), n_bits), epsilon, log_delta, rng, geometry)
     return binmap_inverse(bits).reshape(u.shape)
+
+
+def purify_bits_log_kernel(n_bits: int, laplace_scale: float) -> np.ndarray:
+    """log K[y, z], K[y, z] = P(:func:`purify_bits` outputs z | input y) on {0,1}^L (L = n_bits, index = bit code),
+    the exact law of Algorithm 2 of Lin, Wang, Ma, Wang (NeurIPS 2025) with ω = 2^{−L}:
+    K[y, z] = (1 − ω) f^{h(y,z)} (1 − f)^{L−h(y,z)} + ω 2^{−L}, h the Hamming distance and f = P(Lap(b) ≥ ½) =
+    ½e^{−1/(2b)} the per-bit flip probability (b = ``laplace_scale``; a mixed Unif[0,1] bit rounds to 1 w.p. ½).
+    ``n_bits`` is at most 14: the kernel has 4^L entries."""
+    n_bits = whole_number("n_bits", n_bits, 1, 14)
+    positive_finite("laplace_scale", laplace_scale)
+    codes = np.arange(2**n_bits)
+    hamming = np.bitwise_count(codes[:, None] ^ codes[None, :]).astype(float)
+    log_flip = math.log(0.5) - 0.5 / laplace_scale
+    log_omega = -n_bits * math.log(2.0)
+    kept = log1mexp(log_omega) + hamming * log_flip + (n_bits - hamming) * log1mexp(log_flip)
+    return np.logaddexp(kept, log_omega - n_bits * math.log(2.0))
+
+
+def purified_bits_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float) -> np.ndarray:
+    """log P(output = z) = log Σ_y P(y) K[y, z] when the input of :func:`purify_bits` has law exp(log_pmf) on the
+    2^L bit codes (K of :func:`purify_bits_log_kernel`)."""
+    n_bits = whole_number("n_bits", n_bits, 1, 14)
+    log_p = np.asarray(log_pmf, float)
+    require(log_p.shape == (2**n_bits,), "log_pmf", log_pmf, f"a vector of 2^n_bits = {2**n_bits} log-probabilities")
+    require(~np.isnan(log_p) & (log_p <= 0), "log_pmf", log_pmf, "log-probabilities in [-inf, 0]")
+    return np.logaddexp.reduce(log_p[:, None] + purify_bits_log_kernel(n_bits, laplace_scale),
+                               axis=0)

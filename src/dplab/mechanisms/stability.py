@@ -36,6 +36,7 @@ from dplab.checks import (
     positive_finite,
     whole_number,
 )
+from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.purification import binmap, discrete_purification_shift, purify_discrete
 from dplab.theory.purification import (
@@ -290,8 +291,7 @@ def report_noisy_max(counts: np.ndarray, epsilon: float, size: int, rng: np.rand
 
 def _laplace_max_of(multiplicity: np.ndarray, scale: float, u: np.ndarray) -> np.ndarray:
     """The maximum of m i.i.d. Lap(scale) from uniforms u: F^{−1}(u^{1/m}), computed from 1 − u^{1/m} = −expm1(log u/m)."""
-    tail = -np.expm1(np.log(u) / multiplicity)  # 1 − F(x)
-    return np.where(tail <= 0.5, -scale * np.log(2.0 * tail), scale * np.log(2.0 * (1.0 - tail)))
+    return Laplace(scale).max_of_from_uniforms(multiplicity, u)
 
 
 def report_noisy_max_grouped(values: np.ndarray, multiplicities: np.ndarray, epsilon: float, size: int,
@@ -346,10 +346,6 @@ def pure_mode_release_success_probability(mode: int, distance: float, universe_s
     return p_pass * keep + p_refuse * after_bottom
 
 
-def _laplace_log_cdf(x: float, scale: float) -> float:
-    return math.log(0.5) + x / scale if x < 0 else math.log1p(-0.5 * math.exp(-x / scale))
-
-
 def report_noisy_max_success_probability(values: np.ndarray, multiplicities: np.ndarray, epsilon: float,
                                          winner: int = 0) -> float:
     """P(report-noisy-max with Lap(2/ε) selects the single item of group ``winner``) by quadrature:
@@ -364,11 +360,12 @@ def report_noisy_max_success_probability(values: np.ndarray, multiplicities: np.
     if m[winner] != 1:
         raise ValueError(f"multiplicities[{winner}]={m[winner]} must be 1 (a single winning item)")
     scale = 2.0 / positive_finite("epsilon", epsilon)
+    noise = Laplace(scale)
     others = [g for g in range(v.size) if g != winner]
 
     def integrand(x: float) -> float:
-        log_p = -abs(x) / scale - math.log(2.0 * scale)
-        log_p += sum(m[g] * _laplace_log_cdf(v[winner] + x - v[g], scale) for g in others)
+        log_p = noise.log_pdf(x)
+        log_p += sum(m[g] * noise.log_cdf(v[winner] + x - v[g]) for g in others)
         return math.exp(log_p)
 
     centre = float(np.max(v[others]) - v[winner])

@@ -31,6 +31,7 @@ from dplab.checks import (
     as_positive_array,
     require,
 )
+from dplab.numerics import log1mexp
 
 __all__ = [
     "contraction_modulus",
@@ -204,7 +205,7 @@ def log_delta_thm5(
         terms = _remaining_steps(n_int, i) + 1
         log_contraction = np.log1p(-complement)
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_partial = np.log(-np.expm1(terms * log_contraction)) - log_complement
+            log_partial = log1mexp(terms * log_contraction) - log_complement
         log_sum = np.where(complement > 0, log_partial, np.log(terms))
     return scalar_or_array(np.minimum(log_first - np.log(n_int) + log_sum, 0.0))
 
@@ -274,6 +275,6 @@ def log_projected_gaussian_contraction_exact(
     log_atom_excess = math.log(2.0) + eps + log_ndtr(-ratio)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_atom = np.where(
-            log_atom_excess < 0, math.log(0.5) + np.log(-np.expm1(np.minimum(log_atom_excess, 0.0))), -np.inf
+            log_atom_excess < 0, math.log(0.5) + log1mexp(np.minimum(log_atom_excess, 0.0)), -np.inf
         )
     return scalar_or_array(np.where(interior_optimum, log_unprojected, log_atom))

@@ -16,18 +16,15 @@ import yaml
 from scipy import stats
 
 from dplab.config import load_config
-from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
-from dplab.mechanisms.purification import binmap, binmap_inverse, purify_bits
+from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.registry import compute_artifact, load_study
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
-    em_log_probabilities,
     pure_mwem_transcript_epsilon,
-    purified_log_pmf,
     query_release_audit,
     sweep_points,
 )
@@ -108,13 +105,6 @@ def test_audit_frame_within_bounds(frames):
     assert (post["alg16_purified"] <= post["alg16_sampled_unpurified"] + 1e-12).all()
 
 
-def test_em_log_probabilities_match_library():
-    scores = np.array([[0.0, 0.1, 0.4], [0.2, 0.2, 0.0]])
-    for row in scores:
-        np.testing.assert_allclose(em_log_probabilities(row, 0.3, 50),
-                                   exponential_mechanism_log_probabilities(row, 0.3, 1 / 50), rtol=1e-12)
-
-
 def test_transcript_epsilon_single_query_is_exact():
     """K = 1 query containing the added cell, T = 2: the EM is trivial and the sup Laplace ratio is exactly ε₀."""
     queries = np.array([[1.0, 1.0, 0.0, 0.0]])
@@ -146,7 +136,7 @@ def test_purified_pmf_matches_monte_carlo_of_purify_bits():
     log_pmf = np.log(np.array([0.5, 0.1, 0.0, 0.1, 0.05, 0.05, 0.0, 0.2]) + 1e-300)
     from dplab.mechanisms.purification import discrete_purification_shift
     b = 2 * discrete_purification_shift(3, -0.4) / 1.0
-    exact = np.exp(purified_log_pmf(log_pmf, 3, b))
+    exact = np.exp(purified_bits_log_pmf(log_pmf, 3, b))
     assert exact.sum() == pytest.approx(1.0, abs=1e-12)
     runs = 200000
     inputs = rng.choice(8, size=runs, p=np.exp(log_pmf) / np.exp(log_pmf).sum())

@@ -30,7 +30,7 @@ from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
-from dplab.learning.projections import Ball, NoProjection
+from dplab.learning.projections import Ball, NoProjection, project_l2_ball
 from dplab.mechanisms.propose_test_release import (
     propose_test_release,
     ptr_distance_statistic,
@@ -74,7 +74,7 @@ def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: in
         v = theta + (t - 2) / (t + 1) * (theta - previous)
         gradient = -(X.T @ (y / (1 + np.exp(y * (X @ v))))) / X.shape[0]
         w = v - 4.0 * gradient
-        previous, theta = theta, w * min(1.0, radius / max(np.linalg.norm(w), 1e-300))
+        previous, theta = theta, project_l2_ball(w, radius)
     return theta
 
 

@@ -38,6 +38,7 @@ from dp_accounting import rdp
 
 from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
+from dplab.learning.projections import project_l2_ball
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.purification import LqBall, purify
@@ -98,11 +99,6 @@ def logistic_risk(theta: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float = 
     return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta ** 2, axis=1)
 
 
-def _project_ball(theta: np.ndarray, radius: float) -> np.ndarray:
-    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
-    return theta * np.minimum(1.0, radius / np.maximum(norm, 1e-300))
-
-
 def constrained_minimiser(x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0,
                           iterations: int = 3000) -> tuple[np.ndarray, float]:
     """argmin over 𝔹₂(radius) of ℒ by accelerated projected gradient (FISTA, step 1/β with β = λ_max(XᵀX/n)/4 + λ);
@@ -117,11 +113,11 @@ def constrained_minimiser(x: np.ndarray, y: np.ndarray, radius: float, lam: floa
     theta = z = np.zeros(x.shape[1])
     t = 1.0
     for _ in range(iterations):
-        new = _project_ball(z - gradient(z) / beta, radius)
+        new = project_l2_ball(z - gradient(z) / beta, radius)
         t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
         z = new + (t - 1) / t_next * (new - theta)
         theta, t = new, t_next
-    residual = float(np.linalg.norm(theta - _project_ball(theta - gradient(theta) / beta, radius)) * beta)
+    residual = float(np.linalg.norm(theta - project_l2_ball(theta - gradient(theta) / beta, radius)) * beta)
     return theta, residual
 
 
@@ -275,7 +271,7 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], sigma=sigma,
                  eta=eta, generator=generator("dpsgd_paper"), **common)
     rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
-    pure = purify(_project_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+    pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
     info = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma,
                 batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
     rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
@@ -287,7 +283,7 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], sigma=sigma_t, eta=eta_t,
                    generator=generator("dpsgd_tuned"), **common)
     rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
-    pure_t = purify(_project_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+    pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
     rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
                   capped=steps_t < sched["steps"], log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma_t,
                   batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
@@ -317,6 +313,6 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     if lam > 0:
         theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
         noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
-        rows += _rows(base, "output_perturbation", excess(_project_ball(theta_hat + noise, radius)), pure=True,
+        rows += _rows(base, "output_perturbation", excess(project_l2_ball(theta_hat + noise, radius)), pure=True,
                       steps=0, capped=False, log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
     return pd.DataFrame(rows)

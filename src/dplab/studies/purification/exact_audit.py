@@ -30,6 +30,7 @@ import numpy as np
 from scipy.special import erfcx, log_ndtr, logsumexp
 
 from dplab.mechanisms.gaussian import agm_sigma
+from dplab.numerics import log1mexp, logsubexp
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -105,27 +106,20 @@ class Law1D:
         return logsumexp(np.stack(terms), axis=0)
 
 
-def _log1mexp(x: np.ndarray) -> np.ndarray:
-    """log(1 − e^{−x}) for x ≥ 0 (−inf at 0)."""
-    x = np.asarray(x, float)
-    with np.errstate(divide="ignore"):
-        return np.where(x > math.log(2.0), np.log1p(-np.exp(-x)), np.log(-np.expm1(-x)))
-
-
 def log_ndtr_difference(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     """log(Φ(a) − Φ(c)) for a ≥ c, accurate in both tails (uses Φ(a) − Φ(c) = Φ(−c) − Φ(−a) when c > 0)."""
     a, c = np.broadcast_arrays(np.asarray(a, float), np.asarray(c, float))
     upper = c > 0
     big = np.where(upper, log_ndtr(-c), log_ndtr(a))
     small = np.where(upper, log_ndtr(-a), log_ndtr(c))
-    return big + _log1mexp(big - small)
+    return logsubexp(big, small)
 
 
 def log_uniform_convolved(x: np.ndarray, lo: float, hi: float, b: float) -> np.ndarray:
     """log density of Unif[lo, hi] ⊛ Laplace(b) (closed form)."""
     x = np.asarray(x, float)
     width = hi - lo
-    outside = np.log(0.5) - np.maximum(lo - x, x - hi) / b + float(_log1mexp(width / b))
+    outside = np.log(0.5) - np.maximum(lo - x, x - hi) / b + log1mexp(-width / b)
     inside = np.log1p(-0.5 * np.exp(-np.clip(x - lo, 0, None) / b) - 0.5 * np.exp(-np.clip(hi - x, 0, None) / b))
     return np.where((x < lo) | (x > hi), outside, inside) - math.log(width)
 
@@ -136,11 +130,6 @@ def _log_ndtr_plus_half_square(a: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         tail = np.log(erfcx(-np.minimum(a, 0.0) / math.sqrt(2.0)) / 2.0)
     return np.where(a < 0, tail, log_ndtr(np.maximum(a, 0.0)) + 0.5 * np.maximum(a, 0.0) ** 2)
-
-
-def _log_difference(big: np.ndarray, small: np.ndarray) -> np.ndarray:
-    """log(e^big − e^small) for big ≥ small (−inf where equal)."""
-    return big + _log1mexp(big - small)
 
 
 def log_gaussian_convolved(x: np.ndarray, mean: float, sigma: float, b: float, lo: float, hi: float) -> np.ndarray:
@@ -161,8 +150,8 @@ def log_gaussian_convolved(x: np.ndarray, mean: float, sigma: float, b: float, l
 
     u, v = np.minimum(x, hi), np.maximum(x, lo)
     with np.errstate(divide="ignore", invalid="ignore"):
-        left = np.where(x > lo, _log_difference(left_term(u), left_term(np.full_like(x, lo))), -np.inf)
-        right = np.where(x < hi, _log_difference(right_term(v), right_term(np.full_like(x, hi))), -np.inf)
+        left = np.where(x > lo, logsubexp(left_term(u), left_term(np.full_like(x, lo))), -np.inf)
+        right = np.where(x < hi, logsubexp(right_term(v), right_term(np.full_like(x, hi))), -np.inf)
     return np.logaddexp(left, right) - math.log(2 * b)
 
 

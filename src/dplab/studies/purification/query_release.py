@@ -34,6 +34,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.distributions import Laplace
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.mechanisms.purification import purified_bits_log_pmf
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
@@ -64,10 +67,8 @@ __all__ = [
     "query_release_jobs",
     "query_release_frame",
     "query_release_audit",
-    "em_log_probabilities",
     "pure_mwem_transcript_epsilon",
     "algorithm16_sample_log_pmf",
-    "purified_log_pmf",
 ]
 
 ADJACENCY = "add_remove (one record added or removed; n public, answers = counts/n)"
@@ -202,17 +203,9 @@ def query_release_frame(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.Dat
 # Exact audit on a tiny instance (artifact ext_query_release_audit)
 # --------------------------------------------------------------------------------------------------------------------
 
-def em_log_probabilities(scores: np.ndarray, epsilon0: float, n: float) -> np.ndarray:
-    """log P(k) of MWEM's exponential mechanism, P(k) ∝ exp(ε₀·n·score_k/2), along the last axis (batched form of
-    dplab.mechanisms.exponential.exponential_mechanism_log_probabilities with sensitivity 1/n; tested equal)."""
-    logits = epsilon0 * n * np.asarray(scores, float) / 2.0
-    return logits - np.logaddexp.reduce(logits, axis=-1, keepdims=True)
-
-
 def _laplace_quantiles(points: int, scale: float) -> np.ndarray:
     """Laplace(scale) quantiles at the midpoints u = (i + ½)/points (midpoint rule in the CDF variable)."""
-    u = (np.arange(points) + 0.5) / points
-    return scale * np.where(u < 0.5, np.log(2 * u), -np.log(2 * (1 - u)))
+    return Laplace(scale).quantile((np.arange(points) + 0.5) / points)
 
 
 def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, queries: np.ndarray, n: float,
@@ -232,8 +225,8 @@ def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, que
 
     def em_ratio(log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         current = np.exp(log_p) @ queries.T
-        return (em_log_probabilities(np.abs(current - a), epsilon0, n)
-                - em_log_probabilities(np.abs(current - b), epsilon0, n)), current
+        return (exponential_mechanism_log_probabilities(np.abs(current - a), epsilon0, 1.0 / n)
+                - exponential_mechanism_log_probabilities(np.abs(current - b), epsilon0, 1.0 / n)), current
 
     first, current0 = em_ratio(log_p0)
     if rounds == 2:
@@ -259,7 +252,7 @@ def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float
     n_cells = queries.shape[1]
     p0 = np.full(n_cells, 1.0 / n_cells)
     current0 = queries @ p0
-    log_em = em_log_probabilities(np.abs(current0 - a), epsilon0, n)
+    log_em = exponential_mechanism_log_probabilities(np.abs(current0 - a), epsilon0, 1.0 / n)
     noise = _laplace_quantiles(grid_points, 1.0 / (n * epsilon0))
     total = np.zeros(n_cells ** m_records)
     for k in range(queries.shape[0]):
@@ -271,20 +264,6 @@ def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float
             tuples = (tuples[:, :, None] * synthetic[:, None, :]).reshape(grid_points, -1)
         total += math.exp(log_em[k]) * tuples.mean(axis=0)
     return np.log(total)
-
-
-def purified_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float) -> np.ndarray:
-    """Exact law of purify_bits's output when its input has law exp(log_pmf) on {0,1}^L (L = n_bits, index = bit
-    code): (1 − ω)Σ_y P(y) f^{h(y,z)}(1 − f)^{L−h(y,z)} + ω 2^{−L}, ω = 2^{−L}, h the Hamming distance and
-    f = P(Lap(b) ≥ ½) = ½e^{−1/(2b)} the per-bit flip probability (a mixed Unif[0,1] bit rounds to 1 w.p. exactly ½)."""
-    codes = np.arange(2 ** n_bits)
-    hamming = np.bitwise_count(codes[:, None] ^ codes[None, :]).astype(float)
-    log_f = math.log(0.5) - 0.5 / laplace_scale
-    log_keep = math.log1p(-math.exp(log_f))
-    log_kernel = hamming * log_f + (n_bits - hamming) * log_keep
-    log_omega = -n_bits * math.log(2.0)
-    kept = math.log1p(-math.exp(log_omega)) + np.logaddexp.reduce(log_pmf[:, None] + log_kernel, axis=0)
-    return np.logaddexp(kept, log_omega - n_bits * math.log(2.0))
 
 
 def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -314,7 +293,7 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
     a16_rounds = audit["alg16_rounds"]
     a16_eps0 = math.sqrt(par.rho / a16_rounds)
     log_y = algorithm16_sample_log_pmf(counts, queries, n, a16_eps0, par.m, grid)
-    log_pure = purified_log_pmf(log_y, par.n_bits, par.laplace_scale)
+    log_pure = purified_bits_log_pmf(log_y, par.n_bits, par.laplace_scale)
     common = {"d": d, "n": n, "k": k, "epsilon_total": eps_tot, "adjacency": ADJACENCY}
     rows = []
     for cell in progress(range(n_cells)):
@@ -328,7 +307,7 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
                      "log_omega": float("nan"), "laplace_scale": float("nan"), "epsilon_prime": float("nan"),
                      "m": 0, "n_bits": 0})
         log_y_nb = algorithm16_sample_log_pmf(neighbour, queries, n, a16_eps0, par.m, grid)
-        log_pure_nb = purified_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
+        log_pure_nb = purified_bits_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
         alg16 = {"rounds": a16_rounds, "epsilon0": a16_eps0, "log_delta": par.log_delta, "log_omega": par.log_omega,
                  "laplace_scale": par.laplace_scale, "epsilon_prime": eps, "m": par.m, "n_bits": par.n_bits,
                  "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0)}

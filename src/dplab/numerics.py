@@ -1,0 +1,50 @@
+"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, and symmetric noise matrices.
+
+``log1mexp`` uses the two-branch rule of Mächler (2012, "Accurately computing log(1 − exp(−|a|))", the R package
+Rmpfr vignette, eq. (7)): log(−expm1(x)) for −log 2 ≤ x ≤ 0 (where 1 − eˣ is small and log1p would lose it), and
+log1p(−exp(x)) for x < −log 2 (where eˣ is small and expm1 would round 1 − eˣ to 1).  Each branch keeps full
+relative accuracy on its side of −log 2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+_MINUS_LOG_2 = -math.log(2.0)
+
+
+def log1mexp(x: np.ndarray | float) -> np.ndarray | float:
+    """log(1 − eˣ) for x ≤ 0: −inf at x = 0, NaN for x > 0 or NaN (as ``np.log`` of a negative number).
+
+    Two branches split at x = −log 2 (Mächler 2012, eq. (7)): log(−expm1(x)) above, log1p(−exp(x)) below.
+    A scalar input gives a Python float, an array input an array of the same shape.
+    """
+    values = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        near_zero = np.log(-np.expm1(values))
+        far_from_zero = np.log1p(-np.exp(values))
+    out = np.where(values < _MINUS_LOG_2, far_from_zero, near_zero)
+    return float(out) if out.ndim == 0 else out
+
+
+def logsubexp(big: np.ndarray | float, small: np.ndarray | float) -> np.ndarray | float:
+    """log(eᵇⁱᵍ − eˢᵐᵃˡˡ) = big + log1mexp(small − big) for big ≥ small (−inf where equal, NaN where big < small).
+
+    A scalar pair gives a Python float, arrays broadcast.
+    """
+    big_values, small_values = (
+        np.asarray(big, dtype=float),
+        np.asarray(small, dtype=float),
+    )
+    with np.errstate(invalid="ignore"):
+        out = big_values + np.asarray(log1mexp(small_values - big_values))
+    return float(out) if out.ndim == 0 else out
+
+
+def symmetric_from_upper(draws: np.ndarray) -> np.ndarray:
+    """The symmetric matrices (…, d, d) whose upper triangles (diagonal included) are those of ``draws``: the noise
+    E of sufficient-statistics and covariance perturbation, whose i.i.d. entries are drawn for i ≤ j only."""
+    upper = np.triu(draws)
+    return upper + np.swapaxes(np.triu(upper, 1), -1, -2)
