@@ -104,7 +104,8 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
     params = {"d": 2, "seeds": 2, "radius": 1.0, "lam": lam, "epsilon_sweep": {"n": 100, "epsilons": [2.0]},
               "n_sweep": {"epsilon": 2.0, "ns": [100]}, "max_steps_paper": 30, "max_steps_tuned": 20,
               "max_steps_reference": 20, "em_grid_spacing": 0.1, "reference_iterations": 200}
-    rows = erm.erm_point(params, 5, iter, {"n": 100, "epsilon_total": 2.0}).drop_duplicates("method").set_index("method")
+    rows = erm.erm_point(params, 5, iter, {"n": 100, "epsilon_total": 2.0})
+    rows = rows.drop_duplicates("method").set_index("method")
     lipschitz = 1.0 + lam
     paper = [std for sampling, std in recorded if sampling == "without_replacement"]
     assert len(paper) == (int(rows.loc["purified_dpsgd", "steps"]) if lam > 0 else 1)
