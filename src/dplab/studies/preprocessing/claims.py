@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Claim
+from dplab.theory import smooth_rdp
 
 __all__ = ["build_claims"]
 
@@ -50,17 +52,48 @@ def _table_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     ]
 
 
+def sign_crossings(x: np.ndarray, difference: np.ndarray) -> list[tuple[float, float, float]]:
+    """Where a sampled curve difference changes sign: (last sample before, first sample after, the linearly
+    interpolated zero) for each change, in order of x; a sample where the difference is exactly 0 is its own
+    bracket."""
+    x, difference = np.asarray(x, float), np.asarray(difference, float)
+    crossings = [(float(v), float(v), float(v)) for v in x[difference == 0]]
+    for i in np.flatnonzero(difference[:-1] * difference[1:] < 0):
+        x0, x1, d0, d1 = x[i], x[i + 1], difference[i], difference[i + 1]
+        crossings.append((float(x0), float(x1), float(x0 - d0 * (x1 - x0) / (d1 - d0))))
+    return sorted(crossings, key=lambda c: c[2])
+
+
+def fig2b_claim(panel: pd.DataFrame) -> Claim:
+    """Fig. 2(b): the gap group/SRDP (Table 2) near p/n = 0.1 and near 0.9, and every crossing of the two curves,
+    all read from the frame (wide: x = p/n, one column per method, a ``setting`` 'n=<n>')."""
+    b = panel.sort_values("x")
+    n = int(str(b["setting"].iloc[0]).split("=")[1])
+    at10 = b.iloc[(b["x"] - 0.1).abs().argmin()]
+    at90 = b.iloc[(b["x"] - 0.9).abs().argmin()]
+    ratio10, ratio90 = at10["group_privacy"] / at10["srdp_table2"], at90["group_privacy"] / at90["srdp_table2"]
+    crossings = sign_crossings(b["x"].to_numpy(), (b["srdp_table2"] - b["group_privacy"]).to_numpy())
+    above = b[b["srdp_table2"] > b["group_privacy"]]["x"]
+    where = (", ".join(f"p/n = {c:.3f} (p = {c * n:.1f}; between grid points {lo:g} and {hi:g})"
+                       for lo, hi, c in crossings) or "nowhere on the grid")
+    return Claim(
+        "fig2b_imputation_90pct", "Sec. 4.2, Fig. 2(b)",
+        "Large gap at few missing values; with >90% missing, group privacy is similar to SRDP",
+        "holds" if ratio10 > 5 and 0.5 < ratio90 < 2 else "fails",
+        f"Rule: holds if group/SRDP > 5 at the grid point nearest p/n = 0.1 and within (0.5, 2) at the one nearest "
+        f"0.9. p/n = {at10['x']:.2f}: SRDP {at10['srdp_table2']:.4g} vs group {at10['group_privacy']:.4g} "
+        f"(ratio {ratio10:.3g}); p/n = {at90['x']:.2f}: SRDP {at90['srdp_table2']:.4g} vs group "
+        f"{at90['group_privacy']:.4g} (ratio {ratio90:.3g}); the curves cross at {where} (n = {n}, linear "
+        f"interpolation); SRDP is above group privacy at {len(above)} of {len(b)} grid points",
+        _path("fig2", "figures"))
+
+
 def _fig2_claims(fig2: pd.DataFrame) -> list[Claim]:
     wide = fig2.pivot_table(index=["panel", "setting", "x"], columns="method", values="epsilon_dp").reset_index()
     a = wide[wide["panel"] == "a"]
     small = a.groupby("setting").apply(lambda g: g.sort_values("x").iloc[0], include_groups=False)
     a_ok = bool((small["srdp_table2"] < small["group_privacy"]).all())
     rising = bool(all(np.all(np.diff(g.sort_values("x")["srdp_table2"]) >= 0) for _, g in a.groupby("setting")))
-    b = wide[wide["panel"] == "b"].sort_values("x")
-    at10 = b.iloc[(b["x"] - 0.1).abs().argmin()]
-    at90 = b.iloc[(b["x"] - 0.9).abs().argmin()]
-    cross = b[b["srdp_table2"] > b["group_privacy"]]["x"].min()
-    b_ok = at10["group_privacy"] / at10["srdp_table2"] > 5 and 0.5 < at90["group_privacy"] / at90["srdp_table2"] < 2
     c = wide[(wide["panel"] == "c") & wide["setting"].str.contains("12.2")]
     spread = c.groupby("setting")["srdp_table2"].agg(lambda v: v.max() / v.min())
     growth = c.groupby("setting").apply(lambda g: bool(np.all(np.diff(g.sort_values("x")["group_privacy"]) > 0)), include_groups=False)
@@ -69,11 +102,7 @@ def _fig2_claims(fig2: pd.DataFrame) -> list[Claim]:
               "SRDP analysis gives significantly stronger guarantees for smaller eta", "holds" if a_ok and rising else "partial",
               "; ".join(f"{s}: eta={r.x:g} SRDP {r.srdp_table2:.4g} vs group {r.group_privacy:.4g}" for s, r in small.iterrows())
               + f"; SRDP non-decreasing in eta: {rising}", _path("fig2", "figures")),
-        Claim("fig2b_imputation_90pct", "Sec. 4.2, Fig. 2(b)",
-              "Large gap at few missing values; with >90% missing, group privacy is similar to SRDP", "holds" if b_ok else "fails",
-              f"p/n={at10['x']:.2f}: SRDP {at10['srdp_table2']:.4g} vs group {at10['group_privacy']:.4g}; p/n={at90['x']:.2f}: "
-              f"SRDP {at90['srdp_table2']:.4g} vs group {at90['group_privacy']:.4g}; SRDP exceeds group from p/n={cross:.2f}",
-              _path("fig2", "figures")),
+        fig2b_claim(wide[wide["panel"] == "b"]),
         Claim("fig2c_pca_constant", "Sec. 4.2, Fig. 2(c)",
               "With SRDP the PCA privacy parameter stays constant in n; group privacy grows with n",
               "holds" if bool((spread < 1 + 1e-9).all() and growth.all()) else "fails",
@@ -130,6 +159,32 @@ def _fig3_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     return claims
 
 
+def theorem7_alpha_claim(ptr: pd.DataFrame) -> Claim:
+    """Erratum of Theorem 7's proof: the factor (2α−1)/(2(α−1)) ≤ 1.05 needs α ≥ 11, but the proof's α = 1 +
+    √(log(1/δ)/ρ) is smaller inside the theorem's own range δ ≤ exp(−ρ). Judged at the run's (ε, β, δ) if the
+    theorem applies there, otherwise at ε_max/2, ε_max = √(log(1/δ)/ρ(ε=1)) the largest ε it allows (there α = 3)."""
+    row = ptr.iloc[0]
+    eps_run, beta, delta, n = float(row["eps"]), float(row["beta"]), float(row["delta"]), int(row["n"])
+    eps_max = math.sqrt(math.log(1 / delta) / smooth_rdp.theorem7_rho(1.0, beta))
+    applies_at_run = smooth_rdp.theorem7_delta_condition(eps_run, beta, delta)
+    eps = eps_run if applies_at_run else eps_max / 2
+    printed = smooth_rdp.theorem7_epsilon(eps, beta, delta)
+    corrected = smooth_rdp.theorem7_epsilon_corrected(eps, beta, delta, n)
+    factor = float(smooth_rdp.factor_pq2(printed["alpha"]))
+    run = ("" if applies_at_run else f"the run's eps = {eps_run:g} is outside Theorem 7 (rho = "
+           f"{smooth_rdp.theorem7_rho(eps_run, beta):.4g} > log(1/delta) = {math.log(1 / delta):.4g}), so ")
+    return Claim(
+        "erratum_theorem7_alpha", "Theorem 7 proof",
+        "The 1.05 factor applies at the chosen alpha = 1 + sqrt(log(1/delta)/rho)",
+        "erratum" if factor > 1.05 else "holds",
+        f"Rule: erratum if the exact factor (2a-1)/(2(a-1)) at the proof's alpha exceeds 1.05 at a point where "
+        f"Theorem 7's condition delta <= exp(-rho) holds. Theorem 7 applies for eps <= {eps_max:.4g} at beta = "
+        f"{beta:g}, delta = {delta:g}; {run}judged at eps = {eps:.4g}: rho = {printed['rho']:.4g}, "
+        f"exp(-rho) = {math.exp(-printed['rho']):.3g} >= delta, alpha = {printed['alpha']:.3f} (needs >= 11), "
+        f"factor {factor:.4f}; printed total eps {printed['total']:.4g} vs corrected (exact factor, all alpha, "
+        f"n = {n}) {corrected['total']:.4g}", _path("ext_ptr", "tables"))
+
+
 def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     claims = []
     if "ext_sensitivity" in frames:
@@ -151,11 +206,7 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
                                       for r in f.itertuples()), _path("ext_srdp_audit", "tables")))
     if "ext_ptr" in frames:
         f = frames["ext_ptr"].set_index("dataset")
-        alpha = float(f["theorem7_alpha_as_printed"].iloc[0])
-        claims.append(Claim("erratum_theorem7_alpha", "Theorem 7 proof",
-                            "The 1.05 factor applies at the chosen alpha = 1 + sqrt(log(1/delta)/rho)", "erratum",
-                            f"chosen alpha = {alpha:.3f} (needs >= 11); printed total eps {f['epsilon_total_as_printed'].iloc[0]:.4g} vs "
-                            f"corrected (exact factor, all alpha) {f['epsilon_total_corrected'].iloc[0]:.4g}", _path("ext_ptr", "tables")))
+        claims.append(theorem7_alpha_claim(f))
         small, large = f.loc["small_gap"], f.loc["large_gap"]
         ok = small["refusal_rate"] >= 0.9 and abs(large["refusal_rate"] - large["refusal_probability_exact"]) < 0.2
         claims.append(Claim("ptr_refuses_small_gaps", "Algorithm 1, Prop. 8",
