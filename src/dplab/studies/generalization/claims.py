@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.accounting.composition import lower_bound_delta
 from dplab.report.claims import Claim
+from dplab.studies.generalization.curves import delta_rows
 
 __all__ = ["build_claims"]
 
@@ -92,6 +94,23 @@ def thm2_claim(f3: pd.DataFrame) -> Claim:
                  f"{big['k_delta']:g}); e^10 = {np.exp(10):.2f} (paper: 'about 20,000')", _path("f3"))
 
 
+def first_step_below_lower_bound(eps: float, delta: float, delta_tilde: float, method: str, t_max: int) -> int | None:
+    """The smallest integer T <= ``t_max`` at which ``method``'s certified delta'(T) (f5's formulas) falls below the
+    universal lower bound 1 - (1 - delta)^T (same relative margin 1e-12 as f5), computed at every integer T."""
+    steps = np.arange(1, t_max + 1)
+    _, certified = delta_rows(eps, delta, delta_tilde, steps)[method]
+    below = np.flatnonzero(np.asarray(certified) < np.asarray(lower_bound_delta(delta, steps)) * (1 - 1e-12))
+    return int(steps[below[0]]) if below.size else None
+
+
+def _first_steps_text(f5_bad: pd.DataFrame) -> str:
+    """'eps=.. method: from T=..' with the exact first integer T (the grid's first flagged T bounds the search)."""
+    first = f5_bad.groupby(["epsilon_step", "delta_step", "delta_tilde", "method"])["t"].min()
+    return "; ".join(
+        f"eps={e:g} {m}: from T={first_step_below_lower_bound(e, d, dt, m, int(t))} (exact first integer T; "
+        f"grid point {int(t)})" for (e, d, dt, m), t in first.items()) or "none"
+
+
 def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2: pd.DataFrame) -> list[Claim]:
     kov = f4[f4["method"] == "kov_thm4"]
     cor3 = f4[f4["method"] == "cor3"].set_index(["epsilon_step", "t"])["eps_prime"]
@@ -111,8 +130,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     bad = t2[t2["method"].isin(theorem_methods) & _bool(t2["below_lower_bound"])]
     c9 = _case(t2, 0.1, 1e-5, 100, 1e-5)
     f5_bad = f5[_bool(f5["below_lower_bound"])]
-    first_t = f5_bad.groupby(["epsilon_step", "method"])["t"].min()
-    f5_text = "; ".join(f"eps={e:g} {m}: from T={t}" for (e, m), t in first_t.items()) or "none"
+    f5_text = _first_steps_text(f5_bad)
     if {"cor2", "kov", "lower_bound", "optimal_at_kov_eps"} <= set(c9.index):
         c9_text = (f"(0.1, 1e-5, T=100, dt=1e-5): eps'={c9.loc['kov', 'eps_prime']:.6f}, c={c9.loc['cor2', 'c']}, "
                    f"KOV {c9.loc['kov', 'delta_prime']:.6e}, Cor 2 {c9.loc['cor2', 'delta_prime']:.6e}, Thm 4 (box) "

@@ -1,0 +1,39 @@
+"""Generalization verdict helpers on exact computations and small frames."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pandas as pd
+import pytest
+
+from dplab.studies.generalization.claims import _first_steps_text, first_step_below_lower_bound
+from dplab.studies.generalization.curves import delta_rows
+
+
+def _lower_bound(delta: float, t: int) -> float:
+    """1 - (1 - delta)^T at 50 digits (independent of the library's log1p form)."""
+    mpmath.mp.dps = 50
+    return float(1 - (1 - mpmath.mpf(delta)) ** t)
+
+
+@pytest.mark.parametrize(("eps", "method", "grid_t", "expected"),
+                         [(0.1, "cor3_corrected", 36, 33), (0.1, "thm4_box", 68, 66), (1.0, "cor2", 108, 107)])
+def test_first_integer_step_below_the_lower_bound(eps, method, grid_t, expected):
+    """The exact first T (not f5's grid point): below 1-(1-delta)^T at T, not below at any T' < T."""
+    delta = 1e-6
+    first = first_step_below_lower_bound(eps, delta, delta, method, grid_t)
+    assert first == expected
+    _, certified = delta_rows(eps, delta, delta, np.arange(1, first + 1))[method]
+    assert certified[-1] < _lower_bound(delta, first)
+    assert all(certified[t - 1] >= _lower_bound(delta, t) * (1 - 1e-12) for t in range(1, first))
+
+
+def test_no_step_below_within_the_search_range():
+    assert first_step_below_lower_bound(0.1, 1e-6, 1e-6, "cor3_corrected", 32) is None
+
+
+def test_first_steps_text_names_exact_and_grid_step():
+    frame = pd.DataFrame([{"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected",
+                           "t": t} for t in (36, 42)])
+    assert _first_steps_text(frame) == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
