@@ -8,7 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.studies.preprocessing.claims import fig2b_claim, sign_crossings, theorem7_alpha_claim
+from dplab.studies.preprocessing.claims import (
+    fig2b_claim,
+    sign_crossings,
+    table2_claim,
+    table2_grid,
+    theorem7_alpha_claim,
+)
 from dplab.theory import smooth_rdp
 
 
@@ -68,3 +74,31 @@ def test_fig2b_flips_without_a_gap_at_few_missing_values():
     x = np.array([0.1, 0.9])
     claim = fig2b_claim(_panel_b(np.array([10.0, 100.0]), np.array([20.0, 120.0]), x))
     assert claim.verdict == "fails" and "nowhere on the grid" in claim.evidence
+
+
+def _t2_point(ok: bool = True) -> pd.DataFrame:
+    return pd.DataFrame([{"mechanism": "gaussian", "preprocessing": "dedup", "alpha": 11.0, "eps": 0.5, "n": 1000,
+                          "p": 10, "eta": 0.1, "gap": 0.5, "closed_form": 2.0, "generic_theorem2_pq2": 1.0,
+                          "generic_le_closed_form": ok}])
+
+
+def test_table2_grid_exception_is_sgd_iteration_with_few_kept_records():
+    """Over the grid only DP-SGD-by-iteration cells fail, all at n - p <= 3; e.g. n = 1000, p = 997, alpha = 11:
+    generic Theorem 2 is 1.0488 x the cell (the case in test_smooth_rdp)."""
+    grid = table2_grid(0.5, 0.1, 0.5)
+    bad = grid[~grid["bounds"]]
+    assert set(bad["mechanism"]) == {"dp_sgd_iteration"} and (bad["n"] - bad["p"]).max() == 3
+    case = grid[(grid["n"] == 1000) & (grid["p"] == 997) & (grid["alpha"] == 11) & (grid["preprocessing"] == "dedup")
+                & (grid["mechanism"] == "dp_sgd_iteration")].iloc[0]
+    assert case["generic"] / case["closed_form"] == pytest.approx(1.04879, rel=1e-4)
+    claim = table2_claim(_t2_point())
+    assert claim.verdict == "partial" and "only dp_sgd_iteration cells" in claim.evidence
+    assert "all with n - p <= 3" in claim.evidence
+
+
+def test_table2_verdict_flips():
+    grid = table2_grid(0.5, 0.1, 0.5, ns=(10,), alphas=(11.0,))
+    assert table2_claim(_t2_point(), grid[grid["mechanism"] != "dp_sgd_iteration"]).verdict == "holds"
+    assert table2_claim(_t2_point(ok=False), grid[grid["mechanism"] != "dp_sgd_iteration"]).verdict == "fails"
+    two = grid.assign(bounds=~grid["mechanism"].isin(["gaussian", "laplace"]))
+    assert table2_claim(_t2_point(), two).verdict == "fails"
