@@ -37,3 +37,27 @@ def test_first_steps_text_names_exact_and_grid_step():
     frame = pd.DataFrame([{"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected",
                            "t": t} for t in (36, 42)])
     assert _first_steps_text(frame) == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
+
+
+def test_sgld_linear_loss_delta_matches_quadrature():
+    """T = 1: delta(eps) = integral of ((1-q) phi(x) + q phi(x - mu) - e^eps phi(x))_+ (the larger order of the pair)."""
+    import math
+
+    from scipy.integrate import quad
+    from scipy.stats import norm
+
+    from dplab.studies.generalization.claims import sgld_linear_loss_delta
+
+    q, mu, eps = 0.01, 2.0, 0.1451
+    exact = quad(lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
+                 -10, 20, points=[0.0, mu], limit=500)[0]
+    got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
+    assert got == pytest.approx(exact, rel=1e-3)
+
+
+def test_thm7_conclusion_fails_at_small_noise_and_holds_at_large():
+    from dplab.studies.generalization.claims import THM7_COUNTEREXAMPLE, thm7_small_noise_claim
+
+    small = thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "steps": (1,)})
+    assert small.verdict == "fails" and "exact delta at eps' = 0.00208" in small.evidence
+    assert thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "sigma": 1.0, "steps": (1,)}).verdict == "holds"

@@ -11,10 +11,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from dp_accounting.pld import privacy_loss_distribution
 
 from dplab.accounting.composition import lower_bound_delta
 from dplab.report.claims import Claim
 from dplab.studies.generalization.curves import delta_rows
+from dplab.theory.generalization import sgld_privacy
 
 __all__ = ["build_claims"]
 
@@ -271,6 +273,46 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
     ]
 
 
+THM7_COUNTEREXAMPLE = {"N": 1e4, "tau": 100, "L": 1.0, "delta": 1e-6, "delta_tilde": 1e-6, "sigma": 0.01,
+                       "steps": (1, 10)}
+
+
+def sgld_linear_loss_delta(epsilon: float, *, N: float, tau: int, L: float, sigma: float, steps: int) -> float:
+    """Exact delta(epsilon) of SGLD's released trajectory on a linear loss whose gradients all equal -L u except the
+    differing record's +L u: each step adds N(0, sigma^2) to the batch-mean gradient, which moves by 2L/tau exactly
+    when the record is in the batch (probability tau/N), so the step is the subsampled Gaussian (1-q)N(0,1) +
+    qN(mu,1) against N(0,1), mu = 2L/(tau sigma); composed over T steps with dp_accounting's privacy loss
+    distribution (both orders of the pair)."""
+    step = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=1.0, sensitivity=2 * L / (tau * sigma), sampling_prob=tau / N,
+        value_discretization_interval=1e-4)
+    return float((step.self_compose(steps) if steps > 1 else step).get_delta_for_epsilon(epsilon))
+
+
+def thm7_small_noise_claim(example: Mapping[str, Any] = THM7_COUNTEREXAMPLE) -> Claim:
+    """Theorem 7's conclusion against the exact delta of a linear-loss SGLD pair, at the theorem's own epsilon'."""
+    rows = []
+    for steps in example["steps"]:
+        claimed = sgld_privacy(example["N"], example["tau"], steps, example["sigma"], example["L"], example["delta"],
+                               example["delta_tilde"], "as_printed")
+        eps, delta = float(claimed["eps_prime"]), float(claimed["delta_prime"])
+        true = sgld_linear_loss_delta(eps, N=example["N"], tau=example["tau"], L=example["L"],
+                                      sigma=example["sigma"], steps=steps)
+        rows.append((steps, eps, delta, true))
+    violated = [r for r in rows if r[3] > r[2]]
+    return Claim(
+        "thm7_conclusion_small_noise", "Theorem 7 (conclusion)",
+        "SGLD (Algorithm 1) is (eps', delta')-DP with Theorem 7's eps' and delta'",
+        "fails" if violated else "holds",
+        "Rule: fails if a concrete pair of neighbouring datasets has exact delta(eps') > the theorem's delta'. Pair: "
+        f"linear loss, gradients -L u except the differing record's +L u, N = {example['N']:g}, tau = "
+        f"{example['tau']}, L = {example['L']:g}, delta = delta~ = {example['delta']:g}, sigma = {example['sigma']:g}; "
+        + "; ".join(f"T = {t}: Thm 7 (as printed) eps' = {e:.4g}, delta' = {d:.3g}; exact delta at eps' = {x:.3g}"
+                    for t, e, d, x in rows)
+        + " (exact: subsampled-Gaussian privacy loss distribution of dp_accounting, checked by quadrature at T = 1)",
+        _path("t3"))
+
+
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
     """Every claim row, from the frames by artifact id (f1..f9, t1..t4)."""
     builders: list[Callable[[], Any]] = [
@@ -280,5 +322,6 @@ def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, 
         lambda: composition_claims(frames["f4"], frames["f5"], frames["f6"], frames["t2"]),
         lambda: sgld_claims(frames["t3"], frames["f7"], frames["f9"], study_config["empirical"]["delta"]),
         lambda: empirical_claims(frames["f8"], study_config["empirical"]),
+        lambda: [thm7_small_noise_claim()],
     ]
     return [claim for build in builders for claim in build()]
