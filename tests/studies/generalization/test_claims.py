@@ -61,3 +61,14 @@ def test_thm7_conclusion_fails_at_small_noise_and_holds_at_large():
     small = thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "steps": (1,)})
     assert small.verdict == "fails" and "exact delta at eps' = 0.00208" in small.evidence
     assert thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "sigma": 1.0, "steps": (1,)}).verdict == "holds"
+
+
+def test_strictly_tighter_fails_when_another_bound_dominates():
+    from dplab.studies.generalization.claims import strictly_tighter_claim
+
+    rows = [("thm1", 0.9, 2.7e-4), ("nissim_stemmer", 1.3, 6.0e-4), ("oneto_a", 0.143, 4.2e-87)]
+    t1 = pd.DataFrame([{"epsilon": 0.1, "delta": 1e-5, "method": m, "deviation": d, "failure_probability": f}
+                       for m, d, f in rows])
+    claim = strictly_tighter_claim(t1)
+    assert claim.verdict == "fails" and "by ['oneto_a']" in claim.evidence
+    assert strictly_tighter_claim(t1[t1["method"] != "oneto_a"]).verdict == "holds"

@@ -273,6 +273,32 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
     ]
 
 
+def strictly_tighter_claim(t1: pd.DataFrame) -> Claim:
+    """The abstract's 'strictly tighter than existing works' for Theorem 1's high-probability bound: at each (eps,
+    delta) of t1, does another bound have both a smaller deviation and a smaller failure probability?"""
+    ours = t1[t1["method"] == "thm1"].set_index(["epsilon", "delta"])
+    others = t1[~t1["method"].isin(["thm1", "thm1_intro"])]
+    dominating = []
+    for r in others.itertuples():
+        mine = ours.loc[(r.epsilon, r.delta)]
+        if r.deviation < mine["deviation"] and r.failure_probability < mine["failure_probability"]:
+            dominating.append(r)
+    example = dominating[0] if dominating else None
+    return Claim(
+        "abstract_strictly_tighter", "Abstract, Sec. 4.1.2",
+        "The high-probability generalization bound is strictly tighter than existing works",
+        "fails" if dominating else "holds",
+        "Rule: fails if at some (eps, delta) of t1 another bound has both a smaller deviation and a smaller failure "
+        f"probability than Theorem 1. Dominated at {len(dominating)} of {len(others)} (method, eps, delta) rows, by "
+        f"{sorted({r.method for r in dominating}) or 'none'}"
+        + (f"; e.g. at ({example.epsilon:g}, {example.delta:g}): {example.method} deviation {example.deviation:.4g}, "
+           f"failure {example.failure_probability:.3g} vs Theorem 1's "
+           f"{ours.loc[(example.epsilon, example.delta), 'deviation']:.4g}, "
+           f"{ours.loc[(example.epsilon, example.delta), 'failure_probability']:.3g} (Oneto et al.'s bound also uses "
+           "N and the empirical risk, as in t1)" if example is not None else ""),
+        _path("t1"))
+
+
 THM7_COUNTEREXAMPLE = {"N": 1e4, "tau": 100, "L": 1.0, "delta": 1e-6, "delta_tilde": 1e-6, "sigma": 0.01,
                        "steps": (1, 10)}
 
@@ -322,6 +348,6 @@ def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, 
         lambda: composition_claims(frames["f4"], frames["f5"], frames["f6"], frames["t2"]),
         lambda: sgld_claims(frames["t3"], frames["f7"], frames["f9"], study_config["empirical"]["delta"]),
         lambda: empirical_claims(frames["f8"], study_config["empirical"]),
-        lambda: [thm7_small_noise_claim()],
+        lambda: [thm7_small_noise_claim(), strictly_tighter_claim(frames["t1"])],
     ]
     return [claim for build in builders for claim in build()]
