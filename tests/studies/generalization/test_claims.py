@@ -72,3 +72,15 @@ def test_strictly_tighter_fails_when_another_bound_dominates():
     claim = strictly_tighter_claim(t1)
     assert claim.verdict == "fails" and "by ['oneto_a']" in claim.evidence
     assert strictly_tighter_claim(t1[t1["method"] != "oneto_a"]).verdict == "holds"
+
+
+def test_wang_threshold_erratum_and_its_flip():
+    """Spec check C19: eps^2 N/(32 tau log(2/delta)) = 1e4/(3200 log(2e5)) = 0.256020 < 1 at the quoted point."""
+    import math
+
+    from dplab.studies.generalization.claims import WANG_POINT, wang_typo_claim
+
+    assert 1e4 / (3200 * math.log(2e5)) == pytest.approx(0.256020, abs=1e-6)
+    claim = wang_typo_claim()
+    assert claim.verdict == "erratum" and "= 0.256020" in claim.evidence
+    assert wang_typo_claim({**WANG_POINT, "N": 1e7}).verdict == "holds"  # threshold 256: not trivially met

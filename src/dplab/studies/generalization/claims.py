@@ -16,7 +16,7 @@ from dp_accounting.pld import privacy_loss_distribution
 from dplab.accounting.composition import lower_bound_delta
 from dplab.report.claims import Claim
 from dplab.studies.generalization.curves import delta_rows
-from dplab.theory.generalization import sgld_privacy
+from dplab.theory.generalization import sgld_privacy, wang_sgld_threshold
 
 __all__ = ["build_claims"]
 
@@ -299,6 +299,28 @@ def strictly_tighter_claim(t1: pd.DataFrame) -> Claim:
         _path("t1"))
 
 
+WANG_POINT = {"epsilon": 1.0, "delta": 1e-5, "N": 1e4, "tau": 100, "sigma": 1.0}
+
+
+def wang_typo_claim(point: Mapping[str, float] = WANG_POINT) -> Claim:
+    """Wang et al.'s SGLD condition as quoted, 'T > eps^2 N/(32 tau log(2/delta))': a lower limit on T cannot give
+    privacy, since the valid epsilon' of SGLD (Theorem 7, valid variant) grows with T; it must read 'T <='."""
+    threshold = float(wang_sgld_threshold(point["epsilon"], point["delta"], point["N"], point["tau"]))
+    steps = np.array([1, 10, 100, 1000])
+    eps = np.asarray(sgld_privacy(point["N"], point["tau"], steps, point["sigma"], delta=point["delta"],
+                                  delta_tilde=point["delta"], variant="valid")["eps_prime"], dtype=float)
+    grows = bool(np.all(np.diff(eps) > 0))
+    return Claim(
+        "erratum_wang_t_greater", "Sec. 5 (Wang et al. [68], as quoted)",
+        "SGLD is (eps, delta)-DP if T > eps^2 N/(32 tau log(2/delta))",
+        "erratum" if grows and threshold < 1 else "holds",
+        "Rule: erratum if the printed lower limit is below 1 (every run satisfies it) while SGLD's valid eps' grows "
+        f"with T (privacy degrades with T, so the condition is an upper limit, 'T <='). At eps = {point['epsilon']:g}, "
+        f"delta = {point['delta']:g}, N = {point['N']:g}, tau = {point['tau']}: eps^2 N/(32 tau log(2/delta)) = "
+        f"{threshold:.6f}; valid eps' at sigma = {point['sigma']:g} for T = {', '.join(map(str, steps))}: "
+        + ", ".join(f"{e:.4g}" for e in eps) + ". Paper says 'T >'; correct: 'T <='", _path("t3"))
+
+
 THM7_COUNTEREXAMPLE = {"N": 1e4, "tau": 100, "L": 1.0, "delta": 1e-6, "delta_tilde": 1e-6, "sigma": 0.01,
                        "steps": (1, 10)}
 
@@ -348,6 +370,6 @@ def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, 
         lambda: composition_claims(frames["f4"], frames["f5"], frames["f6"], frames["t2"]),
         lambda: sgld_claims(frames["t3"], frames["f7"], frames["f9"], study_config["empirical"]["delta"]),
         lambda: empirical_claims(frames["f8"], study_config["empirical"]),
-        lambda: [thm7_small_noise_claim(), strictly_tighter_claim(frames["t1"])],
+        lambda: [thm7_small_noise_claim(), strictly_tighter_claim(frames["t1"]), wang_typo_claim()],
     ]
     return [claim for build in builders for claim in build()]
