@@ -102,3 +102,15 @@ def test_table2_verdict_flips():
     assert table2_claim(_t2_point(ok=False), grid[grid["mechanism"] != "dp_sgd_iteration"]).verdict == "fails"
     two = grid.assign(bounds=~grid["mechanism"].isin(["gaussian", "laplace"]))
     assert table2_claim(_t2_point(), two).verdict == "fails"
+
+
+def test_ptr_threshold_erratum_spec_check_17():
+    """n = 1e4, eps = 1, delta = 1e-5, delta_k = 0.6, beta = 0.5: gamma 1.262e-31 printed, 2.524e-31 with log(2/delta);
+    (1/(2 delta)) exp(-(0.1)(1e4)/12.2) recomputed here."""
+    from dplab.studies.preprocessing.claims import ptr_threshold_claim
+
+    frame = pd.DataFrame([{"n": 10_000, "eps": 1.0, "delta": 1e-5, "gap": 0.6, "beta": 0.5}])
+    expected = math.exp(-0.1 * 1e4 / 12.2) / (2 * 1e-5)
+    assert expected == pytest.approx(1.262e-31, rel=1e-3)
+    claim = ptr_threshold_claim(frame)
+    assert claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence

@@ -239,6 +239,26 @@ def theorem7_alpha_claim(ptr: pd.DataFrame) -> Claim:
         f"n = {n}) {corrected['total']:.4g}", _path("ext_ptr", "tables"))
 
 
+def ptr_threshold_claim(ptr: pd.DataFrame) -> Claim:
+    """Erratum: Prop. 8's proof uses the threshold log(1/delta)/eps, Algorithm 1 (and its privacy proof)
+    log(2/delta)/eps; with Algorithm 1's threshold the failure probability gamma's prefactor is 1/delta, not
+    1/(2 delta)."""
+    row = ptr[ptr["gap"] > ptr["beta"]].iloc[0]
+    n, eps, delta = int(row["n"]), float(row["eps"]), float(row["delta"])
+    gap, beta = float(row["gap"]), float(row["beta"])
+    printed = smooth_rdp.prop8_failure_probability(n, eps, delta, gap, beta, threshold="log1")
+    algorithm = smooth_rdp.prop8_failure_probability(n, eps, delta, gap, beta, threshold="log2")
+    return Claim(
+        "erratum_ptr_threshold", "Algorithm 1 vs proof of Prop. 8",
+        "Prop. 8's failure probability gamma = (1/(2 delta)) exp(-(delta_k - beta) n eps/12.2) for Algorithm 1",
+        "erratum" if algorithm > printed else "holds",
+        "Rule: erratum if gamma with Algorithm 1's threshold log(2/delta)/eps exceeds the printed gamma (whose proof "
+        f"uses log(1/delta)/eps). At the run's large-gap dataset (n = {n}, eps = {eps:g}, delta = {delta:g}, "
+        f"delta_k = {gap:.4g}, beta = {beta:g}): printed {printed:.4g}, with log(2/delta) {algorithm:.4g} "
+        f"(x{algorithm / printed:g}: prefactor 1/delta, as Algorithm 1's threshold, on which its privacy proof "
+        "rests, must be kept)", _path("ext_ptr", "tables"))
+
+
 def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     claims = []
     if "ext_sensitivity" in frames:
@@ -261,6 +281,7 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     if "ext_ptr" in frames:
         f = frames["ext_ptr"].set_index("dataset")
         claims.append(theorem7_alpha_claim(f))
+        claims.append(ptr_threshold_claim(frames["ext_ptr"]))
         small, large = f.loc["small_gap"], f.loc["large_gap"]
         ok = small["refusal_rate"] >= 0.9 and abs(large["refusal_rate"] - large["refusal_probability_exact"]) < 0.2
         claims.append(Claim("ptr_refuses_small_gaps", "Algorithm 1, Prop. 8",
