@@ -67,3 +67,20 @@ def test_later_users_flip_when_the_last_user_is_added():
     curve = {**CONFIG["figures"]["fig2"], "positions": [39, 40]}
     claim = {c.claim_id: c for c in figure2_claims(figure_curves(curve), curve)}["fig2_especially_later_users"]
     assert claim.verdict == "fails"
+
+
+def _utility(rows):
+    return pd.DataFrame([{"noise": "gaussian", "lr": 0.5, "noise_scale": s, "min_risk": 0.642, "excess_risk_mean": r,
+                          "epsilon_thm_first": f, "epsilon_thm_middle": f, "epsilon_thm_last": last}
+                         for s, r, f, last in rows])
+
+
+def test_utility_claim_needs_amplification_where_the_model_is_useful():
+    """Trivial predictor w = 0 has excess log 2 - 0.642 = 0.0511: amplification only at excess 0.097 is partial,
+    at excess 0.02 holds, nowhere fails; an infinite epsilon is never 'amplified'."""
+    from dplab.studies.contraction.claims import utility_claim
+
+    inf = float("inf")
+    assert utility_claim(_utility([(0.1, 0.004, inf, inf), (3.0, 0.097, 0.0, 2.75)])).verdict == "partial"
+    assert utility_claim(_utility([(0.3, 0.02, 1.0, 49.9)])).verdict == "holds"
+    assert utility_claim(_utility([(0.1, 0.004, inf, inf), (1.0, 0.07, 10.0, 10.0)])).verdict == "fails"
