@@ -84,3 +84,13 @@ def test_utility_claim_needs_amplification_where_the_model_is_useful():
     assert utility_claim(_utility([(0.1, 0.004, inf, inf), (3.0, 0.097, 0.0, 2.75)])).verdict == "partial"
     assert utility_claim(_utility([(0.3, 0.02, 1.0, 49.9)])).verdict == "holds"
     assert utility_claim(_utility([(0.1, 0.004, inf, inf), (1.0, 0.07, 10.0, 10.0)])).verdict == "fails"
+
+
+def test_prop1_proof_baseline_erratum_flips_without_contraction():
+    """Fig. 3 (M = sqrt(0.76)): kappa at i = 39 is 2 M^2/sigma^2 = 1.52 (spec) vs Feldman's 2: erratum; Fig. 2 has
+    rho = 0, M = 1, where both agree: holds."""
+    from dplab.studies.contraction.claims import prop1_proof_claim
+
+    claim = prop1_proof_claim(CONFIG["figures"]["fig3"])
+    assert claim.verdict == "erratum" and "kappa used 1.520000 vs Feldman 2.000000" in claim.evidence
+    assert prop1_proof_claim(CONFIG["figures"]["fig2"]).verdict == "holds"

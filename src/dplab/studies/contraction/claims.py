@@ -309,12 +309,34 @@ def utility_claim(utility: pd.DataFrame) -> Claim:
         f"trivial: {int((amplified & useful).sum())}. " + rows, _artifact("ext_utility"))
 
 
+def prop1_proof_claim(fig3: Mapping[str, Any]) -> Claim:
+    """The proof of Prop. 1 says it 'only considers the former' (Feldman et al., no contraction), yet its kappa carries
+    Balle et al.'s contraction factor M^(n-i+1); with M < 1 (Fig. 3) the two differ. Also, with the printed (n - i)
+    denominator kappa is the same for i = n - 1 and i = n whenever M = 1."""
+    setting = gaussian_setting(fig3)
+    n = int(setting["n"])
+    kappas = {i: float(kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=n, i=i))
+              for i in (n - 1, n)}
+    feldman = {i: float(kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=1.0, n=n, i=i)) for i in (n - 1, n)}
+    differs = abs(kappas[n - 1] - feldman[n - 1]) > 1e-12 * feldman[n - 1]
+    return Claim(
+        "erratum_prop1_proof_baseline", "Proof of Prop. 1",
+        "The baseline is Feldman et al.'s bound ('we only consider the former')",
+        "erratum" if differs else "holds",
+        "Rule: erratum if the kappa the proof uses (with M^(n-i+1), Balle et al. Thm 5) differs from Feldman et al.'s "
+        f"(M = 1) at the paper's own Fig. 3 parameters (M = {setting['M']:.6f}). i = n-1 = {n - 1}: kappa used "
+        f"{kappas[n - 1]:.6f} vs Feldman {feldman[n - 1]:.6f}; i = n: {kappas[n]:.6f} vs {feldman[n]:.6f}. With M = 1 "
+        f"the printed (n - i) denominator gives kappa(n-1) = kappa(n) = {feldman[n - 1]:.6f} (suspicious; Feldman et "
+        "al.'s Thm 23 may read n - i + 1, not verifiable from the paper's text). The figures use the paper's kappa.",
+        _artifact("fig3"))
+
+
 def errata_claims(study_config: Mapping[str, Any]) -> list[Claim]:
     fig2, fig3 = study_config["figures"]["fig2"], study_config["figures"]["fig3"]
     kappa_main = kappa_prop1(L=fig2["L"], sigma=fig2["sigma"], M=1.0, n=fig2["n"], i=1)
     kappa_appendix = kappa_main * fig2["sigma"] ** 2
     M3 = contraction_modulus(lr=fig3["lr"], beta_smooth=fig3["beta_smooth"], rho=fig3["rho"])
-    return [
+    return [prop1_proof_claim(fig3),
         Claim("erratum_prop1_appendix_kappa", "Appendix, proof of Prop. 1",
               "kappa = 2 L^2 M^(n-i+1)/(n-i) (no sigma^2), and kappa = 2 alpha L^2 for i = n", "erratum",
               f"Main text divides by sigma^2: at Fig. 2 parameters, i = 1, kappa = {kappa_main:.7f} (main) vs "
