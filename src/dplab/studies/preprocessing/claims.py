@@ -101,7 +101,7 @@ def _table_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
               _path("table3", "tables")),
         Claim("table3_bounds_hold_empirically", "Table 3, Prop. 15",
               "Imputation sensitivities bound the realised Delta_2", "holds" if t3[t3["variant"] != "as_printed"]["within_bound"].all() else "fails",
-              "; ".join(f"{r.model}: measured {r.empirical_delta2:.3g} vs bound {r.bound_value:.3g}" for r in t3.itertuples()),
+              "Rule: holds if every non-as-printed bound is >= the measured Delta_2, fails otherwise. " + "; ".join(f"{r.model}: measured {r.empirical_delta2:.3g} vs bound {r.bound_value:.3g}" for r in t3.itertuples()),
               _path("table3", "tables")),
     ]
 
@@ -154,13 +154,16 @@ def _fig2_claims(fig2: pd.DataFrame) -> list[Claim]:
     return [
         Claim("fig2a_quantization_small_eta", "Sec. 4.2, Fig. 2(a)",
               "SRDP analysis gives significantly stronger guarantees for smaller eta", "holds" if a_ok and rising else "partial",
-              "; ".join(f"{s}: eta={r.x:g} SRDP {r.srdp_table2:.4g} vs group {r.group_privacy:.4g}" for s, r in small.iterrows())
+              "Rule: holds if SRDP < group privacy at each setting's smallest eta and SRDP is non-decreasing in eta; "
+              "partial otherwise. "
+              + "; ".join(f"{s}: eta={r.x:g} SRDP {r.srdp_table2:.4g} vs group {r.group_privacy:.4g}" for s, r in small.iterrows())
               + f"; SRDP non-decreasing in eta: {rising}", _path("fig2", "figures")),
         fig2b_claim(wide[wide["panel"] == "b"]),
         Claim("fig2c_pca_constant", "Sec. 4.2, Fig. 2(c)",
               "With SRDP the PCA privacy parameter stays constant in n; group privacy grows with n",
               "holds" if bool((spread < 1 + 1e-9).all() and growth.all()) else "fails",
-              "; ".join(f"{s}: SRDP max/min {v:.6f}" for s, v in spread.items())
+              "Rule: holds if SRDP's max/min over n is 1 (to 1e-9) and group privacy strictly increases in n; fails "
+              "otherwise. " + "; ".join(f"{s}: SRDP max/min {v:.6f}" for s, v in spread.items())
               + f"; group increasing: {bool(growth.all())}, from {c['group_privacy'].min():.4g} to {c['group_privacy'].max():.4g}",
               _path("fig2", "figures")),
     ]
@@ -182,7 +185,8 @@ def _fig3_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         verdict = "holds" if share == 1 else ("fails" if share == 0 else "partial")
         claims.append(Claim("fig3_consistently_outperforms", "Sec. 5, Fig. 3 caption",
                             "For each overall eps, the pre-processed pipeline (non-private PCA + Table-2 budget) consistently outperforms",
-                            verdict, "; ".join(f"eps={r.epsilon:g}: (a) {r.nonprivate_pca:.4f}, (b) {r.dp_pca:.4f}, (c) {r.no_preprocessing:.4f}"
+                            verdict, "Rule: holds if (a) has the lowest mean excess risk at every eps, fails if at "
+                            "none, partial otherwise. " + "; ".join(f"eps={r.epsilon:g}: (a) {r.nonprivate_pca:.4f}, (b) {r.dp_pca:.4f}, (c) {r.no_preprocessing:.4f}"
                                                for r in m.itertuples()), _path("fig3", "figures")))
         if "nonprivate_pca_dim" in m:
             m["dim_best"] = m["nonprivate_pca_dim"] < m[["dp_pca", "no_preprocessing"]].min(axis=1)
@@ -207,6 +211,7 @@ def _fig3_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         claims.append(Claim("ext_regimes_ordering", "Extension of Fig. 3",
                             "Where over (d/n, k, eigen-gap) the paper's ordering (a) best holds",
                             "holds" if share == 1 else ("fails" if share == 0 else "partial"),
+                            "Rule: holds if (a) is best at every (regime, eps), fails if at none, partial otherwise. "
                             f"(a) best at {share:.0%} of {len(m)} (regime, eps) points; holds at: "
                             + (", ".join(f"regime {int(r.regime)} eps={r.epsilon:g}" for r in m[m["a_best"]].itertuples()) or "none"),
                             _path("ext_fig3_regimes", "figures")))
@@ -267,7 +272,8 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         claims.append(Claim("sensitivity_bounds_hold", "Prop. 3, Cor. 4, Prop. 5",
                             "Realised Delta_inf and Delta_2 never exceed the proved sensitivities",
                             "holds" if bad.empty else "fails",
-                            "; ".join(f"{r.step}/{r.replacement}: Dinf {r.empirical_delta_inf} <= {r.bound_delta_inf:g}, "
+                            "Rule: holds if no realised Delta_inf or Delta_2 exceeds its bound, fails otherwise. "
+                            + "; ".join(f"{r.step}/{r.replacement}: Dinf {r.empirical_delta_inf} <= {r.bound_delta_inf:g}, "
                                       f"D2 {r.empirical_delta_2:.3g} <= {r.bound_delta_2:.3g}" for r in f.itertuples()),
                             _path("ext_sensitivity", "tables")))
     if "ext_srdp_audit" in frames:
@@ -276,7 +282,8 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         claims.append(Claim("theorem2_audit", "Theorem 2",
                             "Exact Renyi divergences after pre-processing lie below the Theorem 2 bound",
                             "holds" if ok else "fails",
-                            "; ".join(f"{r.step}: exact {r.exact_renyi_worst:.4g} vs Thm2 {r.theorem2_optimised_p:.4g} vs group {r.group_privacy:.4g}"
+                            "Rule: holds if the exact divergence is <= Theorem 2 and <= group privacy at every step, "
+                            "fails otherwise. " + "; ".join(f"{r.step}: exact {r.exact_renyi_worst:.4g} vs Thm2 {r.theorem2_optimised_p:.4g} vs group {r.group_privacy:.4g}"
                                       for r in f.itertuples()), _path("ext_srdp_audit", "tables")))
     if "ext_ptr" in frames:
         f = frames["ext_ptr"].set_index("dataset")
@@ -286,6 +293,8 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         ok = small["refusal_rate"] >= 0.9 and abs(large["refusal_rate"] - large["refusal_probability_exact"]) < 0.2
         claims.append(Claim("ptr_refuses_small_gaps", "Algorithm 1, Prop. 8",
                             "PTR refuses on small eigen-gaps and releases on large ones", "holds" if ok else "partial",
+                            "Rule: holds if the small-gap refusal rate is >= 0.9 and the large-gap rate is within 0.2 "
+                            "of the exact refusal probability; partial otherwise. "
                             f"small gap {small['gap']:.3f}: refusal {small['refusal_rate']:.2f} (exact {small['refusal_probability_exact']:.3g}); "
                             f"large gap {large['gap']:.3f}: refusal {large['refusal_rate']:.2f} (exact {large['refusal_probability_exact']:.3g}), "
                             f"excess risk {large['excess_risk_mean']:.4f}", _path("ext_ptr", "tables")))
