@@ -54,7 +54,9 @@ def figure2_claims(fig2: pd.DataFrame, curve: Mapping[str, Any]) -> list[Claim]:
     return [
         Claim("fig2_thm4_outperforms_prop1", "Sec. IV, Fig. 2",
               "For convex losses (rho = 0), Theorem 4 gives a smaller delta than the RDP baseline (Prop. 1) for "
-              "every epsilon and user shown", "holds" if outperform else "fails", evidence, _artifact("fig2")),
+              "every epsilon and user shown", "holds" if outperform else "fails",
+              "Rule: holds if Thm 4's delta <= Prop. 1's at every eps of the grid for every user shown, fails "
+              "otherwise. " + evidence, _artifact("fig2")),
         later_users_claim(wide, curve),
     ]
 
@@ -122,7 +124,9 @@ def figure3_claims(fig3: pd.DataFrame) -> list[Claim]:
               "For strongly convex losses, Theorem 4 is better in the high-privacy region (small epsilon) and, for "
               "users appearing late, at every epsilon; the baseline wins at larger epsilon for earlier users",
               "holds" if small_ok and last_ok else "fails",
-              "; ".join(rows) + f" (grid step {wide['epsilon'].diff().max():.3g}; spec: 0.784 and 2.680)",
+              "Rule: holds if Thm 4 <= Prop. 1 at every eps <= 0.25 for every user and the last user never crosses; "
+              "fails otherwise. "
+              + "; ".join(rows) + f" (grid step {wide['epsilon'].diff().max():.3g}; spec: 0.784 and 2.680)",
               _artifact("fig3")),
     ]
 
@@ -139,7 +143,10 @@ def monotonicity_claim(fig2: pd.DataFrame, fig3: pd.DataFrame) -> Claim:
     return Claim("earlier_users_more_private", "Sec. I and IV",
                  "Users whose records are processed earlier enjoy stronger privacy (delta non-decreasing in i)",
                  "holds" if ok else "fails",
-                 "; ".join(f"{n} {m}: monotone {o} (min step in log10 delta across i {s:.3g})" for n, m, o, s in checks),
+                 "Rule: holds if log10 delta never decreases in i (tolerance 1e-12) for both methods of Figs. 2 and 3; "
+                 "fails otherwise. "
+                 + "; ".join(f"{n} {m}: monotone {o} (min step in log10 delta across i {s:.3g})"
+                             for n, m, o, s in checks),
                  _artifact("fig2"))
 
 
@@ -165,7 +172,9 @@ def laplace_claims(laplace: pd.DataFrame, laplace_config: Mapping[str, Any]) -> 
     return [
         Claim("thm3_pure_dp_threshold", "Thm 3 and its corollary",
               "Laplace PNSGD is pure epsilon-DP for its i-th input once epsilon >= min{2L/v, M(b-a)/(eta v)} (i < n)",
-              "holds" if ok and corollary_fails_only_at_n else "fails", "; ".join(holds_rows) + f" (n = {n})",
+              "holds" if ok and corollary_fails_only_at_n else "fails",
+              "Rule: holds if delta = 0 exactly from each user's threshold and > 0 below it, and the printed corollary "
+              "fails only for i = n; fails otherwise. " + "; ".join(holds_rows) + f" (n = {n})",
               _artifact("ext_laplace")),
         Claim("erratum_thm3_corollary_i_equals_n", "Thm 3, 'consequently delta = 0 if ...'",
               "The pure-DP threshold min{2L/v, M(b-a)/(eta v)} also holds for the last user i = n", "erratum",
@@ -189,7 +198,8 @@ def lemma_claims(lemmas: pd.DataFrame) -> list[Claim]:
         part = rows(check)
         worst = float(part["max_abs_error"].max())
         claims.append(Claim(cid, source, statement, "holds" if worst < 1e-6 else "fails",
-                            f"{len(part)} points: max |closed form - quadrature|, |closed form - dp_accounting| = "
+                            f"Rule: holds if the largest error is below 1e-6. {len(part)} points: max |closed form - "
+                            "quadrature|, |closed form - dp_accounting| = "
                             f"{worst:.2e}", _artifact("ext_lemmas", "tables")))
     theorem2 = rows("theorem2_projected_gaussian")
     worst = float(theorem2["max_abs_error"].max())
@@ -198,7 +208,8 @@ def lemma_claims(lemmas: pd.DataFrame) -> list[Claim]:
         "theorem2_contraction_coefficient", "Theorem 2, eq. (8)",
         "eta_gamma(K) = sup_{y1,y2} E_gamma(K(y1)||K(y2)); for the projected Gaussian kernel the bound "
         "theta_gamma(D/s) of eq. (23) holds", "holds" if worst < 1e-4 and below else "fails",
-        "brute-force sup over 21x21 start pairs vs endpoints: max diff "
+        "Rule: holds if the brute-force sup equals the endpoint value to 1e-4 and the exact value is <= the paper's "
+        "bound. brute-force sup over 21x21 start pairs vs endpoints: max diff "
         f"{worst:.1e}; exact / paper bound: "
         + "; ".join(f"eps={r.epsilon:g}, D={r.shift:g}: {r.closed_form:.6f} / {r.paper_bound:.6f}"
                     for r in theorem2.itertuples()),
@@ -208,7 +219,7 @@ def lemma_claims(lemmas: pd.DataFrame) -> list[Claim]:
         "unconstrained_kernel_no_contraction", "Sec. III (additive kernels on R^d)",
         "Without projection the Gaussian kernel has eta_gamma = 1 (no amplification)",
         "holds" if float(free["max_abs_error"].max()) < 1e-9 else "fails",
-        "sup_r theta_gamma(r) at r = 60: " + ", ".join(f"eps={r.epsilon:g}: {r.closed_form:.12f}" for r in free.itertuples()),
+        "Rule: holds if sup_r theta_gamma(r) equals 1 to 1e-9. sup_r theta_gamma(r) at r = 60: " + ", ".join(f"eps={r.epsilon:g}: {r.closed_form:.12f}" for r in free.itertuples()),
         _artifact("ext_lemmas", "tables")))
     renyi = rows("renyi_gaussian")
     if len(renyi):
@@ -239,7 +250,9 @@ def audit_claims(audits: Mapping[str, pd.DataFrame], random_stopping: pd.DataFra
             f"{'thm4' if noise == 'gaussian' else 'thm3'}_audit", f"{theorem}",
             f"PNSGD with {noise} noise is (eps, delta)-DP for its i-th input with the delta of {theorem}",
             "holds" if holds else "fails",
-            f"{len(frame)} points over configs {sorted(frame['config'].unique())}: max(grid - bound) = {grid_excess:.3g}, "
+            "Rule: holds if neither the exact grid delta nor the Monte-Carlo lower bound exceeds the theorem's delta "
+            f"(1e-9), fails otherwise. {len(frame)} points over configs {sorted(frame['config'].unique())}: "
+            f"max(grid - bound) = {grid_excess:.3g}, "
             f"max(MC lower - bound) = {mc_excess:.3g}; grid/bound where bound > 1e-6: max {ratio.max():.3f}, median "
             f"{ratio.median():.3f}; tightest at eps=0: {tight['config']} i={int(tight['i'])} grid "
             f"{tight['delta_grid']:.4f} vs bound {tight['bound_theorem']:.4f}; MC lower > grid + 1e-3 at {soft} "
@@ -251,7 +264,8 @@ def audit_claims(audits: Mapping[str, pd.DataFrame], random_stopping: pd.DataFra
                 "prop1_audit", "Proposition 1",
                 "PNSGD with Gaussian noise is (eps, exp(-(eps-kappa)^2/(4 kappa)))-DP for its i-th input",
                 "holds" if excess <= 1e-9 else "fails",
-                f"max(grid - Prop. 1 bound) = {excess:.3g} over {len(frame)} points", _artifact("ext_audit_gaussian")))
+                f"Rule: holds if the exact grid delta never exceeds Prop. 1's (1e-9). max(grid - Prop. 1 bound) = "
+                f"{excess:.3g} over {len(frame)} points", _artifact("ext_audit_gaussian")))
     excess = float((random_stopping["delta_grid"] - random_stopping["bound_thm5"]).max())
     excess_i = float((random_stopping["delta_grid"] - random_stopping["bound_thm5_i"]).max())
     at0 = random_stopping[random_stopping["epsilon"] == 0]
@@ -259,6 +273,7 @@ def audit_claims(audits: Mapping[str, pd.DataFrame], random_stopping: pd.DataFra
         "thm5_random_stopping", "Theorem 5",
         "Randomly stopped PNSGD is (eps, theta(2L/sigma)/(n (1 - theta(M D/(eta sigma)))))-DP uniformly over users",
         "holds" if max(excess, excess_i) <= 1e-9 else "fails",
+        "Rule: holds if the exact grid delta never exceeds Theorem 5's bound or its i-dependent form (1e-9). "
         f"max(grid - Thm 5) = {excess:.3g}, max(grid - i-dependent form) = {excess_i:.3g}; at eps=0: "
         + "; ".join(f"i={int(r.i)} grid {r.delta_grid:.5f} vs {r.bound_thm5:.5f}" for r in at0.itertuples()),
         _artifact("ext_random_stopping")))
@@ -275,7 +290,8 @@ def regime_claim(regime: pd.DataFrame) -> Claim:
         "regime_thm4_vs_prop1", "Sec. IV (Figs. 2-3 use D/(eta sigma) ~ 1 only)",
         "Theorem 4 improves on the RDP baseline (the figures' setting generalises to other domain sizes)",
         "holds" if always else "partial",
-        "; ".join(
+        "Rule: holds if Theorem 4's epsilon at the fixed delta never exceeds Prop. 1's on the diameter sweep; partial "
+        "if it does from some D on. " + "; ".join(
             f"i={i}: Thm 4 worse than Prop. 1 (eps {p:.3f}) from D = {f:.4f}" if not np.isnan(f)
             else f"i={i}: Thm 4 never worse on the sweep" for i, f, p in rows
         ) + f" (delta = {regime['delta'].iloc[0]:g}, eta sigma = 1)",
