@@ -51,6 +51,8 @@ def lemma5_claim(f1: pd.DataFrame) -> Claim:
     at1 = dr16["ratio_to_lemma5"].iloc[np.argmin(np.abs(dr16.index.to_numpy() - 1.0))]
     return Claim("lemma5_tighter_kl", "Lemma 5", "D_KL <= eps*tanh(eps/2), tighter than DR16's eps(e^eps-1)/2 by "
                  "(1+e^eps)/2", "holds" if holds else "fails",
+                 "Rule: holds if DR16/Lemma 5 > 1 at every eps, equals (1+e^eps)/2 to 1e-9 and randomized response "
+                 "attains Lemma 5 to 1e-9. "
                  f"ratio DR16/Lemma5 > 1 at all {len(dr16)} eps in [{dr16.index.min():g}, {dr16.index.max():g}], "
                  f"equals (1+e^eps)/2 to {ratio_error:.1e} (at eps~1: {at1:.6f}); randomized response attains the "
                  f"bound to {tight:.1e}", _path("f1"))
@@ -72,6 +74,7 @@ def thm1_claims(f2: pd.DataFrame, t1: pd.DataFrame) -> list[Claim]:
         Claim("thm1_tighter_than_nissim_stemmer", "Thm 1, Sec. 4.1.2",
               "P[|R_hat - R| < 9eps] > 1 - e^-eps delta/eps ln(2/eps): both a and b smaller than Nissim-Stemmer's 13eps "
               "and (2delta/eps)log(2/eps)", "holds" if a_ok and b_ok else "fails",
+              "Rule: holds if both a and b are smaller than Nissim-Stemmer's at every point of f2. "
               f"a smaller at {a_ok and 'all'} {len(wide)} (eps, delta) points of f2, b smaller: {b_ok}; {example}; "
               f"Dwork et al. 2015's b = 8 delta^eps >= 1 (vacuous) in {len(vacuous)}/{(t1['method'] == 'dwork_2015').sum()} "
               "cases of t1", _path("f2")),
@@ -91,6 +94,7 @@ def thm2_claim(f3: pd.DataFrame) -> Claim:
     return Claim("thm2_tighter_than_nissim_stemmer", "Thm 2, Sec. 4.1.1",
                  "On-average bound e^-eps k delta + 1 - e^-eps, tighter than Nissim-Stemmer's k delta + 2eps (the delta "
                  "term by a factor e^eps)", "holds" if smaller else "fails",
+                 "Rule: holds if Theorem 2 < Nissim-Stemmer at every point of f3. "
                  f"Thm 2 < NS at {int((thm2 < ns).sum())}/{len(thm2)} points of f3; ratio NS/Thm2 from "
                  f"{np.min(ns / thm2):.3f} to {np.max(ns / thm2):.1f} (eps = {big['epsilon']:g}, k delta = "
                  f"{big['k_delta']:g}); e^10 = {np.exp(10):.2f} (paper: 'about 20,000')", _path("f3"))
@@ -124,6 +128,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims = [Claim("composition_epsilon_equals_kov", "Thm 4, Cor 2, Cor 3 (Sec. 4.2)",
                     "The composition eps' equals Kairouz-Oh-Viswanath's (the paper says so); it is not tighter",
                     "holds" if same < 1e-12 else "fails",
+                    "Rule: holds if Cor 3's eps' equals KOV's eps'_3 to 1e-12 (relative) wherever uncapped. "
                     f"Thm 4 eps' is KOV min(eps'_1, eps'_2, eps'_3) by construction; Cor 3's eps' = KOV eps'_3 to "
                     f"{same:.1e} wherever uncapped; KOV/Thm 4 exceeds the exact optimal (pure steps) at {above_opt}/"
                     f"{len(kov_i)} (eps, T) points of f4", _path("f4"))]
@@ -143,6 +148,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims.append(Claim("composition_delta_tighter_than_kov", "Thm 4, Cor 2, Cor 3, Remarks (Sec. 4.2)",
                         "delta' is smaller than KOV's by about delta tanh(eps/2)(T - ceil(eps'/eps))",
                         "fails" if len(bad) else "holds",
+                        "Rule: fails if any theorem row of t2 certifies delta' below 1-(1-delta)^T. "
                         f"the arithmetic of the gain is right but the certified delta' falls below 1-(1-delta)^T, which "
                         f"no valid theorem can: {len(bad)} theorem rows of t2 flagged below_lower_bound; {c9_text}; "
                         f"in f5: {f5_text}", _path("t2")))
@@ -180,6 +186,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims.append(Claim("composition_fair_comparison", "Thm 4, Cor 2, Cor 3 (F6 of the spec)",
                         "At a fixed total delta, the paper's theorems certify a smaller eps' than KOV",
                         "fails" if len(below) or len(only) else "holds",
+                        "Rule: fails if a paper value is below the exact optimum or finite where no valid method is. "
                         f"paper value below the exact optimum at T in {sorted(set(below['t']))}, finite where no valid "
                         f"method is at T in {sorted(set(only['t']))}; {text}", _path("f6")))
     return claims
@@ -230,6 +237,7 @@ def sgld_claims(t3: pd.DataFrame, f7: pd.DataFrame, f9: pd.DataFrame, delta: flo
     claims.append(Claim("sgld_generalization_bound", "Thm 7 + Thm 1, Sec. 5",
                         "SGLD generalizes with a bound of order sqrt(log N / N) independent of model size",
                         "partial" if len(nonvac) < len(hp) else "holds",
+                        "Rule: holds if the valid HP bound is non-vacuous at every point of f7, partial otherwise. "
                         f"valid variant, HP bound 9 eps_eff: {summary}; the Thm 1 floor 9 eps_min(N, delta') binds at "
                         f"{int(_bool(hp['floor_limited']).sum())}/{len(hp)} points; vacuous elsewhere", _path("f7")))
     return claims
@@ -255,6 +263,8 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
         Claim("e1_gap_below_bounds", "Thm 7 + Thms 1-2 (E1 of the spec)",
               "The measured generalization gap of SGLD lies below the (valid) bounds",
               "holds" if len(violations) == 0 and len(on_avg_violated) == 0 else "fails",
+              "Rule: holds if max|gap| stays below every non-vacuous HP bound and no on-average bound is violated "
+              "(CI outside). "
               f"{len(hp_ok)}/{len(noisy)} noisy (d, N, sigma, T) points have a non-vacuous HP bound; max|gap| >= bound at "
               f"{len(violations)}; coverage min {hp_ok['coverage_valid'].min() if len(hp_ok) else float('nan'):.2f}; "
               f"looseness bound/max|gap| {looseness.min() if len(hp_ok) else float('nan'):.0f}..."
@@ -263,11 +273,14 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
         Claim("e1_bound_model_size_free", "Sec. 5, Remarks",
               "The SGLD generalization bounds do not depend (explicitly) on model size",
               "holds" if spread == 0.0 else "fails",
+              "Rule: holds if the HP bound is identical across d. "
               f"max spread of the HP bound across d = {spread:g}; mean|gap| at d={dims[-1]} exceeds d={dims[0]} at "
               f"{grows:.0%} of (N, sigma, T)", _path("f8")),
         Claim("e1_privacy_and_generalization_together", "Sec. 5",
               "More noise gives both more privacy and a smaller generalization gap",
               "holds" if share >= 0.9 else ("partial" if share >= 0.5 else "fails"),
+              "Rule: holds if mean|gap| at the largest sigma is below that at the smallest in >= 90% of (d, N, T) "
+              "cells, partial if >= 50%, fails otherwise. "
               f"mean|gap| at the largest sigma below sigma={f8['sigma'].min():g} at {share:.0%} of {len(trend)} (d, N, T) "
               "cells; eps' decreases in sigma by construction", _path("f8")),
     ]
