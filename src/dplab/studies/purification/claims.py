@@ -118,7 +118,9 @@ def mc_audit_claim(mc: pd.DataFrame) -> Claim:
                     f"{', '.join(f'{int(n):.0e}' for n in raw['n_samples'])}" + ("" if grows else " (does not exceed)"))
     return Claim("mc_audit_consistent_with_exact", "Theorem 1 (extension: black-box audit)",
                  "Black-box Monte-Carlo lower bounds never exceed the exact pure epsilon of purified outputs, while "
-                 "those of unpurified outputs grow with the sample size", "holds" if ok else "fails", "; ".join(rows),
+                 "those of unpurified outputs grow with the sample size", "holds" if ok else "fails",
+                 "Rule: holds if no purified Monte-Carlo lower bound exceeds the exact pure epsilon (1e-12). "
+                 + "; ".join(rows),
                  artifact_path("ext_mc_audit"))
 
 
@@ -175,7 +177,8 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         f"purification_noise_negligible{'_sc' if sc else ''}", "Corollary 4, Sec. 4",
         "The purification step itself costs O(1/(n^2 eps)): negligible next to the upstream error",
         "holds" if cost < 1e-3 else "fails",
-        f"max over seeds and eps_tot of |excess(purified) - excess(before purification)| = {cost:.3g}", artifact_path(label)))
+        f"Rule: holds if purification changes no run's excess risk by 1e-3 or more. max over seeds and eps_tot of "
+        f"|excess(purified) - excess(before purification)| = {cost:.3g}", artifact_path(label)))
     return claims
 
 
@@ -245,6 +248,8 @@ def table_claims(table1: pd.DataFrame) -> Claim:
     return Claim("table1_log_inv_delta_replaced_by_d", "Table 1",
                  "Purification replaces log(1/delta) by d (or log|X|), giving pure-DP rates comparable to the (eps, delta) ones",
                  "holds" if not worse else "partial",
+                 "Rule: holds if the pure rate is below the (eps, delta) rate for every problem of Table 1, partial "
+                 "otherwise. "
                  f"at n={row['n']:g}, d={row['d']:g}, eps={row['epsilon']:g}, delta={row['delta']:g} (constants dropped): "
                  f"after < before for {better}; after >= before for {worse}: "
                  + "; ".join(f"{r.problem}: {r.before_value:.4g} -> {r.after_value:.4g}" for r in table1.itertuples()),
