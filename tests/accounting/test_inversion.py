@@ -79,3 +79,21 @@ def test_bad_input_is_rejected(delta: float, kwargs: dict, match: str) -> None:
 def test_nan_from_profile_is_rejected() -> None:
     with pytest.raises(ValueError, match="log_delta_fn"):
         epsilon_for_delta(lambda e: math.nan, 0.1)
+
+
+@pytest.mark.parametrize("sigma", [0.05, 0.01])
+def test_expanding_bracket_computes_epsilon_above_epsilon_max(sigma: float) -> None:
+    """A finite ε above ``epsilon_max`` (284 and 1.9e3 for the Gaussian mechanism) is computed, not reported inf."""
+    log_delta = lambda e: log_gaussian_hockey_stick(e, 1.0 / sigma)  # noqa: E731
+    assert epsilon_for_delta(log_delta, 1e-5) == math.inf
+    eps = epsilon_for_delta(log_delta, 1e-5, expand_to=1e9)
+    assert eps > 100.0
+    assert eps == pytest.approx(get_epsilon_gaussian(sigma, 1e-5), rel=1e-8)
+
+
+def test_expanding_bracket_stops_at_its_limit() -> None:
+    """Past ``expand_to`` the target is still missed: inf, and a limit below ``epsilon_max`` is rejected."""
+    log_delta = lambda e: log_gaussian_hockey_stick(e, 100.0)  # noqa: E731
+    assert epsilon_for_delta(log_delta, 1e-5, expand_to=1000.0) == math.inf
+    with pytest.raises(ValueError, match="expand_to"):
+        epsilon_for_delta(log_delta, 1e-5, epsilon_max=10.0, expand_to=5.0)

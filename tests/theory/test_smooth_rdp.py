@@ -234,3 +234,33 @@ def test_bad_input_raises(call):
 def test_bad_input_message_names_value():
     with pytest.raises(ValueError, match=r"eta=-0.1 must be a finite number > 0|eta=-0.1"):
         s.quantization_sensitivity(-0.1, 3)
+
+
+def _evaluate_latex(formula: str, **values: float) -> float:
+    """Evaluate the printed LaTeX of a Table 1 cell (\\frac, implicit products, ^2, \\log) at the symbol values."""
+    import re
+
+    text = formula.strip("$")
+    for latex, name in ((r"\kappa_\tau", " kappa "), (r"\alpha", " alpha "), (r"\tau", " tau "), (r"\mu", " mu "),
+                        (r"\varepsilon", " eps "), (r"\log", " log "), ("^", "**")):
+        text = text.replace(latex, name)
+    text = re.sub(r"\\frac\{(.*)\}\{(.*)\}$", r"((\1)/(\2))", text)
+    text = re.sub(r"log\s+(\w+)", r"log(\1)", text)
+    tokens = re.findall(r"\*\*|[A-Za-z]+|\d+|[()+\-/]", text)
+    expression = ""
+    for left, right in zip([""] + tokens, tokens):
+        operand_end = re.fullmatch(r"[A-Za-z]+|\d+|\)", left) and left != "log"
+        operand_start = re.fullmatch(r"[A-Za-z]+|\d+|\(", right)
+        expression += ("*" if operand_end and operand_start else "") + right
+    return float(eval(expression, {"log": math.log}, values))  # noqa: S307
+
+
+@pytest.mark.parametrize("variant", ["corrected", "as_printed", "exact"])
+def test_sgd_iteration_printed_formulas_give_the_values(variant: str) -> None:
+    """Table 1's SGD-by-iteration row: the printed RDP and SRDP formulas evaluate to the values the row reports
+    (issue 17: the 'exact' row printed the /2 formula next to a /32 value)."""
+    eps, n, kappa, alpha, tau = 0.5, 1000, 10, 11.0, 1.3
+    mech = s.dp_sgd_iteration_mechanism(eps, n, kappa, variant=variant)
+    symbols = dict(eps=eps, n=n, kappa=kappa, alpha=alpha, tau=tau, mu=1.0, L=1.0)
+    assert _evaluate_latex(mech.rdp_formula, **symbols) == pytest.approx(float(mech.rdp(alpha)), rel=1e-12)
+    assert _evaluate_latex(mech.srdp_formula, **symbols) == pytest.approx(float(mech.srdp(alpha, tau)), rel=1e-12)

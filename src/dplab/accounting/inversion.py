@@ -16,10 +16,14 @@ def epsilon_for_delta(
     *,
     epsilon_max: float = 100.0,
     tol: float = 1e-10,
+    expand_to: float | None = None,
 ) -> float:
     """Smallest ε ≥ 0 with log_delta_fn(ε) ≤ log(delta), for a non-increasing ``log_delta_fn`` (scalar → scalar).
 
     Returns 0.0 if the target already holds at ε = 0 and ``math.inf`` if it does not hold at ``epsilon_max``.
+    With ``expand_to``, a target missed at ``epsilon_max`` does not give ``inf``: the bracket's upper end is doubled
+    until the target holds or the end passes ``expand_to`` (only then ``inf``), so a finite ε above ``epsilon_max``
+    is computed rather than reported as infinite.
     Otherwise bisects [0, epsilon_max] until the bracket is shorter than ``tol`` and returns its upper end, so
     the returned ε always satisfies the target (it overestimates the exact ε by less than ``tol``).  Only the
     comparison log_delta_fn(ε) ≤ log(delta) is used, so stretches where log δ = −inf (pure DP, e.g. Laplace or
@@ -29,6 +33,8 @@ def epsilon_for_delta(
     require(0 <= delta <= 1, "delta", delta, "0 <= delta <= 1")
     require(0 < epsilon_max < math.inf, "epsilon_max", epsilon_max, "0 < epsilon_max < inf")
     require(0 < tol < math.inf, "tol", tol, "0 < tol < inf")
+    limit = epsilon_max if expand_to is None else expand_to
+    require(epsilon_max <= limit < math.inf, "expand_to", expand_to, f"epsilon_max ({epsilon_max}) <= expand_to < inf")
     log_target = math.log(delta) if delta > 0 else -math.inf
 
     def meets_target(epsilon: float) -> bool:
@@ -38,9 +44,11 @@ def epsilon_for_delta(
 
     if meets_target(0.0):
         return 0.0
-    if not meets_target(epsilon_max):
-        return math.inf
     low, high = 0.0, epsilon_max
+    while not meets_target(high):
+        if high >= limit:
+            return math.inf
+        low, high = high, min(2.0 * high, limit)
     while high - low > tol:
         middle = 0.5 * (low + high)
         if middle in (low, high):

@@ -194,8 +194,9 @@ def dp_sgd_iteration_mechanism(
         "dp_sgd_iteration",
         lambda a: np.asarray(a, float) * e**2 / denominator,
         lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * m**2 * eps_sq * ratio / (denominator * lip**2),
-        r"$\alpha\varepsilon^2/2$" if variant != "exact" else r"$\alpha\varepsilon^2/32$",
-        r"$\frac{\alpha\tau^2\mu^2\varepsilon^2 n\log(n-\kappa_\tau+2)}{2(n-\kappa_\tau+1)L^2\log n}$",
+        r"$\alpha\varepsilon^2/" + f"{denominator:g}$",
+        r"$\frac{\alpha\tau^2\mu^2" + ("" if variant == "as_printed" else r"\varepsilon^2")
+        + r" n\log(n-\kappa_\tau+2)}{" + f"{denominator:g}" + r"(n-\kappa_\tau+1)L^2\log n}$",
     )
 
 

@@ -12,6 +12,7 @@ from dp_accounting import rdp
 from scipy.special import expit
 
 from dplab.learning import LogisticLoss
+from dplab.studies.purification import erm
 from dplab.studies.purification.erm import (
     RegularisedLogisticLoss,
     _dpsgd,
@@ -57,7 +58,7 @@ def test_algorithm3_engine_mapping_without_noise():
     x, y = erm_dataset(30, 2, seed=3)
     eta, steps = 0.01, 5
     out = _dpsgd(LogisticLoss(), torch.tensor(x), torch.tensor(y), lam=0.0, n=30, steps=steps, sampling="without_replacement",
-                 gamma=1.0, sigma=0.0, eta=eta, clip=1.0, radius=1.0, runs=2, generator=torch.Generator().manual_seed(0))
+                 gamma=1.0, noise_std=0.0, eta=eta, clip=1.0, radius=1.0, runs=2, generator=torch.Generator().manual_seed(0))
     theta, average = np.zeros(2), np.zeros(2)
     for _ in range(steps):
         grad = x.T @ (-y * expit(-y * (x @ theta)))
@@ -85,3 +86,30 @@ def test_regularised_loss_factored_gradients_equal_torch_func(per_run_samples):
     torch.testing.assert_close(factored.squared_norms, reference.square().sum(-1), rtol=1e-12, atol=1e-14)
     c = torch.rand(3, 6, generator=generator, dtype=torch.float64)
     torch.testing.assert_close(factored.weighted_sum(c), (reference * c.unsqueeze(-1)).sum(1), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.1])
+def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
+    """The Gaussian noise on each step's summed clipped gradients has std Lemma 25's σ (which already contains L),
+    not σL (issue 17: at L = 1 + λR = 1.1 the paper method got 10 % too much noise); calibrated noise multipliers z
+    give std zL. Recorded from the engine's configs (batch × per-example noise scale) at one point of the sweep."""
+    recorded = []
+
+    def record(config, loss, X, Y, w0, *, runs, generator, progress):
+        if config.noise == "gaussian":
+            recorded.append((config.sampling, config.noise_scale * config.batch_size))
+        return torch.zeros(runs, X.shape[1], dtype=torch.float64)
+
+    monkeypatch.setattr(erm, "run_noisy_gradient", record)
+    params = {"d": 2, "seeds": 2, "radius": 1.0, "lam": lam, "epsilon_sweep": {"n": 100, "epsilons": [2.0]},
+              "n_sweep": {"epsilon": 2.0, "ns": [100]}, "max_steps_paper": 30, "max_steps_tuned": 20,
+              "max_steps_reference": 20, "em_grid_spacing": 0.1, "reference_iterations": 200}
+    rows = erm.erm_point(params, 5, iter, {"n": 100, "epsilon_total": 2.0})
+    rows = rows.drop_duplicates("method").set_index("method")
+    lipschitz = 1.0 + lam
+    paper = [std for sampling, std in recorded if sampling == "without_replacement"]
+    assert len(paper) == (int(rows.loc["purified_dpsgd", "steps"]) if lam > 0 else 1)
+    assert paper == pytest.approx([rows.loc["purified_dpsgd", "sigma"]] * len(paper), rel=1e-12)
+    calibrated = {round(std, 12) for sampling, std in recorded if sampling == "poisson"}
+    expected = {round(rows.loc[m, "sigma"] * lipschitz, 12) for m in ("purified_dpsgd_tuned", "dpsgd_reference")}
+    assert calibrated == expected

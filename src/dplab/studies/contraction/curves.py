@@ -26,7 +26,8 @@ from dplab.theory.contraction import (
 )
 
 __all__ = [
-    "epsilon_grid", "delta_columns", "figure_curves", "laplace_curves", "regime_map", "thm4_crossover_diameter",
+    "epsilon_grid", "delta_columns", "gaussian_setting", "figure_curves", "laplace_curves", "regime_map",
+    "thm4_crossover_diameter",
 ]
 
 LN10 = np.log(10.0)
@@ -43,7 +44,7 @@ def delta_columns(log_delta: np.ndarray) -> dict[str, np.ndarray]:
     return {"delta": np.exp(log_delta), "log10_delta": log_delta / LN10}
 
 
-def _gaussian_setting(curve: Mapping[str, Any]) -> dict[str, float]:
+def gaussian_setting(curve: Mapping[str, Any]) -> dict[str, float]:
     M = contraction_modulus(lr=curve["lr"], beta_smooth=curve["beta_smooth"], rho=curve["rho"])
     return {"L": curve["L"], "sigma": curve["sigma"], "M": M, "lr": curve["lr"], "n": curve["n"]}
 
@@ -51,7 +52,7 @@ def _gaussian_setting(curve: Mapping[str, Any]) -> dict[str, float]:
 def figure_curves(curve: Mapping[str, Any]) -> pd.DataFrame:
     """Theorem 4 (``thm4``) and Proposition 1 (``prop1``) for each position i: columns
     ``i, epsilon, method, delta, log10_delta`` (Figures 2 and 3 of the paper)."""
-    setting = _gaussian_setting(curve)
+    setting = gaussian_setting(curve)
     eps = epsilon_grid(curve["epsilon_max"], curve["n_epsilon"])
     frames = []
     for i in curve["positions"]:
@@ -93,7 +94,7 @@ def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
     Proposition 1 does not depend on D; Theorem 4's contraction factor tends to 1 as D/(lr sigma) grows.
     Columns: ``diameter, ratio, i, method, epsilon, delta, thm4_worse_from_diameter``.
     """
-    setting = _gaussian_setting(regime)
+    setting = gaussian_setting(regime)
     delta = regime["delta"]
     diameters = np.round(np.geomspace(regime["diameter_min"], regime["diameter_max"], regime["n_diameter"]), 10)
     rows = []
@@ -119,7 +120,7 @@ def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFram
 
     Bracketed by the first sign change of eps_thm4 - eps_prop1 on the sweep, then refined by Brent's method.
     """
-    setting = _gaussian_setting(regime)
+    setting = gaussian_setting(regime)
     wide = part.pivot_table(index="diameter", columns="method", values="epsilon").sort_index()
     gap = (wide["thm4"] - wide["prop1"]).to_numpy()
     change = np.flatnonzero((gap[:-1] <= 0) & (gap[1:] > 0))

@@ -11,8 +11,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from dp_accounting.pld import privacy_loss_distribution
 
+from dplab.accounting.composition import lower_bound_delta
 from dplab.report.claims import Claim
+from dplab.studies.generalization.curves import delta_rows
+from dplab.theory.generalization import sgld_privacy, wang_sgld_threshold
 
 __all__ = ["build_claims"]
 
@@ -47,6 +51,8 @@ def lemma5_claim(f1: pd.DataFrame) -> Claim:
     at1 = dr16["ratio_to_lemma5"].iloc[np.argmin(np.abs(dr16.index.to_numpy() - 1.0))]
     return Claim("lemma5_tighter_kl", "Lemma 5", "D_KL <= eps*tanh(eps/2), tighter than DR16's eps(e^eps-1)/2 by "
                  "(1+e^eps)/2", "holds" if holds else "fails",
+                 "Rule: holds if DR16/Lemma 5 > 1 at every eps, equals (1+e^eps)/2 to 1e-9 and randomized response "
+                 "attains Lemma 5 to 1e-9. "
                  f"ratio DR16/Lemma5 > 1 at all {len(dr16)} eps in [{dr16.index.min():g}, {dr16.index.max():g}], "
                  f"equals (1+e^eps)/2 to {ratio_error:.1e} (at eps~1: {at1:.6f}); randomized response attains the "
                  f"bound to {tight:.1e}", _path("f1"))
@@ -68,6 +74,7 @@ def thm1_claims(f2: pd.DataFrame, t1: pd.DataFrame) -> list[Claim]:
         Claim("thm1_tighter_than_nissim_stemmer", "Thm 1, Sec. 4.1.2",
               "P[|R_hat - R| < 9eps] > 1 - e^-eps delta/eps ln(2/eps): both a and b smaller than Nissim-Stemmer's 13eps "
               "and (2delta/eps)log(2/eps)", "holds" if a_ok and b_ok else "fails",
+              "Rule: holds if both a and b are smaller than Nissim-Stemmer's at every point of f2. "
               f"a smaller at {a_ok and 'all'} {len(wide)} (eps, delta) points of f2, b smaller: {b_ok}; {example}; "
               f"Dwork et al. 2015's b = 8 delta^eps >= 1 (vacuous) in {len(vacuous)}/{(t1['method'] == 'dwork_2015').sum()} "
               "cases of t1", _path("f2")),
@@ -87,9 +94,27 @@ def thm2_claim(f3: pd.DataFrame) -> Claim:
     return Claim("thm2_tighter_than_nissim_stemmer", "Thm 2, Sec. 4.1.1",
                  "On-average bound e^-eps k delta + 1 - e^-eps, tighter than Nissim-Stemmer's k delta + 2eps (the delta "
                  "term by a factor e^eps)", "holds" if smaller else "fails",
+                 "Rule: holds if Theorem 2 < Nissim-Stemmer at every point of f3. "
                  f"Thm 2 < NS at {int((thm2 < ns).sum())}/{len(thm2)} points of f3; ratio NS/Thm2 from "
                  f"{np.min(ns / thm2):.3f} to {np.max(ns / thm2):.1f} (eps = {big['epsilon']:g}, k delta = "
                  f"{big['k_delta']:g}); e^10 = {np.exp(10):.2f} (paper: 'about 20,000')", _path("f3"))
+
+
+def first_step_below_lower_bound(eps: float, delta: float, delta_tilde: float, method: str, t_max: int) -> int | None:
+    """The smallest integer T <= ``t_max`` at which ``method``'s certified delta'(T) (f5's formulas) falls below the
+    universal lower bound 1 - (1 - delta)^T (same relative margin 1e-12 as f5), computed at every integer T."""
+    steps = np.arange(1, t_max + 1)
+    _, certified = delta_rows(eps, delta, delta_tilde, steps)[method]
+    below = np.flatnonzero(np.asarray(certified) < np.asarray(lower_bound_delta(delta, steps)) * (1 - 1e-12))
+    return int(steps[below[0]]) if below.size else None
+
+
+def _first_steps_text(f5_bad: pd.DataFrame) -> str:
+    """'eps=.. method: from T=..' with the exact first integer T (the grid's first flagged T bounds the search)."""
+    first = f5_bad.groupby(["epsilon_step", "delta_step", "delta_tilde", "method"])["t"].min()
+    return "; ".join(
+        f"eps={e:g} {m}: from T={first_step_below_lower_bound(e, d, dt, m, int(t))} (exact first integer T; "
+        f"grid point {int(t)})" for (e, d, dt, m), t in first.items()) or "none"
 
 
 def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2: pd.DataFrame) -> list[Claim]:
@@ -103,6 +128,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims = [Claim("composition_epsilon_equals_kov", "Thm 4, Cor 2, Cor 3 (Sec. 4.2)",
                     "The composition eps' equals Kairouz-Oh-Viswanath's (the paper says so); it is not tighter",
                     "holds" if same < 1e-12 else "fails",
+                    "Rule: holds if Cor 3's eps' equals KOV's eps'_3 to 1e-12 (relative) wherever uncapped. "
                     f"Thm 4 eps' is KOV min(eps'_1, eps'_2, eps'_3) by construction; Cor 3's eps' = KOV eps'_3 to "
                     f"{same:.1e} wherever uncapped; KOV/Thm 4 exceeds the exact optimal (pure steps) at {above_opt}/"
                     f"{len(kov_i)} (eps, T) points of f4", _path("f4"))]
@@ -111,8 +137,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     bad = t2[t2["method"].isin(theorem_methods) & _bool(t2["below_lower_bound"])]
     c9 = _case(t2, 0.1, 1e-5, 100, 1e-5)
     f5_bad = f5[_bool(f5["below_lower_bound"])]
-    first_t = f5_bad.groupby(["epsilon_step", "method"])["t"].min()
-    f5_text = "; ".join(f"eps={e:g} {m}: from T={t}" for (e, m), t in first_t.items()) or "none"
+    f5_text = _first_steps_text(f5_bad)
     if {"cor2", "kov", "lower_bound", "optimal_at_kov_eps"} <= set(c9.index):
         c9_text = (f"(0.1, 1e-5, T=100, dt=1e-5): eps'={c9.loc['kov', 'eps_prime']:.6f}, c={c9.loc['cor2', 'c']}, "
                    f"KOV {c9.loc['kov', 'delta_prime']:.6e}, Cor 2 {c9.loc['cor2', 'delta_prime']:.6e}, Thm 4 (box) "
@@ -123,6 +148,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims.append(Claim("composition_delta_tighter_than_kov", "Thm 4, Cor 2, Cor 3, Remarks (Sec. 4.2)",
                         "delta' is smaller than KOV's by about delta tanh(eps/2)(T - ceil(eps'/eps))",
                         "fails" if len(bad) else "holds",
+                        "Rule: fails if any theorem row of t2 certifies delta' below 1-(1-delta)^T. "
                         f"the arithmetic of the gain is right but the certified delta' falls below 1-(1-delta)^T, which "
                         f"no valid theorem can: {len(bad)} theorem rows of t2 flagged below_lower_bound; {c9_text}; "
                         f"in f5: {f5_text}", _path("t2")))
@@ -160,6 +186,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims.append(Claim("composition_fair_comparison", "Thm 4, Cor 2, Cor 3 (F6 of the spec)",
                         "At a fixed total delta, the paper's theorems certify a smaller eps' than KOV",
                         "fails" if len(below) or len(only) else "holds",
+                        "Rule: fails if a paper value is below the exact optimum or finite where no valid method is. "
                         f"paper value below the exact optimum at T in {sorted(set(below['t']))}, finite where no valid "
                         f"method is at T in {sorted(set(only['t']))}; {text}", _path("f6")))
     return claims
@@ -210,6 +237,7 @@ def sgld_claims(t3: pd.DataFrame, f7: pd.DataFrame, f9: pd.DataFrame, delta: flo
     claims.append(Claim("sgld_generalization_bound", "Thm 7 + Thm 1, Sec. 5",
                         "SGLD generalizes with a bound of order sqrt(log N / N) independent of model size",
                         "partial" if len(nonvac) < len(hp) else "holds",
+                        "Rule: holds if the valid HP bound is non-vacuous at every point of f7, partial otherwise. "
                         f"valid variant, HP bound 9 eps_eff: {summary}; the Thm 1 floor 9 eps_min(N, delta') binds at "
                         f"{int(_bool(hp['floor_limited']).sum())}/{len(hp)} points; vacuous elsewhere", _path("f7")))
     return claims
@@ -235,6 +263,8 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
         Claim("e1_gap_below_bounds", "Thm 7 + Thms 1-2 (E1 of the spec)",
               "The measured generalization gap of SGLD lies below the (valid) bounds",
               "holds" if len(violations) == 0 and len(on_avg_violated) == 0 else "fails",
+              "Rule: holds if max|gap| stays below every non-vacuous HP bound and no on-average bound is violated "
+              "(CI outside). "
               f"{len(hp_ok)}/{len(noisy)} noisy (d, N, sigma, T) points have a non-vacuous HP bound; max|gap| >= bound at "
               f"{len(violations)}; coverage min {hp_ok['coverage_valid'].min() if len(hp_ok) else float('nan'):.2f}; "
               f"looseness bound/max|gap| {looseness.min() if len(hp_ok) else float('nan'):.0f}..."
@@ -243,14 +273,105 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
         Claim("e1_bound_model_size_free", "Sec. 5, Remarks",
               "The SGLD generalization bounds do not depend (explicitly) on model size",
               "holds" if spread == 0.0 else "fails",
+              "Rule: holds if the HP bound is identical across d. "
               f"max spread of the HP bound across d = {spread:g}; mean|gap| at d={dims[-1]} exceeds d={dims[0]} at "
               f"{grows:.0%} of (N, sigma, T)", _path("f8")),
         Claim("e1_privacy_and_generalization_together", "Sec. 5",
               "More noise gives both more privacy and a smaller generalization gap",
               "holds" if share >= 0.9 else ("partial" if share >= 0.5 else "fails"),
+              "Rule: holds if mean|gap| at the largest sigma is below that at the smallest in >= 90% of (d, N, T) "
+              "cells, partial if >= 50%, fails otherwise. "
               f"mean|gap| at the largest sigma below sigma={f8['sigma'].min():g} at {share:.0%} of {len(trend)} (d, N, T) "
               "cells; eps' decreases in sigma by construction", _path("f8")),
     ]
+
+
+def strictly_tighter_claim(t1: pd.DataFrame) -> Claim:
+    """The abstract's 'strictly tighter than existing works' for Theorem 1's high-probability bound: at each (eps,
+    delta) of t1, does another bound have both a smaller deviation and a smaller failure probability?"""
+    ours = t1[t1["method"] == "thm1"].set_index(["epsilon", "delta"])
+    others = t1[~t1["method"].isin(["thm1", "thm1_intro"])]
+    dominating = []
+    for r in others.itertuples():
+        mine = ours.loc[(r.epsilon, r.delta)]
+        if r.deviation < mine["deviation"] and r.failure_probability < mine["failure_probability"]:
+            dominating.append(r)
+    example = dominating[0] if dominating else None
+    return Claim(
+        "abstract_strictly_tighter", "Abstract, Sec. 4.1.2",
+        "The high-probability generalization bound is strictly tighter than existing works",
+        "fails" if dominating else "holds",
+        "Rule: fails if at some (eps, delta) of t1 another bound has both a smaller deviation and a smaller failure "
+        f"probability than Theorem 1. Dominated at {len(dominating)} of {len(others)} (method, eps, delta) rows, by "
+        f"{sorted({r.method for r in dominating}) or 'none'}"
+        + (f"; e.g. at ({example.epsilon:g}, {example.delta:g}): {example.method} deviation {example.deviation:.4g}, "
+           f"failure {example.failure_probability:.3g} vs Theorem 1's "
+           f"{ours.loc[(example.epsilon, example.delta), 'deviation']:.4g}, "
+           f"{ours.loc[(example.epsilon, example.delta), 'failure_probability']:.3g} (Oneto et al.'s bound also uses "
+           "N and the empirical risk, as in t1)" if example is not None else ""),
+        _path("t1"))
+
+
+WANG_POINT = {"epsilon": 1.0, "delta": 1e-5, "N": 1e4, "tau": 100, "sigma": 1.0}
+
+
+def wang_typo_claim(point: Mapping[str, float] = WANG_POINT) -> Claim:
+    """Wang et al.'s SGLD condition as quoted, 'T > eps^2 N/(32 tau log(2/delta))': a lower limit on T cannot give
+    privacy, since the valid epsilon' of SGLD (Theorem 7, valid variant) grows with T; it must read 'T <='."""
+    threshold = float(wang_sgld_threshold(point["epsilon"], point["delta"], point["N"], point["tau"]))
+    steps = np.array([1, 10, 100, 1000])
+    eps = np.asarray(sgld_privacy(point["N"], point["tau"], steps, point["sigma"], delta=point["delta"],
+                                  delta_tilde=point["delta"], variant="valid")["eps_prime"], dtype=float)
+    grows = bool(np.all(np.diff(eps) > 0))
+    return Claim(
+        "erratum_wang_t_greater", "Sec. 5 (Wang et al. [68], as quoted)",
+        "SGLD is (eps, delta)-DP if T > eps^2 N/(32 tau log(2/delta))",
+        "erratum" if grows and threshold < 1 else "holds",
+        "Rule: erratum if the printed lower limit is below 1 (every run satisfies it) while SGLD's valid eps' grows "
+        f"with T (privacy degrades with T, so the condition is an upper limit, 'T <='). At eps = {point['epsilon']:g}, "
+        f"delta = {point['delta']:g}, N = {point['N']:g}, tau = {point['tau']}: eps^2 N/(32 tau log(2/delta)) = "
+        f"{threshold:.6f}; valid eps' at sigma = {point['sigma']:g} for T = {', '.join(map(str, steps))}: "
+        + ", ".join(f"{e:.4g}" for e in eps) + ". Paper says 'T >'; correct: 'T <='", _path("t3"))
+
+
+THM7_COUNTEREXAMPLE = {"N": 1e4, "tau": 100, "L": 1.0, "delta": 1e-6, "delta_tilde": 1e-6, "sigma": 0.01,
+                       "steps": (1, 10)}
+
+
+def sgld_linear_loss_delta(epsilon: float, *, N: float, tau: int, L: float, sigma: float, steps: int) -> float:
+    """Exact delta(epsilon) of SGLD's released trajectory on a linear loss whose gradients all equal -L u except the
+    differing record's +L u: each step adds N(0, sigma^2) to the batch-mean gradient, which moves by 2L/tau exactly
+    when the record is in the batch (probability tau/N), so the step is the subsampled Gaussian (1-q)N(0,1) +
+    qN(mu,1) against N(0,1), mu = 2L/(tau sigma); composed over T steps with dp_accounting's privacy loss
+    distribution (both orders of the pair)."""
+    step = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=1.0, sensitivity=2 * L / (tau * sigma), sampling_prob=tau / N,
+        value_discretization_interval=1e-4)
+    return float((step.self_compose(steps) if steps > 1 else step).get_delta_for_epsilon(epsilon))
+
+
+def thm7_small_noise_claim(example: Mapping[str, Any] = THM7_COUNTEREXAMPLE) -> Claim:
+    """Theorem 7's conclusion against the exact delta of a linear-loss SGLD pair, at the theorem's own epsilon'."""
+    rows = []
+    for steps in example["steps"]:
+        claimed = sgld_privacy(example["N"], example["tau"], steps, example["sigma"], example["L"], example["delta"],
+                               example["delta_tilde"], "as_printed")
+        eps, delta = float(claimed["eps_prime"]), float(claimed["delta_prime"])
+        true = sgld_linear_loss_delta(eps, N=example["N"], tau=example["tau"], L=example["L"],
+                                      sigma=example["sigma"], steps=steps)
+        rows.append((steps, eps, delta, true))
+    violated = [r for r in rows if r[3] > r[2]]
+    return Claim(
+        "thm7_conclusion_small_noise", "Theorem 7 (conclusion)",
+        "SGLD (Algorithm 1) is (eps', delta')-DP with Theorem 7's eps' and delta'",
+        "fails" if violated else "holds",
+        "Rule: fails if a concrete pair of neighbouring datasets has exact delta(eps') > the theorem's delta'. Pair: "
+        f"linear loss, gradients -L u except the differing record's +L u, N = {example['N']:g}, tau = "
+        f"{example['tau']}, L = {example['L']:g}, delta = delta~ = {example['delta']:g}, sigma = {example['sigma']:g}; "
+        + "; ".join(f"T = {t}: Thm 7 (as printed) eps' = {e:.4g}, delta' = {d:.3g}; exact delta at eps' = {x:.3g}"
+                    for t, e, d, x in rows)
+        + " (exact: subsampled-Gaussian privacy loss distribution of dp_accounting, checked by quadrature at T = 1)",
+        _path("t3"))
 
 
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
@@ -262,5 +383,6 @@ def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, 
         lambda: composition_claims(frames["f4"], frames["f5"], frames["f6"], frames["t2"]),
         lambda: sgld_claims(frames["t3"], frames["f7"], frames["f9"], study_config["empirical"]["delta"]),
         lambda: empirical_claims(frames["f8"], study_config["empirical"]),
+        lambda: [thm7_small_noise_claim(), strictly_tighter_claim(frames["t1"]), wang_typo_claim()],
     ]
     return [claim for build in builders for claim in build()]

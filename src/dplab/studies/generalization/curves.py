@@ -55,6 +55,7 @@ from dplab.theory.generalization import (
 
 __all__ = [
     "step_grid",
+    "delta_rows",
     "compute_kl",
     "compute_high_probability",
     "compute_on_average",
@@ -158,7 +159,7 @@ def compute_epsilon_vs_steps(params: Mapping[str, Any], seed: int, progress: Pro
     return pd.concat(frames, ignore_index=True)
 
 
-def _delta_rows(eps: float, delta: float, dt: float, steps: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def delta_rows(eps: float, delta: float, dt: float, steps: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(ε′, δ′) per method at every T: the KOV/Thm-4 ε′ for all but Cor 3, which uses its own ε′."""
     ep = np.asarray(kov_epsilon(eps, steps, dt))
     ep3 = np.asarray(cor3_epsilon(eps, steps, dt))
@@ -188,7 +189,7 @@ def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progr
     for setting in progress(params["settings"]):
         eps, delta = setting["epsilon"], setting["delta"]
         floor = np.asarray(lower_bound_delta(delta, steps))
-        for method, (ep, dp) in _delta_rows(eps, delta, dt, steps).items():
+        for method, (ep, dp) in delta_rows(eps, delta, dt, steps).items():
             frames.append(pd.DataFrame({
                 "epsilon_step": eps, "delta_step": delta, "delta_tilde": dt, "t": steps, "method": method,
                 "eps_prime": ep, "delta_prime": dp, "log10_delta_prime": _log10(dp),
@@ -333,7 +334,7 @@ def compute_table_composition(params: Mapping[str, Any], seed: int, progress: Pr
         floor = float(lower_bound_delta(delta, t))
         log_floor = float(log_lower_bound_delta(delta, t))
         kov_ep = float(kov_epsilon(eps, t, dt))
-        methods = {m: (float(e[0]), float(d[0])) for m, (e, d) in _delta_rows(eps, delta, dt, step).items()}
+        methods = {m: (float(e[0]), float(d[0])) for m, (e, d) in delta_rows(eps, delta, dt, step).items()}
         methods["basic"] = tuple(float(x) for x in basic_composition(eps, delta, t))
         methods["thm4_literal"] = (kov_ep, thm4_delta(eps, delta, t, kov_ep, dt, "literal"))
         for method, (ep, dp) in methods.items():

@@ -16,7 +16,7 @@ from dplab.preprocessing.sensitivity import empirical_sensitivity
 from dplab.seeding import derive_seed
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["compute_table1", "compute_table2", "compute_table3", "table1_mechanisms"]
+__all__ = ["compute_table1", "compute_table2", "compute_table3", "generic_mechanism", "table1_mechanisms"]
 
 
 def table1_mechanisms(eps: float, n: int, kappa: int) -> list[tuple[str, str, s.Mechanism]]:
@@ -54,7 +54,8 @@ def compute_table1(params: Mapping[str, Any], seed: int, progress: Callable[[Ite
     return pd.DataFrame(rows)
 
 
-def _generic_mechanism(name: str, eps: float, n: int, p: int) -> s.Mechanism:
+def generic_mechanism(name: str, eps: float, n: int, p: int) -> s.Mechanism:
+    """The mechanism behind a Table 2 row (its RDP and SRDP), for the generic Theorem 2 evaluator."""
     return {"gaussian": lambda: s.gaussian_mechanism(eps), "dp_gd": lambda: s.dp_gd_mechanism(eps),
             "laplace": lambda: s.laplace_mechanism(eps), "dp_sgd_sampling": lambda: s.dp_sgd_sampling_mechanism(eps),
             "dp_sgd_iteration": lambda: s.dp_sgd_iteration_mechanism(eps, n, p)}[name]()
@@ -69,7 +70,7 @@ def compute_table2(params: Mapping[str, Any], seed: int, progress: Callable[[Ite
         for (mech, pre), formula in s.TABLE2_CELLS.items():
             tau = s.table2_tau(pre, p, eta, n, gap)
             closed = float(s.table2_cell(mech, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
-            generic_mech = _generic_mechanism(mech, eps, n, p)
+            generic_mech = generic_mechanism(mech, eps, n, p)
             generic = float(s.theorem2_rdp(generic_mech, float(alpha), tau, 2.0))
             rows.append({"mechanism": mech, "preprocessing": pre, "formula": formula, "alpha": float(alpha), "eps": eps,
                          "n": n, "p": p, "eta": eta, "gap": gap, "tau": tau, "closed_form": closed,

@@ -16,10 +16,10 @@ from dplab.studies.purification.claims_selection import selection_claims
 from dplab.studies.purification.claims_statistics import statistics_claims
 from dplab.theory.purification import (
     algorithm12_log_delta_as_printed,
+    corollary4_parameters,
     lemma19_gradient_count_as_printed,
     lemma19_parameters,
     lemma25_schedule,
-    corollary4_parameters,
     lq_ball_volume_as_printed,
     lq_ball_volume_corrected,
     purification_laplace_scale,
@@ -118,7 +118,9 @@ def mc_audit_claim(mc: pd.DataFrame) -> Claim:
                     f"{', '.join(f'{int(n):.0e}' for n in raw['n_samples'])}" + ("" if grows else " (does not exceed)"))
     return Claim("mc_audit_consistent_with_exact", "Theorem 1 (extension: black-box audit)",
                  "Black-box Monte-Carlo lower bounds never exceed the exact pure epsilon of purified outputs, while "
-                 "those of unpurified outputs grow with the sample size", "holds" if ok else "fails", "; ".join(rows),
+                 "those of unpurified outputs grow with the sample size", "holds" if ok else "fails",
+                 "Rule: holds if no purified Monte-Carlo lower bound exceeds the exact pure epsilon (1e-12). "
+                 + "; ".join(rows),
                  artifact_path("ext_mc_audit"))
 
 
@@ -134,12 +136,7 @@ def params_cap(config: Mapping[str, Any]) -> int:
     return int(config["max_steps_paper"])
 
 
-def _crossover_n(ratio: list[tuple[int, float]]) -> float:
-    """n where a power-law fit of (purified / Laplace GD) through the n sweep reaches 1 (nan if it does not fall)."""
-    if len(ratio) < 2:
-        return float("nan")
-    slope, intercept = np.polyfit(np.log([n for n, _ in ratio]), np.log([r for _, r in ratio]), 1)
-    return float(math.exp(-intercept / slope)) if slope < 0 else float("nan")
+RATE_SLOPE_TOLERANCE = 0.3  # four n values spanning a factor 8: 0.3 in slope is a factor 1.87 across the sweep
 
 
 def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[Claim]:
@@ -157,11 +154,12 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
     verdict = "holds" if slope_ok and not capped_ns else ("partial" if slope_p < target / 2 else "fails")
     eps_part = erm[erm["in_epsilon_sweep"].astype(bool)]
     table = eps_part.groupby(["epsilon_total", "method"])["excess_risk"].mean().unstack()
-    wins = {e: bool(r["purified_dpsgd"] < r["laplace_gd"]) for e, r in table.iterrows()}
     claims = [Claim(
         f"thm3_purified_dpsgd_rate{'_sc' if sc else ''}", "Theorem 3, Table 1" + (" (strongly convex)" if sc else ""),
         f"Purified DP-SGD attains the pure-DP optimal excess risk {rate} (Laplace noisy GD only sqrt(d/(n eps)))",
         verdict,
+        f"Rule: holds if the fitted slope is within 0.25 of the theory's and the paper schedule is never capped; "
+        f"partial if the slope is below half the theory's; fails otherwise. "
         f"fitted slope of mean excess risk vs n at eps_tot = {config['n_sweep']['epsilon']:g}: purified {slope_p:.2f} "
         f"(theory {target:g}), tuned-accounting variant {slope_t:.2f}, Laplace GD {slope_l:.2f}"
         f"{' (theory -0.5)' if not sc else ''}; purified / Laplace GD ratio by n: "
@@ -169,28 +167,9 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         + (f"; paper schedule T capped at {params_cap(config)} steps for n in {capped_ns} (slope then not the paper's "
            "schedule alone)" if capped_ns else ""),
         artifact_path(label))]
-    trend = (ratio[-1][1] < ratio[0][1]) if len(ratio) >= 2 else False
-    crossover = _crossover_n(ratio)
-    claims.append(Claim(
-        f"purified_dpsgd_vs_laplace_gd{'_sc' if sc else ''}", "Table 2" + (" (strongly convex)" if sc else ""),
-        "Purified DP-SGD beats the pure-DP Laplace noisy GD baseline (better rate in n and d)",
-        "holds" if all(wins.values()) and trend else ("partial" if any(wins.values()) or trend else "fails"),
-        "mean excess risk at n = {}: ".format(config["epsilon_sweep"]["n"]) + "; ".join(
-            f"eps_tot={e:g}: purified {table.loc[e, 'purified_dpsgd']:.4g} vs Laplace GD {table.loc[e, 'laplace_gd']:.4g}"
-            f" vs tuned {table.loc[e, 'purified_dpsgd_tuned']:.4g}" for e in table.index)
-        + f"; purified/Laplace ratio {'falls' if trend else 'does not fall'} with n ("
-        + ", ".join(f"{n}: {r:.2f}" for n, r in ratio) + "), the trend that decides larger n"
-        + (f"; a power-law fit of the ratio puts the crossover at n ~ {crossover:.3g}" if np.isfinite(crossover) else ""),
-        artifact_path(label)))
+    claims.append(laplace_comparison_claim(n_part, table, sc, config, label))
     if "exponential_mechanism" in table.columns:
-        em = {e: (r["purified_dpsgd"], r["exponential_mechanism"]) for e, r in table.iterrows()}
-        close = all(p <= 3 * m for p, m in em.values())
-        claims.append(Claim(
-            f"purified_matches_exponential_mechanism{'_sc' if sc else ''}", "Table 2, Sec. 4",
-            "Purified DP-SGD matches the utility of the (slow) exponential mechanism",
-            "holds" if close else "fails",
-            "mean excess risk purified vs exact grid exponential mechanism: " + "; ".join(
-                f"eps_tot={e:g}: {p:.4g} vs {m:.4g}" for e, (p, m) in em.items()), artifact_path(label)))
+        claims.append(exponential_mechanism_claim(n_part, table, sc, label))
     before = eps_part[eps_part["method"].isin(["purified_dpsgd", "dpsgd_before_purification"])]
     diff = before.pivot_table(index=["epsilon_total", "seed"], columns="method", values="excess_risk")
     cost = (diff["purified_dpsgd"] - diff["dpsgd_before_purification"]).abs().max()
@@ -198,8 +177,68 @@ def erm_claims(erm: pd.DataFrame, sc: bool, config: Mapping[str, Any]) -> list[C
         f"purification_noise_negligible{'_sc' if sc else ''}", "Corollary 4, Sec. 4",
         "The purification step itself costs O(1/(n^2 eps)): negligible next to the upstream error",
         "holds" if cost < 1e-3 else "fails",
-        f"max over seeds and eps_tot of |excess(purified) - excess(before purification)| = {cost:.3g}", artifact_path(label)))
+        f"Rule: holds if purification changes no run's excess risk by 1e-3 or more. max over seeds and eps_tot of "
+        f"|excess(purified) - excess(before purification)| = {cost:.3g}", artifact_path(label)))
     return claims
+
+
+def _reference_floor(n_part: pd.DataFrame) -> str:
+    """Where the DP-SGD reference stops: its step counts, whether capped, and its excess risks by n."""
+    ref = n_part[n_part["method"] == "dpsgd_reference"]
+    if ref.empty:
+        return ""
+    by_n = ref.groupby("n").agg(steps=("steps", "first"), capped=("capped", "first"), risk=("excess_risk", "mean"))
+    capped = by_n["capped"].astype(str).str.lower().isin(["true", "1"])
+    slope, _ = _slope(n_part, "dpsgd_reference")
+    return (f"; the DP-SGD reference (delta = 1/n^2) runs T = {sorted(set(map(int, by_n['steps'])))} steps "
+            f"({'capped below its schedule at every n' if capped.all() else 'uncapped at some n'}), mean excess "
+            + ", ".join(f"{v:.3g}" for v in by_n["risk"]) + f" (slope {slope:.2f}): "
+            + ("an optimisation floor (slope above -0.5 with T capped), not its rate" if capped.all() and slope > -0.5
+               else "capped but still decreasing" if capped.any() else "its own schedule, no cap"))
+
+
+def laplace_comparison_claim(n_part: pd.DataFrame, table: pd.DataFrame, sc: bool, config: Mapping[str, Any],
+                             label: str) -> Claim:
+    """'Purified DP-SGD beats Laplace noisy GD (better rate)': the rate by fitted slopes over the n sweep, the level
+    by the measured means, no extrapolation beyond the largest n measured."""
+    slope_p, means_p = _slope(n_part, "purified_dpsgd")
+    slope_l, means_l = _slope(n_part, "laplace_gd")
+    ratio = [(n, p / lap) for (n, p), (_, lap) in zip(means_p, means_l)]
+    faster = slope_p < slope_l
+    wins_eps = {e: bool(r["purified_dpsgd"] < r["laplace_gd"]) for e, r in table.iterrows()}
+    below_at_largest_n = bool(ratio) and ratio[-1][1] < 1
+    verdict = "holds" if faster and below_at_largest_n else ("partial" if faster or any(wins_eps.values()) else "fails")
+    largest = ratio[-1][0] if ratio else float("nan")
+    return Claim(
+        f"purified_dpsgd_vs_laplace_gd{'_sc' if sc else ''}", "Table 2" + (" (strongly convex)" if sc else ""),
+        "Purified DP-SGD beats the pure-DP Laplace noisy GD baseline (better rate in n and d)", verdict,
+        "Rule: holds if purified's fitted slope in n is steeper than Laplace GD's and its mean excess risk is below at "
+        "the largest n measured; partial if only the rate (or some eps) favours it; fails otherwise. No crossover is "
+        f"extrapolated: the data stop at n = {largest}. Slopes at eps_tot = {config['n_sweep']['epsilon']:g}: "
+        f"purified {slope_p:.2f} vs Laplace GD {slope_l:.2f} (faster: {faster}); purified/Laplace ratio by n: "
+        + ", ".join(f"{n}: {r:.2f}" for n, r in ratio)
+        + f"; at n = {config['epsilon_sweep']['n']}: " + "; ".join(
+            f"eps_tot={e:g}: purified {table.loc[e, 'purified_dpsgd']:.4g} vs Laplace GD {table.loc[e, 'laplace_gd']:.4g}"
+            f" vs tuned {table.loc[e, 'purified_dpsgd_tuned']:.4g}" for e in table.index)
+        + _reference_floor(n_part), artifact_path(label))
+
+
+def exponential_mechanism_claim(n_part: pd.DataFrame, table: pd.DataFrame, sc: bool, label: str) -> Claim:
+    """'Matches the exponential mechanism' is a rate claim (up to logs): judged by fitted slopes in n; the constant
+    gap is reported separately and does not decide."""
+    slope_p, means_p = _slope(n_part, "purified_dpsgd")
+    slope_m, means_m = _slope(n_part, "exponential_mechanism")
+    matches = slope_p <= slope_m + RATE_SLOPE_TOLERANCE
+    return Claim(
+        f"purified_matches_exponential_mechanism{'_sc' if sc else ''}", "Table 2, Sec. 4",
+        "Purified DP-SGD matches the utility of the (slow) exponential mechanism",
+        "holds" if matches else "fails",
+        f"Rule (a rate claim, up to logs): holds if purified's fitted slope of mean excess risk in n is at most the "
+        f"exponential mechanism's + {RATE_SLOPE_TOLERANCE:g}; constants do not decide. Slopes: purified "
+        f"{slope_p:.2f}, exponential mechanism {slope_m:.2f}. Constants (not deciding): purified/EM by n: "
+        + ", ".join(f"{n}: {p / m:.3g}" for (n, p), (_, m) in zip(means_p, means_m)) + "; by eps_tot: "
+        + "; ".join(f"{e:g}: {r['purified_dpsgd']:.4g} vs {r['exponential_mechanism']:.4g}"
+                    for e, r in table.iterrows()), artifact_path(label))
 
 
 def table_claims(table1: pd.DataFrame) -> Claim:
@@ -209,6 +248,8 @@ def table_claims(table1: pd.DataFrame) -> Claim:
     return Claim("table1_log_inv_delta_replaced_by_d", "Table 1",
                  "Purification replaces log(1/delta) by d (or log|X|), giving pure-DP rates comparable to the (eps, delta) ones",
                  "holds" if not worse else "partial",
+                 "Rule: holds if the pure rate is below the (eps, delta) rate for every problem of Table 1, partial "
+                 "otherwise. "
                  f"at n={row['n']:g}, d={row['d']:g}, eps={row['epsilon']:g}, delta={row['delta']:g} (constants dropped): "
                  f"after < before for {better}; after >= before for {worse}: "
                  + "; ".join(f"{r.problem}: {r.before_value:.4g} -> {r.after_value:.4g}" for r in table1.itertuples()),

@@ -163,15 +163,18 @@ def _decreasing_steps(loss, X, Y, *, lam: float, n: int, steps: int, sampling: s
     return average.numpy()
 
 
-def _dpsgd(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, gamma: float, sigma: float, eta: float,
+def _dpsgd(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, gamma: float, noise_std: float, eta: float,
            clip: float, radius: float, runs: int, generator: torch.Generator) -> np.ndarray:
-    """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B."""
+    """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B.
+
+    ``noise_std`` is σ itself, the standard deviation of the noise on the summed clipped gradients: Lemma 25's σ
+    (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL."""
     batch = max(1, int(round(gamma * n)))
     if lam > 0:
         return _decreasing_steps(loss, X, Y, lam=lam, n=n, steps=steps, sampling=sampling, batch=batch,
-                                 noise_scale=sigma * clip / batch, clip=clip, radius=radius, runs=runs,
+                                 noise_scale=noise_std / batch, clip=clip, radius=radius, runs=runs,
                                  generator=generator)
-    config = NoisyGradientConfig(lr=n * eta, noise="gaussian", noise_scale=sigma * clip / batch, clip_norm=clip,
+    config = NoisyGradientConfig(lr=n * eta, noise="gaussian", noise_scale=noise_std / batch, clip_norm=clip,
                                  projection=Ball(radius=radius), sampling=sampling, batch_size=batch, steps=steps,
                                  stopping="average")
     return _engine(config, loss, X, Y, runs, generator)
@@ -268,7 +271,7 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
     eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
     common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
-    apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], sigma=sigma,
+    apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], noise_std=sigma,
                  eta=eta, generator=generator("dpsgd_paper"), **common)
     rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
     pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
@@ -279,9 +282,9 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
 
     steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
     sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
-    eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t, lipschitz, 2 * radius)
-    apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], sigma=sigma_t, eta=eta_t,
-                   generator=generator("dpsgd_tuned"), **common)
+    eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t * lipschitz, lipschitz, 2 * radius)
+    apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], noise_std=sigma_t * lipschitz,
+                   eta=eta_t, generator=generator("dpsgd_tuned"), **common)
     rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
     pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
     rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
@@ -298,9 +301,9 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     gamma_r = min(1.0, ref["gamma"])
     steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
     sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
-    eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r, lipschitz, 2 * radius)
-    theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, sigma=sigma_r, eta=eta_r,
-                     generator=generator("dpsgd_reference"), **common)
+    eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r * lipschitz, lipschitz, 2 * radius)
+    theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, noise_std=sigma_r * lipschitz,
+                     eta=eta_r, generator=generator("dpsgd_reference"), **common)
     rows += _rows(base, "dpsgd_reference", excess(theta_r), pure=False, steps=steps_r,
                   capped=steps_r < ref["steps"], log10_delta=log_delta_ref / math.log(10), sigma=sigma_r,
                   batch_size=max(1, int(round(gamma_r * n))), gamma=gamma_r)

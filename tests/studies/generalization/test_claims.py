@@ -1,0 +1,86 @@
+"""Generalization verdict helpers on exact computations and small frames."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pandas as pd
+import pytest
+
+from dplab.studies.generalization.claims import _first_steps_text, first_step_below_lower_bound
+from dplab.studies.generalization.curves import delta_rows
+
+
+def _lower_bound(delta: float, t: int) -> float:
+    """1 - (1 - delta)^T at 50 digits (independent of the library's log1p form)."""
+    mpmath.mp.dps = 50
+    return float(1 - (1 - mpmath.mpf(delta)) ** t)
+
+
+@pytest.mark.parametrize(("eps", "method", "grid_t", "expected"),
+                         [(0.1, "cor3_corrected", 36, 33), (0.1, "thm4_box", 68, 66), (1.0, "cor2", 108, 107)])
+def test_first_integer_step_below_the_lower_bound(eps, method, grid_t, expected):
+    """The exact first T (not f5's grid point): below 1-(1-delta)^T at T, not below at any T' < T."""
+    delta = 1e-6
+    first = first_step_below_lower_bound(eps, delta, delta, method, grid_t)
+    assert first == expected
+    _, certified = delta_rows(eps, delta, delta, np.arange(1, first + 1))[method]
+    assert certified[-1] < _lower_bound(delta, first)
+    assert all(certified[t - 1] >= _lower_bound(delta, t) * (1 - 1e-12) for t in range(1, first))
+
+
+def test_no_step_below_within_the_search_range():
+    assert first_step_below_lower_bound(0.1, 1e-6, 1e-6, "cor3_corrected", 32) is None
+
+
+def test_first_steps_text_names_exact_and_grid_step():
+    frame = pd.DataFrame([{"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected",
+                           "t": t} for t in (36, 42)])
+    assert _first_steps_text(frame) == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
+
+
+def test_sgld_linear_loss_delta_matches_quadrature():
+    """T = 1: delta(eps) = integral of ((1-q) phi(x) + q phi(x - mu) - e^eps phi(x))_+ (the larger order of the pair)."""
+    import math
+
+    from scipy.integrate import quad
+    from scipy.stats import norm
+
+    from dplab.studies.generalization.claims import sgld_linear_loss_delta
+
+    q, mu, eps = 0.01, 2.0, 0.1451
+    exact = quad(lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
+                 -10, 20, points=[0.0, mu], limit=500)[0]
+    got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
+    assert got == pytest.approx(exact, rel=1e-3)
+
+
+def test_thm7_conclusion_fails_at_small_noise_and_holds_at_large():
+    from dplab.studies.generalization.claims import THM7_COUNTEREXAMPLE, thm7_small_noise_claim
+
+    small = thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "steps": (1,)})
+    assert small.verdict == "fails" and "exact delta at eps' = 0.00208" in small.evidence
+    assert thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "sigma": 1.0, "steps": (1,)}).verdict == "holds"
+
+
+def test_strictly_tighter_fails_when_another_bound_dominates():
+    from dplab.studies.generalization.claims import strictly_tighter_claim
+
+    rows = [("thm1", 0.9, 2.7e-4), ("nissim_stemmer", 1.3, 6.0e-4), ("oneto_a", 0.143, 4.2e-87)]
+    t1 = pd.DataFrame([{"epsilon": 0.1, "delta": 1e-5, "method": m, "deviation": d, "failure_probability": f}
+                       for m, d, f in rows])
+    claim = strictly_tighter_claim(t1)
+    assert claim.verdict == "fails" and "by ['oneto_a']" in claim.evidence
+    assert strictly_tighter_claim(t1[t1["method"] != "oneto_a"]).verdict == "holds"
+
+
+def test_wang_threshold_erratum_and_its_flip():
+    """Spec check C19: eps^2 N/(32 tau log(2/delta)) = 1e4/(3200 log(2e5)) = 0.256020 < 1 at the quoted point."""
+    import math
+
+    from dplab.studies.generalization.claims import WANG_POINT, wang_typo_claim
+
+    assert 1e4 / (3200 * math.log(2e5)) == pytest.approx(0.256020, abs=1e-6)
+    claim = wang_typo_claim()
+    assert claim.verdict == "erratum" and "= 0.256020" in claim.evidence
+    assert wang_typo_claim({**WANG_POINT, "N": 1e7}).verdict == "holds"  # threshold 256: not trivially met

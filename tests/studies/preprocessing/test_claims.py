@@ -1,0 +1,116 @@
+"""Pre-processing verdicts from small frames: each decision rule checked on a frame that flips it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dplab.studies.preprocessing.claims import (
+    fig2b_claim,
+    sign_crossings,
+    table2_claim,
+    table2_grid,
+    theorem7_alpha_claim,
+)
+from dplab.theory import smooth_rdp
+
+
+def _ptr(eps: float, beta: float, delta: float = 1e-5) -> pd.DataFrame:
+    return pd.DataFrame([{"dataset": "large_gap", "eps": eps, "beta": beta, "delta": delta, "n": 1000}])
+
+
+def test_theorem7_erratum_is_judged_where_the_theorem_applies():
+    """Spec check 15: eps = 0.1, beta = 1, delta = 1e-5 satisfies delta <= exp(-rho) (rho = 1.5733) and the proof's
+    alpha = 1 + sqrt(log(1/delta)/rho) = 3.705 < 11: the 1.05 factor fails (exact (2a-1)/(2(a-1)) = 1.185)."""
+    claim = theorem7_alpha_claim(_ptr(0.1, 1.0))
+    assert claim.verdict == "erratum"
+    assert "alpha = 3.705" in claim.evidence and "rho = 1.573" in claim.evidence
+    assert math.exp(-smooth_rdp.theorem7_rho(0.1, 1.0)) >= 1e-5
+
+
+def test_theorem7_run_outside_the_theorem_is_judged_at_half_the_largest_epsilon():
+    """The configured run (eps = 1, beta = 0.3) violates the condition (rho = 1738): the evidence moves to
+    eps_max/2 where rho = log(1/delta)/4 and alpha = 3 exactly."""
+    eps_max = math.sqrt(math.log(1e5) / smooth_rdp.theorem7_rho(1.0, 0.3))
+    claim = theorem7_alpha_claim(_ptr(1.0, 0.3))
+    assert claim.verdict == "erratum" and "outside Theorem 7" in claim.evidence
+    assert f"judged at eps = {eps_max / 2:.4g}" in claim.evidence and "alpha = 3.000" in claim.evidence
+    assert smooth_rdp.theorem7_delta_condition(eps_max / 2, 0.3, 1e-5)
+    assert not smooth_rdp.theorem7_delta_condition(1.0, 0.3, 1e-5)
+
+
+def test_theorem7_flips_where_alpha_exceeds_11():
+    """At eps = 0.001, beta = 1 the proof's alpha = 271.5 and the factor 1.0018 <= 1.05: the statement holds there."""
+    assert theorem7_alpha_claim(_ptr(0.001, 1.0)).verdict == "holds"
+
+
+def test_sign_crossings_interpolates_and_brackets():
+    x = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
+    diff = np.array([1.0, -1.0, -3.0, 0.0, 2.0])
+    assert sign_crossings(x, diff) == [(0.0, 1.0, 0.5), (3.0, 3.0, 3.0)]
+    assert sign_crossings(x, np.ones(5)) == []
+
+
+def _panel_b(srdp: np.ndarray, group: np.ndarray, x: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame({"panel": "b", "setting": "n=100", "x": x, "srdp_table2": srdp, "group_privacy": group})
+
+
+def test_fig2b_evidence_comes_from_the_data():
+    """Crossings near p/n = 0.024 and 0.907 (the committed grid's shape) are found and stated; none invented."""
+    x = np.array([0.01, 0.03, 0.11, 0.89, 0.91, 0.99])
+    srdp = np.array([12.2, 12.3, 12.9, 3037.0, 4735.0, 45000.0])
+    group = np.array([4.2, 15.7, 101.4, 4291.0, 4479.0, 5268.0])
+    claim = fig2b_claim(_panel_b(srdp, group, x))
+    assert claim.verdict == "holds"
+    assert "p/n = 0.024 (p = 2.4; between grid points 0.01 and 0.03)" in claim.evidence
+    assert "between grid points 0.89 and 0.91" in claim.evidence
+    assert "SRDP is above group privacy at 3 of 6 grid points" in claim.evidence
+
+
+def test_fig2b_flips_without_a_gap_at_few_missing_values():
+    x = np.array([0.1, 0.9])
+    claim = fig2b_claim(_panel_b(np.array([10.0, 100.0]), np.array([20.0, 120.0]), x))
+    assert claim.verdict == "fails" and "nowhere on the grid" in claim.evidence
+
+
+def _t2_point(ok: bool = True) -> pd.DataFrame:
+    return pd.DataFrame([{"mechanism": "gaussian", "preprocessing": "dedup", "alpha": 11.0, "eps": 0.5, "n": 1000,
+                          "p": 10, "eta": 0.1, "gap": 0.5, "closed_form": 2.0, "generic_theorem2_pq2": 1.0,
+                          "generic_le_closed_form": ok}])
+
+
+def test_table2_grid_exception_is_sgd_iteration_with_few_kept_records():
+    """Over the grid only DP-SGD-by-iteration cells fail, all at n - p <= 3; e.g. n = 1000, p = 997, alpha = 11:
+    generic Theorem 2 is 1.0488 x the cell (the case in test_smooth_rdp)."""
+    grid = table2_grid(0.5, 0.1, 0.5)
+    bad = grid[~grid["bounds"]]
+    assert set(bad["mechanism"]) == {"dp_sgd_iteration"} and (bad["n"] - bad["p"]).max() == 3
+    case = grid[(grid["n"] == 1000) & (grid["p"] == 997) & (grid["alpha"] == 11) & (grid["preprocessing"] == "dedup")
+                & (grid["mechanism"] == "dp_sgd_iteration")].iloc[0]
+    assert case["generic"] / case["closed_form"] == pytest.approx(1.04879, rel=1e-4)
+    claim = table2_claim(_t2_point())
+    assert claim.verdict == "partial" and "only dp_sgd_iteration cells" in claim.evidence
+    assert "all with n - p <= 3" in claim.evidence
+
+
+def test_table2_verdict_flips():
+    grid = table2_grid(0.5, 0.1, 0.5, ns=(10,), alphas=(11.0,))
+    assert table2_claim(_t2_point(), grid[grid["mechanism"] != "dp_sgd_iteration"]).verdict == "holds"
+    assert table2_claim(_t2_point(ok=False), grid[grid["mechanism"] != "dp_sgd_iteration"]).verdict == "fails"
+    two = grid.assign(bounds=~grid["mechanism"].isin(["gaussian", "laplace"]))
+    assert table2_claim(_t2_point(), two).verdict == "fails"
+
+
+def test_ptr_threshold_erratum_spec_check_17():
+    """n = 1e4, eps = 1, delta = 1e-5, delta_k = 0.6, beta = 0.5: gamma 1.262e-31 printed, 2.524e-31 with log(2/delta);
+    (1/(2 delta)) exp(-(0.1)(1e4)/12.2) recomputed here."""
+    from dplab.studies.preprocessing.claims import ptr_threshold_claim
+
+    frame = pd.DataFrame([{"n": 10_000, "eps": 1.0, "delta": 1e-5, "gap": 0.6, "beta": 0.5}])
+    expected = math.exp(-0.1 * 1e4 / 12.2) / (2 * 1e-5)
+    assert expected == pytest.approx(1.262e-31, rel=1e-3)
+    claim = ptr_threshold_claim(frame)
+    assert claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence
