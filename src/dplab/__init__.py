@@ -2,17 +2,20 @@
 
 Library entry points (see docs/library.md): :func:`dplab.account.pnsgd_curve` (task 1, account) and
 :mod:`dplab.calibrate` (task 2: DP-SGD noise, analytic Gaussian, purification budget) and :mod:`dplab.purify`
-(task 3: Algorithms 1 and 2 with their pure certificates), :func:`dplab.audit.audit_samplers` (task 4).
+(task 3: Algorithms 1 and 2 with their pure certificates), :func:`dplab.audit.audit_samplers` (task 4),
+:func:`dplab.train.train_dpsgd` (task 5).
 """
 
 from dplab.account import PNSGDCurve, pnsgd_curve
 from dplab.audit import AuditResult, audit_samplers
 from dplab.calibrate import dpsgd_noise_multiplier, gaussian_sigma, purification_budget
 from dplab.purify import PureRelease, purify_continuous, purify_integer
+from dplab.train import DPSGDReport, train_dpsgd
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DPSGDReport",
     "AuditResult",
     "PNSGDCurve",
     "PureRelease",
@@ -24,4 +27,5 @@ __all__ = [
     "purification_budget",
     "purify_continuous",
     "purify_integer",
+    "train_dpsgd",
 ]
