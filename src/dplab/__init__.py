@@ -10,7 +10,7 @@ from dplab.account import PNSGDCurve, pnsgd_curve
 from dplab.audit import AuditResult, audit_samplers
 from dplab.calibrate import dpsgd_noise_multiplier, gaussian_sigma, purification_budget
 from dplab.purify import PureRelease, purify_continuous, purify_integer
-from dplab.train import DPSGDReport, train_dpsgd
+from dplab.train import DPSGDReport, train_dpsgd, train_pure_dp
 
 __version__ = "0.1.0"
 
@@ -28,4 +28,5 @@ __all__ = [
     "purify_continuous",
     "purify_integer",
     "train_dpsgd",
+    "train_pure_dp",
 ]

@@ -21,8 +21,9 @@ from torch.func import functional_call, grad, vmap
 
 from dplab.accounting._arrays import require
 from dplab.accounting.calibration import RDP_ORDERS
+from dplab.purify import PureRelease, purify_continuous
 
-__all__ = ["DPSGDReport", "dpsgd_epsilon", "train_dpsgd"]
+__all__ = ["DPSGDReport", "dpsgd_epsilon", "train_dpsgd", "train_pure_dp"]
 
 _SAMPLINGS = ("poisson", "shuffle")
 
@@ -107,3 +108,20 @@ def train_dpsgd(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.T
     return DPSGDReport(dpsgd_epsilon(noise_multiplier, rate, int(steps), delta), delta, noise_multiplier, rate,
                        int(steps), sampling)
 
+
+
+def train_pure_dp(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+                  X: torch.Tensor, Y: torch.Tensor, *, radius: float, epsilon_prime: float, omega: float,
+                  seed: int = 0, **dpsgd_arguments) -> PureRelease:
+    """:func:`train_dpsgd`, then Algorithm 1 of Lin, Wang, Ma, Wang (2025) on the flattened parameters, projected onto
+    the ℓ2 ball of ``radius`` around 0; the purified parameters are loaded into ``model``.  Returns the
+    :class:`PureRelease` (value: the parameter vector) whose ``epsilon`` = ε_DP-SGD + ε′ is the pure certificate
+    (Theorem 1)."""
+    report = train_dpsgd(model, loss_fn, X, Y, seed=seed, **dpsgd_arguments)
+    vector = torch.nn.utils.parameters_to_vector(model.parameters())
+    release = purify_continuous(vector.detach().cpu().double().numpy(), epsilon=report.epsilon, delta=report.delta,
+                                epsilon_prime=epsilon_prime, omega=omega, center=[0.0] * vector.numel(),
+                                diameter=2 * radius, rng=seed)
+    purified = torch.as_tensor(release.value, dtype=vector.dtype, device=vector.device)
+    torch.nn.utils.vector_to_parameters(purified, model.parameters())
+    return release

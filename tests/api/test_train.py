@@ -71,3 +71,16 @@ def test_bad_input_names_the_argument(kwargs, name):
     arguments = {"noise_multiplier": 1.0, "clip": 1.0, "batch_size": 8, "steps": 1, "lr": 0.1, "delta": 1e-5, **kwargs}
     with pytest.raises(ValueError, match=name):
         train_dpsgd(mlp(), loss_fn, X, Y, **arguments)
+
+
+def test_pure_dp_variant_certifies_dpsgd_epsilon_plus_epsilon_prime_and_loads_the_release():
+    from dplab.train import dpsgd_epsilon, train_pure_dp
+
+    X, Y = data()
+    model = mlp()
+    release = train_pure_dp(model, loss_fn, X, Y, radius=10.0, epsilon_prime=1.0, omega=1e-3, noise_multiplier=1.0,
+                            clip=1.0, batch_size=8, steps=20, lr=0.1, delta=1e-5)
+    assert release.delta == 0.0
+    assert release.epsilon == pytest.approx(dpsgd_epsilon(1.0, 8 / 64, 20, 1e-5) + 1.0)
+    loaded = torch.nn.utils.parameters_to_vector(model.parameters()).detach().double().numpy()
+    assert loaded == pytest.approx(release.value, rel=1e-6)
