@@ -3,11 +3,13 @@
 Submodules:
     grid        exact binned law of projected 1-D PNSGD (spec paperB §4.2, §4.4)
     instances   neighbouring-dataset family A–D and their swapped orders (spec paperB §4.3)
+    auditor     audit_samplers: event selection on half the samples, Clopper–Pearson bound on the other half
     montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (spec paperB §4.3)
 """
 
 from __future__ import annotations
 
+from dplab.audit.auditor import AuditResult, audit_samplers
 from dplab.audit.grid import (
     NOISE_NAMES,
     UniformGrid,
@@ -35,9 +37,11 @@ __all__ = [
     "INSTANCE_NAMES",
     "NOISE_NAMES",
     "AuditInstance",
+    "AuditResult",
     "HockeyStickLowerBound",
     "UniformGrid",
     "audit_instance",
+    "audit_samplers",
     "bin_index",
     "clopper_pearson",
     "clopper_pearson_lower",

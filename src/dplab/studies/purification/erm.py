@@ -30,12 +30,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import dp_accounting
 import numpy as np
 import pandas as pd
 import torch
-from dp_accounting import rdp
 
+from dplab.accounting.calibration import calibrate_dpsgd_sigma
 from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
 from dplab.learning.projections import project_l2_ball
@@ -55,9 +54,6 @@ __all__ = [
     "erm_point",
     "erm_points",
 ]
-
-RDP_ORDERS = tuple(np.concatenate([np.linspace(1.05, 10.0, 19), np.unique(np.round(np.geomspace(11, 512, 16)))]))
-
 
 @dataclass(frozen=True)
 class RegularisedLogisticLoss:
@@ -119,28 +115,6 @@ def constrained_minimiser(x: np.ndarray, y: np.ndarray, radius: float, lam: floa
         theta, t = new, t_next
     residual = float(np.linalg.norm(theta - project_l2_ball(theta - gradient(theta) / beta, radius)) * beta)
     return theta, residual
-
-
-def calibrate_dpsgd_sigma(sampling_rate: float, steps: int, epsilon: float, log_delta: float) -> float:
-    """Smallest noise multiplier σ with T-fold Poisson-subsampled Gaussian (rate q, add/remove, sensitivity 1) at most
-    (ε, δ)-DP, by dp_accounting's RDP accountant (orders 1.05 … 512; fewer orders only overstate ε, so σ stays private) and ``calibrate_dp_mechanism``;
-    checked afterwards that the ε spent is ≤ the target (an optimum at the largest order only makes σ conservative)."""
-    if log_delta < -700:
-        raise ValueError(f"log_delta={log_delta!r} must be >= -700 for dp_accounting (delta is passed as a float)")
-
-    def event(sigma: float) -> dp_accounting.DpEvent:
-        return dp_accounting.SelfComposedDpEvent(
-            dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(sigma)), steps)
-
-    sigma = float(dp_accounting.calibrate_dp_mechanism(
-        lambda: rdp.RdpAccountant(list(RDP_ORDERS)), event, epsilon, math.exp(log_delta),
-        dp_accounting.LowerEndpointAndGuess(1e-3, 1.0), tol=1e-3))
-    accountant = rdp.RdpAccountant(list(RDP_ORDERS)).compose(event(sigma))
-    spent = accountant.get_epsilon(math.exp(log_delta))
-    if spent > epsilon * (1 + 1e-9):
-        raise ValueError(f"calibration failed: sigma={sigma!r} spends epsilon={spent!r} > target {epsilon!r} "
-                         f"(log_delta={log_delta!r})")
-    return sigma
 
 
 def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:

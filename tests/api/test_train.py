@@ -1,0 +1,86 @@
+"""dplab.train.train_dpsgd: one step against a hand-written per-example loop (autograd per example, clip, sum, same
+noise draws), the accountant against dp_accounting, learning on separable data, and argument checks."""
+
+import dp_accounting
+import pytest
+import torch
+from dp_accounting import rdp
+
+from dplab.train import train_dpsgd
+
+
+def mlp():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+
+
+def loss_fn(prediction, target):
+    return torch.nn.functional.binary_cross_entropy_with_logits(prediction.squeeze(-1), target)
+
+
+def data(n=64):
+    generator = torch.Generator().manual_seed(1)
+    X = torch.randn(n, 3, generator=generator)
+    return X, (X[:, 0] > 0).float()
+
+
+def test_one_full_batch_step_matches_a_per_example_loop():
+    X, Y = data(16)
+    model, reference = mlp(), mlp()
+    train_dpsgd(model, loss_fn, X, Y, noise_multiplier=0.7, clip=0.1, batch_size=16, steps=1, lr=0.5, delta=1e-5,
+                sampling="shuffle", seed=3)
+    clipped = [torch.zeros_like(p) for p in reference.parameters()]
+    for x, y in zip(X, Y):
+        grads = torch.autograd.grad(loss_fn(reference(x[None])[0], y), list(reference.parameters()))
+        norm = torch.sqrt(sum(g.pow(2).sum() for g in grads))
+        for total, g in zip(clipped, grads):
+            total += g * min(1.0, 0.1 / float(norm))
+    noise_generator = torch.Generator().manual_seed(4)
+    with torch.no_grad():
+        for p, total in zip(reference.parameters(), clipped):
+            p -= 0.5 / 16 * (total + 0.7 * 0.1 * torch.randn(p.shape, generator=noise_generator))
+    for trained, expected in zip(model.parameters(), reference.parameters()):
+        assert torch.allclose(trained, expected, atol=1e-6)
+
+
+def test_report_epsilon_is_dp_accountings_and_flags_shuffling():
+    X, Y = data()
+    report = train_dpsgd(mlp(), loss_fn, X, Y, noise_multiplier=1.0, clip=1.0, batch_size=8, steps=20, lr=0.1,
+                         delta=1e-5, sampling="shuffle")
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(8 / 64, dp_accounting.GaussianDpEvent(1.0)), 20)
+    assert report.epsilon == pytest.approx(rdp.RdpAccountant().compose(event).get_epsilon(1e-5), rel=0.05)
+    assert not report.sampler_matches_accountant
+
+
+def test_poisson_dpsgd_learns_a_separable_problem():
+    X, Y = data(512)
+    model = mlp()
+    with torch.no_grad():
+        before = float(loss_fn(model(X), Y))
+    report = train_dpsgd(model, loss_fn, X, Y, noise_multiplier=1.0, clip=1.0, batch_size=64, steps=100, lr=1.0,
+                         delta=1e-5)
+    with torch.no_grad():
+        assert float(loss_fn(model(X), Y)) < 0.6 * before and report.sampler_matches_accountant
+
+
+@pytest.mark.parametrize("kwargs, name", [({"sampling": "uniform"}, "sampling"), ({"clip": 0.0}, "clip"),
+                                          ({"batch_size": 1000}, "batch_size")])
+def test_bad_input_names_the_argument(kwargs, name):
+    X, Y = data()
+    arguments = {"noise_multiplier": 1.0, "clip": 1.0, "batch_size": 8, "steps": 1, "lr": 0.1, "delta": 1e-5, **kwargs}
+    with pytest.raises(ValueError, match=name):
+        train_dpsgd(mlp(), loss_fn, X, Y, **arguments)
+
+
+def test_pure_dp_variant_certifies_dpsgd_epsilon_plus_epsilon_prime_and_loads_the_release():
+    from dplab.train import dpsgd_epsilon, train_pure_dp
+
+    X, Y = data()
+    model = mlp()
+    release = train_pure_dp(model, loss_fn, X, Y, radius=10.0, epsilon_prime=1.0, omega=1e-3, noise_multiplier=1.0,
+                            clip=1.0, batch_size=8, steps=20, lr=0.1, delta=1e-5)
+    assert release.delta == 0.0
+    assert release.epsilon == pytest.approx(dpsgd_epsilon(1.0, 8 / 64, 20, 1e-5) + 1.0)
+    loaded = torch.nn.utils.parameters_to_vector(model.parameters()).detach().double().numpy()
+    assert loaded == pytest.approx(release.value, rel=1e-6)
