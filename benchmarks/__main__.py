@@ -31,8 +31,13 @@ def _versions() -> dict[str, str]:
     import numpy
     import opacus
 
-    return {"torch": torch.__version__, "opacus": opacus.__version__, "numpy": numpy.__version__,
-            "dp_accounting": getattr(dp_accounting, "__version__", "0.6.0"), "python": platform.python_version()}
+    return {
+        "torch": torch.__version__,
+        "opacus": opacus.__version__,
+        "numpy": numpy.__version__,
+        "dp_accounting": getattr(dp_accounting, "__version__", "0.6.0"),
+        "python": platform.python_version(),
+    }
 
 
 def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=print) -> Any:
@@ -62,8 +67,10 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
         if not reproduction:
             notes.append(f"No `benchmark:` TSV files under {benchmark_dir}: run `snakemake --cores 2` first.")
         else:
-            notes.append("Reproduction times are those of the last run recorded under work/benchmarks/ "
-                         "(one line per job), not re-measured here.")
+            notes.append(
+                "Reproduction times are those of the last run recorded under work/benchmarks/ "
+                "(one line per job), not re-measured here."
+            )
         rows += reproduction
         if settings.dry_run_repeats > 0:
             log("snakemake -n --forceall")
@@ -71,16 +78,22 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
     finally:
         torch.set_num_threads(previous_threads)
     environment = {
-        "mode": "quick" if quick else "full", "quick": quick, "torch threads": settings.threads,
-        "cpu count": os.cpu_count(), "platform": platform.platform(),
+        "mode": "quick" if quick else "full",
+        "quick": quick,
+        "torch threads": settings.threads,
+        "cpu count": os.cpu_count(),
+        "platform": platform.platform(),
         "load average before (1, 5, 15 min)": tuple(round(x, 2) for x in load_before),
         "load average after": tuple(round(x, 2) for x in os.getloadavg()),
         "benchmark wall time (s)": round(time.perf_counter() - started, 1),
-        **_versions(), "settings": dataclasses.asdict(settings),
+        **_versions(),
+        "settings": dataclasses.asdict(settings),
     }
     if max(load_before) > settings.threads:
-        notes.append("The machine was loaded by other processes during the run (see the load average): absolute "
-                     "times are inflated and noisy; the side-by-side ratios are the meaningful numbers.")
+        notes.append(
+            "The machine was loaded by other processes during the run (see the load average): absolute "
+            "times are inflated and noisy; the side-by-side ratios are the meaningful numbers."
+        )
     frame = write_csv(rows, out / "performance.csv")
     write_summary(frame, out / "summary.md", environment, notes)
     write_figure(frame, out / "figures" / "performance")
@@ -92,8 +105,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats and sizes (about a minute)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "performance", help="output folder")
     parser.add_argument("--threads", type=int, default=2, help="torch.set_num_threads (default 2)")
-    parser.add_argument("--redraw", action="store_true",
-                        help="only redraw figures/performance from the performance.csv already in --out (no timing)")
+    parser.add_argument(
+        "--redraw",
+        action="store_true",
+        help="only redraw figures/performance from the performance.csv already in --out (no timing)",
+    )
     args = parser.parse_args(argv)
     if args.redraw:
         write_figure(pd.read_csv(args.out / "performance.csv"), args.out / "figures" / "performance")

@@ -57,21 +57,31 @@ def audit_rows(settings: Settings, progress: Callable[[str], None] = print) -> l
     progress("audit sampler")
     data = _audit_data(settings.audit_n)
     config = NoisyGradientConfig(
-        lr=AUDIT["lr"], noise="gaussian", noise_scale=AUDIT["scale"], projection=Interval(AUDIT["a"], AUDIT["b"]),
-        sampling="single_pass", batch_size=1,
+        lr=AUDIT["lr"],
+        noise="gaussian",
+        noise_scale=AUDIT["scale"],
+        projection=Interval(AUDIT["a"], AUDIT["b"]),
+        sampling="single_pass",
+        batch_size=1,
     )
     loss = LinearLoss(offset=AUDIT["L"] * max(abs(AUDIT["a"]), abs(AUDIT["b"])))
     features = torch.tensor(data[:, None])
     generator, rng = torch.Generator().manual_seed(settings.seed), np.random.default_rng(settings.seed)
     functions = {
-        "dplab": lambda: run_noisy_gradient(config, loss, features, None, [0.5], runs=settings.audit_samples,
-                                            generator=generator, progress=False),
+        "dplab": lambda: run_noisy_gradient(
+            config, loss, features, None, [0.5], runs=settings.audit_samples, generator=generator, progress=False
+        ),
         "numpy": lambda: numpy_pnsgd(data, settings.audit_samples, rng),
     }
     timings = time_side_by_side(functions, repeats=settings.audit_repeats)
     return timing_rows(
-        "audit_sampler", f"pnsgd_1d_n{settings.audit_n}", timings, reference="numpy", unit="sample",
-        units_per_call=settings.audit_samples, runs=settings.audit_samples,
+        "audit_sampler",
+        f"pnsgd_1d_n{settings.audit_n}",
+        timings,
+        reference="numpy",
+        unit="sample",
+        units_per_call=settings.audit_samples,
+        runs=settings.audit_samples,
     )
 
 
@@ -113,6 +123,5 @@ def curve_rows(settings: Settings, progress: Callable[[str], None] = print) -> l
         progress(f"accounting curve {case}")
         timings = time_side_by_side(functions, repeats=settings.curve_repeats)
         reference = "dp_accounting" if "dp_accounting" in functions else None
-        rows += timing_rows("accounting_curve", case, timings, reference=reference, unit="point",
-                            units_per_call=points)
+        rows += timing_rows("accounting_curve", case, timings, reference=reference, unit="point", units_per_call=points)
     return rows

@@ -94,13 +94,21 @@ def main(argv: Sequence[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.critical_path", description=__doc__.split("\n")[0])
     parser.add_argument("--bench", type=Path, default=Path("work/benchmarks"), help="the run's benchmark folder")
     known, snakemake_options = parser.parse_known_args(argv)
-    dot = subprocess.run([sys.executable, "-m", "snakemake", "--dag", "--forceall", *snakemake_options],
-                         capture_output=True, text=True, check=True).stdout
+    dot = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--dag", "--forceall", *snakemake_options],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     jobs, edges = parse_dag(dot)
     seconds = job_seconds(known.bench, jobs)
     total, longest = sum(seconds.values()), critical_path(seconds, edges)
-    result = {"jobs": len(jobs) - 1, "total_seconds": total, "critical_path_seconds": longest,
-              "best_cluster_speedup": total / longest}
+    result = {
+        "jobs": len(jobs) - 1,
+        "total_seconds": total,
+        "critical_path_seconds": longest,
+        "best_cluster_speedup": total / longest,
+    }
     print(", ".join(f"{key} {value:.4g}" for key, value in result.items()))
     return result
 

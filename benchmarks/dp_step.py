@@ -23,7 +23,9 @@ __all__ = ["DTYPE", "dplab_steps", "opacus_private", "opacus_steps", "nonprivate
 DTYPE = torch.float32
 
 
-def dplab_steps(settings: Settings, spec: Any, X: torch.Tensor, y: torch.Tensor, batch_size: int) -> Callable[[], object]:
+def dplab_steps(
+    settings: Settings, spec: Any, X: torch.Tensor, y: torch.Tensor, batch_size: int
+) -> Callable[[], object]:
     """``settings.steps`` DP-SGD steps of dplab's engine from the module's initial weights (one call)."""
     theta = flat_parameters(make_module(spec, settings.seed, DTYPE))
     config = NoisyGradientConfig(
@@ -117,11 +119,19 @@ def dp_step_rows(settings: Settings, progress: Callable[[str], None] = print) ->
             timings = time_side_by_side(functions, repeats=settings.repeats, units=settings.steps)
             common = {"unit": "step", "model": name, "batch_size": batch_size, "runs": 1}
             rows += timing_rows(
-                "dp_step", case, timings, reference="opacus",
-                implementations=("dplab", "opacus", "opacus_tensor_batches"), **common,
+                "dp_step",
+                case,
+                timings,
+                reference="opacus",
+                implementations=("dplab", "opacus", "opacus_tensor_batches"),
+                **common,
             )
             rows += timing_rows(
-                "nonprivate_step", case, timings, reference="torch_nonprivate",
-                implementations=("torch_nonprivate", "dplab", "opacus"), **common,
+                "nonprivate_step",
+                case,
+                timings,
+                reference="torch_nonprivate",
+                implementations=("torch_nonprivate", "dplab", "opacus"),
+                **common,
             )
     return rows

@@ -17,8 +17,7 @@ from torch import Tensor, nn
 
 from dplab.learning.losses import LogisticLoss, TwoLayerLogisticLoss
 
-__all__ = ["MODELS", "ModelSpec", "model_spec", "make_module", "flat_parameters", "module_loss",
-           "make_data"]
+__all__ = ["MODELS", "ModelSpec", "model_spec", "make_module", "flat_parameters", "module_loss", "make_data"]
 
 MODELS: tuple[str, ...] = ("logistic", "mlp")
 

@@ -45,9 +45,18 @@ def job_times(benchmark_dir: Path) -> pd.DataFrame:
 def _total_rows(benchmark: str, groups: pd.Series, counts: pd.Series) -> list[dict[str, Any]]:
     return [
         {
-            "benchmark": benchmark, "case": name, "model": "", "batch_size": None, "runs": int(counts[name]),
-            "implementation": "snakemake", "reference": "", "median_seconds": float(seconds), "iqr_seconds": 0.0,
-            "repeats": 1, "units_per_second": np.nan, "unit": "summed wall time of the jobs",
+            "benchmark": benchmark,
+            "case": name,
+            "model": "",
+            "batch_size": None,
+            "runs": int(counts[name]),
+            "implementation": "snakemake",
+            "reference": "",
+            "median_seconds": float(seconds),
+            "iqr_seconds": 0.0,
+            "repeats": 1,
+            "units_per_second": np.nan,
+            "unit": "summed wall time of the jobs",
             "ratio_vs_reference": np.nan,
         }
         for name, seconds in groups.items()
@@ -68,8 +77,20 @@ def reproduction_rows(benchmark_dir: Path) -> list[dict[str, Any]]:
 def dry_run_rows(root: Path, repeats: int, configfile: str = "config.yaml") -> list[dict[str, Any]]:
     """Time ``snakemake -n --forceall --nolock`` on ``configfile`` (``--nolock`` so that a running workflow is not
     disturbed); raises RuntimeError with Snakemake's message if the dry run fails."""
-    command = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--nolock", "--quiet", "all",
-               "--cores", "2", "--configfile", configfile]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-n",
+        "--forceall",
+        "--nolock",
+        "--quiet",
+        "all",
+        "--cores",
+        "2",
+        "--configfile",
+        configfile,
+    ]
     seconds = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -77,5 +98,10 @@ def dry_run_rows(root: Path, repeats: int, configfile: str = "config.yaml") -> l
         seconds.append(time.perf_counter() - start)
         if finished.returncode != 0:
             raise RuntimeError(f"{' '.join(command)} failed:\n{finished.stderr[-2000:]}")
-    return timing_rows("snakemake_dry_run", Path(configfile).stem, {"snakemake": Timing(tuple(seconds))},
-                       reference=None, unit="dry run")
+    return timing_rows(
+        "snakemake_dry_run",
+        Path(configfile).stem,
+        {"snakemake": Timing(tuple(seconds))},
+        reference=None,
+        unit="dry run",
+    )

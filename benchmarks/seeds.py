@@ -41,8 +41,9 @@ def _train(settings: Settings, X, y, runs: int, calls: int) -> Callable[[], None
 
     def run() -> None:
         for generator in generators:
-            run_noisy_gradient(config, LogisticLoss(), X, y, start, runs=runs, generator=generator, dtype=DTYPE,
-                               progress=False)
+            run_noisy_gradient(
+                config, LogisticLoss(), X, y, start, runs=runs, generator=generator, dtype=DTYPE, progress=False
+            )
 
     return run
 
@@ -56,7 +57,13 @@ def seed_rows(settings: Settings, progress: Callable[[str], None] = print) -> li
         functions = {"batched": _train(settings, X, y, seeds, 1), "sequential": _train(settings, X, y, 1, seeds)}
         timings = time_side_by_side(functions, repeats=settings.seeds_repeats)
         rows += timing_rows(
-            "seeds", f"logistic_d{settings.seeds_inputs}_S{seeds}", timings, reference="sequential",
-            unit="training of S seeds", model="logistic", batch_size=settings.seeds_batch_size, runs=seeds,
+            "seeds",
+            f"logistic_d{settings.seeds_inputs}_S{seeds}",
+            timings,
+            reference="sequential",
+            unit="training of S seeds",
+            model="logistic",
+            batch_size=settings.seeds_batch_size,
+            runs=seeds,
         )
     return rows

@@ -22,8 +22,12 @@ GROUPS = {
 
 def pytest_addoption(parser):
     for group, (variable, what) in GROUPS.items():
-        parser.addoption(f"--{group}", action="store_true", default=False,
-                         help=f"run the tests marked '{group}' ({what}); or set {variable}=1")
+        parser.addoption(
+            f"--{group}",
+            action="store_true",
+            default=False,
+            help=f"run the tests marked '{group}' ({what}); or set {variable}=1",
+        )
 
 
 def pytest_configure(config):

@@ -11,9 +11,21 @@ ROOT = Path(__file__).resolve().parents[1]
 def collect_slurm_test(**variables: str) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("DPLAB_TEST_")} | variables
     return subprocess.run(
-        [sys.executable, "-m", "pytest", str(ROOT / "tests" / "workflow" / "test_slurm.py"), "-rs", "-p",
-         "no:cacheprovider", "-p", "no:xdist"],
-        capture_output=True, text=True, cwd=ROOT, env=environment,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(ROOT / "tests" / "workflow" / "test_slurm.py"),
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
     )
 
 

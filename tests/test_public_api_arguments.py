@@ -83,20 +83,95 @@ KINDS = {
 #: The kind of an argument from its name, unless an example overrides it (``None``: not mutated).
 KIND_BY_NAME = {
     **dict.fromkeys(["eps", "epsilon", "epsilon0", "eps0", "eps_tilde", "epsilon_prime", "eps_prime"], "nonneg"),
-    **dict.fromkeys(["sigma", "scale", "laplace_scale", "noise_scale", "sensitivity", "lr", "L", "diameter",
-                     "radius", "bound_x", "bound_y", "zeta", "gap", "beta", "eta", "lipschitz", "mu", "kappa",
-                     "beta_smooth", "clip_norm", "max_norm", "inverse_temperature", "lambda_max", "lambda_min",
-                     "tau", "gamma", "epsilon_max", "tol", "w_star_norm", "rho"], "pos"),
+    **dict.fromkeys(
+        [
+            "sigma",
+            "scale",
+            "laplace_scale",
+            "noise_scale",
+            "sensitivity",
+            "lr",
+            "L",
+            "diameter",
+            "radius",
+            "bound_x",
+            "bound_y",
+            "zeta",
+            "gap",
+            "beta",
+            "eta",
+            "lipschitz",
+            "mu",
+            "kappa",
+            "beta_smooth",
+            "clip_norm",
+            "max_norm",
+            "inverse_temperature",
+            "lambda_max",
+            "lambda_min",
+            "tau",
+            "gamma",
+            "epsilon_max",
+            "tol",
+            "w_star_norm",
+            "rho",
+        ],
+        "pos",
+    ),
     "shift": "nonneg",
     **dict.fromkeys(["delta", "delta_tilde", "delta0", "delta_prime"], "prob0"),
     **dict.fromkeys(["delta_target", "omega", "alpha_level", "missing_rate"], "prob"),
     **dict.fromkeys(["log_delta", "log_omega"], "logp"),
     **dict.fromkeys(["log_inv_delta"], "pos"),
-    **dict.fromkeys(["n", "d", "k", "T", "N", "rounds", "size", "runs", "steps", "n_bits", "n_cells", "n_vertices",
-                     "universe_size", "iterations", "n_scan", "batch_size", "B", "features_imputed",
-                     "max_cluster_size", "n_levels", "width", "m", "i", "inputs", "hidden"], "size"),
-    **dict.fromkeys(["X", "x", "utility", "counts", "data", "data_prime", "z1", "z2", "z", "theta", "means",
-                     "eigenvalues", "weights", "values"], "real"),
+    **dict.fromkeys(
+        [
+            "n",
+            "d",
+            "k",
+            "T",
+            "N",
+            "rounds",
+            "size",
+            "runs",
+            "steps",
+            "n_bits",
+            "n_cells",
+            "n_vertices",
+            "universe_size",
+            "iterations",
+            "n_scan",
+            "batch_size",
+            "B",
+            "features_imputed",
+            "max_cluster_size",
+            "n_levels",
+            "width",
+            "m",
+            "i",
+            "inputs",
+            "hidden",
+        ],
+        "size",
+    ),
+    **dict.fromkeys(
+        [
+            "X",
+            "x",
+            "utility",
+            "counts",
+            "data",
+            "data_prime",
+            "z1",
+            "z2",
+            "z",
+            "theta",
+            "means",
+            "eigenvalues",
+            "weights",
+            "values",
+        ],
+        "real",
+    ),
 }
 
 
@@ -115,8 +190,6 @@ def _is_numeric(value: Any) -> bool:
     if isinstance(value, np.ndarray):
         return value.size > 0 and value.dtype.kind in "fiu"
     return isinstance(value, (int, float, np.integer, np.floating))
-
-
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -163,8 +236,9 @@ ACCOUNTING = {
     "composition.drv_delta": E(delta=1e-6, T=10, delta_tilde=1e-5),
     "composition.kov_epsilon_terms": E(eps=0.5, T=10, delta_tilde=1e-5),
     "composition.kov_epsilon": E(eps=0.5, T=10, delta_tilde=1e-5),
-    "composition.kov_epsilon_heterogeneous": E(eps_steps=np.array([0.1, 0.2]), delta_tilde=1e-5,
-                                               kinds={"eps_steps": "nonneg"}),
+    "composition.kov_epsilon_heterogeneous": E(
+        eps_steps=np.array([0.1, 0.2]), delta_tilde=1e-5, kinds={"eps_steps": "nonneg"}
+    ),
     "composition.kov_delta": E(delta=1e-6, T=10, delta_tilde=1e-5),
     "composition.lower_bound_delta": E(delta=1e-6, T=10),
     "composition.log_lower_bound_delta": E(delta=1e-6, T=10),
@@ -172,41 +246,89 @@ ACCOUNTING = {
     "composition.optimal_delta": E(eps=0.5, delta=1e-6, T=5, eps_prime=1.0),
     "composition.optimal_epsilon": E(eps=0.5, delta=1e-6, T=5, delta_target=1e-3),
     "composition.kov_pair": E(eps=0.5, delta=1e-6),
-    "composition.brute_force_product_delta": E(p=P3, q=Q3, T=2, eps_prime=0.5, kinds={"p": "nonneg", "q": "nonneg"},
-                                               shapes={"q": [Q3[:2]]}),
+    "composition.brute_force_product_delta": E(
+        p=P3, q=Q3, T=2, eps_prime=0.5, kinds={"p": "nonneg", "q": "nonneg"}, shapes={"q": [Q3[:2]]}
+    ),
     "composition.cor2_delta": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
     "composition.cor2_delta_first_order": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
     "composition.thm4_delta": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
-    "composition.thm4_delta_heterogeneous": E(eps_steps=np.array([0.5, 0.5]), delta_steps=np.array([1e-6, 1e-6]),
-                                              eps_prime=0.8, delta_tilde=1e-5,
-                                              kinds={"eps_steps": "nonneg", "delta_steps": "prob0"},
-                                              shapes={"delta_steps": [np.array([1e-6])]}),
+    "composition.thm4_delta_heterogeneous": E(
+        eps_steps=np.array([0.5, 0.5]),
+        delta_steps=np.array([1e-6, 1e-6]),
+        eps_prime=0.8,
+        delta_tilde=1e-5,
+        kinds={"eps_steps": "nonneg", "delta_steps": "prob0"},
+        shapes={"delta_steps": [np.array([1e-6])]},
+    ),
     "composition.cor3_epsilon": E(eps=0.5, T=10, delta_tilde=1e-5),
     "composition.cor3_log_delta_double_prime": E(eps=0.5, T=10, eps_prime=2.0),
     "composition.cor3_delta": E(eps=0.5, delta=1e-6, T=10, delta_tilde=1e-5),
     "composition.min_epsilon_at_target": E(method="kov", eps=0.5, delta=1e-6, T=5, delta_target=1e-3, n_scan=50),
-    "calibration.calibrate_dpsgd_sigma": E(sampling_rate=0.1, steps=5, epsilon=1.0, log_delta=-10.0,
-                                           kinds={"sampling_rate": "prob1", "epsilon": "pos"}),
-    "conversions.epsilon_from_rdp_cks": E(delta=1e-5, orders=ORDERS, rdp=RDP, kinds={"delta": "prob01",
-                                          "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.epsilon_from_rdp_cks_with_order": E(delta=1e-5, orders=ORDERS, rdp=RDP, kinds={
-        "delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.epsilon_from_rdp_mironov": E(delta=1e-5, orders=ORDERS, rdp=RDP, kinds={
-        "delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.epsilon_from_rdp_mironov_with_order": E(delta=1e-5, orders=ORDERS, rdp=RDP, kinds={
-        "delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.gaussian_rdp": E(orders=ORDERS, sensitivity=1.0, sigma=2.0, kinds={"orders": "pos",
-                                                                                     "sensitivity": "nonneg"}),
-    "conversions.log_delta_from_rdp_cks": E(epsilon=1.0, orders=ORDERS, rdp=RDP, kinds={
-        "epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.log_delta_from_rdp_cks_with_order": E(epsilon=1.0, orders=ORDERS, rdp=RDP, kinds={
-        "epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.log_delta_from_rdp_mironov": E(epsilon=1.0, orders=ORDERS, rdp=RDP, kinds={
-        "epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "conversions.log_delta_from_rdp_mironov_with_order": E(epsilon=1.0, orders=ORDERS, rdp=RDP, kinds={
-        "epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"}, shapes={"rdp": [RDP[:2]]}),
-    "hockey_stick.discrete_hockey_stick": E(p=P3, q=Q3, epsilon=0.5, kinds={"p": "nonneg", "q": "nonneg"},
-                                            shapes={"q": [Q3[:2]]}),
+    "calibration.calibrate_dpsgd_sigma": E(
+        sampling_rate=0.1, steps=5, epsilon=1.0, log_delta=-10.0, kinds={"sampling_rate": "prob1", "epsilon": "pos"}
+    ),
+    "conversions.epsilon_from_rdp_cks": E(
+        delta=1e-5,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.epsilon_from_rdp_cks_with_order": E(
+        delta=1e-5,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.epsilon_from_rdp_mironov": E(
+        delta=1e-5,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.epsilon_from_rdp_mironov_with_order": E(
+        delta=1e-5,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"delta": "prob01", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.gaussian_rdp": E(
+        orders=ORDERS, sensitivity=1.0, sigma=2.0, kinds={"orders": "pos", "sensitivity": "nonneg"}
+    ),
+    "conversions.log_delta_from_rdp_cks": E(
+        epsilon=1.0,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.log_delta_from_rdp_cks_with_order": E(
+        epsilon=1.0,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.log_delta_from_rdp_mironov": E(
+        epsilon=1.0,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "conversions.log_delta_from_rdp_mironov_with_order": E(
+        epsilon=1.0,
+        orders=ORDERS,
+        rdp=RDP,
+        kinds={"epsilon": "not_nan", "orders": "order1", "rdp": "nonneg_inf"},
+        shapes={"rdp": [RDP[:2]]},
+    ),
+    "hockey_stick.discrete_hockey_stick": E(
+        p=P3, q=Q3, epsilon=0.5, kinds={"p": "nonneg", "q": "nonneg"}, shapes={"q": [Q3[:2]]}
+    ),
     "hockey_stick.gaussian_hockey_stick": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.gaussian_hockey_stick_complement": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
@@ -221,14 +343,16 @@ THEORY = {
     "contraction.epsilon_prop1": E(delta=1e-5, kappa=1.0, kinds={"delta": "prob01"}),
     "contraction.kappa_prop1": E(L=1.0, sigma=1.0, M=1.0, n=10, i=3, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_prop1": E(epsilon=0.5, kappa=1.0),
-    "contraction.log_delta_thm3": E(epsilon=0.5, v=1.0, **CONTRACTION,
-                                    kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}),
+    "contraction.log_delta_thm3": E(
+        epsilon=0.5, v=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}
+    ),
     "contraction.log_delta_thm4": E(epsilon=0.5, sigma=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_thm5": E(epsilon=0.5, sigma=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_projected_gaussian_contraction_exact": E(epsilon=0.5, diameter=1.0, scale=1.0),
     "contraction.pure_dp_threshold_thm3": E(v=1.0, **CONTRACTION, kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}),
-    "contraction.pure_dp_threshold_thm3_as_printed": E(L=1.0, v=1.0, M=1.0, diameter=2.0, lr=0.1,
-                                                       kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}),
+    "contraction.pure_dp_threshold_thm3_as_printed": E(
+        L=1.0, v=1.0, M=1.0, diameter=2.0, lr=0.1, kinds={"L": "nonneg", "M": "nonneg", "v": "pos"}
+    ),
     "generalization.kl_bound_dr16": E(eps=0.5),
     "generalization.kl_bound_drv10": E(eps=0.5),
     "generalization.kl_randomized_response": E(eps=0.5),
@@ -240,72 +364,118 @@ THEORY = {
     "generalization.thm1_bound": E(eps=0.5, delta=1e-5, N=1000, kinds={"delta": "prob", "N": "pos"}),
     "generalization.thm2_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.thm3_deviation": E(eps=0.5, delta=1e-5, k=2, kinds={"delta": "nonneg", "k": "pos"}),
-    "generalization.nissim_stemmer_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg",
-                                                                                     "eps": "pos"}),
-    "generalization.nissim_stemmer_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg",
-                                                                                    "k": "pos"}),
+    "generalization.nissim_stemmer_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg", "eps": "pos"}),
+    "generalization.nissim_stemmer_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.dwork_2015_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg", "eps": "pos"}),
-    "generalization.oneto_high_probability": E(eps=0.5, N=1000, empirical_risk=0.1, kinds={
-        "eps": "pos", "N": "pos", "empirical_risk": "nonneg"}),
-    "generalization.oneto_variance_high_probability": E(eps=0.5, N=1000, variance=0.1, kinds={
-        "eps": "pos", "N": "pos", "variance": "nonneg"}),
+    "generalization.oneto_high_probability": E(
+        eps=0.5, N=1000, empirical_risk=0.1, kinds={"eps": "pos", "N": "pos", "empirical_risk": "nonneg"}
+    ),
+    "generalization.oneto_variance_high_probability": E(
+        eps=0.5, N=1000, variance=0.1, kinds={"eps": "pos", "N": "pos", "variance": "nonneg"}
+    ),
     "generalization.sgld_step_epsilon": E(L=1.0, sigma=1.0, tau=10, delta=1e-5, kinds={"delta": "prob"}),
     "generalization.fl_step_epsilon": E(sigma=1.0, tau=10, delta=1e-5, kinds={"delta": "prob"}),
     "generalization.amplify_by_subsampling": E(eps=0.5, q=0.1, kinds={"q": "prob1"}),
     "generalization.linear_amplification_threshold": E(q=0.1, kinds={"q": "prob1"}),
-    "generalization.thm7_printed_delta_tilde": E(eps_prime=1.0, eps_tilde=0.5, q=0.1, T=10, kinds={
-        "eps_tilde": "pos", "q": "pos", "T": "pos"}),
-    "generalization.iterative_privacy": E(eps_tilde=0.5, q=0.1, delta=1e-6, T=10, delta_tilde=1e-5, kinds={
-        "eps_tilde": "nonneg", "q": "pos", "delta": "prob", "delta_tilde": "prob"}),
+    "generalization.thm7_printed_delta_tilde": E(
+        eps_prime=1.0, eps_tilde=0.5, q=0.1, T=10, kinds={"eps_tilde": "pos", "q": "pos", "T": "pos"}
+    ),
+    "generalization.iterative_privacy": E(
+        eps_tilde=0.5,
+        q=0.1,
+        delta=1e-6,
+        T=10,
+        delta_tilde=1e-5,
+        kinds={"eps_tilde": "nonneg", "q": "pos", "delta": "prob", "delta_tilde": "prob"},
+    ),
     "generalization.sgld_privacy": E(N=1000, tau=10, T=10, sigma=1.0, kinds={"N": "pos", "T": "pos"}),
     "generalization.fl_privacy": E(N=1000, tau=10, T=10, sigma=1.0, kinds={"N": "pos", "T": "pos"}),
-    "generalization.wang_sgld_threshold": E(eps=0.5, delta=1e-5, N=1000, tau=10, kinds={
-        "eps": "pos", "delta": "prob", "N": "pos"}),
-    "generalization.generalization_bounds": E(eps_prime=0.5, delta_prime=1e-5, N=1000, kinds={
-        "eps_prime": "nonneg", "delta_prime": "prob", "N": "pos"}),
-    "purification.check_log_probability": E(name="delta", log_value=-3.0, kinds={"log_value": "logp"},
-                                            named={"log_value": "log_delta"}),
-    "purification.purification_shift": E(d=2, q=2.0, diameter=1.0, log_delta=-20.0, log_omega=-3.0,
-                                         kinds={"q": "not_below_one"}, named={"log_delta": "delta",
-                                                                              "log_omega": "omega"}),
+    "generalization.wang_sgld_threshold": E(
+        eps=0.5, delta=1e-5, N=1000, tau=10, kinds={"eps": "pos", "delta": "prob", "N": "pos"}
+    ),
+    "generalization.generalization_bounds": E(
+        eps_prime=0.5, delta_prime=1e-5, N=1000, kinds={"eps_prime": "nonneg", "delta_prime": "prob", "N": "pos"}
+    ),
+    "purification.check_log_probability": E(
+        name="delta", log_value=-3.0, kinds={"log_value": "logp"}, named={"log_value": "log_delta"}
+    ),
+    "purification.purification_shift": E(
+        d=2,
+        q=2.0,
+        diameter=1.0,
+        log_delta=-20.0,
+        log_omega=-3.0,
+        kinds={"q": "not_below_one"},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
     "purification.purification_laplace_scale": E(shift=0.1, epsilon_prime=0.5, kinds={"epsilon_prime": "pos"}),
     "purification.purified_epsilon": E(epsilon=0.5, shift=0.1, laplace_scale=0.2),
-    "purification.utility_l1_bound_as_printed": E(d=2, diameter=1.0, epsilon_prime=0.5, log_delta=-20.0,
-                                                  log_omega=-3.0, kinds={"epsilon_prime": "pos"},
-                                                  named={"log_delta": "delta", "log_omega": "omega"}),
-    "purification.utility_lq_bound_corrected": E(d=2, q=2.0, diameter=1.0, epsilon_prime=0.5, log_delta=-20.0,
-                                                 log_omega=-3.0, kinds={"epsilon_prime": "pos",
-                                                                        "q": "not_below_one"},
-                                                 named={"log_delta": "delta", "log_omega": "omega"}),
+    "purification.utility_l1_bound_as_printed": E(
+        d=2,
+        diameter=1.0,
+        epsilon_prime=0.5,
+        log_delta=-20.0,
+        log_omega=-3.0,
+        kinds={"epsilon_prime": "pos"},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
+    "purification.utility_lq_bound_corrected": E(
+        d=2,
+        q=2.0,
+        diameter=1.0,
+        epsilon_prime=0.5,
+        log_delta=-20.0,
+        log_omega=-3.0,
+        kinds={"epsilon_prime": "pos", "q": "not_below_one"},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
     "purification.lq_ball_volume_corrected": E(d=2, q=2.0, kinds={"q": "not_below_one"}),
     "purification.lq_ball_volume_as_printed": E(d=2, q=2.0, kinds={"q": "not_below_one"}),
-    "purification.lemma6_w_inf_bound": E(tv=0.1, p_min_volume=0.5, d=2, kinds={"tv": "prob01",
-                                                                               "p_min_volume": "pos"}),
+    "purification.lemma6_w_inf_bound": E(tv=0.1, p_min_volume=0.5, d=2, kinds={"tv": "prob01", "p_min_volume": "pos"}),
     "purification.example8_quantities": E(delta_tilde=1e-3, d=2, kinds={"delta_tilde": "prob"}),
     "purification.w_inf_1d": E(quantile_mu=lambda u: u, quantile_nu=lambda u: u + 0.1, n_levels=101),
     "purification.corollary4_parameters": E(n=1000, d=2, diameter=1.0, epsilon=0.5, kinds={"epsilon": "pos"}),
     "purification.zcdp_epsilon": E(rho=0.1, log_inv_delta=10.0, kinds={"rho": "nonneg"}),
-    "purification.lemma25_schedule": E(n=1000, d=2, epsilon=0.5, log_inv_delta=10.0, diameter=1.0, lipschitz=1.0,
-                                       kinds={"epsilon": "pos"}),
-    "purification.sigma_for_schedule": E(gamma=0.1, steps=10, lipschitz=1.0, epsilon=0.5, log_inv_delta=10.0,
-                                         kinds={"epsilon": "pos", "steps": "pos"}),
+    "purification.lemma25_schedule": E(
+        n=1000, d=2, epsilon=0.5, log_inv_delta=10.0, diameter=1.0, lipschitz=1.0, kinds={"epsilon": "pos"}
+    ),
+    "purification.sigma_for_schedule": E(
+        gamma=0.1, steps=10, lipschitz=1.0, epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos", "steps": "pos"}
+    ),
     "purification.tight_rho": E(epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos"}),
-    "purification.lemma19_parameters": E(n=1000, d=2, epsilon=0.5, diameter=1.0, lipschitz=1.0,
-                                         kinds={"epsilon": "pos"}),
-    "purification.lemma19_gradient_count_as_printed": E(n=1000, d=2, epsilon=0.5, lipschitz=1.0,
-                                                        kinds={"epsilon": "pos"}),
-    "purification.tradeoff_function": E(alpha=np.array([0.1, 0.5]), epsilon=0.5, delta=1e-3,
-                                        kinds={"alpha": "prob01", "delta": "prob01"}),
-    "purification.tradeoff_crossing_alpha": E(epsilon=1.0, delta=1e-3, epsilon_prime=0.5,
-                                              kinds={"delta": "prob"}),
+    "purification.lemma19_parameters": E(
+        n=1000, d=2, epsilon=0.5, diameter=1.0, lipschitz=1.0, kinds={"epsilon": "pos"}
+    ),
+    "purification.lemma19_gradient_count_as_printed": E(
+        n=1000, d=2, epsilon=0.5, lipschitz=1.0, kinds={"epsilon": "pos"}
+    ),
+    "purification.tradeoff_function": E(
+        alpha=np.array([0.1, 0.5]), epsilon=0.5, delta=1e-3, kinds={"alpha": "prob01", "delta": "prob01"}
+    ),
+    "purification.tradeoff_crossing_alpha": E(epsilon=1.0, delta=1e-3, epsilon_prime=0.5, kinds={"delta": "prob"}),
     "purification.folklore_epsilon": E(epsilon=0.5, delta=1e-6, size=10, omega=0.1),
     "purification.theorem2_log_delta_threshold": E(d=2, epsilon=0.5, kinds={"epsilon": "pos"}),
     "purification.theorem2_success_bound": E(d=2),
     "purification.algorithm12_log_delta_as_printed": E(d=2, epsilon=0.5, kinds={"epsilon": "pos"}),
-    "purification.table1_rates": E(n=1000, d=2, epsilon=0.5, log_inv_delta=10.0, lam=0.1, k=4, log_universe=5.0,
-                                   local_sensitivity=1.0, kinds={"n": "pos", "d": "pos", "epsilon": "pos",
-                                                                 "lam": "pos", "k": "pos", "log_universe": "pos",
-                                                                 "local_sensitivity": "pos"}),
+    "purification.table1_rates": E(
+        n=1000,
+        d=2,
+        epsilon=0.5,
+        log_inv_delta=10.0,
+        lam=0.1,
+        k=4,
+        log_universe=5.0,
+        local_sensitivity=1.0,
+        kinds={
+            "n": "pos",
+            "d": "pos",
+            "epsilon": "pos",
+            "lam": "pos",
+            "k": "pos",
+            "log_universe": "pos",
+            "local_sensitivity": "pos",
+        },
+    ),
     "purification.table2_rates": E(n=1000, d=2, epsilon=0.5, kinds={"n": "pos", "d": "pos", "epsilon": "pos"}),
     "smooth_rdp.gaussian_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
     "smooth_rdp.laplace_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
@@ -315,46 +485,82 @@ THEORY = {
     "smooth_rdp.dp_sgd_iteration_mechanism": E(eps=0.5, n=100, kappa=10, kinds={"eps": "pos", "kappa": "size"}),
     "smooth_rdp.factor_pq2": E(alpha=np.array([2.0, 11.0]), kinds={"alpha": "order_inf"}),
     "smooth_rdp.rdp_to_dp_linear": E(c=0.1, delta=1e-5, kinds={"c": "pos", "delta": "prob"}),
-    "smooth_rdp.linear_rdp_coefficient_for_epsilon": E(epsilon=1.0, delta=1e-5, kinds={"epsilon": "pos",
-                                                                                        "delta": "prob"}),
+    "smooth_rdp.linear_rdp_coefficient_for_epsilon": E(
+        epsilon=1.0, delta=1e-5, kinds={"epsilon": "pos", "delta": "prob"}
+    ),
     "smooth_rdp.rdp_to_dp": E(rdp=lambda a: 0.1 * a, delta=1e-5, kinds={"delta": "prob"}),
-    "smooth_rdp.theorem2_rdp": E(mechanism=gaussian_mechanism(0.5), alpha=np.array([11.0]), tau=2.0, p=2.0,
-                                 kinds={"alpha": "order_inf", "tau": "nonneg", "p": "order_inf"}),
-    "smooth_rdp.theorem2_rdp_pq2": E(mechanism=gaussian_mechanism(0.5), alpha=np.array([11.0]), tau=2.0,
-                                     kinds={"alpha": "order_inf", "tau": "nonneg"}),
-    "smooth_rdp.theorem2_dp_optimised": E(mechanism=gaussian_mechanism(0.5), tau=2.0, delta=1e-5,
-                                          kinds={"tau": "nonneg", "delta": "prob"}),
+    "smooth_rdp.theorem2_rdp": E(
+        mechanism=gaussian_mechanism(0.5),
+        alpha=np.array([11.0]),
+        tau=2.0,
+        p=2.0,
+        kinds={"alpha": "order_inf", "tau": "nonneg", "p": "order_inf"},
+    ),
+    "smooth_rdp.theorem2_rdp_pq2": E(
+        mechanism=gaussian_mechanism(0.5),
+        alpha=np.array([11.0]),
+        tau=2.0,
+        kinds={"alpha": "order_inf", "tau": "nonneg"},
+    ),
+    "smooth_rdp.theorem2_dp_optimised": E(
+        mechanism=gaussian_mechanism(0.5), tau=2.0, delta=1e-5, kinds={"tau": "nonneg", "delta": "prob"}
+    ),
     "smooth_rdp.dedup_sensitivity": E(max_cluster_size=3),
     "smooth_rdp.quantization_sensitivity": E(eta=0.1, max_cluster_size=3),
     "smooth_rdp.mean_imputation_sensitivity": E(n=100, p=5, kinds={"n": "size", "p": "count"}),
-    "smooth_rdp.median_imputation_sensitivity": E(x_max_upper_median=1.0, x_min_lower_median=0.5,
-                                                  kinds={"x_max_upper_median": "real",
-                                                         "x_min_lower_median": "real"}),
-    "smooth_rdp.trimmed_mean_imputation_sensitivity": E(x_upper=1.0, x_lower=0.5, n=100, m=5, p=5, kinds={
-        "x_upper": "real", "x_lower": "real", "m": "count", "p": "count"}),
+    "smooth_rdp.median_imputation_sensitivity": E(
+        x_max_upper_median=1.0,
+        x_min_lower_median=0.5,
+        kinds={"x_max_upper_median": "real", "x_min_lower_median": "real"},
+    ),
+    "smooth_rdp.trimmed_mean_imputation_sensitivity": E(
+        x_upper=1.0,
+        x_lower=0.5,
+        n=100,
+        m=5,
+        p=5,
+        kinds={"x_upper": "real", "x_lower": "real", "m": "count", "p": "count"},
+    ),
     "smooth_rdp.linear_regression_imputation_sensitivity": E(lambda_max=2.0, lambda_min=0.5),
     "smooth_rdp.pca_covariance_perturbation_bound": E(n=200),
     "smooth_rdp.pca_rank_delta2": E(n=200, gap=0.5),
     "smooth_rdp.pca_dim_delta2": E(n=200, gap=0.5),
     "smooth_rdp.pca_tau": E(n=200, gap=0.5),
-    "smooth_rdp.table2_cell": E(mechanism="gaussian", preprocessing="dedup", alpha=np.array([11.0]), eps=0.5, p=3,
-                                kinds={"alpha": "order", "eps": "pos", "p": "nonneg"}),
+    "smooth_rdp.table2_cell": E(
+        mechanism="gaussian",
+        preprocessing="dedup",
+        alpha=np.array([11.0]),
+        eps=0.5,
+        p=3,
+        kinds={"alpha": "order", "eps": "pos", "p": "nonneg"},
+    ),
     "smooth_rdp.group_privacy_gaussian_dp": E(m=3, eps=0.5, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
-    "smooth_rdp.group_privacy_gaussian_rdp": E(alpha=np.array([2.0]), m=3, eps=0.5, kinds={"alpha": "order_inf",
-                                                                                            "eps": "pos"}),
+    "smooth_rdp.group_privacy_gaussian_rdp": E(
+        alpha=np.array([2.0]), m=3, eps=0.5, kinds={"alpha": "order_inf", "eps": "pos"}
+    ),
     "smooth_rdp.group_privacy_pure_dp": E(m=3, eps=0.5),
     "smooth_rdp.group_privacy_approximate_dp": E(m=3, eps0=0.5, delta0=1e-6),
-    "smooth_rdp.table2_gaussian_dp": E(tau=3.0, eps=0.5, delta=1e-5,
-                                       kinds={"tau": "nonneg", "eps": "pos", "delta": "prob"}),
+    "smooth_rdp.table2_gaussian_dp": E(
+        tau=3.0, eps=0.5, delta=1e-5, kinds={"tau": "nonneg", "eps": "pos", "delta": "prob"}
+    ),
     "smooth_rdp.theorem7_rho": E(eps=0.5, beta=0.1, kinds={"eps": "pos"}),
     "smooth_rdp.theorem7_epsilon": E(eps=0.5, beta=0.1, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
-    "smooth_rdp.theorem7_epsilon_corrected": E(eps=0.5, beta=0.1, delta=1e-5, n=1000,
-                                               kinds={"eps": "pos", "delta": "prob"}),
+    "smooth_rdp.theorem7_epsilon_corrected": E(
+        eps=0.5, beta=0.1, delta=1e-5, n=1000, kinds={"eps": "pos", "delta": "prob"}
+    ),
     "smooth_rdp.theorem7_delta_condition": E(eps=0.5, beta=0.1, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
-    "smooth_rdp.prop8_failure_probability": E(n=1000, eps=0.5, delta=1e-5, gap=0.5, beta=0.1,
-                                              kinds={"eps": "pos", "delta": "prob"}),
-    "smooth_rdp.lemma2_subsampled_srdp": E(srdp=lambda a, t: 0.1 * a * t, alpha=2.0, tau=1.0, n=100, B=10, k=0.5,
-                                           kinds={"alpha": "order_inf", "tau": "pos", "k": "pos"}),
+    "smooth_rdp.prop8_failure_probability": E(
+        n=1000, eps=0.5, delta=1e-5, gap=0.5, beta=0.1, kinds={"eps": "pos", "delta": "prob"}
+    ),
+    "smooth_rdp.lemma2_subsampled_srdp": E(
+        srdp=lambda a, t: 0.1 * a * t,
+        alpha=2.0,
+        tau=1.0,
+        n=100,
+        B=10,
+        k=0.5,
+        kinds={"alpha": "order_inf", "tau": "pos", "k": "pos"},
+    ),
     "smooth_rdp.remark1_factor": E(n=100),
 }
 
@@ -364,171 +570,363 @@ MECHANISMS = {
     "adassp.adassp_noise_multiplier": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp_log_delta_composed": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp_log_delta_per_release": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
-    "adassp.adassp": E(stats=STATS, epsilon=0.5, log_delta=-10.0, bound_x=1.0, bound_y=1.0, zeta=0.05, size=2,
-                       rng=RNG, kinds={"epsilon": "pos"}),
+    "adassp.adassp": E(
+        stats=STATS,
+        epsilon=0.5,
+        log_delta=-10.0,
+        bound_x=1.0,
+        bound_y=1.0,
+        zeta=0.05,
+        size=2,
+        rng=RNG,
+        kinds={"epsilon": "pos"},
+    ),
     "adassp.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
-    "adassp.pure_adassp_parameters": E(n=100, d=2, epsilon=0.5, epsilon_prime=0.5, bound_x=1.0, bound_y=1.0,
-                                       kinds={"epsilon": "pos", "epsilon_prime": "pos"}),
-    "adassp.pure_adassp": E(stats=STATS, epsilon=0.5, epsilon_prime=0.5, bound_x=1.0, bound_y=1.0, zeta=0.05,
-                            size=2, rng=RNG, kinds={"epsilon": "pos", "epsilon_prime": "pos"}),
+    "adassp.pure_adassp_parameters": E(
+        n=100,
+        d=2,
+        epsilon=0.5,
+        epsilon_prime=0.5,
+        bound_x=1.0,
+        bound_y=1.0,
+        kinds={"epsilon": "pos", "epsilon_prime": "pos"},
+    ),
+    "adassp.pure_adassp": E(
+        stats=STATS,
+        epsilon=0.5,
+        epsilon_prime=0.5,
+        bound_x=1.0,
+        bound_y=1.0,
+        zeta=0.05,
+        size=2,
+        rng=RNG,
+        kinds={"epsilon": "pos", "epsilon_prime": "pos"},
+    ),
     "adassp.ssp_l1_sensitivities": E(d=2, bound_x=1.0, bound_y=1.0),
     "adassp.laplace_ssp_ridge": E(d=2, epsilon=0.5, bound_x=1.0, zeta=0.05, kinds={"epsilon": "pos"}),
-    "adassp.laplace_ssp": E(stats=STATS, epsilon=0.5, bound_x=1.0, bound_y=1.0, zeta=0.05, size=2, rng=RNG,
-                            kinds={"epsilon": "pos"}),
+    "adassp.laplace_ssp": E(
+        stats=STATS, epsilon=0.5, bound_x=1.0, bound_y=1.0, zeta=0.05, size=2, rng=RNG, kinds={"epsilon": "pos"}
+    ),
     "adassp.excess_mse": E(theta=np.array([[0.1, 0.2]]), stats=STATS, shapes={"theta": [np.zeros((1, 3))]}),
-    "exponential.exponential_mechanism_log_probabilities": E(utility=np.array([1.0, 2.0]), epsilon=0.5,
-                                                             sensitivity=1.0, kinds={"epsilon": "pos"}),
-    "exponential.exponential_mechanism_logits": E(utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0,
-                                                  kinds={"epsilon": "pos"}),
-    "exponential.sample_exponential_mechanism_gumbel": E(utility=np.array([1.0, 2.0]), epsilon=0.5,
-                                                         sensitivity=1.0, rng=RNG, kinds={"epsilon": "pos"}),
-    "exponential.sample_exponential_mechanism": E(utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0,
-                                                  size=3, rng=RNG, kinds={"epsilon": "pos"}),
+    "exponential.exponential_mechanism_log_probabilities": E(
+        utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, kinds={"epsilon": "pos"}
+    ),
+    "exponential.exponential_mechanism_logits": E(
+        utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, kinds={"epsilon": "pos"}
+    ),
+    "exponential.sample_exponential_mechanism_gumbel": E(
+        utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, rng=RNG, kinds={"epsilon": "pos"}
+    ),
+    "exponential.sample_exponential_mechanism": E(
+        utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, size=3, rng=RNG, kinds={"epsilon": "pos"}
+    ),
     "gaussian.agm_log_delta": E(sigma=1.0, epsilon=0.5),
     "gaussian.agm_sigma": E(epsilon=0.5, log_delta=-10.0),
     "gaussian.classical_gaussian_sigma": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "knorm.sample_l2_knorm": E(d=2, sensitivity=1.0, epsilon=0.5, size=3, rng=RNG, kinds={"epsilon": "pos"}),
     "local_sensitivity.random_graph": E(n_vertices=5, p=0.5, rng=RNG, kinds={"p": "prob01"}),
-    "local_sensitivity.common_neighbours": E(adjacency=ADJACENCY, kinds={"adjacency": "bits"},
-                                             shapes={"adjacency": [ADJACENCY[:3]]}),
-    "local_sensitivity.triangle_count": E(adjacency=ADJACENCY, kinds={"adjacency": "bits"},
-                                          shapes={"adjacency": [ADJACENCY[:3]]}),
-    "local_sensitivity.triangle_local_sensitivity": E(adjacency=ADJACENCY, kinds={"adjacency": "bits"},
-                                                      shapes={"adjacency": [ADJACENCY[:3]]}),
+    "local_sensitivity.common_neighbours": E(
+        adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
+    ),
+    "local_sensitivity.triangle_count": E(
+        adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
+    ),
+    "local_sensitivity.triangle_local_sensitivity": E(
+        adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
+    ),
     "local_sensitivity.triangle_global_sensitivity": E(n_vertices=5),
-    "local_sensitivity.edge_flip_changes": E(adjacency=ADJACENCY, kinds={"adjacency": "bits"},
-                                             shapes={"adjacency": [ADJACENCY[:3]]}),
+    "local_sensitivity.edge_flip_changes": E(
+        adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
+    ),
     "local_sensitivity.alg11_parameters": E(diameter=1.0, epsilon=0.5, d=1, kinds={"epsilon": "pos"}),
-    "local_sensitivity.ptr_distance_lower_bound": E(local_sensitivity=2.0, beta=0.5,
-                                                    kinds={"local_sensitivity": "nonneg", "beta": "nonneg"}),
-    "local_sensitivity.propose_test_release": E(value=3.0, distance=5.0, beta=1.0, epsilon=0.5, log_delta=-10.0,
-                                                size=3, rng=RNG, kinds={"value": "real", "distance": "nonneg",
-                                                                        "epsilon": "pos"}),
+    "local_sensitivity.ptr_distance_lower_bound": E(
+        local_sensitivity=2.0, beta=0.5, kinds={"local_sensitivity": "nonneg", "beta": "nonneg"}
+    ),
+    "local_sensitivity.propose_test_release": E(
+        value=3.0,
+        distance=5.0,
+        beta=1.0,
+        epsilon=0.5,
+        log_delta=-10.0,
+        size=3,
+        rng=RNG,
+        kinds={"value": "real", "distance": "nonneg", "epsilon": "pos"},
+    ),
     "local_sensitivity.pure_propose_test_release": E(
-        value=3.0, distance=5.0, beta=1.0, epsilon=0.5, epsilon_prime=0.5, log_delta=-10.0, log_omega=-3.0,
-        lower=0.0, upper=10.0, size=3, rng=RNG, kinds={"value": "real", "distance": "nonneg", "epsilon": "pos",
-                                                       "epsilon_prime": "pos", "lower": "real", "upper": "real"}),
+        value=3.0,
+        distance=5.0,
+        beta=1.0,
+        epsilon=0.5,
+        epsilon_prime=0.5,
+        log_delta=-10.0,
+        log_omega=-3.0,
+        lower=0.0,
+        upper=10.0,
+        size=3,
+        rng=RNG,
+        kinds={
+            "value": "real",
+            "distance": "nonneg",
+            "epsilon": "pos",
+            "epsilon_prime": "pos",
+            "lower": "real",
+            "upper": "real",
+        },
+    ),
     "local_sensitivity.bounded_local_sensitivity_release": E(
-        value=3.0, local_sensitivity=1.0, epsilon=0.5, log_delta=-10.0, lower=0.0, upper=10.0, size=3, rng=RNG,
-        kinds={"value": "real", "local_sensitivity": "nonneg", "epsilon": "pos", "lower": "real", "upper": "real"}),
+        value=3.0,
+        local_sensitivity=1.0,
+        epsilon=0.5,
+        log_delta=-10.0,
+        lower=0.0,
+        upper=10.0,
+        size=3,
+        rng=RNG,
+        kinds={"value": "real", "local_sensitivity": "nonneg", "epsilon": "pos", "lower": "real", "upper": "real"},
+    ),
     "local_sensitivity.purified_local_sensitivity_release": E(
-        value=3.0, local_sensitivity=1.0, params=alg11_parameters(1.0, 0.5), lower=0.0, size=3, rng=RNG,
-        kinds={"value": "real", "local_sensitivity": "nonneg", "lower": "real"}),
-    "local_sensitivity.global_sensitivity_laplace": E(value=3.0, sensitivity=1.0, epsilon=0.5, size=3, rng=RNG,
-                                                      kinds={"value": "real", "epsilon": "pos"}),
+        value=3.0,
+        local_sensitivity=1.0,
+        params=alg11_parameters(1.0, 0.5),
+        lower=0.0,
+        size=3,
+        rng=RNG,
+        kinds={"value": "real", "local_sensitivity": "nonneg", "lower": "real"},
+    ),
+    "local_sensitivity.global_sensitivity_laplace": E(
+        value=3.0, sensitivity=1.0, epsilon=0.5, size=3, rng=RNG, kinds={"value": "real", "epsilon": "pos"}
+    ),
     "local_sensitivity.smooth_sensitivity_beta": E(epsilon=0.5, gamma=4.0, kinds={"epsilon": "pos"}),
-    "local_sensitivity.triangle_smooth_sensitivity": E(local_sensitivity=2.0, n_vertices=5, beta=0.1,
-                                                       kinds={"local_sensitivity": "nonneg"}),
+    "local_sensitivity.triangle_smooth_sensitivity": E(
+        local_sensitivity=2.0, n_vertices=5, beta=0.1, kinds={"local_sensitivity": "nonneg"}
+    ),
     "local_sensitivity.quartic_log_density": E(z=np.array([0.0, 1.0]), kinds={"z": "not_nan"}),
     "local_sensitivity.sample_quartic": E(size=3, rng=RNG),
-    "local_sensitivity.smooth_sensitivity_mechanism": E(value=3.0, smooth_sensitivity=1.0, epsilon=0.5, size=3,
-                                                        rng=RNG, kinds={"value": "real", "smooth_sensitivity": "pos",
-                                                                        "epsilon": "pos"}),
+    "local_sensitivity.smooth_sensitivity_mechanism": E(
+        value=3.0,
+        smooth_sensitivity=1.0,
+        epsilon=0.5,
+        size=3,
+        rng=RNG,
+        kinds={"value": "real", "smooth_sensitivity": "pos", "epsilon": "pos"},
+    ),
     "mwem.product_bernoulli_cell_probabilities": E(bias=np.array([0.2, 0.7]), kinds={"bias": "prob01"}),
     "mwem.sample_histograms": E(n=10, bias=np.array([0.2, 0.7]), rng=RNG, kinds={"bias": "prob01"}),
     "mwem.half_subset_queries": E(d=2, k=3, rng=RNG),
     "mwem.conjunction_queries": E(d=3, k=3, rng=RNG, width=2),
     # query_answers and multiplicative_weights_update run once per MWEM round: mwem checks their inputs once.
-    "mwem.query_answers": E(queries=QUERIES, weights=np.array([0.25, 0.25, 0.25, 0.25]), kinds={
-        "queries": None, "weights": None}),
-    "mwem.linf_error": E(a=np.array([0.1, 0.2]), b=np.array([0.2, 0.2]), kinds={"a": "real", "b": "real"},
-                         shapes={"b": [np.array([0.1, 0.2, 0.3])]}),
-    "mwem.multiplicative_weights_update": E(log_p=np.log(np.full(4, 0.25)), query_rows=QUERIES[:1],
-                                            measurement=np.array([0.5]), current_answer=np.array([0.5]),
-                                            kinds={"log_p": None, "query_rows": None, "measurement": None,
-                                                   "current_answer": None}),
-    "mwem.mwem": E(counts=COUNTS, queries=QUERIES, n=8, rounds=2, epsilon0=0.5, rng=RNG,
-                   kinds={"counts": "nonneg", "queries": "prob01", "n": "pos", "epsilon0": "pos"},
-                   shapes={"queries": [QUERIES[:, :3]]}),
-    "mwem.mwem_rounds_fixed_point": E(n=1000, d=3, k=10, epsilon=0.5, log_inv_delta=10.0,
-                                      kinds={"n": "pos", "epsilon": "pos"}),
+    "mwem.query_answers": E(
+        queries=QUERIES, weights=np.array([0.25, 0.25, 0.25, 0.25]), kinds={"queries": None, "weights": None}
+    ),
+    "mwem.linf_error": E(
+        a=np.array([0.1, 0.2]),
+        b=np.array([0.2, 0.2]),
+        kinds={"a": "real", "b": "real"},
+        shapes={"b": [np.array([0.1, 0.2, 0.3])]},
+    ),
+    "mwem.multiplicative_weights_update": E(
+        log_p=np.log(np.full(4, 0.25)),
+        query_rows=QUERIES[:1],
+        measurement=np.array([0.5]),
+        current_answer=np.array([0.5]),
+        kinds={"log_p": None, "query_rows": None, "measurement": None, "current_answer": None},
+    ),
+    "mwem.mwem": E(
+        counts=COUNTS,
+        queries=QUERIES,
+        n=8,
+        rounds=2,
+        epsilon0=0.5,
+        rng=RNG,
+        kinds={"counts": "nonneg", "queries": "prob01", "n": "pos", "epsilon0": "pos"},
+        shapes={"queries": [QUERIES[:, :3]]},
+    ),
+    "mwem.mwem_rounds_fixed_point": E(
+        n=1000, d=3, k=10, epsilon=0.5, log_inv_delta=10.0, kinds={"n": "pos", "epsilon": "pos"}
+    ),
     "mwem.pure_mwem_rounds_fixed_point": E(n=1000, d=3, k=10, epsilon=0.5, kinds={"n": "pos", "epsilon": "pos"}),
     "mwem.lemma36_rho": E(epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos", "log_inv_delta": "pos_inf"}),
     "mwem.mwem_zcdp": E(rounds=3, epsilon0=0.5, kinds={"epsilon0": "pos"}),
     "mwem.mwem_epsilon_approx": E(rounds=3, epsilon0=0.5, log_inv_delta=10.0, kinds={"epsilon0": "pos"}),
     "mwem.mwem_epsilon_pure_basic_composition": E(rounds=3, epsilon0=0.5, kinds={"epsilon0": "pos"}),
-    "mwem.proportional_sampling": E(probabilities=np.array([0.25, 0.75]), m=5, rng=RNG,
-                                    kinds={"probabilities": "prob01"}),
-    "mwem.purify_records": E(records=np.array([0, 3, 1]), d=2, epsilon=0.5, log_delta=-10.0, rng=RNG,
-                             kinds={"records": "count", "epsilon": "pos"}, named={"log_delta": "delta"}),
-    "mwem.algorithm16_parameters": E(n=1000, d=3, k=10, epsilon=1.0, kinds={"n": "pos", "epsilon": "pos",
-                                                                            "log_delta_margin": "pos"}),
-    "mwem.laplace_answers": E(counts=COUNTS, queries=QUERIES, n=8, epsilon=0.5, rng=RNG,
-                              kinds={"counts": "nonneg", "queries": "prob01", "n": "pos", "epsilon": "pos"},
-                              shapes={"queries": [QUERIES[:, :3]]}),
+    "mwem.proportional_sampling": E(
+        probabilities=np.array([0.25, 0.75]), m=5, rng=RNG, kinds={"probabilities": "prob01"}
+    ),
+    "mwem.purify_records": E(
+        records=np.array([0, 3, 1]),
+        d=2,
+        epsilon=0.5,
+        log_delta=-10.0,
+        rng=RNG,
+        kinds={"records": "count", "epsilon": "pos"},
+        named={"log_delta": "delta"},
+    ),
+    "mwem.algorithm16_parameters": E(
+        n=1000, d=3, k=10, epsilon=1.0, kinds={"n": "pos", "epsilon": "pos", "log_delta_margin": "pos"}
+    ),
+    "mwem.laplace_answers": E(
+        counts=COUNTS,
+        queries=QUERIES,
+        n=8,
+        epsilon=0.5,
+        rng=RNG,
+        kinds={"counts": "nonneg", "queries": "prob01", "n": "pos", "epsilon": "pos"},
+        shapes={"queries": [QUERIES[:, :3]]},
+    ),
     "mwem.laplace_histogram": E(counts=COUNTS, epsilon=0.5, rng=RNG, kinds={"counts": "nonneg", "epsilon": "pos"}),
-    "propose_test_release.ptr_distance_statistic": E(X=np.random.default_rng(3).normal(size=(101, 3)), k=1,
-                                                     beta=0.1, shapes={"X": [np.zeros(101)]}),
+    "propose_test_release.ptr_distance_statistic": E(
+        X=np.random.default_rng(3).normal(size=(101, 3)), k=1, beta=0.1, shapes={"X": [np.zeros(101)]}
+    ),
     "propose_test_release.ptr_threshold": E(epsilon=0.5, delta=1e-5, kinds={"epsilon": "pos", "delta": "prob"}),
-    "propose_test_release.ptr_refusal_probability": E(statistic=3.0, epsilon=0.5, delta=1e-5, kinds={
-        "statistic": "not_nan", "epsilon": "pos", "delta": "prob"}),
-    "propose_test_release.ptr_test": E(statistic=3.0, epsilon=0.5, delta=1e-5, rng=RNG, runs=3, kinds={
-        "statistic": "not_nan", "epsilon": "pos", "delta": "prob"}),
+    "propose_test_release.ptr_refusal_probability": E(
+        statistic=3.0, epsilon=0.5, delta=1e-5, kinds={"statistic": "not_nan", "epsilon": "pos", "delta": "prob"}
+    ),
+    "propose_test_release.ptr_test": E(
+        statistic=3.0,
+        epsilon=0.5,
+        delta=1e-5,
+        rng=RNG,
+        runs=3,
+        kinds={"statistic": "not_nan", "epsilon": "pos", "delta": "prob"},
+    ),
     "propose_test_release.ptr_dp_gd_noise": E(n=100, steps=10, epsilon=0.5, L=1.0, kinds={"epsilon": "pos"}),
     "propose_test_release.propose_test_release": E(
-        X=np.random.default_rng(3).normal(size=(101, 3)) / 4, y=np.where(np.arange(101) % 2, 1.0, -1.0), k=1,
-        beta=0.1, epsilon=0.5, delta=1e-5, steps=2, lr=0.1, radius=1.0, rng=RNG,
-        generator=torch.Generator().manual_seed(0), runs=2, kinds={"epsilon": "pos", "delta": "prob", "y": "labels"},
-        shapes={"y": [np.ones(100)]}),
+        X=np.random.default_rng(3).normal(size=(101, 3)) / 4,
+        y=np.where(np.arange(101) % 2, 1.0, -1.0),
+        k=1,
+        beta=0.1,
+        epsilon=0.5,
+        delta=1e-5,
+        steps=2,
+        lr=0.1,
+        radius=1.0,
+        rng=RNG,
+        generator=torch.Generator().manual_seed(0),
+        runs=2,
+        kinds={"epsilon": "pos", "delta": "prob", "y": "labels"},
+        shapes={"y": [np.ones(100)]},
+    ),
     "purification.LqBall": E(center=(0.0, 0.0), diameter=2.0, q=2.0, kinds={"q": None}),
     "purification.base_2_53_digits": E(log_p=-1.0, kinds={"log_p": "logp_inf1"}),
     "purification.bernoulli_from_log": E(log_p=-1.0, size=3, rng=RNG, kinds={"log_p": "logp_inf1"}),
     "purification.sample_uniform_lq_ball": E(q=2.0, d=2, radius=1.0, size=3, rng=RNG, kinds={"q": None}),
-    "purification.purify": E(x_apx=np.array([[0.1, 0.2]]), domain=LQ, epsilon_prime=0.5, log_delta=-10.0,
-                             log_omega=-3.0, rng=RNG, kinds={"x_apx": "real", "epsilon_prime": "pos"},
-                             shapes={"x_apx": [np.array([[0.1, 0.2, 0.3]])]},
-                             named={"log_delta": "delta", "log_omega": "omega"}),
+    "purification.purify": E(
+        x_apx=np.array([[0.1, 0.2]]),
+        domain=LQ,
+        epsilon_prime=0.5,
+        log_delta=-10.0,
+        log_omega=-3.0,
+        rng=RNG,
+        kinds={"x_apx": "real", "epsilon_prime": "pos"},
+        shapes={"x_apx": [np.array([[0.1, 0.2, 0.3]])]},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
     "purification.purify_bits_log_kernel": E(n_bits=2, laplace_scale=1.0),
-    "purification.purified_bits_log_pmf": E(log_pmf=np.log(np.full(4, 0.25)), n_bits=2, laplace_scale=1.0,
-                                            kinds={"log_pmf": None}, shapes={"log_pmf": [np.log(np.full(3, 1 / 3))]}),
+    "purification.purified_bits_log_pmf": E(
+        log_pmf=np.log(np.full(4, 0.25)),
+        n_bits=2,
+        laplace_scale=1.0,
+        kinds={"log_pmf": None},
+        shapes={"log_pmf": [np.log(np.full(3, 1 / 3))]},
+    ),
     "purification.binmap": E(u=np.array([0, 3, 5]), n_bits=3, kinds={"u": "count"}),
     "purification.binmap_inverse": E(bits=np.array([[0, 1, 1]]), kinds={"bits": "bits"}),
     "purification.discrete_purification_shift": E(n_bits=3, log_delta=-10.0, named={"log_delta": "delta"}),
-    "purification.purify_bits": E(bits=np.array([[0, 1, 1]]), epsilon=0.5, log_delta=-10.0, rng=RNG,
-                                  kinds={"bits": "bits", "epsilon": "pos"}, named={"log_delta": "delta"}),
-    "purification.purify_discrete": E(u_apx=np.array([0, 3, 5]), n_bits=3, epsilon=0.5, log_delta=-10.0, rng=RNG,
-                                      kinds={"u_apx": "count", "epsilon": "pos"}, named={"log_delta": "delta"}),
+    "purification.purify_bits": E(
+        bits=np.array([[0, 1, 1]]),
+        epsilon=0.5,
+        log_delta=-10.0,
+        rng=RNG,
+        kinds={"bits": "bits", "epsilon": "pos"},
+        named={"log_delta": "delta"},
+    ),
+    "purification.purify_discrete": E(
+        u_apx=np.array([0, 3, 5]),
+        n_bits=3,
+        epsilon=0.5,
+        log_delta=-10.0,
+        rng=RNG,
+        kinds={"u_apx": "count", "epsilon": "pos"},
+        named={"log_delta": "delta"},
+    ),
     "stability.mode_and_distance": E(counts=COUNTS, kinds={"counts": "count"}),
     "stability.code_bits": E(universe_size=4, bottom="uniform"),
     "stability.mode_release_log_delta": E(n_bits=3, epsilon=0.5, kinds={"epsilon": "pos"}),
     "stability.stability_threshold": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
-    "stability.pass_probability": E(distance=np.array([0.0, 3.0]), epsilon=0.5, log_delta=-10.0,
-                                    kinds={"distance": "nonneg", "epsilon": "pos"}),
-    "stability.refuse_probability": E(distance=np.array([0.0, 3.0]), epsilon=0.5, log_delta=-10.0,
-                                      kinds={"distance": "nonneg", "epsilon": "pos"}),
-    "stability.distance_to_instability": E(mode=1, distance=3.0, epsilon=0.5, log_delta=-10.0, size=3, rng=RNG,
-                                           kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"}),
-    "stability.encode_bottom": E(u_apx=np.array([0, 1, -1]), universe_size=4, bottom="uniform", rng=RNG,
-                                 kinds={"u_apx": None}),
+    "stability.pass_probability": E(
+        distance=np.array([0.0, 3.0]), epsilon=0.5, log_delta=-10.0, kinds={"distance": "nonneg", "epsilon": "pos"}
+    ),
+    "stability.refuse_probability": E(
+        distance=np.array([0.0, 3.0]), epsilon=0.5, log_delta=-10.0, kinds={"distance": "nonneg", "epsilon": "pos"}
+    ),
+    "stability.distance_to_instability": E(
+        mode=1,
+        distance=3.0,
+        epsilon=0.5,
+        log_delta=-10.0,
+        size=3,
+        rng=RNG,
+        kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"},
+    ),
+    "stability.encode_bottom": E(
+        u_apx=np.array([0, 1, -1]), universe_size=4, bottom="uniform", rng=RNG, kinds={"u_apx": None}
+    ),
     "stability.decode_bottom": E(codes=np.array([0, 1, 3]), universe_size=3, kinds={"codes": "count"}),
-    "stability.pure_mode_release": E(counts=COUNTS, epsilon=0.5, size=3, rng=RNG,
-                                     kinds={"counts": "count", "epsilon": "pos"}),
-    "stability.bit_flip_probability": E(n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"},
-                                        named={"log_delta": "delta"}),
-    "stability.discrete_purification_kernel": E(n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"},
-                                                named={"log_delta": "delta"}),
-    "stability.pure_mode_release_pmf": E(mode=1, distance=3.0, universe_size=4, epsilon=0.5,
-                                         kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"}),
-    "stability.pure_mode_release_success_probability": E(mode=1, distance=3.0, universe_size=4, epsilon=0.5,
-                                                         kinds={"mode": "count", "distance": "nonneg",
-                                                                "epsilon": "pos"}),
-    "stability.distance_to_instability_pmf": E(mode=1, distance=3.0, universe_size=4, epsilon=0.5, log_delta=-10.0,
-                                               kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"}),
-    "stability.uniform_bottom_pure_epsilon": E(epsilon=0.5, log_delta=-10.0, universe_size=4,
-                                               kinds={"epsilon": "pos"}),
+    "stability.pure_mode_release": E(
+        counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "count", "epsilon": "pos"}
+    ),
+    "stability.bit_flip_probability": E(
+        n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}, named={"log_delta": "delta"}
+    ),
+    "stability.discrete_purification_kernel": E(
+        n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}, named={"log_delta": "delta"}
+    ),
+    "stability.pure_mode_release_pmf": E(
+        mode=1,
+        distance=3.0,
+        universe_size=4,
+        epsilon=0.5,
+        kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"},
+    ),
+    "stability.pure_mode_release_success_probability": E(
+        mode=1,
+        distance=3.0,
+        universe_size=4,
+        epsilon=0.5,
+        kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"},
+    ),
+    "stability.distance_to_instability_pmf": E(
+        mode=1,
+        distance=3.0,
+        universe_size=4,
+        epsilon=0.5,
+        log_delta=-10.0,
+        kinds={"mode": "count", "distance": "nonneg", "epsilon": "pos"},
+    ),
+    "stability.uniform_bottom_pure_epsilon": E(epsilon=0.5, log_delta=-10.0, universe_size=4, kinds={"epsilon": "pos"}),
     "stability.uniform_bottom_log_delta": E(epsilon=0.5, universe_size=4, kinds={"epsilon": "pos"}),
-    "stability.report_noisy_max": E(counts=COUNTS, epsilon=0.5, size=3, rng=RNG,
-                                    kinds={"counts": "real", "epsilon": "pos"}),
-    "stability.report_noisy_max_grouped": E(values=np.array([5.0, 2.0]), multiplicities=np.array([1, 3]),
-                                            epsilon=0.5, size=3, rng=RNG, kinds={"multiplicities": "size",
-                                                                                 "epsilon": "pos"},
-                                            shapes={"multiplicities": [np.array([1, 3, 1])]}),
-    "stability.report_noisy_max_success_probability": E(values=np.array([5.0, 2.0]),
-                                                        multiplicities=np.array([1, 3]), epsilon=0.5,
-                                                        kinds={"multiplicities": "size", "epsilon": "pos"},
-                                                        shapes={"multiplicities": [np.array([1, 3, 1])]}),
-    "stability.exponential_mechanism_selection": E(counts=COUNTS, epsilon=0.5, size=3, rng=RNG,
-                                                   kinds={"counts": "real", "epsilon": "pos"}),
+    "stability.report_noisy_max": E(
+        counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "real", "epsilon": "pos"}
+    ),
+    "stability.report_noisy_max_grouped": E(
+        values=np.array([5.0, 2.0]),
+        multiplicities=np.array([1, 3]),
+        epsilon=0.5,
+        size=3,
+        rng=RNG,
+        kinds={"multiplicities": "size", "epsilon": "pos"},
+        shapes={"multiplicities": [np.array([1, 3, 1])]},
+    ),
+    "stability.report_noisy_max_success_probability": E(
+        values=np.array([5.0, 2.0]),
+        multiplicities=np.array([1, 3]),
+        epsilon=0.5,
+        kinds={"multiplicities": "size", "epsilon": "pos"},
+        shapes={"multiplicities": [np.array([1, 3, 1])]},
+    ),
+    "stability.exponential_mechanism_selection": E(
+        counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "real", "epsilon": "pos"}
+    ),
 }
 
 GD_CONFIG = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=3)
@@ -536,33 +934,70 @@ LEARNING = {
     "dp_pca.covariance_sensitivity": E(n=10),
     "dp_pca.dp_pca_noise_scale": E(n=10, epsilon=0.5, delta=1e-5, kinds={"epsilon": "pos", "delta": "prob"}),
     "dp_pca.dp_pca_epsilon": E(n=10, noise_scale=1.0, delta=1e-5, kinds={"delta": "prob"}),
-    "dp_pca.dp_pca_subspaces": E(X=X_PCA, k=1, epsilon=0.5, delta=1e-5, rng=RNG, runs=2,
-                                 kinds={"epsilon": "pos", "delta": "prob"}, shapes={"X": [X_PCA[0]]}),
-    "engine.NoisyGradientConfig": E(lr=0.1, noise="gaussian", noise_scale=0.5, steps=3,
-                                    kinds={"noise_scale": "nonneg"}),
-    "engine.per_sample_gradients": E(loss=LIN, w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, Y=Y_T,
-                                     kinds={"w": "real", "X": "real", "Y": "real"}, shapes={"Y": [Y_T[:3]]}),
+    "dp_pca.dp_pca_subspaces": E(
+        X=X_PCA,
+        k=1,
+        epsilon=0.5,
+        delta=1e-5,
+        rng=RNG,
+        runs=2,
+        kinds={"epsilon": "pos", "delta": "prob"},
+        shapes={"X": [X_PCA[0]]},
+    ),
+    "engine.NoisyGradientConfig": E(
+        lr=0.1, noise="gaussian", noise_scale=0.5, steps=3, kinds={"noise_scale": "nonneg"}
+    ),
+    "engine.per_sample_gradients": E(
+        loss=LIN,
+        w=torch.zeros(1, 2, dtype=torch.float64),
+        X=X_T,
+        Y=Y_T,
+        kinds={"w": "real", "X": "real", "Y": "real"},
+        shapes={"Y": [Y_T[:3]]},
+    ),
     "engine.uniform_subsets": E(runs=2, n=5, size=2, generator=torch.Generator().manual_seed(0)),
     # clip_by_norm, generalised_linear_gradients and linear_margins run inside the engine's step loop: their tensors
     # are checked once per call of run_noisy_gradient / per_sample_gradients, not per step (not mutated here).
     "engine.clip_by_norm": E(g=torch.ones(2, 3), max_norm=1.0, kinds={"g": None}),
-    "engine.run_noisy_gradient": E(config=GD_CONFIG, loss=LogisticLoss(), X=X_T, Y=Y_T,
-                                   w0=torch.zeros(2, dtype=torch.float64), runs=2,
-                                   generator=torch.Generator().manual_seed(0), progress=False,
-                                   kinds={"X": "real", "Y": "labels", "w0": "real"},
-                                   shapes={"Y": [Y_T[:3]], "w0": [torch.zeros((3, 2), dtype=torch.float64)]}),
-    "engine.dp_sgd_noise_scale": E(noise_multiplier=1.0, clip_norm=1.0, batch_size=10,
-                                   kinds={"noise_multiplier": "nonneg"}),
+    "engine.run_noisy_gradient": E(
+        config=GD_CONFIG,
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        w0=torch.zeros(2, dtype=torch.float64),
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        progress=False,
+        kinds={"X": "real", "Y": "labels", "w0": "real"},
+        shapes={"Y": [Y_T[:3]], "w0": [torch.zeros((3, 2), dtype=torch.float64)]},
+    ),
+    "engine.dp_sgd_noise_scale": E(
+        noise_multiplier=1.0, clip_norm=1.0, batch_size=10, kinds={"noise_multiplier": "nonneg"}
+    ),
     "engine.sgld_noise_scale": E(lr=0.1, inverse_temperature=10.0),
-    "erm.empirical_risk": E(loss=LogisticLoss(), W=torch.zeros(2, dtype=torch.float64), X=X_T, Y=Y_T,
-                            kinds={"W": "real", "X": "real", "Y": "labels"}, shapes={"Y": [Y_T[:3]]}),
-    "erm.projected_gradient_descent_minimiser": E(loss=LogisticLoss(), X=X_T, Y=Y_T, projection=Ball(1.0), lr=0.5,
-                                                  steps=5, kinds={"X": "real", "Y": "labels"},
-                                                  shapes={"Y": [Y_T[:3]]}),
+    "erm.empirical_risk": E(
+        loss=LogisticLoss(),
+        W=torch.zeros(2, dtype=torch.float64),
+        X=X_T,
+        Y=Y_T,
+        kinds={"W": "real", "X": "real", "Y": "labels"},
+        shapes={"Y": [Y_T[:3]]},
+    ),
+    "erm.projected_gradient_descent_minimiser": E(
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        projection=Ball(1.0),
+        lr=0.5,
+        steps=5,
+        kinds={"X": "real", "Y": "labels"},
+        shapes={"Y": [Y_T[:3]]},
+    ),
     "losses.LinearLoss": E(offset=0.5, kinds={"offset": "real"}),
     "losses.TwoLayerLogisticLoss": E(inputs=2, hidden=3),
-    "losses.generalised_linear_gradients": E(derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T,
-                                             kinds={"derivative": None, "X": None}),
+    "losses.generalised_linear_gradients": E(
+        derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T, kinds={"derivative": None, "X": None}
+    ),
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
     "projections.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
@@ -572,41 +1007,89 @@ LEARNING = {
 AUDIT = {
     "grid.UniformGrid": E(a=-1.0, b=1.0, n_cells=8, kinds={"a": "real", "b": "real"}),
     "grid.bin_index": E(samples=np.array([0.0, 0.5]), grid=GRID, kinds={"samples": "not_nan"}),
-    "grid.kernel_matrix": E(grid=GRID, means=np.array(GRID.points), scale=0.5, noise="gaussian",
-                            kinds={"means": "real"}, shapes={"means": [np.zeros((2, 2))]}),
+    "grid.kernel_matrix": E(
+        grid=GRID,
+        means=np.array(GRID.points),
+        scale=0.5,
+        noise="gaussian",
+        kinds={"means": "real"},
+        shapes={"means": [np.zeros((2, 2))]},
+    ),
     "grid.linear_loss_psi": E(lr=0.1),
-    "grid.pnsgd_output_laws": E(grid=GRID, y0=0.0, data=np.array([0.1, 0.2]), data_prime=np.array([0.1, -0.2]),
-                                lr=0.1, scale=0.5, noise="gaussian", psi=linear_loss_psi(0.1),
-                                kinds={"y0": "real"}, shapes={"data_prime": [np.array([0.1])]}),
+    "grid.pnsgd_output_laws": E(
+        grid=GRID,
+        y0=0.0,
+        data=np.array([0.1, 0.2]),
+        data_prime=np.array([0.1, -0.2]),
+        lr=0.1,
+        scale=0.5,
+        noise="gaussian",
+        psi=linear_loss_psi(0.1),
+        kinds={"y0": "real"},
+        shapes={"data_prime": [np.array([0.1])]},
+    ),
     "grid.point_mass": E(grid=GRID, y0=0.0, kinds={"y0": "real"}),
-    "grid.privacy_loss_bound": E(p=np.full(4, 0.25), q=np.full(4, 0.25), kinds={"p": "nonneg", "q": "nonneg"},
-                                 shapes={"q": [np.full(3, 1 / 3)]}),
-    "grid.propagate": E(grid=GRID, initial=np.full(GRID.size, 1 / GRID.size), kernels=[np.eye(GRID.size)],
-                        kinds={"initial": "nonneg"},
-                        shapes={"initial": [np.full(4, 0.25)]}),
-    "instances.audit_instance": E(name="A", n=4, i=2, a=-1.0, b=1.0, L=1.0,
-                                  kinds={"a": "real", "b": "real"}),
-    "auditor.audit_samplers": E(sample_p=lambda size, rng: rng.normal(0.0, 1.0, size),
-                                sample_q=lambda size, rng: rng.normal(1.0, 1.0, size), delta=1e-5, samples=200,
-                                alpha=0.05, rng=0, kinds={"delta": "prob0", "alpha": "prob", "samples": None}),
-    "montecarlo.clopper_pearson": E(k=np.array([3]), m=np.array([10]), alpha=0.05,
-                                    kinds={"k": "count", "m": "size", "alpha": "prob"}),
-    "montecarlo.clopper_pearson_lower": E(k=np.array([3]), m=np.array([10]), alpha=0.05,
-                                          kinds={"k": "count", "m": "size", "alpha": "prob"}),
-    "montecarlo.clopper_pearson_upper": E(k=np.array([3]), m=np.array([10]), alpha=0.05,
-                                          kinds={"k": "count", "m": "size", "alpha": "prob"}),
-    "montecarlo.epsilon_lower_bound_from_counts": E(k_p=np.array([8]), m_p=np.array([10]), k_q=np.array([2]),
-                                                    m_q=np.array([10]), delta=1e-5, alpha=0.05, kinds={
-            "k_p": "count", "m_p": "size", "k_q": "count", "m_q": "size", "alpha": "prob"}),
-    "montecarlo.event_from_laws": E(p=np.full(4, 0.25), q=np.full(4, 0.25), epsilon=np.array([0.5]),
-                                    kinds={"p": "nonneg", "q": "nonneg"}, shapes={"q": [np.full(3, 1 / 3)]}),
-    "montecarlo.hockey_stick_lower_bound": E(in_event_p=np.array([True, False, True]),
-                                             in_event_q=np.array([False, False, True]), epsilon=np.array([0.5]),
-                                             alpha=0.05, kinds={"alpha": "prob"}),
-    "montecarlo.hockey_stick_lower_bound_from_counts": E(k_p=np.array([8]), m_p=np.array([10]), k_q=np.array([2]),
-                                                         m_q=np.array([10]), epsilon=np.array([0.5]), alpha=0.05,
-                                                         kinds={"k_p": "count", "m_p": "size", "k_q": "count",
-                                                                "m_q": "size", "alpha": "prob"}),
+    "grid.privacy_loss_bound": E(
+        p=np.full(4, 0.25), q=np.full(4, 0.25), kinds={"p": "nonneg", "q": "nonneg"}, shapes={"q": [np.full(3, 1 / 3)]}
+    ),
+    "grid.propagate": E(
+        grid=GRID,
+        initial=np.full(GRID.size, 1 / GRID.size),
+        kernels=[np.eye(GRID.size)],
+        kinds={"initial": "nonneg"},
+        shapes={"initial": [np.full(4, 0.25)]},
+    ),
+    "instances.audit_instance": E(name="A", n=4, i=2, a=-1.0, b=1.0, L=1.0, kinds={"a": "real", "b": "real"}),
+    "auditor.audit_samplers": E(
+        sample_p=lambda size, rng: rng.normal(0.0, 1.0, size),
+        sample_q=lambda size, rng: rng.normal(1.0, 1.0, size),
+        delta=1e-5,
+        samples=200,
+        alpha=0.05,
+        rng=0,
+        kinds={"delta": "prob0", "alpha": "prob", "samples": None},
+    ),
+    "montecarlo.clopper_pearson": E(
+        k=np.array([3]), m=np.array([10]), alpha=0.05, kinds={"k": "count", "m": "size", "alpha": "prob"}
+    ),
+    "montecarlo.clopper_pearson_lower": E(
+        k=np.array([3]), m=np.array([10]), alpha=0.05, kinds={"k": "count", "m": "size", "alpha": "prob"}
+    ),
+    "montecarlo.clopper_pearson_upper": E(
+        k=np.array([3]), m=np.array([10]), alpha=0.05, kinds={"k": "count", "m": "size", "alpha": "prob"}
+    ),
+    "montecarlo.epsilon_lower_bound_from_counts": E(
+        k_p=np.array([8]),
+        m_p=np.array([10]),
+        k_q=np.array([2]),
+        m_q=np.array([10]),
+        delta=1e-5,
+        alpha=0.05,
+        kinds={"k_p": "count", "m_p": "size", "k_q": "count", "m_q": "size", "alpha": "prob"},
+    ),
+    "montecarlo.event_from_laws": E(
+        p=np.full(4, 0.25),
+        q=np.full(4, 0.25),
+        epsilon=np.array([0.5]),
+        kinds={"p": "nonneg", "q": "nonneg"},
+        shapes={"q": [np.full(3, 1 / 3)]},
+    ),
+    "montecarlo.hockey_stick_lower_bound": E(
+        in_event_p=np.array([True, False, True]),
+        in_event_q=np.array([False, False, True]),
+        epsilon=np.array([0.5]),
+        alpha=0.05,
+        kinds={"alpha": "prob"},
+    ),
+    "montecarlo.hockey_stick_lower_bound_from_counts": E(
+        k_p=np.array([8]),
+        m_p=np.array([10]),
+        k_q=np.array([2]),
+        m_q=np.array([10]),
+        epsilon=np.array([0.5]),
+        alpha=0.05,
+        kinds={"k_p": "count", "m_p": "size", "k_q": "count", "m_q": "size", "alpha": "prob"},
+    ),
 }
 
 PREPROCESSING = {
@@ -626,25 +1109,36 @@ PREPROCESSING = {
     "pca.pca_rank_reduce": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
     "pca.pca_dim_reduce": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
     "pca.check_rank": E(k=1, d=3),
-    "sensitivity.empirical_sensitivity": E(step=lambda X: X, X=X_SMALL, i=0, z1=np.zeros(2), z2=np.ones(2),
-                                           kinds={"i": "count", "X": "not_inf", "z1": "not_inf", "z2": "not_inf"},
-                                           shapes={"z1": [np.zeros(3)]}),
-    "sensitivity.realised_sensitivity": E(first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
-                                          second=PreprocessedDataset(X_SMALL, np.ones(6, bool)), i=0,
-                                          kinds={"i": "count"}),
-    "sensitivity.replace_row": E(X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"},
-                                 shapes={"z": [np.zeros(3)]}),
+    "sensitivity.empirical_sensitivity": E(
+        step=lambda X: X,
+        X=X_SMALL,
+        i=0,
+        z1=np.zeros(2),
+        z2=np.ones(2),
+        kinds={"i": "count", "X": "not_inf", "z1": "not_inf", "z2": "not_inf"},
+        shapes={"z1": [np.zeros(3)]},
+    ),
+    "sensitivity.realised_sensitivity": E(
+        first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        second=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        i=0,
+        kinds={"i": "count"},
+    ),
+    "sensitivity.replace_row": E(
+        X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"}, shapes={"z": [np.zeros(3)]}
+    ),
 }
 
 DATA = {
     "preprocessing_datasets.near_duplicate_clusters": E(rng=RNG, n=10, d=2, cluster_sizes=[3, 2], eta=0.1),
-    "preprocessing_datasets.with_missing_values": E(rng=RNG, X=X_SMALL, missing_rate=0.3, imputable=[1],
-                                                    kinds={"missing_rate": "prob0"}),
-    "preprocessing_datasets.low_rank_dataset": E(rng=RNG, n=20, d=4, k=2, tail_sd=0.1,
-                                                 kinds={"tail_sd": "nonneg", "scale": "prob1"}),
+    "preprocessing_datasets.with_missing_values": E(
+        rng=RNG, X=X_SMALL, missing_rate=0.3, imputable=[1], kinds={"missing_rate": "prob0"}
+    ),
+    "preprocessing_datasets.low_rank_dataset": E(
+        rng=RNG, n=20, d=4, k=2, tail_sd=0.1, kinds={"tail_sd": "nonneg", "scale": "prob1"}
+    ),
     "preprocessing_datasets.check_missing_rate": E(rate=0.3, kinds={"rate": "prob0"}, named={"rate": "missing_rate"}),
-    "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg",
-                                                                         "seed": "count"}),
+    "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg", "seed": "count"}),
 }
 
 #: Public callables that take no numeric argument to check (result records built by checked functions, protocols,
@@ -727,15 +1221,26 @@ def _cases() -> list[tuple[str, str, str]]:
 
 
 CASES = _cases()
-SHAPE_CASES = [(key, argument, index) for key, example in EXAMPLES.items()
-               for argument, bad in example.shapes.items() for index in range(len(bad))]
+SHAPE_CASES = [
+    (key, argument, index)
+    for key, example in EXAMPLES.items()
+    for argument, bad in example.shapes.items()
+    for index in range(len(bad))
+]
 
 
 def _fresh(kwargs: dict[str, Any]) -> dict[str, Any]:
     """A deep copy (generators restart, arrays are not shared between calls)."""
-    return {name: (np.random.default_rng(0) if isinstance(value, np.random.Generator)
-                   else torch.Generator().manual_seed(0) if isinstance(value, torch.Generator)
-                   else copy.deepcopy(value)) for name, value in kwargs.items()}
+    return {
+        name: (
+            np.random.default_rng(0)
+            if isinstance(value, np.random.Generator)
+            else torch.Generator().manual_seed(0)
+            if isinstance(value, torch.Generator)
+            else copy.deepcopy(value)
+        )
+        for name, value in kwargs.items()
+    }
 
 
 @pytest.mark.parametrize("key", sorted(EXAMPLES))
@@ -749,13 +1254,32 @@ def _call(key: str, kwargs: dict[str, Any]) -> Any:
     return next(result) if inspect.isgenerator(result) else result
 
 
-_EDGES = [math.nan, math.inf, -math.inf, 0.0, -0.0, -1.0, 1.0, 2.0, 0.5, 1.5, -0.5, 2.5, -1e-300, 1e-300, 1e300,
-          -1e300, 3.0, 0.25]
+_EDGES = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    0.0,
+    -0.0,
+    -1.0,
+    1.0,
+    2.0,
+    0.5,
+    1.5,
+    -0.5,
+    2.5,
+    -1e-300,
+    1e-300,
+    1e300,
+    -1e300,
+    3.0,
+    0.25,
+]
 
 
 def _bad_values(kind: Kind) -> st.SearchStrategy[float]:
-    return st.one_of(st.sampled_from(_EDGES), st.floats(), st.integers(-10**6, 10**6).map(float)).filter(
-        lambda x: not kind.allowed(x))
+    return st.one_of(st.sampled_from(_EDGES), st.floats(), st.integers(-(10**6), 10**6).map(float)).filter(
+        lambda x: not kind.allowed(x)
+    )
 
 
 def _with_bad_entry(value: Any, bad: float) -> Any:
@@ -783,10 +1307,15 @@ def _assert_refused(key: str, kwargs: dict[str, Any], argument: str) -> None:
     assert _names_argument(str(info.value), text), f"{key}: the error for {argument} does not name it: {info.value}"
 
 
-@pytest.mark.parametrize(("key", "argument", "kind"), CASES,
-                         ids=[f"{k.removeprefix('dplab.')}-{a}" for k, a, _ in CASES])
-@settings(max_examples=12, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@pytest.mark.parametrize(
+    ("key", "argument", "kind"), CASES, ids=[f"{k.removeprefix('dplab.')}-{a}" for k, a, _ in CASES]
+)
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_bad_value_is_refused_naming_the_argument(key, argument, kind, data):
     example = EXAMPLES[key]
@@ -796,8 +1325,9 @@ def test_bad_value_is_refused_naming_the_argument(key, argument, kind, data):
     _assert_refused(key, kwargs, argument)
 
 
-@pytest.mark.parametrize(("key", "argument", "index"), SHAPE_CASES,
-                         ids=[f"{k.removeprefix('dplab.')}-{a}-{i}" for k, a, i in SHAPE_CASES])
+@pytest.mark.parametrize(
+    ("key", "argument", "index"), SHAPE_CASES, ids=[f"{k.removeprefix('dplab.')}-{a}-{i}" for k, a, i in SHAPE_CASES]
+)
 def test_wrong_shape_is_refused_naming_the_argument(key, argument, index):
     kwargs = _fresh(EXAMPLES[key].kwargs)
     kwargs[argument] = copy.deepcopy(EXAMPLES[key].shapes[argument][index])
@@ -807,6 +1337,8 @@ def test_wrong_shape_is_refused_naming_the_argument(key, argument, index):
 def test_counts():
     """The numbers quoted in the report: functions covered and cases generated."""
     assert len(PUBLIC) == len(EXAMPLES) + len(NO_NUMERIC_ARGUMENTS)
-    print(f"\n{len(PUBLIC)} public callables: {len(EXAMPLES)} with examples, {len(NO_NUMERIC_ARGUMENTS)} without "
-          f"numeric arguments; {len(CASES)} (function, argument) value cases x 12 Hypothesis draws; "
-          f"{len(SHAPE_CASES)} wrong-shape cases")
+    print(
+        f"\n{len(PUBLIC)} public callables: {len(EXAMPLES)} with examples, {len(NO_NUMERIC_ARGUMENTS)} without "
+        f"numeric arguments; {len(CASES)} (function, argument) value cases x 12 Hypothesis draws; "
+        f"{len(SHAPE_CASES)} wrong-shape cases"
+    )

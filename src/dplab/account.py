@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import require
 from dplab.accounting.inversion import epsilon_for_delta
+from dplab.checks import require
 from dplab.theory.contraction import log_delta_thm3, log_delta_thm4, log_delta_thm5
 
 __all__ = ["PNSGDCurve", "pnsgd_curve"]
@@ -49,16 +49,27 @@ class PNSGDCurve:
 
     def __post_init__(self) -> None:
         require(self.theorem in _NOISE_BY_THEOREM, "theorem", self.theorem, "one of 3, 4, 5")
-        require(self.position is not None or self.theorem == 5, "position", self.position,
-                "an integer 1 <= position <= steps (None only for theorem 5)")
+        require(
+            self.position is not None or self.theorem == 5,
+            "position",
+            self.position,
+            "an integer 1 <= position <= steps (None only for theorem 5)",
+        )
         if self.position is not None:
             require(1 <= self.position <= self.steps, "position", self.position, f"1 <= position <= steps={self.steps}")
         self.log_delta(1.0)  # the theorem functions validate the remaining parameters
 
     def _parameters(self) -> dict:
         noise_name = "v" if self.theorem == 3 else "sigma"
-        return {noise_name: self.noise, "L": self.lipschitz, "M": self.contraction_gap, "diameter": self.diameter,
-                "lr": self.lr, "n": self.steps, "i": self.position}
+        return {
+            noise_name: self.noise,
+            "L": self.lipschitz,
+            "M": self.contraction_gap,
+            "diameter": self.diameter,
+            "lr": self.lr,
+            "n": self.steps,
+            "i": self.position,
+        }
 
     def log_delta(self, epsilon: ArrayLike) -> float | np.ndarray:
         """log δ(ε) of the chosen theorem (Theorem 3: eqs. (20)-(21); Theorem 4: eqs. (23)-(24); Theorem 5: eq. (16))."""
@@ -89,20 +100,37 @@ class PNSGDCurve:
         require(delta < 1.0, "epsilon", epsilon, "a value where delta(epsilon) < 1")
         parameters = common.DifferentialPrivacyParameters(epsilon=epsilon, delta=delta)
         return privacy_loss_distribution.from_privacy_parameters(
-            parameters, value_discretization_interval=value_discretization_interval)
+            parameters, value_discretization_interval=value_discretization_interval
+        )
 
     @property
     def noise_distribution(self) -> str:
-        """"Laplace" (Theorem 3) or "Gaussian" (Theorems 4, 5)."""
+        """ "Laplace" (Theorem 3) or "Gaussian" (Theorems 4, 5)."""
         return _NOISE_BY_THEOREM[self.theorem]
 
 
-def pnsgd_curve(*, theorem: int = 4, noise: float, lipschitz: float, contraction_gap: float, diameter: float,
-                lr: float, steps: int, position: int | None = None) -> PNSGDCurve:
+def pnsgd_curve(
+    *,
+    theorem: int = 4,
+    noise: float,
+    lipschitz: float,
+    contraction_gap: float,
+    diameter: float,
+    lr: float,
+    steps: int,
+    position: int | None = None,
+) -> PNSGDCurve:
     """Keyword constructor for :class:`PNSGDCurve`; ``position`` defaults to the last step (the worst user, i = n)
     for Theorems 3 and 4 and to the uniform bound eq. (16) for Theorem 5."""
     if position is None and theorem != 5:
         position = steps
-    return PNSGDCurve(theorem=theorem, noise=noise, lipschitz=lipschitz, contraction_gap=contraction_gap,
-                      diameter=diameter, lr=lr, steps=steps, position=position)
-
+    return PNSGDCurve(
+        theorem=theorem,
+        noise=noise,
+        lipschitz=lipschitz,
+        contraction_gap=contraction_gap,
+        diameter=diameter,
+        lr=lr,
+        steps=steps,
+        position=position,
+    )

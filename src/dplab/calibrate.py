@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dplab.checks import require
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
+from dplab.checks import require
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.theory.purification import corollary4_parameters, purified_epsilon
 
@@ -65,6 +65,11 @@ def purification_budget(total_epsilon: float, *, n: int, d: int, diameter: float
     require(int(n) == n and n >= 2, "n", n, "an integer >= 2")
     half = total_epsilon / 2
     parameters = corollary4_parameters(int(n), d, diameter, half)
-    return PurificationBudget(epsilon=half, log_delta=parameters["log_delta"], epsilon_prime=half,
-                              log_omega=parameters["log_omega"], shift=parameters["shift"],
-                              laplace_scale=parameters["laplace_scale"])
+    return PurificationBudget(
+        epsilon=half,
+        log_delta=parameters["log_delta"],
+        epsilon_prime=half,
+        log_omega=parameters["log_omega"],
+        shift=parameters["shift"],
+        laplace_scale=parameters["laplace_scale"],
+    )

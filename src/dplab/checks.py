@@ -145,8 +145,9 @@ def non_negative_finite(name: str, value: float) -> float:
     return _scalar(array, name, value)
 
 
-def in_range(name: str, value: float, low: float, high: float, *, low_open: bool = False,
-             high_open: bool = False) -> float:
+def in_range(
+    name: str, value: float, low: float, high: float, *, low_open: bool = False, high_open: bool = False
+) -> float:
     """``value`` as a float after checking low <= value <= high (``<`` on an open side); NaN is always refused and
     an infinite end is allowed only when that bound is infinite and closed."""
     array = _numeric(value, name)
@@ -190,8 +191,12 @@ def labels_in(name: str, labels: ArrayLike, allowed: Sequence[float] = (-1.0, 1.
     """``labels`` as a float64 array after checking every entry is one of ``allowed`` (default the signs ±1: a
     {0, 1} coding is refused where the formula assumes y ∈ {-1, +1})."""
     array = _numeric(labels, name)
-    require(np.isin(array, np.asarray(allowed, dtype=np.float64)), name, array,
-            f"labels in {{{', '.join(f'{a:g}' for a in allowed)}}}")
+    require(
+        np.isin(array, np.asarray(allowed, dtype=np.float64)),
+        name,
+        array,
+        f"labels in {{{', '.join(f'{a:g}' for a in allowed)}}}",
+    )
     return array
 
 
@@ -205,8 +210,10 @@ def require_ndim(name: str, array: np.ndarray, ndim: int) -> np.ndarray:
 def matching_length(name: str, array: Any, other_name: str, other: Any) -> None:
     """Check ``len(array) == len(other)`` (first axes agree), naming both arguments and their shapes."""
     if np.shape(array)[:1] != np.shape(other)[:1]:
-        raise ValueError(f"{name} has shape {np.shape(array)} and {other_name} has shape {np.shape(other)}; "
-                         f"allowed: the same length along the first axis")
+        raise ValueError(
+            f"{name} has shape {np.shape(array)} and {other_name} has shape {np.shape(other)}; "
+            f"allowed: the same length along the first axis"
+        )
 
 
 def finite_tensor(name: str, tensor: Any) -> Any:

@@ -179,9 +179,7 @@ def schema_problems(
     for error in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator == "$ref":
             continue
-        problems.append(
-            f"config key '{_key(list(error.absolute_path))}': {error.message}; allowed: {_allowed(error)}"
-        )
+        problems.append(f"config key '{_key(list(error.absolute_path))}': {error.message}; allowed: {_allowed(error)}")
     return problems
 
 
@@ -309,7 +307,9 @@ def validate_config(
     problems += path_problems(config, repository_root(schema_path)) + nonfinite
     schema_errors = schema_problems(config, schema, schemas)
     problems += schema_errors
-    if not schema_errors:  # cross-key rules and estimates assume types hold: run them on the studies with finite numbers
+    if (
+        not schema_errors
+    ):  # cross-key rules and estimates assume types hold: run them on the studies with finite numbers
         infinite = problem_studies(nonfinite)
         finite = {**config, "studies": [name for name in config.get("studies", []) if name not in infinite]}
         rules = ([] if "contraction" in infinite else constraint_problems(config)) + registered_study_problems(finite)

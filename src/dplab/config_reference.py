@@ -37,9 +37,11 @@ def allowed_text(schema: Mapping[str, Any]) -> str:
     if "minLength" in schema:
         parts.append(f"at least {schema['minLength']} characters")
     if schema.get("type") == "array":
-        lengths = [f"{word} {schema[keyword]} items" for keyword, word in (("minItems", "at least"),
-                                                                               ("maxItems", "at most"))
-                   if keyword in schema]
+        lengths = [
+            f"{word} {schema[keyword]} items"
+            for keyword, word in (("minItems", "at least"), ("maxItems", "at most"))
+            if keyword in schema
+        ]
         unique = ["no repeats"] if schema.get("uniqueItems") else []
         items = schema.get("items", {})
         inner = allowed_text(items) if "properties" not in items else "mappings described below"
@@ -94,8 +96,9 @@ def render_reference(folder: str | Path = SCHEMA_DIR) -> str:
         header,
     ]
     sections = []
-    for dotted, sub in schema_rows({"properties": {k: v for k, v in top["properties"].items() if "$ref" not in v}},
-                                   schemas):
+    for dotted, sub in schema_rows(
+        {"properties": {k: v for k, v in top["properties"].items() if "$ref" not in v}}, schemas
+    ):
         lines.append(_row(dotted, sub))
     for name, ref in top["properties"].items():
         if "$ref" in ref:

@@ -33,9 +33,7 @@ class Laplace:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.scale) and self.scale > 0):
-            raise ValueError(
-                f"scale={self.scale!r} is invalid; allowed: a finite number > 0"
-            )
+            raise ValueError(f"scale={self.scale!r} is invalid; allowed: a finite number > 0")
         if not math.isfinite(self.loc):
             raise ValueError(f"loc={self.loc!r} is invalid; allowed: a finite number")
 
@@ -61,16 +59,12 @@ class Laplace:
     def log_cdf(self, x: np.ndarray | float) -> np.ndarray | float:
         """log F(x) = log ½ + z (z < 0), log1p(−½e^{−z}) (z ≥ 0), z = (x − loc)/scale."""
         z = self._standardised(x)
-        return _as_output(
-            np.where(z < 0, _LOG_HALF + z, np.log1p(-0.5 * np.exp(-np.abs(z))))
-        )
+        return _as_output(np.where(z < 0, _LOG_HALF + z, np.log1p(-0.5 * np.exp(-np.abs(z)))))
 
     def log_sf(self, x: np.ndarray | float) -> np.ndarray | float:
         """log S(x) = log1p(−½eᶻ) (z < 0), log ½ − z (z ≥ 0), z = (x − loc)/scale."""
         z = self._standardised(x)
-        return _as_output(
-            np.where(z < 0, np.log1p(-0.5 * np.exp(-np.abs(z))), _LOG_HALF - z)
-        )
+        return _as_output(np.where(z < 0, np.log1p(-0.5 * np.exp(-np.abs(z))), _LOG_HALF - z))
 
     def quantile(self, u: np.ndarray | float) -> np.ndarray | float:
         """F⁻¹(u) = loc + scale·log(2u) (u < ½), loc − scale·log(2(1 − u)) (u ≥ ½), for 0 ≤ u ≤ 1."""
@@ -83,22 +77,14 @@ class Laplace:
         """S⁻¹(t) = loc − scale·log(2t) (t ≤ ½), loc + scale·log(2(1 − t)) (t > ½): exact for a tiny tail t."""
         tail = np.asarray(tail, dtype=float)
         with np.errstate(divide="ignore"):
-            standard = np.where(
-                tail <= 0.5, -np.log(2.0 * tail), np.log(2.0 * (1.0 - tail))
-            )
+            standard = np.where(tail <= 0.5, -np.log(2.0 * tail), np.log(2.0 * (1.0 - tail)))
         return _as_output(self.loc + self.scale * standard)
 
-    def max_of_from_uniforms(
-        self, m: np.ndarray | float, u: np.ndarray | float
-    ) -> np.ndarray | float:
+    def max_of_from_uniforms(self, m: np.ndarray | float, u: np.ndarray | float) -> np.ndarray | float:
         """The maximum of m i.i.d. draws from uniforms u ∈ (0, 1]: F⁻¹(u^{1/m}) = S⁻¹(1 − u^{1/m}), with the tail
         1 − u^{1/m} = −expm1(log(u)/m) computed without cancellation (the CDF of the maximum is Fᵐ)."""
-        return self.inverse_sf(
-            -np.expm1(np.log(np.asarray(u, dtype=float)) / np.asarray(m, dtype=float))
-        )
+        return self.inverse_sf(-np.expm1(np.log(np.asarray(u, dtype=float)) / np.asarray(m, dtype=float)))
 
-    def sample(
-        self, rng: np.random.Generator, size: int | tuple[int, ...] | None = None
-    ) -> np.ndarray | float:
+    def sample(self, rng: np.random.Generator, size: int | tuple[int, ...] | None = None) -> np.ndarray | float:
         """``size`` draws with ``rng.laplace(loc, scale, size)`` (the same stream as a direct call)."""
         return rng.laplace(self.loc, self.scale, size=size)

@@ -52,23 +52,34 @@ def _log_probability(value: float, name: str) -> float:
     return math.log(value)
 
 
-def purify_continuous(output: ArrayLike, *, epsilon: float, delta: float, epsilon_prime: float, omega: float,
-                      center: ArrayLike, diameter: float, q: float = 2.0,
-                      rng: np.random.Generator | int | None = None) -> PureRelease:
+def purify_continuous(
+    output: ArrayLike,
+    *,
+    epsilon: float,
+    delta: float,
+    epsilon_prime: float,
+    omega: float,
+    center: ArrayLike,
+    diameter: float,
+    q: float = 2.0,
+    rng: np.random.Generator | int | None = None,
+) -> PureRelease:
     """Algorithm 1 on an (``epsilon``, ``delta``)-DP ``output`` (a vector, or rows of vectors) after projection onto
     the ℓ_q ball of ``diameter`` around ``center``; the release is (ε + ε′, 0)-DP (Theorem 1), ε + ε′ computed as
     ε + 2Δ/b with Δ, b of Algorithm 1 lines 1 and 3."""
     require(0 <= epsilon < math.inf, "epsilon", epsilon, "0 <= epsilon < inf")
     log_delta, log_omega = _log_probability(delta, "delta"), _log_probability(omega, "omega")
     domain = LqBall(center=tuple(np.atleast_1d(np.asarray(center, dtype=float))), diameter=diameter, q=q)
-    value = purify(project_onto_ball(output, domain), domain, epsilon_prime, log_delta, log_omega,
-                   np.random.default_rng(rng))
+    value = purify(
+        project_onto_ball(output, domain), domain, epsilon_prime, log_delta, log_omega, np.random.default_rng(rng)
+    )
     shift = purification_shift(domain.d, domain.q, domain.diameter, log_delta, log_omega)
     return PureRelease(value, purified_epsilon(epsilon, shift, purification_laplace_scale(shift, epsilon_prime)))
 
 
-def purify_integer(output: ArrayLike, *, epsilon: float, delta: float, n_bits: int,
-                   rng: np.random.Generator | int | None = None) -> PureRelease:
+def purify_integer(
+    output: ArrayLike, *, epsilon: float, delta: float, n_bits: int, rng: np.random.Generator | int | None = None
+) -> PureRelease:
     """Algorithm 2 on an (``epsilon``, ``delta``)-DP integer ``output`` in {0, ..., 2^n_bits − 1} (values outside are
     clipped into the range first, a post-processing); the release is (2ε, 0)-DP (Theorem 2)."""
     require(0 < epsilon < math.inf, "epsilon", epsilon, "0 < epsilon < inf")

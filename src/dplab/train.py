@@ -19,8 +19,8 @@ import torch
 from dp_accounting import rdp
 from torch.func import functional_call, grad, vmap
 
-from dplab.checks import require
 from dplab.accounting.calibration import RDP_ORDERS
+from dplab.checks import require
 from dplab.purify import PureRelease, purify_continuous
 
 __all__ = ["DPSGDReport", "dpsgd_epsilon", "train_dpsgd", "train_pure_dp"]
@@ -49,7 +49,8 @@ class DPSGDReport:
 def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
     """ε at δ of ``steps`` Poisson-subsampled Gaussian steps (dp_accounting RDP accountant, orders RDP_ORDERS)."""
     event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps)
+        dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
+    )
     return float(rdp.RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta))
 
 
@@ -65,13 +66,25 @@ def _batches(n: int, batch_size: int, steps: int, sampling: str, generator: torc
         if start + batch_size > n:
             order = torch.randperm(n, generator=generator)
             start = 0
-        yield order[start:start + batch_size]
+        yield order[start : start + batch_size]
 
 
-def train_dpsgd(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
-                X: torch.Tensor, Y: torch.Tensor, *, noise_multiplier: float, clip: float, batch_size: int,
-                steps: int, lr: float, delta: float, sampling: str = "poisson", device: str | torch.device = "cpu",
-                seed: int = 0) -> DPSGDReport:
+def train_dpsgd(
+    model: torch.nn.Module,
+    loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+    X: torch.Tensor,
+    Y: torch.Tensor,
+    *,
+    noise_multiplier: float,
+    clip: float,
+    batch_size: int,
+    steps: int,
+    lr: float,
+    delta: float,
+    sampling: str = "poisson",
+    device: str | torch.device = "cpu",
+    seed: int = 0,
+) -> DPSGDReport:
     """Train ``model`` in place by DP-SGD on (X, Y); ``loss_fn(prediction, target)`` is the loss of one example.
 
     Step: θ ← θ − lr/B · (Σ_{i∈batch} clip_C(∇ℓ_i(θ)) + N(0, σ²C² I)), B = ``batch_size`` (the expected batch).
@@ -94,8 +107,11 @@ def train_dpsgd(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.T
     per_sample_grads = vmap(grad(example_loss), in_dims=(None, 0, 0))
     for index in _batches(len(X), batch_size, int(steps), sampling, generator):
         params = {name: p.detach() for name, p in model.named_parameters() if name in names}
-        grads = per_sample_grads(params, X[index], Y[index]) if len(index) else \
-            {name: torch.zeros((0, *p.shape), device=p.device, dtype=p.dtype) for name, p in params.items()}
+        grads = (
+            per_sample_grads(params, X[index], Y[index])
+            if len(index)
+            else {name: torch.zeros((0, *p.shape), device=p.device, dtype=p.dtype) for name, p in params.items()}
+        )
         norms = torch.sqrt(sum(g.flatten(1).pow(2).sum(1) for g in grads.values()))
         scale = (clip / norms.clamp_min(1e-12)).clamp(max=1.0)
         with torch.no_grad():
@@ -105,23 +121,39 @@ def train_dpsgd(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.T
                     noise = torch.randn(p.shape, generator=noise_generator, device=p.device, dtype=p.dtype)
                     p -= lr / batch_size * (summed + noise_multiplier * clip * noise)
     rate = batch_size / len(X)
-    return DPSGDReport(dpsgd_epsilon(noise_multiplier, rate, int(steps), delta), delta, noise_multiplier, rate,
-                       int(steps), sampling)
+    return DPSGDReport(
+        dpsgd_epsilon(noise_multiplier, rate, int(steps), delta), delta, noise_multiplier, rate, int(steps), sampling
+    )
 
 
-
-def train_pure_dp(model: torch.nn.Module, loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
-                  X: torch.Tensor, Y: torch.Tensor, *, radius: float, epsilon_prime: float, omega: float,
-                  seed: int = 0, **dpsgd_arguments) -> PureRelease:
+def train_pure_dp(
+    model: torch.nn.Module,
+    loss_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
+    X: torch.Tensor,
+    Y: torch.Tensor,
+    *,
+    radius: float,
+    epsilon_prime: float,
+    omega: float,
+    seed: int = 0,
+    **dpsgd_arguments,
+) -> PureRelease:
     """:func:`train_dpsgd`, then Algorithm 1 of Lin, Wang, Ma, Wang (2025) on the flattened parameters, projected onto
     the ℓ2 ball of ``radius`` around 0; the purified parameters are loaded into ``model``.  Returns the
     :class:`PureRelease` (value: the parameter vector) whose ``epsilon`` = ε_DP-SGD + ε′ is the pure certificate
     (Theorem 1)."""
     report = train_dpsgd(model, loss_fn, X, Y, seed=seed, **dpsgd_arguments)
     vector = torch.nn.utils.parameters_to_vector(model.parameters())
-    release = purify_continuous(vector.detach().cpu().double().numpy(), epsilon=report.epsilon, delta=report.delta,
-                                epsilon_prime=epsilon_prime, omega=omega, center=[0.0] * vector.numel(),
-                                diameter=2 * radius, rng=seed)
+    release = purify_continuous(
+        vector.detach().cpu().double().numpy(),
+        epsilon=report.epsilon,
+        delta=report.delta,
+        epsilon_prime=epsilon_prime,
+        omega=omega,
+        center=[0.0] * vector.numel(),
+        diameter=2 * radius,
+        rng=seed,
+    )
     purified = torch.as_tensor(release.value, dtype=vector.dtype, device=vector.device)
     torch.nn.utils.vector_to_parameters(purified, model.parameters())
     return release

@@ -51,7 +51,8 @@ class Comparison:
 def _compared_csvs(committed: Path) -> list[Path]:
     """CSV files of the committed folder, relative to it, outside the skipped folders and without temporaries."""
     return sorted(
-        p.relative_to(committed) for p in committed.rglob("*.csv")
+        p.relative_to(committed)
+        for p in committed.rglob("*.csv")
         if p.relative_to(committed).parts[0] not in SKIPPED_FOLDERS and not p.name.startswith(".")
     )
 
@@ -68,8 +69,10 @@ def compare_claims(fresh: pd.DataFrame, committed: pd.DataFrame, name: str, resu
         if before != after:
             result.failures.append(f"{name}: verdict of {claim!r} flipped: {before} -> {after}")
         elif str(old.loc[claim, "evidence"]) != str(new.loc[claim, "evidence"]):
-            result.notes.append(f"{name}: evidence of {claim!r} changed:\n  committed: {old.loc[claim, 'evidence']}"
-                                f"\n  fresh:     {new.loc[claim, 'evidence']}")
+            result.notes.append(
+                f"{name}: evidence of {claim!r} changed:\n  committed: {old.loc[claim, 'evidence']}"
+                f"\n  fresh:     {new.loc[claim, 'evidence']}"
+            )
 
 
 def _numeric(column: pd.Series) -> np.ndarray | None:
@@ -95,12 +98,14 @@ def _numbers_close(new: np.ndarray, old: np.ndarray, rtol: float, atol: float) -
     return both_nan | same_inf | close
 
 
-def compare_tables(fresh: pd.DataFrame, committed: pd.DataFrame, name: str, result: Comparison, *,
-                   rtol: float, atol: float) -> None:
+def compare_tables(
+    fresh: pd.DataFrame, committed: pd.DataFrame, name: str, result: Comparison, *, rtol: float, atol: float
+) -> None:
     """Same columns and row count; numeric cells within tolerance, other cells equal; each moved cell is listed."""
     if list(fresh.columns) != list(committed.columns):
         result.failures.append(
-            f"{name}: columns differ: committed {list(committed.columns)}, fresh {list(fresh.columns)}")
+            f"{name}: columns differ: committed {list(committed.columns)}, fresh {list(fresh.columns)}"
+        )
         return
     if len(fresh) != len(committed):
         result.failures.append(f"{name}: {len(committed)} rows committed, {len(fresh)} fresh")
@@ -113,19 +118,22 @@ def compare_tables(fresh: pd.DataFrame, committed: pd.DataFrame, name: str, resu
                 change = abs(new[row] - old[row]) / abs(old[row]) if old[row] not in (0, np.inf, -np.inf) else np.nan
                 result.failures.append(
                     f"{name}: row {row} {column}: committed {float(old[row])!r}, fresh {float(new[row])!r} "
-                    f"(relative change {change:.3g}; tolerance rtol {rtol:g}, atol {atol:g})")
+                    f"(relative change {change:.3g}; tolerance rtol {rtol:g}, atol {atol:g})"
+                )
         else:
             old_text, new_text = _text(committed[column]), _text(fresh[column])
             moved = np.flatnonzero(old_text != new_text)
             for row in moved[:5]:
                 result.failures.append(
-                    f"{name}: row {row} {column}: committed {str(old_text[row])!r}, fresh {str(new_text[row])!r}")
+                    f"{name}: row {row} {column}: committed {str(old_text[row])!r}, fresh {str(new_text[row])!r}"
+                )
         if len(moved) > 5:
             result.failures.append(f"{name}: {column}: {len(moved) - 5} more cells moved")
 
 
-def compare_results(fresh: str | Path, committed: str | Path, *, rtol: float = DEFAULT_RTOL,
-                    atol: float = DEFAULT_ATOL) -> Comparison:
+def compare_results(
+    fresh: str | Path, committed: str | Path, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> Comparison:
     """Compare every claims file and CSV of ``committed`` with its counterpart in ``fresh`` (rules: module doc)."""
     fresh, committed = Path(fresh), Path(committed)
     for folder, label in ((fresh, "fresh"), (committed, "committed")):
@@ -160,8 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"moved (not failing): {note}")
     for failure in result.failures:
         print(f"FAIL: {failure}")
-    print(f"verify: {'passed' if result.ok else 'failed'} ({len(result.failures)} failures, {len(result.notes)} notes; "
-          f"rtol {args.rtol:g}, atol {args.atol:g})")
+    print(
+        f"verify: {'passed' if result.ok else 'failed'} ({len(result.failures)} failures, {len(result.notes)} notes; "
+        f"rtol {args.rtol:g}, atol {args.atol:g})"
+    )
     return 0 if result.ok else 1
 
 

@@ -49,8 +49,9 @@ def progress(iterable, **kwargs):
     return tqdm(iterable, file=sys.stderr, mininterval=1.0, ascii=True, **kwargs)
 
 
-def mock_snakemake(rule: str, *, configfiles: tuple[str, ...] = (), root: str | os.PathLike[str] | None = None,
-                   **wildcards: str) -> Any:
+def mock_snakemake(
+    rule: str, *, configfiles: tuple[str, ...] = (), root: str | os.PathLike[str] | None = None, **wildcards: str
+) -> Any:
     """The ``snakemake`` object a rule's script would receive, built from the workflow without running it.
 
     Lets a script be run (or debugged) directly, as PyPSA-Eur's helper of the same name does::
@@ -82,11 +83,22 @@ def mock_snakemake(rule: str, *, configfiles: tuple[str, ...] = (), root: str | 
         outputs = job_rule.expand_output(named)[0]
         params = job_rule.expand_params(named, inputs, outputs, None)[0]
         log = job_rule.expand_log(named)
-        return Snakemake(inputs, outputs, params, named, 1, job_rule.resources, log, workflow.config, rule, None,
-                         scriptdir=str(root / "workflow" / "scripts"))
+        return Snakemake(
+            inputs,
+            outputs,
+            params,
+            named,
+            1,
+            job_rule.resources,
+            log,
+            workflow.config,
+            rule,
+            None,
+            scriptdir=str(root / "workflow" / "scripts"),
+        )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _module_file(name: str) -> Path | None:
     """The file of dplab module ``name``, found by path without importing anything (None if there is none)."""
     base = Path(__file__).resolve().parent.parent.joinpath(*name.split("."))
@@ -96,7 +108,7 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dplab_imports(name: str) -> frozenset[str]:
     """The dplab modules (and the parents whose ``__init__`` runs) that module ``name`` imports, read with ast."""
     path = _module_file(name)
@@ -112,7 +124,7 @@ def _dplab_imports(name: str) -> frozenset[str]:
     return frozenset(n for n in names if (n == "dplab" or n.startswith("dplab.")) and _module_file(n) is not None)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _dplab_closure(modules: tuple[str, ...]) -> tuple[str, ...]:
     stack = [m for m in modules if _module_file(m) is not None]
     for name in list(stack):  # a package named directly brings all of its modules

@@ -38,8 +38,8 @@ from dplab.accounting.composition import (
     thm4_delta_heterogeneous,
 )
 
-
 # --- check values (spec §6) ---------------------------------------------------------------------------------------
+
 
 def test_c8_epsilon_terms_drv_and_optimal():
     e1, e2, e3 = kov_epsilon_terms(0.1, 100, 1e-5)
@@ -87,8 +87,7 @@ def _chernoff_numeric(eps: float, T: int, eps_prime: float) -> float:
     def log_bound(t):
         return -eps_prime * t + T * np.log(p * np.exp(t * eps) + (1 - p) * np.exp(-t * eps))
 
-    result = optimize.minimize_scalar(log_bound, bounds=(0.0, 50.0 / eps), method="bounded",
-                                      options={"xatol": 1e-12})
+    result = optimize.minimize_scalar(log_bound, bounds=(0.0, 50.0 / eps), method="bounded", options={"xatol": 1e-12})
     return float(np.exp(result.fun))
 
 
@@ -111,9 +110,11 @@ def test_cor3_printed_is_below_exact_pure_dp_delta():
 
 
 def test_c11_min_epsilon_at_target():
-    expected = {100: [10, 5.3681, 4.8160, 4.8155, 4.7915, 4.7915, 3.7757],
-                1000: [100, 40.7653, 24.5482, 20.7696, 20.6753, 18.5681, 22.4286],
-                1020: [np.inf, np.inf, np.inf, 21.4502, 21.3493, 18.8031, np.inf]}
+    expected = {
+        100: [10, 5.3681, 4.8160, 4.8155, 4.7915, 4.7915, 3.7757],
+        1000: [100, 40.7653, 24.5482, 20.7696, 20.6753, 18.5681, 22.4286],
+        1020: [np.inf, np.inf, np.inf, 21.4502, 21.3493, 18.8031, np.inf],
+    }
     for T, values in expected.items():
         got = [min_epsilon_at_target(m, 0.1, 1e-7, T, 1e-4, n_scan=20000) for m in MIN_EPSILON_METHODS]
         for method, g, v in zip(MIN_EPSILON_METHODS, got, values):
@@ -143,9 +144,11 @@ def test_c20_and_review_violation_table():
     assert brute_force_product_delta(p, q, 8, 4.0) == pytest.approx(7.972056e-3, rel=1e-6)
     assert cor2_delta(0.5, 1e-3, 8, 4.0, 1e-6) == pytest.approx(7.986177e-3, rel=1e-6)
     assert cor2_delta(0.5, 1e-3, 8, 4.0, 0.0) == pytest.approx(7.985177e-3, rel=1e-6)
-    rows = [((0.1179, 3.16e-4, 28, 1.69e-5), 3.05554, 8.810366e-3, 8.808942e-3, 8.807308e-3, 1.132e-2),
-            ((0.35, 1e-3, 40, 2e-4), 11.5614, 3.923045e-2, 3.878464e-2, 3.861979e-2, 42.7),
-            ((0.01, 1e-5, 100, 1e-7), 0.530652, 9.995058e-4, 9.975537e-4, 9.975070e-4, 9.983360e-4)]
+    rows = [
+        ((0.1179, 3.16e-4, 28, 1.69e-5), 3.05554, 8.810366e-3, 8.808942e-3, 8.807308e-3, 1.132e-2),
+        ((0.35, 1e-3, 40, 2e-4), 11.5614, 3.923045e-2, 3.878464e-2, 3.861979e-2, 42.7),
+        ((0.01, 1e-5, 100, 1e-7), 0.530652, 9.995058e-4, 9.975537e-4, 9.975070e-4, 9.983360e-4),
+    ]
     for (e, d, T, dt), ep_v, exact, cor2, box, literal in rows:
         ep = kov_epsilon(e, T, dt)
         assert ep == pytest.approx(ep_v, rel=2e-6)
@@ -157,6 +160,7 @@ def test_c20_and_review_violation_table():
 
 # --- exact optimal composition against brute force and dp_accounting ---------------------------------------------
 
+
 @pytest.mark.parametrize("T", range(1, 9))
 def test_optimal_delta_equals_brute_force(T):
     rng = np.random.default_rng(T)
@@ -165,7 +169,8 @@ def test_optimal_delta_equals_brute_force(T):
         eps_prime = rng.uniform(0, T * eps)
         p, q = kov_pair(eps, delta)
         assert optimal_delta(eps, delta, T, eps_prime) == pytest.approx(
-            brute_force_product_delta(p, q, T, eps_prime), rel=1e-10, abs=1e-15)
+            brute_force_product_delta(p, q, T, eps_prime), rel=1e-10, abs=1e-15
+        )
 
 
 def test_kov_pair_is_exactly_eps_delta_dp():
@@ -209,6 +214,7 @@ def test_optimal_log_delta_finite_when_delta_underflows():
 
 # --- lower bound: every valid method respects it; the flagged cases are the spec's --------------------------------
 
+
 def test_lower_bound_against_mpmath_and_log_space():
     for delta, T in [(1e-5, 100), (1e-300, 1000), (0.3, 7)]:
         with mpmath.workdps(400):
@@ -245,6 +251,7 @@ def test_paper_respects_lower_bound_for_small_T_brute_force():
 
 # --- Theorem 4: the homogeneous max against enumeration of I; heterogeneous groups --------------------------------
 
+
 def _thm4_by_enumeration(eps_steps, delta_steps, eps_prime, dt, box=True):
     """Max over I by listing which coordinates sit at ε_i and which single one is free."""
     e, d = np.asarray(eps_steps), np.asarray(delta_steps)
@@ -271,7 +278,8 @@ def test_thm4_homogeneous_matches_enumeration():
     for eps, delta, T, ep, dt in [(0.3, 0.05, 5, 0.75, 1e-3), (1.0, 0.1, 6, 2.5, 0.0), (0.2, 0.2, 4, 0.8, 1e-4)]:
         assert thm4_delta(eps, delta, T, ep, dt) == pytest.approx(_thm4_by_enumeration([eps] * T, [delta] * T, ep, dt))
         assert thm4_delta(eps, delta, T, ep, dt, "literal") == pytest.approx(
-            _thm4_by_enumeration([eps] * T, [delta] * T, ep, dt, box=False))
+            _thm4_by_enumeration([eps] * T, [delta] * T, ep, dt, box=False)
+        )
     with pytest.raises(ValueError, match="reading='wide' is not allowed"):
         thm4_delta(0.1, 0.1, 3, 0.2, 0.0, "wide")
 
@@ -280,10 +288,12 @@ def test_thm4_heterogeneous_matches_enumeration_and_homogeneous():
     eps_steps, delta_steps = [0.2, 0.2, 0.5, 0.5, 1.0], [0.01, 0.01, 0.05, 0.05, 0.1]
     for ep in [0.3, 0.9, 1.45, 2.4]:
         assert thm4_delta_heterogeneous(eps_steps, delta_steps, ep, 1e-4) == pytest.approx(
-            _thm4_by_enumeration(eps_steps, delta_steps, ep, 1e-4))
+            _thm4_by_enumeration(eps_steps, delta_steps, ep, 1e-4)
+        )
     ep = kov_epsilon(0.1, 100, 1e-5)
     assert thm4_delta_heterogeneous([0.1] * 100, [1e-5] * 100, ep, 1e-5) == pytest.approx(
-        thm4_delta(0.1, 1e-5, 100, ep, 1e-5), rel=1e-12)
+        thm4_delta(0.1, 1e-5, 100, ep, 1e-5), rel=1e-12
+    )
     assert kov_epsilon_heterogeneous([0.1] * 100, 1e-5) == pytest.approx(kov_epsilon(0.1, 100, 1e-5), rel=1e-12)
 
 
@@ -294,6 +304,7 @@ def test_cor2_upper_bounds_thm4_box():
 
 
 # --- small references ---------------------------------------------------------------------------------------------
+
 
 def test_lemma5_and_drv_against_dp_accounting_style_closed_forms():
     assert kl_bound_lemma5(1.0) == pytest.approx(float(mpmath.mpf(1) * mpmath.tanh(0.5)), rel=1e-15)

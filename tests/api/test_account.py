@@ -29,7 +29,7 @@ def test_theorem3_delta_matches_closed_form():
     eps = 0.3
     first = max(0.0, 1 - math.exp(eps / 2 - 1.0 / 2.0))
     factor = max(0.0, 1 - math.exp(eps / 2 - 0.5 * 1.0 / (2 * 0.5 * 2.0)))
-    assert curve.delta(eps) == pytest.approx(first * factor ** 6, rel=1e-9)
+    assert curve.delta(eps) == pytest.approx(first * factor**6, rel=1e-9)
 
 
 def test_theorem5_uniform_bound_matches_eq16():
@@ -55,8 +55,10 @@ def test_to_pld_dominates_the_point_and_composes():
     assert composed.get_delta_for_epsilon(4.0) >= pld.get_delta_for_epsilon(2.0)
 
 
-@pytest.mark.parametrize("bad, name", [({"theorem": 6}, "theorem"), ({"position": 11}, "position"),
-                                       ({"theorem": 4, "position": None}, "position")])
+@pytest.mark.parametrize(
+    "bad, name",
+    [({"theorem": 6}, "theorem"), ({"position": 11}, "position"), ({"theorem": 4, "position": None}, "position")],
+)
 def test_bad_input_names_the_argument(bad, name):
     kwargs = {**PARAMS, "theorem": 4, "position": 3, **bad}
     with pytest.raises(ValueError, match=name):

@@ -18,7 +18,9 @@ def laplace_pair(scale):
 
 
 def randomized_response_pair(p_truth):
-    return (lambda m, rng: (rng.random(m) < p_truth).astype(float)), (lambda m, rng: (rng.random(m) >= p_truth).astype(float))
+    return (lambda m, rng: (rng.random(m) < p_truth).astype(float)), (
+        lambda m, rng: (rng.random(m) >= p_truth).astype(float)
+    )
 
 
 def gaussian_pair(sigma):
@@ -35,8 +37,10 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_coverage_bound_exceeds_the_true_epsilon_at_most_at_rate_alpha(name):
     (sample_p, sample_q), delta, true_epsilon = CASES[name]
-    bounds = [audit_samplers(sample_p, sample_q, delta=delta, samples=20_000, alpha=ALPHA, rng=seed).epsilon_lower_bound
-              for seed in range(REPETITIONS)]
+    bounds = [
+        audit_samplers(sample_p, sample_q, delta=delta, samples=20_000, alpha=ALPHA, rng=seed).epsilon_lower_bound
+        for seed in range(REPETITIONS)
+    ]
     exceed = sum(bound > true_epsilon for bound in bounds)
     assert binomtest(exceed, REPETITIONS, ALPHA, alternative="greater").pvalue > 0.01
     assert max(bounds) > 0.3 * true_epsilon  # the auditor finds a real part of the leakage
@@ -44,8 +48,9 @@ def test_coverage_bound_exceeds_the_true_epsilon_at_most_at_rate_alpha(name):
 
 def test_power_flags_a_gaussian_claimed_at_epsilon_1_with_a_third_of_the_noise():
     sample_p, sample_q = gaussian_pair(gaussian_sigma(1.0, 1e-5) / 3)
-    flagged = [audit_samplers(sample_p, sample_q, delta=1e-5, samples=20_000, rng=seed).refutes(1.0)
-               for seed in range(20)]
+    flagged = [
+        audit_samplers(sample_p, sample_q, delta=1e-5, samples=20_000, rng=seed).refutes(1.0) for seed in range(20)
+    ]
     assert sum(flagged) >= 18
 
 

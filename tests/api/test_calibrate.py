@@ -13,7 +13,8 @@ from dplab.calibrate import dpsgd_noise_multiplier, gaussian_sigma, purification
 
 def dpsgd_event(sigma, q, steps):
     return dp_accounting.SelfComposedDpEvent(
-        dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps)
+        dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps
+    )
 
 
 def test_dpsgd_noise_multiplier_meets_target_and_is_nearly_minimal():
@@ -37,19 +38,22 @@ def test_purification_budget_is_corollary4_and_sums_to_the_total():
     budget = purification_budget(2.0, n=100, d=3, diameter=1.0)
     assert budget.epsilon == budget.epsilon_prime == 1.0
     assert budget.log_omega == pytest.approx(-2 * math.log(100))
-    assert budget.log_delta == pytest.approx(math.log(2 / 100 ** 2) - 3 * math.log(16 * 1.0 * 3 * 100 ** 2))
-    shift = 2 * 3 ** 0.5 * 1.0 * math.exp((budget.log_delta - math.log(2) - budget.log_omega) / 3)
+    assert budget.log_delta == pytest.approx(math.log(2 / 100**2) - 3 * math.log(16 * 1.0 * 3 * 100**2))
+    shift = 2 * 3**0.5 * 1.0 * math.exp((budget.log_delta - math.log(2) - budget.log_omega) / 3)
     assert budget.shift == pytest.approx(shift) and budget.laplace_scale == pytest.approx(2 * shift / 1.0)
     assert budget.total_epsilon == pytest.approx(2.0)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: dpsgd_noise_multiplier(1.0, 1e-5, sampling_rate=1.5, steps=10), "sampling_rate"),
-    (lambda: dpsgd_noise_multiplier(1.0, 1e-5, sampling_rate=0.1, steps=0), "steps"),
-    (lambda: gaussian_sigma(-1.0, 1e-5), "epsilon"),
-    (lambda: gaussian_sigma(1.0, 1.0), "delta"),
-    (lambda: purification_budget(0.0, n=10, d=1, diameter=1.0), "total_epsilon"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: dpsgd_noise_multiplier(1.0, 1e-5, sampling_rate=1.5, steps=10), "sampling_rate"),
+        (lambda: dpsgd_noise_multiplier(1.0, 1e-5, sampling_rate=0.1, steps=0), "steps"),
+        (lambda: gaussian_sigma(-1.0, 1e-5), "epsilon"),
+        (lambda: gaussian_sigma(1.0, 1.0), "delta"),
+        (lambda: purification_budget(0.0, n=10, d=1, diameter=1.0), "total_epsilon"),
+    ],
+)
 def test_bad_input_names_the_argument(call, name):
     with pytest.raises(ValueError, match=name):
         call()

@@ -27,8 +27,20 @@ def data(n=64):
 def test_one_full_batch_step_matches_a_per_example_loop():
     X, Y = data(16)
     model, reference = mlp(), mlp()
-    train_dpsgd(model, loss_fn, X, Y, noise_multiplier=0.7, clip=0.1, batch_size=16, steps=1, lr=0.5, delta=1e-5,
-                sampling="shuffle", seed=3)
+    train_dpsgd(
+        model,
+        loss_fn,
+        X,
+        Y,
+        noise_multiplier=0.7,
+        clip=0.1,
+        batch_size=16,
+        steps=1,
+        lr=0.5,
+        delta=1e-5,
+        sampling="shuffle",
+        seed=3,
+    )
     clipped = [torch.zeros_like(p) for p in reference.parameters()]
     for x, y in zip(X, Y):
         grads = torch.autograd.grad(loss_fn(reference(x[None])[0], y), list(reference.parameters()))
@@ -45,10 +57,22 @@ def test_one_full_batch_step_matches_a_per_example_loop():
 
 def test_report_epsilon_is_dp_accountings_and_flags_shuffling():
     X, Y = data()
-    report = train_dpsgd(mlp(), loss_fn, X, Y, noise_multiplier=1.0, clip=1.0, batch_size=8, steps=20, lr=0.1,
-                         delta=1e-5, sampling="shuffle")
+    report = train_dpsgd(
+        mlp(),
+        loss_fn,
+        X,
+        Y,
+        noise_multiplier=1.0,
+        clip=1.0,
+        batch_size=8,
+        steps=20,
+        lr=0.1,
+        delta=1e-5,
+        sampling="shuffle",
+    )
     event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.PoissonSampledDpEvent(8 / 64, dp_accounting.GaussianDpEvent(1.0)), 20)
+        dp_accounting.PoissonSampledDpEvent(8 / 64, dp_accounting.GaussianDpEvent(1.0)), 20
+    )
     assert report.epsilon == pytest.approx(rdp.RdpAccountant().compose(event).get_epsilon(1e-5), rel=0.05)
     assert not report.sampler_matches_accountant
 
@@ -58,14 +82,17 @@ def test_poisson_dpsgd_learns_a_separable_problem():
     model = mlp()
     with torch.no_grad():
         before = float(loss_fn(model(X), Y))
-    report = train_dpsgd(model, loss_fn, X, Y, noise_multiplier=1.0, clip=1.0, batch_size=64, steps=100, lr=1.0,
-                         delta=1e-5)
+    report = train_dpsgd(
+        model, loss_fn, X, Y, noise_multiplier=1.0, clip=1.0, batch_size=64, steps=100, lr=1.0, delta=1e-5
+    )
     with torch.no_grad():
         assert float(loss_fn(model(X), Y)) < 0.6 * before and report.sampler_matches_accountant
 
 
-@pytest.mark.parametrize("kwargs, name", [({"sampling": "uniform"}, "sampling"), ({"clip": 0.0}, "clip"),
-                                          ({"batch_size": 1000}, "batch_size")])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [({"sampling": "uniform"}, "sampling"), ({"clip": 0.0}, "clip"), ({"batch_size": 1000}, "batch_size")],
+)
 def test_bad_input_names_the_argument(kwargs, name):
     X, Y = data()
     arguments = {"noise_multiplier": 1.0, "clip": 1.0, "batch_size": 8, "steps": 1, "lr": 0.1, "delta": 1e-5, **kwargs}
@@ -78,8 +105,21 @@ def test_pure_dp_variant_certifies_dpsgd_epsilon_plus_epsilon_prime_and_loads_th
 
     X, Y = data()
     model = mlp()
-    release = train_pure_dp(model, loss_fn, X, Y, radius=10.0, epsilon_prime=1.0, omega=1e-3, noise_multiplier=1.0,
-                            clip=1.0, batch_size=8, steps=20, lr=0.1, delta=1e-5)
+    release = train_pure_dp(
+        model,
+        loss_fn,
+        X,
+        Y,
+        radius=10.0,
+        epsilon_prime=1.0,
+        omega=1e-3,
+        noise_multiplier=1.0,
+        clip=1.0,
+        batch_size=8,
+        steps=20,
+        lr=0.1,
+        delta=1e-5,
+    )
     assert release.delta == 0.0
     assert release.epsilon == pytest.approx(dpsgd_epsilon(1.0, 8 / 64, 20, 1e-5) + 1.0)
     loaded = torch.nn.utils.parameters_to_vector(model.parameters()).detach().double().numpy()

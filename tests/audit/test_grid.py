@@ -52,7 +52,7 @@ def theta(epsilon: float, r: float) -> float:
     return scipy.stats.norm.sf(epsilon / r - r / 2) - gamma * scipy.stats.norm.sf(epsilon / r + r / 2)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def audit_laws(cfg: str, name: str, i: int, n_cells: int = 1000, random_stop: bool = False, n: int = N_RECORDS):
     noise, a, b, scale = CONFIGS[cfg]
     instance = audit_instance(name, n=n, i=i, a=a, b=b, L=L)
@@ -122,9 +122,7 @@ def test_kernel_row_matches_integrated_density(noise, dist):
     mean, scale = 0.37, 0.8
     row = kernel_matrix(grid, [mean], scale=scale, noise=noise)[0]
     density = dist(loc=mean, scale=scale).pdf
-    cells = [
-        scipy.integrate.quad(density, lo, hi, epsabs=1e-14)[0] for lo, hi in zip(grid.edges[:-1], grid.edges[1:])
-    ]
+    cells = [scipy.integrate.quad(density, lo, hi, epsabs=1e-14)[0] for lo, hi in zip(grid.edges[:-1], grid.edges[1:])]
     atom_a = scipy.integrate.quad(density, -np.inf, grid.a, epsabs=1e-14)[0]
     atom_b = scipy.integrate.quad(density, grid.b, np.inf, epsabs=1e-14)[0]
     np.testing.assert_allclose(row, [atom_a, *cells, atom_b], rtol=1e-9, atol=1e-14)
@@ -203,7 +201,13 @@ def test_kernels_are_reused_for_repeated_records():
 
     data = np.array([0.0, 1.0, 0.0, 0.0, 1.0, 0.0, -1.0, 0.0])
     pnsgd_output_laws(
-        UniformGrid(0.0, 1.0, 50), y0=0.5, data=data, data_prime=-data, lr=LR, scale=2.0, noise="gaussian",
+        UniformGrid(0.0, 1.0, 50),
+        y0=0.5,
+        data=data,
+        data_prime=-data,
+        lr=LR,
+        scale=2.0,
+        noise="gaussian",
         psi=counting_psi,
     )
     assert len(calls) == 3 + 2  # one kernel per distinct x in {0, 1, -1}, plus one exact first row per dataset
@@ -229,8 +233,14 @@ def test_pnsgd_output_laws_validates_inputs():
 def test_one_step_equals_gaussian_mechanism_check_25(n_cells):
     """n = i = 1 on [0, 40], y0 = 20, x = ±0.5, noise scale 1: δ_num = θ_{e^ε}(1) when N is a multiple of 40."""
     p, q = pnsgd_output_laws(
-        UniformGrid(0.0, 40.0, n_cells), y0=20.0, data=[0.5], data_prime=[-0.5], lr=1.0, scale=1.0,
-        noise="gaussian", psi=linear_loss_psi(1.0),
+        UniformGrid(0.0, 40.0, n_cells),
+        y0=20.0,
+        data=[0.5],
+        data_prime=[-0.5],
+        lr=1.0,
+        scale=1.0,
+        noise="gaussian",
+        psi=linear_loss_psi(1.0),
     )
     for epsilon, spec_value in [(0.0, 0.382925), (1.0, 0.126937)]:
         assert hockey_stick(p, q, epsilon) == pytest.approx(theta(epsilon, 1.0), abs=1e-12)
@@ -240,8 +250,14 @@ def test_one_step_equals_gaussian_mechanism_check_25(n_cells):
 def test_check_25_needs_thresholds_on_edges():
     """N = 999 puts y = 20 inside a cell: the binned optimal event loses mass (0.382854 < 0.382925)."""
     p, q = pnsgd_output_laws(
-        UniformGrid(0.0, 40.0, 999), y0=20.0, data=[0.5], data_prime=[-0.5], lr=1.0, scale=1.0,
-        noise="gaussian", psi=linear_loss_psi(1.0),
+        UniformGrid(0.0, 40.0, 999),
+        y0=20.0,
+        data=[0.5],
+        data_prime=[-0.5],
+        lr=1.0,
+        scale=1.0,
+        noise="gaussian",
+        psi=linear_loss_psi(1.0),
     )
     assert hockey_stick(p, q, 0.0) == pytest.approx(0.382854, abs=1e-6)
     assert theta(0.0, 1.0) - hockey_stick(p, q, 0.0) > 5e-5
@@ -303,8 +319,14 @@ def test_random_stop_is_the_mixture_of_truncated_runs():
     instance = audit_instance("C", n=n, i=i, a=0.0, b=1.0, L=L)
     laws = [
         pnsgd_output_laws(
-            UniformGrid(0.0, 1.0, 200), y0=instance.y0, data=instance.data[:t], data_prime=instance.data_prime[:t],
-            lr=LR, scale=2.0, noise="laplace", psi=linear_loss_psi(LR),
+            UniformGrid(0.0, 1.0, 200),
+            y0=instance.y0,
+            data=instance.data[:t],
+            data_prime=instance.data_prime[:t],
+            lr=LR,
+            scale=2.0,
+            noise="laplace",
+            psi=linear_loss_psi(LR),
         )
         for t in range(1, n + 1)
     ]
@@ -378,8 +400,14 @@ def test_forty_step_audit_is_fast():
     instance = audit_instance("C", n=40, i=20, a=0.0, b=1.0, L=L)
     start = time.perf_counter()
     pnsgd_output_laws(
-        grid, y0=instance.y0, data=instance.data, data_prime=instance.data_prime, lr=LR, scale=2.0,
-        noise="gaussian", psi=linear_loss_psi(LR),
+        grid,
+        y0=instance.y0,
+        data=instance.data,
+        data_prime=instance.data_prime,
+        lr=LR,
+        scale=2.0,
+        noise="gaussian",
+        psi=linear_loss_psi(LR),
     )
     assert time.perf_counter() - start < 3.0
 

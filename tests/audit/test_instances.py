@@ -92,8 +92,14 @@ def grid_delta(cfg: str, name: str, i: int) -> np.ndarray:
     noise, a, b, scale = CONFIGS[cfg]
     instance = audit_instance(name, n=N_RECORDS, i=i, a=a, b=b, L=L)
     p, q = pnsgd_output_laws(
-        UniformGrid(a, b, N_CELLS), y0=instance.y0, data=instance.data, data_prime=instance.data_prime,
-        lr=LR, scale=scale, noise=noise, psi=linear_loss_psi(LR),
+        UniformGrid(a, b, N_CELLS),
+        y0=instance.y0,
+        data=instance.data,
+        data_prime=instance.data_prime,
+        lr=LR,
+        scale=scale,
+        noise=noise,
+        psi=linear_loss_psi(LR),
     )
     return np.maximum(p - np.exp(EPSILONS)[:, None] * q, 0.0).sum(axis=1)
 
@@ -102,6 +108,7 @@ def theorem_bound(cfg: str, i: int) -> np.ndarray:
     """Theorem 4 (Gaussian) or Theorem 3 (Laplace) of Asoodeh et al. with M = 1, D = b − a."""
     noise, a, b, scale = CONFIGS[cfg]
     if noise == "gaussian":
+
         def theta(r):
             sf = scipy.stats.norm.sf
             return sf(EPSILONS / r - r / 2) - np.exp(EPSILONS) * sf(EPSILONS / r + r / 2)

@@ -166,7 +166,13 @@ def test_lower_bound_below_grid_delta_for_small_pnsgd(simulate_pnsgd, cfg):
     instance = audit_instance("B", n=6, i=5, a=a, b=b, L=1.0)
     grid = UniformGrid(a, b, 1000)
     p, q = pnsgd_output_laws(
-        grid, y0=instance.y0, data=instance.data, data_prime=instance.data_prime, lr=lr, scale=scale, noise=noise,
+        grid,
+        y0=instance.y0,
+        data=instance.data,
+        data_prime=instance.data_prime,
+        lr=lr,
+        scale=scale,
+        noise=noise,
         psi=linear_loss_psi(lr),
     )
     epsilons = np.array([0.0, 0.25, 0.5])

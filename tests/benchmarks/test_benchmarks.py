@@ -40,9 +40,24 @@ reproduction = _import("benchmarks.reproduction")
 audit_accounting = _import("benchmarks.audit_accounting")
 
 TINY = dataclasses.replace(
-    settings_module.quick_settings(), threads=1, n=256, inputs=20, hidden=4, batch_sizes=(16,), steps=2, repeats=2,
-    seed_counts=(2,), seeds_n=64, seeds_inputs=5, seeds_steps=2, seeds_repeats=1, audit_samples=2000,
-    audit_repeats=1, curve_points=20, curve_repeats=1, dry_run_repeats=0,
+    settings_module.quick_settings(),
+    threads=1,
+    n=256,
+    inputs=20,
+    hidden=4,
+    batch_sizes=(16,),
+    steps=2,
+    repeats=2,
+    seed_counts=(2,),
+    seeds_n=64,
+    seeds_inputs=5,
+    seeds_steps=2,
+    seeds_repeats=1,
+    audit_samples=2000,
+    audit_repeats=1,
+    curve_points=20,
+    curve_repeats=1,
+    dry_run_repeats=0,
 )
 
 TSV_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -71,7 +86,12 @@ def test_writes_csv_summary_and_figure(tiny_run) -> None:
     assert list(written.columns) == list(_import("benchmarks.records").COLUMNS)
     assert len(written) == len(frame)
     assert set(written.benchmark) == {
-        "dp_step", "nonprivate_step", "seeds", "audit_sampler", "accounting_curve", "reproduction_rule",
+        "dp_step",
+        "nonprivate_step",
+        "seeds",
+        "audit_sampler",
+        "accounting_curve",
+        "reproduction_rule",
         "reproduction_study",
     }
     for suffix in (".png", ".pdf"):
@@ -92,8 +112,9 @@ def test_every_case_is_measured_side_by_side_with_consistent_ratios(tiny_run) ->
         reference = part[part.implementation == part.reference.iloc[0]].median_seconds.iloc[0]
         np.testing.assert_allclose(part.ratio_vs_reference, part.median_seconds / reference, rtol=1e-12)
     # the DP step is the same measurement in both tables
-    both = frame[frame.implementation == "dplab"].pivot_table(index="case", columns="benchmark",
-                                                              values="median_seconds")
+    both = frame[frame.implementation == "dplab"].pivot_table(
+        index="case", columns="benchmark", values="median_seconds"
+    )
     np.testing.assert_array_equal(both["dp_step"].dropna(), both["nonprivate_step"].dropna())
     assert set(frame[frame.benchmark == "seeds"].implementation) == {"batched", "sequential"}
 
@@ -119,8 +140,9 @@ def test_missing_benchmark_files_are_reported(tmp_path) -> None:
 
 def test_time_side_by_side_excludes_warmup_and_alternates() -> None:
     calls: list[str] = []
-    timings = timing.time_side_by_side({"a": lambda: calls.append("a"), "b": lambda: calls.append("b")},
-                                       repeats=3, units=2, warmup=1)
+    timings = timing.time_side_by_side(
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, repeats=3, units=2, warmup=1
+    )
     assert calls == ["a", "b"] * 4
     assert timings["a"].repeats == 3 == timings["b"].repeats
     fixed = timing.Timing((1.0, 2.0, 3.0, 10.0))
@@ -139,13 +161,19 @@ def test_timed_accounting_curves_are_the_same_curves() -> None:
     from dplab.accounting.hockey_stick import gaussian_hockey_stick
 
     sigma, eps, deltas = audit_accounting.SIGMA, np.linspace(0, 5, 11), np.geomspace(1e-12, 1e-2, 5)
-    np.testing.assert_allclose(gaussian_hockey_stick(eps, 1 / sigma),
-                               GaussianPrivacyLoss(sigma, sensitivity=1.0).get_delta_for_epsilon(eps), rtol=1e-9)
+    np.testing.assert_allclose(
+        gaussian_hockey_stick(eps, 1 / sigma),
+        GaussianPrivacyLoss(sigma, sensitivity=1.0).get_delta_for_epsilon(eps),
+        rtol=1e-9,
+    )
     accountant = RdpAccountant(orders=list(audit_accounting.RDP_ORDERS))
     accountant.compose(dp_accounting.GaussianDpEvent(sigma))
     orders = audit_accounting.RDP_ORDERS
-    np.testing.assert_allclose(epsilon_from_rdp_cks(deltas, orders, gaussian_rdp(orders, 1.0, sigma)),
-                               [accountant.get_epsilon(float(d)) for d in deltas], rtol=1e-9)
+    np.testing.assert_allclose(
+        epsilon_from_rdp_cks(deltas, orders, gaussian_rdp(orders, 1.0, sigma)),
+        [accountant.get_epsilon(float(d)) for d in deltas],
+        rtol=1e-9,
+    )
 
 
 def test_numpy_audit_reference_samples_the_engine_chain() -> None:
@@ -155,10 +183,18 @@ def test_numpy_audit_reference_samples_the_engine_chain() -> None:
 
     a = audit_accounting.AUDIT
     data = audit_accounting._audit_data(10)
-    config = NoisyGradientConfig(lr=a["lr"], noise="gaussian", noise_scale=a["scale"],
-                                 projection=Interval(a["a"], a["b"]))
-    ours = run_noisy_gradient(config, LinearLoss(), torch.tensor(data[:, None]), None, [0.5], runs=20_000,
-                              generator=torch.Generator().manual_seed(1))[:, 0].numpy()
+    config = NoisyGradientConfig(
+        lr=a["lr"], noise="gaussian", noise_scale=a["scale"], projection=Interval(a["a"], a["b"])
+    )
+    ours = run_noisy_gradient(
+        config,
+        LinearLoss(),
+        torch.tensor(data[:, None]),
+        None,
+        [0.5],
+        runs=20_000,
+        generator=torch.Generator().manual_seed(1),
+    )[:, 0].numpy()
     theirs = audit_accounting.numpy_pnsgd(data, 20_000, np.random.default_rng(2))
     assert stats.ks_2samp(ours, theirs).pvalue > 1e-4
     for edge in (a["a"], a["b"]):  # the atoms of the projection

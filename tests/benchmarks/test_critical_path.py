@@ -6,7 +6,7 @@ import pytest
 
 from benchmarks.critical_path import Job, benchmark_file, critical_path, parse_dag
 
-DOT = '''digraph snakemake_dag {
+DOT = """digraph snakemake_dag {
     0[label = "all", color = "0.00 0.6 0.85", style="rounded"];
     1[label = "preprocess\\ndataset: clusters\\nstep: dedup", color = "0.04 0.6 0.85", style="rounded"];
     2[label = "purification_ext_dp_erm_shard\\nshard: 3", color = "0.04 0.6 0.85", style="rounded"];
@@ -14,7 +14,7 @@ DOT = '''digraph snakemake_dag {
     1 -> 3
     2 -> 3
     3 -> 0
-}'''
+}"""
 
 
 def test_parse_dag_reads_rules_wildcards_and_edges():

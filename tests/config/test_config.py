@@ -107,7 +107,9 @@ def test_all_problems_reported_at_once(config):
 
 def test_each_swept_step_size_is_checked(config):
     config["contraction"]["laplace"]["lrs"] = [0.5, 4.0]
-    assert "contraction.laplace.lrs[1]': value 4.0 is invalid; allowed: lr < 2/(beta_smooth + rho) = 4" in problems(config)
+    assert "contraction.laplace.lrs[1]': value 4.0 is invalid; allowed: lr < 2/(beta_smooth + rho) = 4" in problems(
+        config
+    )
 
 
 def _repeated_values(full: dict, override: dict, where: str = "") -> list[str]:
@@ -156,9 +158,23 @@ def test_dry_run_with_a_partial_configfile_validates_and_plans(tmp_path):
     partial = tmp_path / "partial.yaml"
     partial.write_text("results: out\nwork: wk\npreprocessing:\n  fig3: {n: 300}\n", encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(tmp_path), "--cores", "1",
-         "--configfile", str(partial), "-n"],
-        capture_output=True, text=True, cwd=tmp_path,
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(ROOT / "Snakefile"),
+            "-d",
+            str(tmp_path),
+            "--cores",
+            "1",
+            "--configfile",
+            str(partial),
+            "-n",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "This was a dry-run" in result.stdout + result.stderr

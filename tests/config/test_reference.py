@@ -70,8 +70,13 @@ def test_every_integer_size_has_a_maximum_with_its_reason():
         item = schema.get("items", {}) if schema.get("type") == "array" else schema
         if item.get("type") == "integer":
             assert "maximum" in item, dotted
-    for dotted in ("preprocessing.fig3.n", "preprocessing.fig3.d", "generalization.empirical.runs",
-                   "purification.dp_erm.seeds", "purification.tables.n"):
+    for dotted in (
+        "preprocessing.fig3.n",
+        "preprocessing.fig3.d",
+        "generalization.empirical.runs",
+        "purification.dp_erm.seeds",
+        "purification.tables.n",
+    ):
         assert "Upper limit" in ROWS[dotted]["description"], dotted
 
 
@@ -85,8 +90,10 @@ def test_allowed_text_states_bounds_names_and_lengths():
     assert allowed_text({"type": "integer", "minimum": 1, "maximum": 10}) == ">= 1; <= 10"
     assert allowed_text({"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1}) == "> 0; < 1"
     assert allowed_text({"enum": ["a", "b"]}) == "one of a, b"
-    assert allowed_text({"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1,
-                         "uniqueItems": True}) == "list of integer (>= 1); at least 1 items; no repeats"
+    assert (
+        allowed_text({"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1, "uniqueItems": True})
+        == "list of integer (>= 1); at least 1 items; no repeats"
+    )
 
 
 def test_resolve_follows_a_reference_to_a_study_file():

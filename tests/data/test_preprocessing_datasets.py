@@ -3,7 +3,12 @@
 import numpy as np
 import pytest
 
-from dplab.data.preprocessing_datasets import check_missing_rate, low_rank_dataset, near_duplicate_clusters, with_missing_values
+from dplab.data.preprocessing_datasets import (
+    check_missing_rate,
+    low_rank_dataset,
+    near_duplicate_clusters,
+    with_missing_values,
+)
 from dplab.preprocessing import good_clusters
 
 

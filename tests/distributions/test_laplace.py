@@ -12,9 +12,7 @@ from scipy import integrate, stats
 from dplab.distributions import Laplace
 
 LAW = Laplace(scale=1.7, loc=-0.4)
-POINTS = np.concatenate(
-    [np.linspace(-40, 40, 161), [-700.0, -300.0, 300.0, 700.0, -0.4, -0.4 + 1e-12]]
-)
+POINTS = np.concatenate([np.linspace(-40, 40, 161), [-700.0, -300.0, 300.0, 700.0, -0.4, -0.4 + 1e-12]])
 
 
 def _mp_cdf(x: float, sign: int = 1) -> mpmath.mpf:
@@ -24,11 +22,7 @@ def _mp_cdf(x: float, sign: int = 1) -> mpmath.mpf:
 
 
 def _relative(value: float, reference: mpmath.mpf) -> float:
-    return (
-        abs(value - float(reference)) / abs(float(reference))
-        if reference != 0
-        else abs(value)
-    )
+    return abs(value - float(reference)) / abs(float(reference)) if reference != 0 else abs(value)
 
 
 @pytest.mark.parametrize("x", POINTS)
@@ -49,9 +43,7 @@ def test_density_and_cdf_agree_with_scipy_and_quadrature():
     np.testing.assert_allclose(LAW.log_pdf(x), reference.logpdf(x), rtol=1e-14)
     np.testing.assert_allclose(LAW.cdf(x), reference.cdf(x), rtol=1e-13, atol=1e-16)
     for point in (-3.0, -0.4, 2.5):
-        area, _ = integrate.quad(
-            lambda t: math.exp(LAW.log_pdf(t)), -np.inf, point, points=None
-        )
+        area, _ = integrate.quad(lambda t: math.exp(LAW.log_pdf(t)), -np.inf, point, points=None)
         assert LAW.cdf(point) == pytest.approx(area, rel=1e-9)
 
 
@@ -74,9 +66,7 @@ def test_max_of_m_has_cdf_f_to_the_m():
         maxima = LAW.max_of_from_uniforms(m, u)
         with mpmath.workdps(60):
             for value, target in zip(maxima, u):
-                assert float(_mp_cdf(float(value)) ** int(m)) == pytest.approx(
-                    target, rel=1e-9
-                )
+                assert float(_mp_cdf(float(value)) ** int(m)) == pytest.approx(target, rel=1e-9)
 
 
 def test_max_of_m_sampled_matches_the_maximum_of_m_draws():
@@ -88,14 +78,10 @@ def test_max_of_m_sampled_matches_the_maximum_of_m_draws():
 
 def test_sample_consumes_the_stream_like_rng_laplace():
     a, b = np.random.default_rng(11), np.random.default_rng(11)
-    np.testing.assert_array_equal(
-        LAW.sample(a, 50), b.laplace(LAW.loc, LAW.scale, size=50)
-    )
+    np.testing.assert_array_equal(LAW.sample(a, 50), b.laplace(LAW.loc, LAW.scale, size=50))
     assert a.random() == b.random()
     draws = Laplace(2.0).sample(np.random.default_rng(0), 200000)
-    assert abs(draws.mean()) < 5 * math.sqrt(
-        8.0 / 200000
-    ) and draws.var() == pytest.approx(8.0, rel=0.02)
+    assert abs(draws.mean()) < 5 * math.sqrt(8.0 / 200000) and draws.var() == pytest.approx(8.0, rel=0.02)
 
 
 @pytest.mark.parametrize(

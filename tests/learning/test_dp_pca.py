@@ -33,7 +33,9 @@ def test_noise_is_symmetric_with_the_calibrated_std():
     blunt = dp_pca_subspaces(X, 1, 0.001, 1e-5, rng, runs=200)
     assert np.mean(np.abs(sharp[:, 0, 0])) > 0.99 and np.mean(np.abs(blunt[:, 0, 0])) < 0.9
     s = dp_pca_noise_scale(200, 1.0, 1e-5)
-    assert s == pytest.approx(math.sqrt(2) / 200 / math.sqrt(2 * (math.sqrt(1 + math.log(1e5)) - math.sqrt(math.log(1e5))) ** 2))
+    assert s == pytest.approx(
+        math.sqrt(2) / 200 / math.sqrt(2 * (math.sqrt(1 + math.log(1e5)) - math.sqrt(math.log(1e5))) ** 2)
+    )
 
 
 @pytest.mark.parametrize("bad", [dict(epsilon=0.0), dict(epsilon=-1.0), dict(delta=1.0)])

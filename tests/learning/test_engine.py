@@ -500,22 +500,49 @@ def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -
     rng = np.random.default_rng(1)
     X = rng.normal(size=(40, 6)) / 2
     y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
-    config = NoisyGradientConfig(lr=0.5, noise="gaussian", noise_scale=0.1, clip_norm=clip_norm, sampling=sampling,
-                                 batch_size=None if sampling in ("single_pass", "full_batch") else 8, steps=12,
-                                 projection=Ball(2.0))
-    runs = {method: run_noisy_gradient(config, LogisticLoss(), X, y, np.zeros(6), runs=5, generator=_generator(3),
-                                       gradients=method) for method in ("auto", "vmap")}
+    config = NoisyGradientConfig(
+        lr=0.5,
+        noise="gaussian",
+        noise_scale=0.1,
+        clip_norm=clip_norm,
+        sampling=sampling,
+        batch_size=None if sampling in ("single_pass", "full_batch") else 8,
+        steps=12,
+        projection=Ball(2.0),
+    )
+    runs = {
+        method: run_noisy_gradient(
+            config, LogisticLoss(), X, y, np.zeros(6), runs=5, generator=_generator(3), gradients=method
+        )
+        for method in ("auto", "vmap")
+    }
     torch.testing.assert_close(runs["auto"], runs["vmap"], rtol=1e-12, atol=1e-13)
 
 
 def test_factored_path_needs_a_factored_loss() -> None:
     config = NoisyGradientConfig(lr=0.5, noise="none", sampling="full_batch", steps=1)
     with pytest.raises(ValueError, match="gradients='factored' needs a loss with factored_gradients"):
-        run_noisy_gradient(config, lambda w, x, y: (w * x).sum(), np.ones((3, 2)), np.ones(3), np.zeros(2), runs=1,
-                           generator=_generator(0), gradients="factored")
+        run_noisy_gradient(
+            config,
+            lambda w, x, y: (w * x).sum(),
+            np.ones((3, 2)),
+            np.ones(3),
+            np.zeros(2),
+            runs=1,
+            generator=_generator(0),
+            gradients="factored",
+        )
     with pytest.raises(ValueError, match="gradients='fast' is not allowed"):
-        run_noisy_gradient(config, LogisticLoss(), np.ones((3, 2)), np.ones(3), np.zeros(2), runs=1,
-                           generator=_generator(0), gradients="fast")
+        run_noisy_gradient(
+            config,
+            LogisticLoss(),
+            np.ones((3, 2)),
+            np.ones(3),
+            np.zeros(2),
+            runs=1,
+            generator=_generator(0),
+            gradients="fast",
+        )
 
 
 @pytest.mark.parametrize("n, size", [(50, 3), (10, 3)])
@@ -550,8 +577,9 @@ def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
 
 def _logistic_run(X, Y, w0):
     config = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=2)
-    return run_noisy_gradient(config, LogisticLoss(), X, Y, w0, runs=2, generator=torch.Generator().manual_seed(0),
-                              progress=False)
+    return run_noisy_gradient(
+        config, LogisticLoss(), X, Y, w0, runs=2, generator=torch.Generator().manual_seed(0), progress=False
+    )
 
 
 def test_engine_refuses_non_finite_data_and_start_once():

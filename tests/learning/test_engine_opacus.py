@@ -106,8 +106,12 @@ def test_clipped_gradient_sum_equals_opacus_summed_grad(name, clip) -> None:
     wrapped, grad_samples = _opacus_grad_samples(module, X, y)
     norms = torch.linalg.vector_norm(grad_samples, dim=1)
     assert bool((norms > clip).any()), "the test must clip some gradients"
-    optimizer = DPOptimizer(torch.optim.SGD(wrapped.parameters(), lr=1.0), noise_multiplier=0.0,
-                            max_grad_norm=clip, expected_batch_size=BATCH)
+    optimizer = DPOptimizer(
+        torch.optim.SGD(wrapped.parameters(), lr=1.0),
+        noise_multiplier=0.0,
+        max_grad_norm=clip,
+        expected_batch_size=BATCH,
+    )
     optimizer.clip_and_accumulate()
     opacus_sum = torch.cat([p.summed_grad.reshape(-1) for p in wrapped.parameters()])
     # The engine's clipped sum through the public API: one full-batch step, lr = 1, no noise, normaliser B.
@@ -125,8 +129,12 @@ def test_clipped_gradient_sum_equals_opacus_summed_grad(name, clip) -> None:
 
 def test_noise_scale_is_opacus_std_over_expected_batch_size() -> None:
     sigma, clip, batch = 1.3, 0.7, 256
-    optimizer = DPOptimizer(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0),
-                            noise_multiplier=sigma, max_grad_norm=clip, expected_batch_size=batch)
+    optimizer = DPOptimizer(
+        torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0),
+        noise_multiplier=sigma,
+        max_grad_norm=clip,
+        expected_batch_size=batch,
+    )
     opacus_std = optimizer.noise_multiplier * optimizer.max_grad_norm / optimizer.expected_batch_size
     assert dp_sgd_noise_scale(sigma, clip, batch) == pytest.approx(opacus_std, rel=1e-15)
 
@@ -135,8 +143,12 @@ def _opacus_noise(sigma: float, clip: float, batch: int, coordinates: int, seed:
     """Opacus's gradient noise: pre_step on zero per-sample gradients leaves p.grad = N(0, (σC)²)/B."""
     torch.manual_seed(seed)
     module = GradSampleModule(torch.nn.Linear(coordinates, 1, bias=False).to(F64))
-    optimizer = DPOptimizer(torch.optim.SGD(module.parameters(), lr=1.0), noise_multiplier=sigma,
-                            max_grad_norm=clip, expected_batch_size=batch)
+    optimizer = DPOptimizer(
+        torch.optim.SGD(module.parameters(), lr=1.0),
+        noise_multiplier=sigma,
+        max_grad_norm=clip,
+        expected_batch_size=batch,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         module(torch.zeros(4, coordinates, dtype=F64)).sum().backward()  # x = 0: every per-sample gradient is 0
@@ -146,11 +158,19 @@ def _opacus_noise(sigma: float, clip: float, batch: int, coordinates: int, seed:
 
 def _engine_noise(sigma: float, clip: float, batch: int, coordinates: int, seed: int) -> np.ndarray:
     """The engine's gradient noise Z: one Poisson step at x = 0 (zero gradients) from w0 = 0 with lr = 1 gives −Z."""
-    config = NoisyGradientConfig(lr=1.0, noise="gaussian", noise_scale=dp_sgd_noise_scale(sigma, clip, batch),
-                                 clip_norm=clip, sampling="poisson", batch_size=batch, steps=1)
+    config = NoisyGradientConfig(
+        lr=1.0,
+        noise="gaussian",
+        noise_scale=dp_sgd_noise_scale(sigma, clip, batch),
+        clip_norm=clip,
+        sampling="poisson",
+        batch_size=batch,
+        steps=1,
+    )
     X = torch.zeros(2 * batch, coordinates, dtype=F64)
-    out = run_noisy_gradient(config, LinearLoss(), X, None, torch.zeros(coordinates), runs=1,
-                             generator=torch.Generator().manual_seed(seed))
+    out = run_noisy_gradient(
+        config, LinearLoss(), X, None, torch.zeros(coordinates), runs=1, generator=torch.Generator().manual_seed(seed)
+    )
     return -out[0].numpy()
 
 

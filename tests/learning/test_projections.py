@@ -75,8 +75,10 @@ def test_all_satisfy_the_protocol() -> None:
         assert isinstance(projection, Projection)
 
 
-@pytest.mark.parametrize(("a", "b", "message"), [(1.0, 1.0, "Interval"), (2.0, 1.0, "Interval"),
-                                                  (-math.inf, 0.0, "a=-inf"), (0.0, math.nan, "b=nan")])
+@pytest.mark.parametrize(
+    ("a", "b", "message"),
+    [(1.0, 1.0, "Interval"), (2.0, 1.0, "Interval"), (-math.inf, 0.0, "a=-inf"), (0.0, math.nan, "b=nan")],
+)
 def test_interval_rejects_bad_bounds(a: float, b: float, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Interval(a, b)

@@ -37,15 +37,22 @@ def _data(n=400, d=3, seed=0):
 
 def _hockey_stick_gaussian(mu: float, epsilon: float) -> float:
     """∫ (φ(t) − e^ε φ(t − μ))₊ dt by quadrature (N(0,1) vs N(μ,1)), independent of the closed form."""
-    f = lambda t: max(0.0, stats.norm.pdf(t) - math.exp(epsilon) * stats.norm.pdf(t - mu))
+
+    def f(t: float) -> float:
+        return max(0.0, stats.norm.pdf(t) - math.exp(epsilon) * stats.norm.pdf(t - mu))
+
     cut = epsilon / mu + mu / 2  # p > e^eps q left of this point
     scale = 1.0 / max(cut, 1.0)  # the mass sits within a few 1/cut of the cut (Gaussian tail)
     edges = cut - scale * np.array([200.0, 50.0, 10.0, 3.0, 1.0, 0.3, 0.0])
     head = stats.norm.cdf(edges[0]) - math.exp(epsilon) * stats.norm.cdf(edges[0] - mu)
-    return head + sum(integrate.quad(f, a, b, epsabs=0, epsrel=1e-11, limit=200)[0] for a, b in zip(edges[:-1], edges[1:]))
+    return head + sum(
+        integrate.quad(f, a, b, epsabs=0, epsrel=1e-11, limit=200)[0] for a, b in zip(edges[:-1], edges[1:])
+    )
 
 
-@pytest.mark.parametrize("epsilon,delta,per_release_within", [(1.0, 1e-6, False), (0.5, 1e-4, True), (3.0, 1e-5, False)])
+@pytest.mark.parametrize(
+    "epsilon,delta,per_release_within", [(1.0, 1e-6, False), (0.5, 1e-4, True), (3.0, 1e-5, False)]
+)
 def test_noise_calibration_against_direct_gaussian_curves(epsilon, delta, per_release_within):
     m = adassp_noise_multiplier(epsilon, math.log(delta))
     assert m == pytest.approx(math.sqrt(math.log(6 / delta)) / (epsilon / 3), rel=1e-14)
@@ -97,13 +104,13 @@ def test_adassp_tends_to_ols_without_noise():
 
 
 def test_pure_adassp_parameters_and_underflowing_delta():
-    p = pure_adassp_parameters(10 ** 4, 10, 1.0, 1.0, 1.0, 1.0)
+    p = pure_adassp_parameters(10**4, 10, 1.0, 1.0, 1.0, 1.0)
     assert p.radius == pytest.approx(1 + 1e4 / 10)
     assert p.shift == pytest.approx(1 / (4 * 1e8 * 10), rel=1e-10)  # Delta = 1/(4 n^2 d) (App. J.4)
     assert p.laplace_scale == pytest.approx(2 * p.shift)
-    log_delta = math.log(2e-8) - 10 * math.log(16 * 10 ** 1.5 * p.radius * 1e8)
+    log_delta = math.log(2e-8) - 10 * math.log(16 * 10**1.5 * p.radius * 1e8)
     assert p.log_delta == pytest.approx(log_delta, rel=1e-13)
-    big = pure_adassp_parameters(10 ** 5, 20, 1.0, 1.0, 1.0, 1.0)
+    big = pure_adassp_parameters(10**5, 20, 1.0, 1.0, 1.0, 1.0)
     assert big.log_delta < math.log(1e-300) and math.isfinite(big.log_delta)
     assert big.shift == pytest.approx(1 / (4 * 1e10 * 20), rel=1e-9)
 
@@ -116,7 +123,7 @@ def test_pure_adassp_outputs_in_domain_and_close_to_apx():
     assert (np.linalg.norm(out["theta_apx"], axis=1) <= r * (1 + 1e-12)).all()
     moved = np.linalg.norm(out["theta"] - out["theta_apx"], axis=1)
     # purification moves a point by Laplace noise (b ~ 1e-6) except with probability omega = 1/n^2 (uniform draw)
-    assert np.mean(moved > 1e-3) <= 5 / 300 ** 2 * 2000 + 1e-9
+    assert np.mean(moved > 1e-3) <= 5 / 300**2 * 2000 + 1e-9
     assert np.isfinite(out["theta"]).all()
 
 

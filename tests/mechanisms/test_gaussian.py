@@ -14,7 +14,9 @@ from dplab.mechanisms.gaussian import agm_log_delta, agm_sigma, classical_gaussi
 
 @pytest.mark.parametrize("epsilon,delta", [(1.0, 1e-5), (0.5, 1e-3), (2.0, 1e-10), (1.0, 0.3), (4.0, 1e-12)])
 def test_agm_sigma_matches_dp_accounting(epsilon, delta):
-    assert agm_sigma(epsilon, math.log(delta)) == pytest.approx(dp_accounting.get_sigma_gaussian(epsilon, delta), rel=1e-7)
+    assert agm_sigma(epsilon, math.log(delta)) == pytest.approx(
+        dp_accounting.get_sigma_gaussian(epsilon, delta), rel=1e-7
+    )
 
 
 @pytest.mark.parametrize("sigma,delta", [(1.0, 1e-5), (3.0, 1e-3), (0.7, 1e-8)])
@@ -34,7 +36,7 @@ def test_log_delta_far_below_underflow_matches_mpmath():
     mpmath.mp.dps = 60
     sigma, epsilon = 20.0, 1.0
     a, c = 1 / (2 * sigma), epsilon * sigma
-    exact = mpmath.log(mpmath.ncdf(a - c) - mpmath.e ** epsilon * mpmath.ncdf(-a - c))
+    exact = mpmath.log(mpmath.ncdf(a - c) - mpmath.e**epsilon * mpmath.ncdf(-a - c))
     value = float(agm_log_delta(sigma, epsilon))
     assert value < -150 and value == pytest.approx(float(exact), rel=1e-9)
     assert float(agm_sigma(epsilon, value)) == pytest.approx(sigma, rel=1e-8)

@@ -43,6 +43,7 @@ def _flip(a: np.ndarray, i: int, j: int) -> np.ndarray:
 
 # ------------------------------------------------------------------------------------------ check values (§6 #20)
 
+
 def test_alg11_parameters_check_values_n500():
     R = math.comb(500, 3)
     assert R == 20_708_500
@@ -78,6 +79,7 @@ def test_alg11_parameters_rejects_bad_input():
 
 # --------------------------------------------------------------------------------------- the query, brute force
 
+
 @pytest.mark.parametrize("seed", range(4))
 def test_triangle_count_and_local_sensitivity_bruteforce(seed):
     rng = np.random.default_rng(seed)
@@ -86,8 +88,10 @@ def test_triangle_count_and_local_sensitivity_bruteforce(seed):
     q0 = _triangles_bruteforce(a)
     changes = [abs(_triangles_bruteforce(_flip(a, i, j)) - q0) for i, j in itertools.combinations(range(7), 2)]
     assert triangle_local_sensitivity(a) == max(changes)
-    ls_changes = [abs(triangle_local_sensitivity(_flip(a, i, j)) - triangle_local_sensitivity(a))
-                  for i, j in itertools.combinations(range(7), 2)]
+    ls_changes = [
+        abs(triangle_local_sensitivity(_flip(a, i, j)) - triangle_local_sensitivity(a))
+        for i, j in itertools.combinations(range(7), 2)
+    ]
     assert max(ls_changes) <= 1
     dq, dls = edge_flip_changes(a)
     assert np.array_equal(dq, changes) and dls.max() <= 1
@@ -101,6 +105,7 @@ def test_global_sensitivity_attained_by_complete_graph_minus_edge():
 
 
 # ------------------------------------------------------------------------------------------------ Algorithm 9-10
+
 
 def test_ptr_distance_lower_bound_zero_iff_local_sensitivity_exceeds_beta():
     for beta in (0.0, 2.5, 7.0):
@@ -121,22 +126,25 @@ def test_ptr_refusal_rate_matches_laplace_cdf():
 def test_pure_ptr_refusal_maps_to_uniform_and_release_is_laplace():
     rng = np.random.default_rng(2)
     p = alg11_parameters(100.0, 1.0)
-    out, refused = pure_propose_test_release(40.0, 0.0, 3.0, 1.0, 1.0, p.log_delta, p.log_omega, 0.0, 100.0,
-                                             50_000, rng)
+    out, refused = pure_propose_test_release(
+        40.0, 0.0, 3.0, 1.0, 1.0, p.log_delta, p.log_omega, 0.0, 100.0, 50_000, rng
+    )
     assert refused.mean() > 0.99
     assert stats.kstest(out, stats.uniform(0, 100).cdf).statistic < 0.02
     big = alg11_parameters(1e6, 1.0)  # ω = 1e-6: mixing negligible
-    out, refused = pure_propose_test_release(4e5, 200.0, 3.0, 1.0, 1.0, big.log_delta, big.log_omega, 0.0, 1e6,
-                                             100_000, rng)
+    out, refused = pure_propose_test_release(
+        4e5, 200.0, 3.0, 1.0, 1.0, big.log_delta, big.log_omega, 0.0, 1e6, 100_000, rng
+    )
     assert refused.mean() == 0
     # Lap(β/ε) + Lap(b) (+ a rare uniform draw): E|X + Y| = (a³ − b³)/(a² − b²) for a = β/ε = 3, b = 0.25;
     # trimmed at 100 so that a single mixing draw (probability ω per output) cannot dominate the mean
     a, b = 3.0, big.laplace_scale
     err = np.abs(out - 4e5)
-    assert np.mean(err[err < 100]) == pytest.approx((a ** 3 - b ** 3) / (a ** 2 - b ** 2), rel=0.015)
+    assert np.mean(err[err < 100]) == pytest.approx((a**3 - b**3) / (a**2 - b**2), rel=0.015)
 
 
 # ----------------------------------------------------------------------------------------------------- Alg. 11
+
 
 def test_bounded_local_sensitivity_release_moments_and_domain():
     rng = np.random.default_rng(3)
@@ -165,6 +173,7 @@ def test_global_sensitivity_laplace_scale():
 
 
 # ------------------------------------------------------------------------------------------- NRS07 baseline
+
 
 def test_quartic_density_normalised_and_sampler():
     total = integrate.quad(lambda z: math.exp(quartic_log_density(z)), -np.inf, np.inf)[0]

@@ -36,11 +36,14 @@ from dplab.mechanisms.mwem import (
 from dplab.mechanisms.purification import binmap
 
 
-@pytest.mark.parametrize("n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale", [
-    (1e4, 100, 117, 21157.61, 2.95402e-6, 11.473, 11, 5.18215e-4, 0.193),
-    (1e6, 100, 2500, 6.36e5, None, None, 147, None, 0.0387),
-    (1e7, 1000, 11604, 3.38e6, None, None, 514, None, 0.0167),
-])
+@pytest.mark.parametrize(
+    "n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale",
+    [
+        (1e4, 100, 117, 21157.61, 2.95402e-6, 11.473, 11, 5.18215e-4, 0.193),
+        (1e6, 100, 2500, 6.36e5, None, None, 147, None, 0.0387),
+        (1e7, 1000, 11604, 3.38e6, None, None, 514, None, 0.0167),
+    ],
+)
 def test_algorithm16_check_values(n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale):
     """Spec E9 and §6 #21 (d = 8, ε = 1)."""
     p = algorithm16_parameters(n, 8, k, 1.0)
@@ -80,7 +83,7 @@ def test_rounds_fixed_points_solve_their_equations():
 def test_mwem_accounting_direct():
     """2T pure ε₀ steps, each ε₀²/2-zCDP: ρ = Tε₀²; with ε₀ = √(ρ/T) this returns ρ; conversion ρ + 2√(ρ L)."""
     p = algorithm16_parameters(1e4, 8, 100, 1.0)
-    rho_direct = sum(p.epsilon0 ** 2 / 2 for _ in range(2 * p.rounds))
+    rho_direct = sum(p.epsilon0**2 / 2 for _ in range(2 * p.rounds))
     assert mwem_zcdp(p.rounds, p.epsilon0) == pytest.approx(rho_direct, rel=1e-12)
     assert rho_direct == pytest.approx(p.rho, rel=1e-12)
     big_l = -p.log_delta
@@ -92,7 +95,8 @@ def test_mwem_accounting_direct():
     assert 4 * math.sqrt(p.rho * big_l) == pytest.approx(1.0, rel=1e-12)  # the proof's looser bound
     # The same run by basic composition: 2 T eps0 = 2 sqrt(rho T), here ~0.0114 << eps.
     assert mwem_epsilon_pure_basic_composition(p.rounds, p.epsilon0) == pytest.approx(
-        2 * math.sqrt(p.rho * p.rounds), rel=1e-12)
+        2 * math.sqrt(p.rho * p.rounds), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("rounds, eps0, delta", [(20, 0.02, 1e-6), (147, 2.5e-3, 1e-10)])
@@ -121,8 +125,10 @@ def test_mwem_one_round_is_uniform_and_noiseless_mwem_converges():
     queries = half_subset_queries(4, 20, rng)
     assert np.allclose(mwem(counts, queries, 10000, 1, 1.0, rng).synthetic, 1 / 16)
     true = query_answers(queries, counts / 10000)
-    errors = [linf_error(query_answers(queries, mwem(counts, queries, 10000, t, 1e3, rng).synthetic), true).mean()
-              for t in (1, 30, 300)]
+    errors = [
+        linf_error(query_answers(queries, mwem(counts, queries, 10000, t, 1e3, rng).synthetic), true).mean()
+        for t in (1, 30, 300)
+    ]
     assert errors[0] > errors[1] > errors[2]
     run = mwem(counts, queries, 10000, 5, 0.1, rng)
     assert run.chosen.shape == (2, 5) and np.allclose(run.synthetic.sum(axis=1), 1)

@@ -78,7 +78,7 @@ def test_uniform_ball_sampler(q, d):
     norms = np.linalg.norm(x, ord=q, axis=1)
     assert norms.max() <= 2.0
     share = np.mean(norms <= 1.0)  # volume ratio (1/2)^d
-    assert abs(share - 0.5 ** d) < 4 * math.sqrt(0.5 ** d / 100_000)
+    assert abs(share - 0.5**d) < 4 * math.sqrt(0.5**d / 100_000)
     assert np.abs(x.mean(axis=0)).max() < 0.02
 
 
@@ -88,7 +88,7 @@ def test_algorithm2_success_rate():
     assert discrete_purification_shift(10, log_delta) == pytest.approx(4.66516e-3, rel=1e-5)
     u = rng.integers(0, 1024, 200_000)
     hit = np.mean(purify_discrete(u, 10, 1.0, log_delta, rng) == u)
-    exact = 1 - 2 ** -10 + 2 ** -20
+    exact = 1 - 2**-10 + 2**-20
     assert abs(hit - exact) < 4 * math.sqrt(exact * (1 - exact) / u.size)
     assert exact > theorem2_success_bound(10) == pytest.approx(0.99879644, rel=1e-7)
     assert discrete_purification_shift(10, log_delta, "as_printed") == pytest.approx(4.66516e-3 / 2, rel=1e-5)
@@ -127,7 +127,7 @@ def test_domain_must_contain_range():
         LqBall((0.0,), 2.0, 3.0)
 
 
-TICKS = 2 ** 53
+TICKS = 2**53
 
 
 class ScriptedUniforms:
@@ -165,17 +165,19 @@ def test_bernoulli_from_log_reads_further_digits_below_2_to_the_minus_53():
     digits = _exact_digits(log_p, 19)
     assert digits[:18] == [0] * 18 and digits[18] > 0
     assert not bernoulli_from_log(log_p, 1, ScriptedUniforms([0, 5]))[0]
-    below = [0] * 18 + [digits[18] - 2 ** 20]
-    above = [0] * 18 + [digits[18] + 2 ** 20]
-    assert bernoulli_from_log(log_p, 2, ScriptedUniforms([0, 0] + [0, 0] * 17 + [below[18], above[18]])).tolist() \
-        == [True, False]
+    below = [0] * 18 + [digits[18] - 2**20]
+    above = [0] * 18 + [digits[18] + 2**20]
+    assert bernoulli_from_log(log_p, 2, ScriptedUniforms([0, 0] + [0, 0] * 17 + [below[18], above[18]])).tolist() == [
+        True,
+        False,
+    ]
 
 
 def test_bernoulli_from_log_dyadic_probability_is_exact():
     # p = 2^-60: digits (0, 2^46, 0, ...): U < p iff its first digit is 0 and its second is below 2^46.
     # First digits (0, 0, 0, 1): the fourth coin is 0; second digits of the others (2^46 - 2, 2^46 + 1, 3).
     log_p = -60 * math.log(2.0)
-    coins = bernoulli_from_log(log_p, 4, ScriptedUniforms([0, 0, 0, 1, 2 ** 46 - 2, 2 ** 46 + 1, 3]))
+    coins = bernoulli_from_log(log_p, 4, ScriptedUniforms([0, 0, 0, 1, 2**46 - 2, 2**46 + 1, 3]))
     assert coins.tolist() == [True, False, True, False]
 
 
@@ -196,7 +198,7 @@ def test_mixing_coin_probability_is_a_power_of_two(bits):
     rng = np.random.default_rng(6)
     hits = bernoulli_from_log(-bits * math.log(2.0), 400000, rng).sum()
     lo, hi = stats.binomtest(int(hits), 400000).proportion_ci(0.999)
-    assert lo <= 2.0 ** -bits <= hi
+    assert lo <= 2.0**-bits <= hi
 
 
 def test_mixing_coin_never_fires_for_long_codes():
@@ -249,8 +251,12 @@ def test_purify_bits_log_kernel_is_the_kronecker_product_law(n_bits, scale):
 def test_purify_bits_log_kernel_matches_the_mode_release_kernel_and_the_pmf_is_its_mixture():
     n_bits, eps, log_delta = 3, 0.5, -6.0
     scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps)
-    np.testing.assert_allclose(np.exp(purify_bits_log_kernel(n_bits, scale)),
-                               discrete_purification_kernel(n_bits, eps, log_delta), rtol=1e-13)
+    np.testing.assert_allclose(
+        np.exp(purify_bits_log_kernel(n_bits, scale)), discrete_purification_kernel(n_bits, eps, log_delta), rtol=1e-13
+    )
     pmf = np.random.default_rng(0).dirichlet(np.ones(8))
-    np.testing.assert_allclose(np.exp(purified_bits_log_pmf(np.log(pmf), n_bits, scale)),
-                               pmf @ np.exp(purify_bits_log_kernel(n_bits, scale)), rtol=1e-13)
+    np.testing.assert_allclose(
+        np.exp(purified_bits_log_pmf(np.log(pmf), n_bits, scale)),
+        pmf @ np.exp(purify_bits_log_kernel(n_bits, scale)),
+        rtol=1e-13,
+    )

@@ -42,11 +42,12 @@ def _within(rate: float, p: float, n: int, z: float = 4.5) -> bool:
 
 # ----------------------------------------------------------------------------------------- check values (E7)
 
+
 @pytest.mark.parametrize("d, corrected, printed, reserved", [(8, 66.54, 55.45, 78.04), (16, 166.36, 144.17, 179.84)])
 def test_thresholds_check_values(d, corrected, printed, reserved):
     assert stability_threshold(1.0, mode_release_log_delta(d, 1.0, "corrected")) == pytest.approx(corrected, abs=5e-3)
     assert stability_threshold(1.0, mode_release_log_delta(d, 1.0, "as_printed")) == pytest.approx(printed, abs=5e-3)
-    bits = code_bits(2 ** d, "reserved")
+    bits = code_bits(2**d, "reserved")
     assert bits == d + 1
     assert stability_threshold(1.0, mode_release_log_delta(bits, 1.0, "corrected")) == pytest.approx(reserved, abs=5e-3)
 
@@ -67,6 +68,7 @@ def test_bad_arguments():
 
 # ------------------------------------------------------------------------------------------ the mechanism
 
+
 def test_mode_and_distance():
     assert mode_and_distance(np.array([3, 9, 4, 9])) == (1, 9.0, 9.0, 0)
     assert mode_and_distance(np.array([10, 5, 1])) == (0, 10.0, 5.0, 3)
@@ -79,8 +81,9 @@ def test_pass_probability_matches_monte_carlo_and_complement():
     for distance in (2, 9, 15):
         u = distance_to_instability(3, distance, eps, log_delta, 100_000, rng)
         assert _within(np.mean(u == 3), float(pass_probability(distance, eps, log_delta)), u.size)
-        assert float(pass_probability(distance, eps, log_delta) + refuse_probability(distance, eps, log_delta)) == \
-            pytest.approx(1.0)
+        assert float(
+            pass_probability(distance, eps, log_delta) + refuse_probability(distance, eps, log_delta)
+        ) == pytest.approx(1.0)
     far = stability_threshold(eps, log_delta) + 1 + 300
     assert float(refuse_probability(far, eps, log_delta)) == pytest.approx(0.5 * math.exp(-eps * 300), rel=1e-9)
 
@@ -137,10 +140,13 @@ def test_uniform_bottom_pure_epsilon_and_calibration():
     n, eps, log_delta = 4, 0.1, math.log(0.2)
     p = distance_to_instability_pmf(0, 1, n, eps, log_delta)
     q = distance_to_instability_pmf(1, 1, n, eps, log_delta)
-    assert float(np.max(np.log(p[:-1] / q[:-1]))) == pytest.approx(uniform_bottom_pure_epsilon(eps, log_delta, n), rel=1e-12)
+    assert float(np.max(np.log(p[:-1] / q[:-1]))) == pytest.approx(
+        uniform_bottom_pure_epsilon(eps, log_delta, n), rel=1e-12
+    )
 
 
 # ---------------------------------------------------------------------------------------------- baselines
+
 
 def test_report_noisy_max_grouped_matches_bruteforce_and_quadrature():
     rng = np.random.default_rng(3)
@@ -152,8 +158,9 @@ def test_report_noisy_max_grouped_matches_bruteforce_and_quadrature():
     # two items: P(L1 − L2 > −g) has the closed form 1 − ½e^{−g/s}(1 + g/(2s)) for the Lap(s) difference
     s, g = 2.0, 3.0
     closed = 1 - 0.5 * math.exp(-g / s) * (1 + g / (2 * s))
-    assert report_noisy_max_success_probability(np.array([g, 0.0]), np.array([1, 1]), 1.0) == \
-        pytest.approx(closed, rel=1e-8)
+    assert report_noisy_max_success_probability(np.array([g, 0.0]), np.array([1, 1]), 1.0) == pytest.approx(
+        closed, rel=1e-8
+    )
 
 
 def test_exponential_mechanism_selection_frequencies():

@@ -40,17 +40,11 @@ def test_log1mexp_matches_mpmath_to_a_few_ulp(x):
 
 def test_log1mexp_beats_each_single_branch_where_that_branch_fails():
     near_zero, far = -1e-20, -50.0
-    assert log1mexp(near_zero) == pytest.approx(
-        _reference_log1mexp(near_zero), rel=1e-15
-    )
+    assert log1mexp(near_zero) == pytest.approx(_reference_log1mexp(near_zero), rel=1e-15)
     with np.errstate(divide="ignore"):
-        assert (
-            np.log1p(-np.exp(near_zero)) == -math.inf
-        )  # the naive form loses everything near 0
+        assert np.log1p(-np.exp(near_zero)) == -math.inf  # the naive form loses everything near 0
     assert log1mexp(far) == pytest.approx(_reference_log1mexp(far), rel=1e-15)
-    assert (
-        math.log(-math.expm1(far)) == 0.0
-    )  # and the other naive form loses everything far from 0
+    assert math.log(-math.expm1(far)) == 0.0  # and the other naive form loses everything far from 0
 
 
 def test_log1mexp_edges_and_shapes():
@@ -69,9 +63,7 @@ def test_log1mexp_edges_and_shapes():
 )
 def test_logsubexp_matches_mpmath(big, small):
     with mpmath.workdps(800):
-        expected = float(
-            mpmath.log(mpmath.exp(mpmath.mpf(big)) - mpmath.exp(mpmath.mpf(small)))
-        )
+        expected = float(mpmath.log(mpmath.exp(mpmath.mpf(big)) - mpmath.exp(mpmath.mpf(small))))
     assert logsubexp(big, small) == pytest.approx(expected, rel=4e-16)
 
 

@@ -4,9 +4,16 @@ import numpy as np
 import pytest
 
 from dplab.data.preprocessing_datasets import low_rank_dataset, near_duplicate_clusters, with_missing_values
-from dplab.preprocessing import deduplicate, empirical_sensitivity, mean_impute, pca_rank_reduce, quantize, top_eigenvectors
-from dplab.preprocessing.pca import eigengap
+from dplab.preprocessing import (
+    deduplicate,
+    empirical_sensitivity,
+    mean_impute,
+    pca_rank_reduce,
+    quantize,
+    top_eigenvectors,
+)
 from dplab.preprocessing.imputation import missing_rows
+from dplab.preprocessing.pca import eigengap
 from dplab.theory.smooth_rdp import mean_imputation_sensitivity, pca_rank_delta2
 
 

@@ -7,8 +7,14 @@ from dplab.report.claims import CLAIM_COLUMNS, Claim, write_claims
 
 
 def claim(**kwargs) -> Claim:
-    fields = {"claim_id": "c1", "source": "Thm 1", "statement": "s", "verdict": "holds", "evidence": "x = 1",
-              "artifact": "study/figures/f.png"}
+    fields = {
+        "claim_id": "c1",
+        "source": "Thm 1",
+        "statement": "s",
+        "verdict": "holds",
+        "evidence": "x = 1",
+        "artifact": "study/figures/f.png",
+    }
     return Claim(**{**fields, **kwargs})
 
 

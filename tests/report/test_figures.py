@@ -33,8 +33,11 @@ MIN_LEGEND_POINTS = 7.0
 
 
 def _figure_cases() -> list[tuple[str, str]]:
-    cases = [("contraction", figid) for figid in PLOTTERS
-             if (ROOT / "results" / "contraction" / "data" / f"{figid}.csv").exists()]
+    cases = [
+        ("contraction", figid)
+        for figid in PLOTTERS
+        if (ROOT / "results" / "contraction" / "data" / f"{figid}.csv").exists()
+    ]
     for name in STUDIES:
         cases += [(name, artifact.id) for artifact in load_study(name).artifacts if artifact.kind == "figure"]
     return cases + [("performance", "performance")]
@@ -142,12 +145,20 @@ def test_tick_labels_do_not_overlap(drawn):
     for ax in drawn.axes:
         for axis in (ax.xaxis, ax.yaxis):
             ticks = axis.get_major_ticks() + axis.get_minor_ticks()
-            boxes = [(t.label1.get_text(), t.label1.get_window_extent(renderer)) for t in ticks
-                     if t.get_visible() and t.label1.get_visible() and t.label1.get_text().strip()
-                     and ax.get_window_extent().expanded(1.2, 1.2).overlaps(t.label1.get_window_extent(renderer))]
+            boxes = [
+                (t.label1.get_text(), t.label1.get_window_extent(renderer))
+                for t in ticks
+                if t.get_visible()
+                and t.label1.get_visible()
+                and t.label1.get_text().strip()
+                and ax.get_window_extent().expanded(1.2, 1.2).overlaps(t.label1.get_window_extent(renderer))
+            ]
             for i, (text_a, a) in enumerate(boxes):
-                clashes += [f"{ax.get_title()!r}: {text_a!r} / {text_b!r}" for text_b, b in boxes[i + 1:]
-                            if a.shrunk(0.98, 0.98).overlaps(b.shrunk(0.98, 0.98))]
+                clashes += [
+                    f"{ax.get_title()!r}: {text_a!r} / {text_b!r}"
+                    for text_b, b in boxes[i + 1 :]
+                    if a.shrunk(0.98, 0.98).overlaps(b.shrunk(0.98, 0.98))
+                ]
     assert not clashes, f"overlapping tick labels: {clashes[:6]}"
 
 
@@ -157,8 +168,9 @@ def test_legends_are_legible_and_use_readable_names(drawn):
         for text in legend.get_texts():
             assert text.get_fontsize() >= MIN_LEGEND_POINTS, f"{text.get_text()!r} at {text.get_fontsize()} pt"
             words = re.sub(r"\$[^$]*\$", "", text.get_text()).replace(",", " ").split()
-            identifiers = [word for word in words if raw.match(word) or word in LABELS and LABELS[word] != word
-                           and "_" in word]
+            identifiers = [
+                word for word in words if raw.match(word) or word in LABELS and LABELS[word] != word and "_" in word
+            ]
             assert not identifiers, f"raw identifiers {identifiers} in legend entry {text.get_text()!r}"
 
 

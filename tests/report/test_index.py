@@ -15,9 +15,16 @@ def make_study(root):
         (study / "figures" / f"{name}.png").write_bytes(b"")
     (study / "data" / "fig2.csv").write_text("x\n1\n")
     (study / "tables" / "table1.md").write_text("|a|\n")
-    pd.DataFrame({"claim_id": ["c1", "c2"], "source": ["s", "s"], "statement": ["a", "b"],
-                  "verdict": ["holds", "fails"], "evidence": ["1", "2"], "artifact": ["x", "y"]}).to_csv(
-        study / "claims.csv", index=False)
+    pd.DataFrame(
+        {
+            "claim_id": ["c1", "c2"],
+            "source": ["s", "s"],
+            "statement": ["a", "b"],
+            "verdict": ["holds", "fails"],
+            "evidence": ["1", "2"],
+            "artifact": ["x", "y"],
+        }
+    ).to_csv(study / "claims.csv", index=False)
 
 
 def declared(captions, figures=("ext_audit", "fig2"), tables=("table1",)):

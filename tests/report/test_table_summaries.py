@@ -16,8 +16,12 @@ from dplab.studies.registry import Artifact, load_study, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
-SUMMARISED = [(name, artifact) for name in ("preprocessing", "generalization", "purification")
-              for artifact in load_study(name).artifacts if artifact.summary]
+SUMMARISED = [
+    (name, artifact)
+    for name in ("preprocessing", "generalization", "purification")
+    for artifact in load_study(name).artifacts
+    if artifact.summary
+]
 MAX_ROWS, MAX_COLUMNS = 40, 10
 
 
@@ -27,8 +31,10 @@ def _summary(study: str, artifact) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def test_the_long_tables_named_in_issue_17_have_summaries():
-    assert {(study, artifact.id) for study, artifact in SUMMARISED} >= {("purification", "ext_exact_audit"),
-                                                                        ("generalization", "t4")}
+    assert {(study, artifact.id) for study, artifact in SUMMARISED} >= {
+        ("purification", "ext_exact_audit"),
+        ("generalization", "t4"),
+    }
 
 
 @pytest.mark.parametrize(("study", "artifact"), SUMMARISED, ids=lambda value: getattr(value, "id", value))
@@ -46,8 +52,9 @@ def test_exact_audit_summary_counts_every_configuration_and_the_bound_independen
     assert summary["configurations"].sum() == len(frame)
     for row in summary.itertuples(index=False):
         full = frame[(frame["mechanism"] == row.mechanism)]
-        assert row[4] == pytest.approx(full[full["treatment"].map(lambda t: t in _codes(row.treatment))]
-                                       ["epsilon_inf"].max())
+        assert row[4] == pytest.approx(
+            full[full["treatment"].map(lambda t: t in _codes(row.treatment))]["epsilon_inf"].max()
+        )
     full = summary[summary["treatment"] == "full purification"]
     violations = frame[(frame["treatment"] == "full") & (frame["epsilon_inf"] > frame["bound"])]
     assert (full["ε∞ ≤ ε + ε′"] == "all").all() == violations.empty
@@ -57,8 +64,12 @@ def _codes(name: str) -> set[str]:
     """The treatment codes a summary row's readable treatment name can stand for."""
     if name.startswith("full, Laplace scale × "):
         return {"full_scale_x" + name.removeprefix("full, Laplace scale × ")}
-    return {"none": {"none"}, "mixing only": {"mixing_only"}, "Laplace only": {"laplace_only"},
-            "full purification": {"full"}}[name]
+    return {
+        "none": {"none"},
+        "mixing only": {"mixing_only"},
+        "Laplace only": {"laplace_only"},
+        "full purification": {"full"},
+    }[name]
 
 
 def test_empirical_summary_is_the_reference_t_slice():
@@ -85,17 +96,20 @@ def test_mode_release_summary_keeps_every_configuration_group_and_the_largest_ep
     sizes = sorted(frame["universe_size"].unique())
     largest = summary[[f"largest ε∞, |X| = {size}" for size in sizes]].to_numpy(float)
     assert np.nanmax(np.where(np.isfinite(largest), largest, np.nan)) == pytest.approx(
-        frame.loc[np.isfinite(frame["epsilon_inf"]), "epsilon_inf"].max())
+        frame.loc[np.isfinite(frame["epsilon_inf"]), "epsilon_inf"].max()
+    )
 
 
 def test_composition_summary_marks_exactly_the_impossible_certificates():
     artifact = load_study("generalization").artifact("t2")
     frame, summary = _summary("generalization", artifact)
     assert len(summary) == frame[["epsilon_step", "delta_step", "t"]].drop_duplicates().shape[0]
-    marked = sum(str(cell).endswith("✗") for column in summary.columns if column.startswith("δ′")
-                 for cell in summary[column])
-    shown = frame[frame["method"].isin(["kov", "cor2", "cor3_corrected", "cor3_as_printed", "optimal_at_kov_eps",
-                                        "lower_bound"])]
+    marked = sum(
+        str(cell).endswith("✗") for column in summary.columns if column.startswith("δ′") for cell in summary[column]
+    )
+    shown = frame[
+        frame["method"].isin(["kov", "cor2", "cor3_corrected", "cor3_as_printed", "optimal_at_kov_eps", "lower_bound"])
+    ]
     assert marked == int(shown["below_optimal"].astype(str).str.lower().eq("true").sum()) > 0
     text = table_markdown(frame, "t2.csv", summary=summary)
     assert "✗: below the exact optimal" in text

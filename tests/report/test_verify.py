@@ -12,8 +12,12 @@ import pytest
 from dplab.verify import compare_results, main
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = ("generalization/claims.csv", "generalization/data/f5.csv", "contraction/data/ext_utility.csv",
-         "preprocessing/tables/table1.csv")
+FILES = (
+    "generalization/claims.csv",
+    "generalization/data/f5.csv",
+    "contraction/data/ext_utility.csv",
+    "preprocessing/tables/table1.csv",
+)
 
 
 @pytest.fixture

@@ -57,8 +57,14 @@ def test_derived_artifacts_must_name_a_known_source():
     with pytest.raises(ValueError, match="derived from unknown ids"):
         Study("demo", "Demo", "Paper", (table,), claims=lambda frames, cfg: [], schema={})
     figure = Artifact("f1", "figure", "s", compute, "c", plot=plot)
-    study = Study("demo", "Demo", "Paper", (figure, Artifact("t1", "table", "s", compute, "c", derived_from="f1")),
-                  claims=lambda frames, cfg: [], schema={})
+    study = Study(
+        "demo",
+        "Demo",
+        "Paper",
+        (figure, Artifact("t1", "table", "s", compute, "c", derived_from="f1")),
+        claims=lambda frames, cfg: [],
+        schema={},
+    )
     assert study.data_path("f1") == "data/f1.csv" and study.data_path("t1") == "tables/t1.csv"
 
 
@@ -74,8 +80,16 @@ def point_rows(params, seed, progress, point):
     return pd.DataFrame({"k": [point["k"]] * 2, "draw": rng.random(2)})
 
 
-SWEEP = Artifact("s1", "figure", "s", point_rows, "c", plot=plot, points=lambda params: [{"k": k} for k in range(7)],
-                 combine=lambda rows, params: rows.assign(total=rows["draw"].sum()))
+SWEEP = Artifact(
+    "s1",
+    "figure",
+    "s",
+    point_rows,
+    "c",
+    plot=plot,
+    points=lambda params: [{"k": k} for k in range(7)],
+    combine=lambda rows, params: rows.assign(total=rows["draw"].sum()),
+)
 
 
 def test_shards_partition_the_points():

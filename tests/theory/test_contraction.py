@@ -56,7 +56,10 @@ def test_contraction_modulus_is_the_lipschitz_constant_of_a_quadratic_gradient_s
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"lr": 3.0, "beta_smooth": 0.3, "rho": 0.4}, r"lr=3.0 is invalid; allowed: lr < 2/\(beta_smooth\+rho\) = 2.857"),
+        (
+            {"lr": 3.0, "beta_smooth": 0.3, "rho": 0.4},
+            r"lr=3.0 is invalid; allowed: lr < 2/\(beta_smooth\+rho\) = 2.857",
+        ),
         ({"lr": 0.0, "beta_smooth": 0.3, "rho": 0.4}, "lr"),
         ({"lr": 0.1, "beta_smooth": 0.0, "rho": 0.4}, "beta_smooth"),
         ({"lr": 0.1, "beta_smooth": 0.3, "rho": -0.1}, "rho"),
@@ -72,9 +75,7 @@ def test_contraction_modulus_rejects_bad_input(kwargs: dict, match: str) -> None
 
 
 def test_kappa_checks_9_and_10() -> None:
-    np.testing.assert_allclose(
-        [kappa_for(FIG2, i) for i in (1, 20, 39)], [1 / 78, 0.025, 0.5], rtol=1e-12
-    )
+    np.testing.assert_allclose([kappa_for(FIG2, i) for i in (1, 20, 39)], [1 / 78, 0.025, 0.5], rtol=1e-12)
     np.testing.assert_allclose(
         kappa_prop1(L=1.0, sigma=1.0, M=M_FIG3, n=40, i=np.array([20, 30, 39])),
         [0.00560457544, 0.04420839553, 1.52],

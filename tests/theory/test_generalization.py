@@ -42,7 +42,9 @@ def test_c1_c2_lemma5_and_baselines():
     assert kl_bound_lemma5(1.0) == pytest.approx(0.462117, rel=1e-6)
     assert kl_bound_dr16(1.0) == pytest.approx(0.859141, rel=1e-6)
     assert kl_bound_drv10(1.0) == pytest.approx(1.718282, rel=1e-6)
-    assert kl_bound_lemma5(0.1) == pytest.approx(0.004996, rel=1e-4) and kl_bound_dr16(0.1) == pytest.approx(0.005259, rel=1e-4)
+    assert kl_bound_lemma5(0.1) == pytest.approx(0.004996, rel=1e-4) and kl_bound_dr16(0.1) == pytest.approx(
+        0.005259, rel=1e-4
+    )
     eps = np.array([1.0, 3.0, 10.0])
     assert np.allclose(kl_bound_dr16(eps) / kl_bound_lemma5(eps), [1.859141, 10.542768, 11013.73], rtol=1e-6)
 
@@ -65,7 +67,8 @@ def test_c3_min_sample_size_and_inverse_against_brentq():
         assert epsilon_min_for_sample_size(N, delta) == pytest.approx(root, rel=1e-10)
     # the printed form ln(16/(e^{-ε}δ)) agrees (mpmath, no overflow there)
     assert thm1_min_sample_size(0.1, 1e-5) == pytest.approx(
-        float(2 / mpmath.mpf(0.1) ** 2 * mpmath.log(16 / (mpmath.e ** -mpmath.mpf(0.1) * mpmath.mpf(1e-5)))), rel=1e-12)
+        float(2 / mpmath.mpf(0.1) ** 2 * mpmath.log(16 / (mpmath.e ** -mpmath.mpf(0.1) * mpmath.mpf(1e-5)))), rel=1e-12
+    )
 
 
 def test_c4_c5_failure_probabilities_and_deviation():
@@ -100,8 +103,12 @@ def test_c6_on_average_vs_nissim_stemmer():
 
 
 def test_c7_sample_size_floor():
-    expected = {1e3: (0.170033, 1.530294), 1e4: (0.053552, 0.481968), 1e5: (0.016913, 0.152217),
-                1e6: (0.0053462, 0.048116)}
+    expected = {
+        1e3: (0.170033, 1.530294),
+        1e4: (0.053552, 0.481968),
+        1e5: (0.016913, 0.152217),
+        1e6: (0.0053462, 0.048116),
+    }
     for N, (eps_min, floor) in expected.items():
         assert epsilon_min_for_sample_size(N, 1e-5) == pytest.approx(eps_min, rel=1e-5)
         assert 9 * epsilon_min_for_sample_size(N, 1e-5) == pytest.approx(floor, rel=1e-5)
@@ -127,21 +134,28 @@ def test_oneto_baselines():
 
 # --- SGLD and FL --------------------------------------------------------------------------------------------------
 
+
 def test_c17_step_epsilons():
     sigma = np.array([0.05, 0.1, 0.5, 1, 2])
-    assert np.allclose(sgld_step_epsilon(1, sigma, 100, 1e-6), [1.131304, 0.545652, 0.105930, 0.052765, 0.026333],
-                       rtol=0, atol=6e-7)
-    assert np.allclose(sgld_step_epsilon(1, sigma, 100, 1e-6, "corrected"),
-                       [2.182609, 1.071304, 0.211061, 0.105330, 0.052615], rtol=0, atol=6e-7)
-    assert np.allclose(fl_step_epsilon(sigma, 100, 1e-6), [1.506769, 0.748384, 0.148877, 0.074388, 0.037182], rtol=0,
-                       atol=6e-7)
+    assert np.allclose(
+        sgld_step_epsilon(1, sigma, 100, 1e-6), [1.131304, 0.545652, 0.105930, 0.052765, 0.026333], rtol=0, atol=6e-7
+    )
+    assert np.allclose(
+        sgld_step_epsilon(1, sigma, 100, 1e-6, "corrected"),
+        [2.182609, 1.071304, 0.211061, 0.105330, 0.052615],
+        rtol=0,
+        atol=6e-7,
+    )
+    assert np.allclose(
+        fl_step_epsilon(sigma, 100, 1e-6), [1.506769, 0.748384, 0.148877, 0.074388, 0.037182], rtol=0, atol=6e-7
+    )
 
 
 def _gaussian_delta(eps, sensitivity, sigma):
     """Exact δ(ε) of the Gaussian mechanism (Balle-Wang 2018, Thm 8), in mpmath."""
     mu = mpmath.mpf(sensitivity) / sigma
     e = mpmath.mpf(eps)
-    return float(mpmath.ncdf(mu / 2 - e / mu) - mpmath.e ** e * mpmath.ncdf(-mu / 2 - e / mu))
+    return float(mpmath.ncdf(mu / 2 - e / mu) - mpmath.e**e * mpmath.ncdf(-mu / 2 - e / mu))
 
 
 @pytest.mark.parametrize("sigma", [0.05, 0.1, 0.5, 1.0, 2.0])
@@ -151,8 +165,9 @@ def test_step_epsilon_against_exact_gaussian_mechanism(sigma):
     assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) > delta
     assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta, "corrected"), sensitivity, sigma) <= delta
     if sigma == 1.0:
-        assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) == pytest.approx(2.66e-5,
-                                                                                                             rel=5e-3)
+        assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) == pytest.approx(
+            2.66e-5, rel=5e-3
+        )
 
 
 def test_c18_amplification_threshold_and_counterexample():
@@ -199,7 +214,9 @@ def test_c14_c15_c16_sgld():
     r = sgld_privacy(1e4, 100, 1000, 1.0, 1.0, 1e-6, 1e-6, "valid")
     g = generalization_bounds(r["eps_prime"], r["delta_prime"], 1e4)
     assert r["eps_tilde"] == pytest.approx(0.105330, rel=1e-5) and r["eps_step"] == pytest.approx(1.110160e-3, rel=1e-6)
-    assert r["eps_prime"] == pytest.approx(0.161235, rel=1e-5) and r["delta_prime"] == pytest.approx(1.099994e-5, rel=1e-6)
+    assert r["eps_prime"] == pytest.approx(0.161235, rel=1e-5) and r["delta_prime"] == pytest.approx(
+        1.099994e-5, rel=1e-6
+    )
     assert g["deviation"] == pytest.approx(1.451, rel=5e-4) and g["vacuous"]
     assert g["on_average"] == pytest.approx(0.148917, rel=1e-5)
     p = sgld_privacy(1e5, 100, 1000, 0.5, 1.0, 1e-6, 1e-6, "as_printed")
@@ -219,9 +236,11 @@ def test_c14_c15_c16_sgld():
 
 def test_e1_expected_magnitudes():
     """Spec §4 E1 table: N=1e5, σ=0.05, T=30: P = 0.587, V = 1.79; N=1e5, σ=0.5, T=3000: V = 0.5046."""
+
     def hp(N, sigma, T, variant):
         r = sgld_privacy(N, 100, T, sigma, 1.0, 1e-6, 1e-6, variant)
         return generalization_bounds(r["eps_prime"], r["delta_prime"], N)["deviation"]
+
     assert hp(1e5, 0.05, 30, "as_printed") == pytest.approx(0.587, abs=1e-3)
     assert hp(1e5, 0.05, 30, "valid") == pytest.approx(1.79, abs=0.01)
     assert hp(1e5, 0.5, 3000, "valid") == pytest.approx(0.5046, rel=1e-3)

@@ -53,7 +53,8 @@ def test_shift_is_lemma6_ball_bound_with_the_mixing_floor():
     for d, R, delta, omega in [(1, 2.0, 1e-6, 0.01), (3, 1.5, 1e-20, 0.1), (10, 1.0, 1e-30, 0.01)]:
         lemma6 = lemma6_w_inf_bound(delta / 2, omega / (R / 2) ** d, d, ball=True)
         assert purification_shift(d, 2.0, R, math.log(delta), math.log(omega)) == pytest.approx(
-            d ** 0.5 * lemma6, rel=1e-12)
+            d**0.5 * lemma6, rel=1e-12
+        )
 
 
 def test_utility_bounds():
@@ -65,10 +66,11 @@ def test_utility_bounds():
 
 def test_lq_ball_volume_against_closed_forms_and_erratum():
     assert lq_ball_volume_corrected(3, 2.0) == pytest.approx(4 * math.pi / 3, rel=1e-12)
-    assert lq_ball_volume_corrected(10, 1.0) == pytest.approx(2 ** 10 / math.factorial(10), rel=1e-12)
-    assert lq_ball_volume_corrected(4, 2.0) == pytest.approx(math.pi ** 2 / gamma_fn(3), rel=1e-12)
+    assert lq_ball_volume_corrected(10, 1.0) == pytest.approx(2**10 / math.factorial(10), rel=1e-12)
+    assert lq_ball_volume_corrected(4, 2.0) == pytest.approx(math.pi**2 / gamma_fn(3), rel=1e-12)
     assert lq_ball_volume_corrected(2, 3.0) == pytest.approx(  # area of |x|^3+|y|^3<=1 by quadrature
-        4 * integrate.quad(lambda x: (1 - x ** 3) ** (1 / 3), 0, 1)[0], rel=1e-8)
+        4 * integrate.quad(lambda x: (1 - x**3) ** (1 / 3), 0, 1)[0], rel=1e-8
+    )
     assert lq_ball_volume_as_printed(3, 2.0) == pytest.approx(3.5556, rel=1e-4)
     assert lq_ball_volume_as_printed(10, 1.0) == pytest.approx(4.2379e-32, rel=1e-4)
 
@@ -76,26 +78,39 @@ def test_lq_ball_volume_against_closed_forms_and_erratum():
 def test_example8_and_w_inf_quantiles():
     q = example8_quantities(0.3, 2)
     assert (q["tv_distance"], q["w_inf"], q["lemma6_bound_general"], q["lemma6_bound_ball"]) == pytest.approx(
-        (0.09, 0.3, 2.4, 1.2))
+        (0.09, 0.3, 2.4, 1.2)
+    )
     dt = 0.5  # 1-D: μ = Δ̃δ0 + (1−Δ̃)Unif([−1,1]∖(−Δ̃,Δ̃)), ν = Unif[−1, 1]
 
     def quantile_mu(t):
         lower = (1 - dt) / 2
-        return np.where(t < lower, -1 + t / lower * (1 - dt),
-                        np.where(t <= lower + dt, 0.0, dt + (t - lower - dt) / lower * (1 - dt)))
+        return np.where(
+            t < lower,
+            -1 + t / lower * (1 - dt),
+            np.where(t <= lower + dt, 0.0, dt + (t - lower - dt) / lower * (1 - dt)),
+        )
 
     assert w_inf_1d(quantile_mu, lambda t: 2 * t - 1) == pytest.approx(dt, abs=1e-4)
 
 
 def test_corollary4_and_lemma25_check_values():
-    c = corollary4_parameters(10 ** 4, 10, 1.0, 1.0)
+    c = corollary4_parameters(10**4, 10, 1.0, 1.0)
     assert -c["log_delta"] == pytest.approx(252.6861, rel=1e-6)
     assert c["shift"] == pytest.approx(1 / (8 * math.sqrt(10) * 1e8), rel=1e-10)
     assert c["laplace_scale"] == pytest.approx(7.90569e-10, rel=1e-5)
     assert c["bound_intermediate"] <= c["bound_stated"] == pytest.approx(2e-8)
-    s = lemma25_schedule(10 ** 4, 10, 1.0, -c["log_delta"], 1.0, 1.0)
-    expected = {"gamma": 0.0100536, "sigma": 324.218, "steps": 39574.8, "eta": 4.90541e-8, "rho": 2.47342e-4,
-                "epsilon_dp": 0.500247, "gradient_calls": 3.97868e6, "alpha_star": 1011.7, "alpha_max": 241761}
+    s = lemma25_schedule(10**4, 10, 1.0, -c["log_delta"], 1.0, 1.0)
+    expected = {
+        "gamma": 0.0100536,
+        "sigma": 324.218,
+        "steps": 39574.8,
+        "eta": 4.90541e-8,
+        "rho": 2.47342e-4,
+        "epsilon_dp": 0.500247,
+        "gradient_calls": 3.97868e6,
+        "alpha_star": 1011.7,
+        "alpha_max": 241761,
+    }
     for key, value in expected.items():
         assert s[key] == pytest.approx(value, rel=1e-4), key
     assert sigma_for_schedule(s["gamma"], s["steps"], 1.0, 1.0, -c["log_delta"]) == pytest.approx(s["sigma"], rel=1e-12)
@@ -105,27 +120,32 @@ def test_corollary4_and_lemma25_check_values():
 def test_zcdp_conversion_against_numeric_minimisation():
     assert zcdp_epsilon(0.1, math.log(1e5)) == pytest.approx(2.245966, rel=1e-6)
     for rho, lid in [(0.1, 11.5), (2.5e-4, 252.7), (3.0, 5.0)]:
-        best = optimize.minimize_scalar(lambda a: rho * a + lid / (a - 1), bounds=(1 + 1e-9, 1e7), method="bounded",
-                                        options={"xatol": 1e-10})
+        best = optimize.minimize_scalar(
+            lambda a: rho * a + lid / (a - 1), bounds=(1 + 1e-9, 1e7), method="bounded", options={"xatol": 1e-10}
+        )
         assert zcdp_epsilon(rho, lid) == pytest.approx(best.fun, rel=1e-6)
         assert zcdp_epsilon(tight_rho(0.7, lid), lid) == pytest.approx(0.7, rel=1e-10)
 
 
 def test_lemma19_check_values_and_count_erratum():
-    p = lemma19_parameters(10 ** 4, 10, 1.0, 1.0, 1.0)
+    p = lemma19_parameters(10**4, 10, 1.0, 1.0, 1.0)
     assert (p["l1_sensitivity"], p["steps"], p["laplace_scale"], p["eta"], p["gradient_count"]) == pytest.approx(
-        (3.1623, 1000, 3162.28, 1.82574e-6, 1e7), rel=1e-4)
-    assert lemma19_gradient_count_as_printed(10 ** 4, 10, 1.0, 1.0) == pytest.approx(1e8)
+        (3.1623, 1000, 3162.28, 1.82574e-6, 1e7), rel=1e-4
+    )
+    assert lemma19_gradient_count_as_printed(10**4, 10, 1.0, 1.0) == pytest.approx(1e8)
 
 
 def test_tradeoff_check_values_and_crossing():
     alpha = np.array([0, 0.01, 0.05, 0.1, 0.2, 0.5, 0.9])
-    np.testing.assert_allclose(tradeoff_function(alpha, 1, 0.1), [0.9, 0.87282, 0.76409, 0.62817, 0.35634, 0.14715, 0],
-                               atol=1e-5)
-    np.testing.assert_allclose(tradeoff_function(alpha, 1, 0), [1, 0.97282, 0.86409, 0.72817, 0.45634, 0.18394, 0.03679],
-                               atol=1e-5)
-    np.testing.assert_allclose(tradeoff_function(alpha, 2, 0), [1, 0.92611, 0.63055, 0.26109, 0.10827, 0.06767, 0.01353],
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        tradeoff_function(alpha, 1, 0.1), [0.9, 0.87282, 0.76409, 0.62817, 0.35634, 0.14715, 0], atol=1e-5
+    )
+    np.testing.assert_allclose(
+        tradeoff_function(alpha, 1, 0), [1, 0.97282, 0.86409, 0.72817, 0.45634, 0.18394, 0.03679], atol=1e-5
+    )
+    np.testing.assert_allclose(
+        tradeoff_function(alpha, 2, 0), [1, 0.92611, 0.63055, 0.26109, 0.10827, 0.06767, 0.01353], atol=1e-5
+    )
     crossing = tradeoff_crossing_alpha(1, 0.1, 1)
     root = optimize.brentq(lambda a: tradeoff_function(a, 1, 0.1) - tradeoff_function(a, 2, 0), 1e-6, 0.05)
     assert crossing == pytest.approx(0.0214097, rel=1e-5) and root == pytest.approx(crossing, rel=1e-9)
@@ -139,7 +159,7 @@ def test_folklore_thm2_and_algorithm12():
 
 
 def test_tables_at_reference_point():
-    rows = table1_rates(1e4, 10, 1.0, math.log(1e6), 0.1, 1000, math.log(2 ** 10), 1.0)
+    rows = table1_rates(1e4, 10, 1.0, math.log(1e6), 0.1, 1000, math.log(2**10), 1.0)
     before = [r["before_value"] for r in rows]
     after = [r["after_value"] for r in rows]
     np.testing.assert_allclose(before, [1.1754e-3, 1.3816e-5, 9.014e-3, 46.851, 13.8155, 1.3816e-5, 0.09011], rtol=1e-3)

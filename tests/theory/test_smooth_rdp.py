@@ -38,23 +38,35 @@ def test_check_1_2_3_pca_constants():
         ("dp_gd", "pca_rank", 11, dict(gap=0.5), 1730.652, s.dp_gd_mechanism(0.5), 24.4),
         ("dp_sgd_sampling", "pca_rank", 11, dict(gap=0.5), 1782.627, s.dp_sgd_sampling_mechanism(0.5), 24.4),
         ("laplace", "pca_rank", 11, dict(gap=0.5), 12.7, s.laplace_mechanism(0.5), 24.4),
-        ("dp_sgd_iteration", "dedup", 11, dict(p=10, n=1000), 308.136,
-         s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 10.0),
+        (
+            "dp_sgd_iteration",
+            "dedup",
+            11,
+            dict(p=10, n=1000),
+            308.136,
+            s.dp_sgd_iteration_mechanism(0.5, 1000, 10),
+            10.0,
+        ),
     ],
 )
-def test_check_4_to_8_table2_cells_and_generic_below(mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau):
+def test_check_4_to_8_table2_cells_and_generic_below(
+    mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau
+):
     cell = float(s.table2_cell(mechanism, preprocessing, alpha, 0.5, **kwargs))
     assert close(cell, expected)
     assert float(s.theorem2_rdp(generic_mech, alpha, tau, 2.0)) <= cell * (1 + 1e-12)
 
 
-@pytest.mark.parametrize("mech, alpha, tau, expected", [
-    (s.gaussian_mechanism(0.5), 11, 10.0, 291.375),
-    (s.gaussian_mechanism(0.5), 11, 1.0, 5.5125),
-    (s.gaussian_mechanism(0.5), 20, 1.0, 10.00658),
-    (s.dp_sgd_sampling_mechanism(0.5), 11, 24.4, 1774.227),
-    (s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 11, 10.0, 293.659),
-])
+@pytest.mark.parametrize(
+    "mech, alpha, tau, expected",
+    [
+        (s.gaussian_mechanism(0.5), 11, 10.0, 291.375),
+        (s.gaussian_mechanism(0.5), 11, 1.0, 5.5125),
+        (s.gaussian_mechanism(0.5), 20, 1.0, 10.00658),
+        (s.dp_sgd_sampling_mechanism(0.5), 11, 24.4, 1774.227),
+        (s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 11, 10.0, 293.659),
+    ],
+)
 def test_generic_theorem2_check_values(mech, alpha, tau, expected):
     assert close(float(s.theorem2_rdp(mech, alpha, tau, 2.0)), expected)
 
@@ -82,7 +94,10 @@ def test_generic_below_every_table2_cell_on_a_grid():
                         ("dp_sgd_sampling", "pca_rank"): (s.dp_sgd_sampling_mechanism(eps), 12.2 / gap),
                         ("dp_sgd_iteration", "dedup"): (s.dp_sgd_iteration_mechanism(eps, n, p), p),
                         ("dp_sgd_iteration", "quantization"): (s.dp_sgd_iteration_mechanism(eps, n, p), eta * p),
-                        ("dp_sgd_iteration", "mean_imputation"): (s.dp_sgd_iteration_mechanism(eps, n, p), 2 * p / (n - p)),
+                        ("dp_sgd_iteration", "mean_imputation"): (
+                            s.dp_sgd_iteration_mechanism(eps, n, p),
+                            2 * p / (n - p),
+                        ),
                     }
                     for (mech_name, pre), (mech, tau) in cases.items():
                         cell = float(s.table2_cell(mech_name, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
@@ -108,7 +123,9 @@ def test_check_9_10_lemma_m():
     assert close(float(s.rdp_to_dp_linear(2 * 0.1**2, 1e-5)), 0.97971)
 
 
-@pytest.mark.parametrize("c, delta, alpha_min", [(0.02, 1e-5, 1.0), (3.0, 1e-3, 1.0), (0.5, 1e-6, 11.0), (1e-4, 1e-5, 11.0)])
+@pytest.mark.parametrize(
+    "c, delta, alpha_min", [(0.02, 1e-5, 1.0), (3.0, 1e-3, 1.0), (0.5, 1e-6, 11.0), (1e-4, 1e-5, 11.0)]
+)
 def test_linear_conversion_matches_grid_conversion_and_inverts(c, delta, alpha_min):
     orders = np.concatenate([np.linspace(max(alpha_min, 1.0001), 50, 200001), np.linspace(50, 5e4, 200001)])
     reference = epsilon_from_rdp_mironov(delta, orders, c * orders)
@@ -134,7 +151,9 @@ def test_check_11_12_13_figure2_points():
 def test_check_14_optimised_theorem2():
     g = s.gaussian_mechanism(1.0)
     result = s.theorem2_dp_optimised(g, 12.2, 1e-3)
-    assert close(result["epsilon"], 214.18) and close(result["alpha"], 1.2147, 1e-2) and close(result["p"], 1.1768, 1e-2)
+    assert (
+        close(result["epsilon"], 214.18) and close(result["alpha"], 1.2147, 1e-2) and close(result["p"], 1.1768, 1e-2)
+    )
     assert close(s.theorem2_dp_optimised(g, 12.2, 1e-3, separate_pq=True)["epsilon"], 136.18)
     eps_pq2, _ = s.rdp_to_dp(lambda a: s.theorem2_rdp_pq2(g, a, 12.2), 1e-3)
     assert close(eps_pq2, 446.2)
@@ -178,7 +197,9 @@ def test_check_21_22_23_sensitivities():
 
 
 def test_check_24_25_remark1_lemma2():
-    assert close(s.remark1_factor(100, "paper_k")[0], 0.13477) and s.remark1_factor(100, "paper_k")[0] <= 2 / math.sqrt(100)
+    assert close(s.remark1_factor(100, "paper_k")[0], 0.13477) and s.remark1_factor(100, "paper_k")[0] <= 2 / math.sqrt(
+        100
+    )
     value, k = s.remark1_factor(100)
     assert close(value, 0.076389) and k == 6
     assert close(s.lemma2_subsampled_srdp(lambda a, t: 0.01 * a * t**2 / 2, 2, 1, 1000, 1, 10), 3.782e-4)
@@ -197,8 +218,10 @@ def test_gaussian_rdp_against_quad_and_weak_triangle():
     for alpha in (1.5, 3.0, 7.0):
         assert close(_renyi_quad(alpha, stats.norm(0, sigma), stats.norm(1, sigma)), float(g.rdp(alpha)), 1e-6)
         assert close(_renyi_quad(alpha, stats.norm(0, sigma), stats.norm(2.5, sigma)), float(g.srdp(alpha, 2.5)), 1e-6)
+
     def D(a, m):  # noqa: E306
         return a * m**2 / (2 * sigma**2)
+
     for alpha, p in ((2.0, 2.0), (5.0, 1.3), (11.0, 4.0)):
         q = p / (p - 1)
         lhs = D(alpha, 3.0)
@@ -214,18 +237,21 @@ def test_dp_gd_statement_vs_proof_and_mechanism_variants():
     assert float(printed.srdp(2.0, 1.0)) * 0.25 == pytest.approx(float(corrected.srdp(2.0, 1.0)))
 
 
-@pytest.mark.parametrize("call", [
-    lambda: s.gaussian_mechanism(0.0),
-    lambda: s.gaussian_mechanism(-1.0),
-    lambda: s.quantization_sensitivity(0.0, 3),
-    lambda: s.quantization_sensitivity(-0.1, 3),
-    lambda: s.mean_imputation_sensitivity(10, 10),
-    lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 1.0, 1.0, 2.0),
-    lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 2.0, 1.0, 1.0),
-    lambda: s.table2_cell("gaussian", "dedup", 5, 0.5, p=3),
-    lambda: s.table2_cell("dp_sgd_sampling", "dedup", 11, 0.5, p=3),
-    lambda: s.pca_rank_delta2(100, 0.0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: s.gaussian_mechanism(0.0),
+        lambda: s.gaussian_mechanism(-1.0),
+        lambda: s.quantization_sensitivity(0.0, 3),
+        lambda: s.quantization_sensitivity(-0.1, 3),
+        lambda: s.mean_imputation_sensitivity(10, 10),
+        lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 1.0, 1.0, 2.0),
+        lambda: s.theorem2_rdp(s.gaussian_mechanism(1.0), 2.0, 1.0, 1.0),
+        lambda: s.table2_cell("gaussian", "dedup", 5, 0.5, p=3),
+        lambda: s.table2_cell("dp_sgd_sampling", "dedup", 11, 0.5, p=3),
+        lambda: s.pca_rank_delta2(100, 0.0),
+    ],
+)
 def test_bad_input_raises(call):
     with pytest.raises(ValueError):
         call()
@@ -241,8 +267,15 @@ def _evaluate_latex(formula: str, **values: float) -> float:
     import re
 
     text = formula.strip("$")
-    for latex, name in ((r"\kappa_\tau", " kappa "), (r"\alpha", " alpha "), (r"\tau", " tau "), (r"\mu", " mu "),
-                        (r"\varepsilon", " eps "), (r"\log", " log "), ("^", "**")):
+    for latex, name in (
+        (r"\kappa_\tau", " kappa "),
+        (r"\alpha", " alpha "),
+        (r"\tau", " tau "),
+        (r"\mu", " mu "),
+        (r"\varepsilon", " eps "),
+        (r"\log", " log "),
+        ("^", "**"),
+    ):
         text = text.replace(latex, name)
     text = re.sub(r"\\frac\{(.*)\}\{(.*)\}$", r"((\1)/(\2))", text)
     text = re.sub(r"log\s+(\w+)", r"log(\1)", text)

@@ -19,9 +19,21 @@ def run_quick(workdir: Path, *extra: str) -> subprocess.CompletedProcess:
     """The quick configuration in ``workdir`` (outputs under ``workdir/results-quick``)."""
     workdir.mkdir(parents=True, exist_ok=True)
     return subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir),
-         "--configfile", str(ROOT / "config.quick.yaml"), *extra],
-        capture_output=True, text=True, cwd=workdir,
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(ROOT / "Snakefile"),
+            "-d",
+            str(workdir),
+            "--configfile",
+            str(ROOT / "config.quick.yaml"),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=workdir,
     )
 
 

@@ -25,8 +25,16 @@ def runs(local_quick_run, second_quick_run):
 def test_output_contract(runs):
     results = runs[0]
     study = results / "contraction"
-    for figid in ("fig2", "fig3", "ext_laplace", "ext_regime", "ext_audit_gaussian", "ext_audit_laplace",
-                  "ext_random_stopping", "ext_utility"):
+    for figid in (
+        "fig2",
+        "fig3",
+        "ext_laplace",
+        "ext_regime",
+        "ext_audit_gaussian",
+        "ext_audit_laplace",
+        "ext_random_stopping",
+        "ext_utility",
+    ):
         for suffix in (".png", ".pdf"):
             assert (study / "figures" / f"{figid}{suffix}").stat().st_size > 1000
         assert (study / "data" / f"{figid}.csv").exists()
@@ -87,7 +95,9 @@ def test_bad_configuration_stops_before_any_job(tmp_path, override, expected):
     bad.write_text(yaml.safe_dump(override))
     result = subprocess.run(
         [*SNAKEMAKE, "-d", str(tmp_path), "--configfile", str(ROOT / "config.quick.yaml"), str(bad), "-n"],
-        capture_output=True, text=True, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert result.returncode != 0
     assert expected in result.stdout + result.stderr
@@ -100,7 +110,10 @@ def test_a_finished_run_stays_finished_under_any_hash_seed(local_quick_run, hash
     workdir = local_quick_run.parent
     result = subprocess.run(
         [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), "-n"],
-        capture_output=True, text=True, cwd=workdir, env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        capture_output=True,
+        text=True,
+        cwd=workdir,
+        env={**os.environ, "PYTHONHASHSEED": hash_seed},
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "Nothing to be done" in result.stdout + result.stderr, (result.stdout + result.stderr)[-3000:]
@@ -112,12 +125,17 @@ def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
     report = tmp_path / "report.html"
     result = subprocess.run(
         [*SNAKEMAKE, "-d", str(workdir), "--configfile", str(ROOT / "config.quick.yaml"), "--report", str(report)],
-        capture_output=True, text=True, cwd=workdir,
+        capture_output=True,
+        text=True,
+        cwd=workdir,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     html = report.read_text(encoding="utf-8", errors="replace")
-    shown = [*local_quick_run.glob("*/figures/*.png"), *local_quick_run.glob("*/tables/*.csv"),
-             *local_quick_run.glob("*/claims.csv")]
+    shown = [
+        *local_quick_run.glob("*/figures/*.png"),
+        *local_quick_run.glob("*/tables/*.csv"),
+        *local_quick_run.glob("*/claims.csv"),
+    ]
     assert len(shown) > 40
     for path in shown:
         assert path.name in html, path
@@ -125,9 +143,14 @@ def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
         assert study in html
 
 
-SWEEPS = ["generalization/data/f8.csv", "purification/data/ext_dp_erm.csv", "purification/data/ext_dp_erm_sc.csv",
-          "purification/data/ext_query_release.csv", "preprocessing/data/fig3.csv",
-          "preprocessing/data/ext_fig3_regimes.csv"]
+SWEEPS = [
+    "generalization/data/f8.csv",
+    "purification/data/ext_dp_erm.csv",
+    "purification/data/ext_dp_erm_sc.csv",
+    "purification/data/ext_query_release.csv",
+    "preprocessing/data/fig3.csv",
+    "preprocessing/data/ext_fig3_regimes.csv",
+]
 
 
 def test_a_sweep_csv_is_byte_identical_whatever_the_number_of_shards(local_quick_run, quick_runner, tmp_path):

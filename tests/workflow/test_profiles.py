@@ -12,9 +12,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def dry_run(profile: Path, workdir: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "-n",
-         "--configfile", str(ROOT / "config.quick.yaml"), "--workflow-profile", str(profile)],
-        capture_output=True, text=True, cwd=workdir,
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(ROOT / "Snakefile"),
+            "-d",
+            str(workdir),
+            "-n",
+            "--configfile",
+            str(ROOT / "config.quick.yaml"),
+            "--workflow-profile",
+            str(profile),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=workdir,
     )
 
 

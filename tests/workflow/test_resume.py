@@ -19,9 +19,23 @@ pytestmark = pytest.mark.pipeline
 def start_quick_run(workdir: Path) -> subprocess.Popen:
     workdir.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen(
-        [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir), "--cores", "2",
-         "--configfile", str(ROOT / "config.quick.yaml")],
-        cwd=workdir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "-s",
+            str(ROOT / "Snakefile"),
+            "-d",
+            str(workdir),
+            "--cores",
+            "2",
+            "--configfile",
+            str(ROOT / "config.quick.yaml"),
+        ],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
 
 

@@ -1,10 +1,6 @@
 # Empirical privacy: grid-exact hockey-stick divergences of projected 1-D chains, and Monte-Carlo lower bounds.
 
 
-def audit_config(wc):
-    return CONTRACTION["audit"]["configs"][wc.cfg]
-
-
 rule contraction_audit_grid:
     """Exact numerical law of PNSGD's output on every neighbouring instance, position and epsilon (spec 4.2-4.3)."""
     input:
@@ -12,16 +8,18 @@ rule contraction_audit_grid:
     output:
         grid=f"{WORK}/contraction/audit/{{cfg}}/grid.csv",
         laws=f"{WORK}/contraction/audit/{{cfg}}/laws.npz",
-    params:
-        audit=CONTRACTION["audit"],
-        setting=audit_config,
     log:
         f"{LOGS}/contraction_audit_grid/{{cfg}}.log",
     benchmark:
         f"{BENCH}/contraction_audit_grid/{{cfg}}.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        audit=CONTRACTION["audit"],
+        setting=audit_config,
     script:
         "../scripts/contraction_audit_grid.py"
 
@@ -35,33 +33,24 @@ rule contraction_audit_mc:
         code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{WORK}/contraction/audit/{{cfg}}/mc_{{i}}.csv",
-    wildcard_constraints:
-        i=r"\d+",
-    params:
-        audit=CONTRACTION["audit"],
-        setting=audit_config,
-        seed=lambda wc: config["seed"],
     log:
         f"{LOGS}/contraction_audit_mc/{{cfg}}/{{i}}.log",
     benchmark:
         f"{BENCH}/contraction_audit_mc/{{cfg}}/{{i}}.tsv"
+    wildcard_constraints:
+        i=r"\d+",
+    conda:
+        CONDA_ENV
     threads: config["threads"]
     resources:
         mem_mb=1500,
         runtime=10,
+    params:
+        audit=CONTRACTION["audit"],
+        setting=audit_config,
+        seed=lambda wc: config["seed"],
     script:
         "../scripts/contraction_audit_mc.py"
-
-
-def audited_configs(wc):
-    configs = CONTRACTION["audit"]["configs"]
-    return [name for name in CONTRACTION["audit"]["run"] if configs[name]["noise"] == wc.noise]
-
-
-def position_audits(wc):
-    """The Monte-Carlo files of every audited configuration of this noise, one per position (ascending)."""
-    positions = sorted(CONTRACTION["audit"]["positions"])
-    return [f"{WORK}/contraction/audit/{name}/mc_{i}.csv" for name in audited_configs(wc) for i in positions]
 
 
 rule contraction_audit:
@@ -72,16 +61,18 @@ rule contraction_audit:
         code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{RESULTS}/contraction/data/ext_audit_{{noise}}.csv",
-    params:
-        audit=CONTRACTION["audit"],
-        configs=audited_configs,
     log:
         f"{LOGS}/contraction_audit/{{noise}}.log",
     benchmark:
         f"{BENCH}/contraction_audit/{{noise}}.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        audit=CONTRACTION["audit"],
+        configs=audited_configs,
     script:
         "../scripts/contraction_audit.py"
 
@@ -92,16 +83,18 @@ rule contraction_random_stopping:
         code=dplab_sources("dplab.studies.contraction.audit"),
     output:
         f"{RESULTS}/contraction/data/ext_random_stopping.csv",
-    params:
-        audit=CONTRACTION["audit"],
-        stopping=CONTRACTION["random_stopping"],
-        setting=CONTRACTION["audit"]["configs"][CONTRACTION["random_stopping"]["config"]],
     log:
         f"{LOGS}/contraction_random_stopping.log",
     benchmark:
         f"{BENCH}/contraction_random_stopping.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        audit=CONTRACTION["audit"],
+        stopping=CONTRACTION["random_stopping"],
+        setting=CONTRACTION["audit"]["configs"][CONTRACTION["random_stopping"]["config"]],
     script:
         "../scripts/contraction_random_stopping.py"

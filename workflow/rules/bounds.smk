@@ -7,15 +7,17 @@ rule contraction_curves:
         code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/{{fig}}.csv",
-    params:
-        curve=lambda wc: CONTRACTION["figures"][wc.fig],
     log:
         f"{LOGS}/contraction_curves/{{fig}}.log",
     benchmark:
         f"{BENCH}/contraction_curves/{{fig}}.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        curve=lambda wc: CONTRACTION["figures"][wc.fig],
     script:
         "../scripts/contraction_curves.py"
 
@@ -26,15 +28,17 @@ rule contraction_laplace:
         code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/ext_laplace.csv",
-    params:
-        curve=CONTRACTION["laplace"],
     log:
         f"{LOGS}/contraction_laplace.log",
     benchmark:
         f"{BENCH}/contraction_laplace.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        curve=CONTRACTION["laplace"],
     script:
         "../scripts/contraction_laplace.py"
 
@@ -45,15 +49,17 @@ rule contraction_regime:
         code=dplab_sources("dplab.studies.contraction.curves"),
     output:
         f"{RESULTS}/contraction/data/ext_regime.csv",
-    params:
-        regime=CONTRACTION["regime"],
     log:
         f"{LOGS}/contraction_regime.log",
     benchmark:
         f"{BENCH}/contraction_regime.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        regime=CONTRACTION["regime"],
     script:
         "../scripts/contraction_regime.py"
 
@@ -65,14 +71,16 @@ rule contraction_lemmas:
     output:
         csv=in_report(f"{RESULTS}/contraction/tables/ext_lemmas.csv", "contraction", "tables"),
         md=f"{RESULTS}/contraction/tables/ext_lemmas.md",
-    params:
-        caption=contraction_caption("ext_lemmas"),
     log:
         f"{LOGS}/contraction_lemmas.log",
     benchmark:
         f"{BENCH}/contraction_lemmas.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        caption=contraction_caption("ext_lemmas"),
     script:
         "../scripts/contraction_lemmas.py"

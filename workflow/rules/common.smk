@@ -5,6 +5,7 @@ from pathlib import Path
 import yaml
 
 from dplab.config import validate_config
+from dplab.studies.preprocessing import pipeline as preprocessing_pipeline
 from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
 # workflow.configfiles: config.yaml and every --configfile, checked for duplicate keys.
@@ -17,6 +18,8 @@ validate_config(
 for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, str(config["threads"]))
 
+# Every rule's software: environment.yml (used with --software-deployment-method conda; a pip install needs nothing more).
+CONDA_ENV = str(Path(workflow.basedir) / "environment.yml")
 RESULTS = config["results"]
 CAPTION = str(Path(workflow.basedir) / "workflow" / "report" / "artifact.rst")  # renders params.caption
 WORK = config["work"]
@@ -82,3 +85,37 @@ def in_report(path, study, kind):
 def contraction_caption(artifact_id):
     with open(Path(workflow.basedir) / "workflow" / "report" / "captions.yaml", encoding="utf-8") as handle:
         return yaml.safe_load(handle)["contraction"]["captions"][artifact_id]
+
+
+# Contraction audit (audit.smk)
+
+
+def audit_config(wc):
+    return CONTRACTION["audit"]["configs"][wc.cfg]
+
+
+def audited_configs(wc):
+    configs = CONTRACTION["audit"]["configs"]
+    return [name for name in CONTRACTION["audit"]["run"] if configs[name]["noise"] == wc.noise]
+
+
+def position_audits(wc):
+    """The Monte-Carlo files of every audited configuration of this noise, one per position (ascending)."""
+    positions = sorted(CONTRACTION["audit"]["positions"])
+    return [f"{WORK}/contraction/audit/{name}/mc_{i}.csv" for name in audited_configs(wc) for i in positions]
+
+
+# Pre-processing pipeline (datasets.smk, preprocess.smk)
+PREPROCESSING_WORK = f"{WORK}/preprocessing"
+
+
+def preprocessing_dataset_sections(wc):
+    """The one configuration section a dataset is drawn from (editing another section does not redraw it)."""
+    section = preprocessing_pipeline.dataset_section(wc.dataset)
+    return {section: config["preprocessing"][section]}
+
+
+def preprocessing_step_sections(wc):
+    """The sections a step's parameters come from: sensitivity (eta, m, k) and the dataset's own (its k)."""
+    own = preprocessing_pipeline.dataset_section(wc.dataset)
+    return {section: config["preprocessing"][section] for section in dict.fromkeys(["sensitivity", own])}

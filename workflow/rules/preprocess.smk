@@ -4,11 +4,6 @@
 
 if "preprocessing" in config["studies"]:
 
-    def preprocessing_step_sections(wc):
-        """The sections a step's parameters come from: sensitivity (eta, m, k) and the dataset's own (its k)."""
-        own = preprocessing_pipeline.dataset_section(wc.dataset)
-        return {section: config["preprocessing"][section] for section in dict.fromkeys(["sensitivity", own])}
-
     rule preprocess:
         """One pre-processing step (deduplication, quantization, an imputation, PCA rank or dimension reduction)
         applied to one dataset: the pre-processed values and which records were kept."""
@@ -17,17 +12,19 @@ if "preprocessing" in config["studies"]:
             code=dplab_sources("dplab.studies.preprocessing.pipeline"),
         output:
             f"{PREPROCESSING_WORK}/preprocessed/{{dataset}}/{{step}}.npz",
-        wildcard_constraints:
-            step="|".join(preprocessing_pipeline.STEPS),
-        params:
-            sections=preprocessing_step_sections,
         log:
             f"{LOGS}/preprocess/{{dataset}}/{{step}}.log",
         benchmark:
             f"{BENCH}/preprocess/{{dataset}}/{{step}}.tsv"
+        wildcard_constraints:
+            step="|".join(preprocessing_pipeline.STEPS),
+        conda:
+            CONDA_ENV
         resources:
             mem_mb=750,
             runtime=5,
+        params:
+            sections=preprocessing_step_sections,
         script:
             "../scripts/preprocess.py"
 
@@ -42,17 +39,19 @@ if "preprocessing" in config["studies"]:
             code=dplab_sources("dplab.studies.preprocessing.sensitivity"),
         output:
             f"{PREPROCESSING_WORK}/sensitivity/{{step}}.csv",
-        wildcard_constraints:
-            step="|".join(preprocessing_pipeline.STEPS),
-        params:
-            sections={"sensitivity": config["preprocessing"]["sensitivity"]},
-            seed=config["seed"],
         log:
             f"{LOGS}/preprocessing_sensitivity/{{step}}.log",
         benchmark:
             f"{BENCH}/preprocessing_sensitivity/{{step}}.tsv"
+        wildcard_constraints:
+            step="|".join(preprocessing_pipeline.STEPS),
+        conda:
+            CONDA_ENV
         resources:
             mem_mb=750,
             runtime=5,
+        params:
+            sections={"sensitivity": config["preprocessing"]["sensitivity"]},
+            seed=config["seed"],
         script:
             "../scripts/preprocessing_sensitivity.py"

@@ -1,11 +1,11 @@
 # Figures (they only read data files, so a style edit re-runs no computation), claims, index and provenance.
 
+
 # Light jobs run on the machine of the controller, never submitted to a cluster.
 localrules:
     contraction_claims,
     results_index,
     provenance,
-
 
 
 rule contraction_figure:
@@ -16,19 +16,21 @@ rule contraction_figure:
     output:
         png=in_report(f"{RESULTS}/contraction/figures/{{figid}}.png", "contraction", "figures"),
         pdf=f"{RESULTS}/contraction/figures/{{figid}}.pdf",
-    wildcard_constraints:
-        figid="fig2|fig3|ext_[a-z_]+",
-    params:
-        caption=lambda wc: contraction_caption(wc.figid),
-        figid=lambda wc: wc.figid,
-        config=CONTRACTION,
     log:
         f"{LOGS}/contraction_figure/{{figid}}.log",
     benchmark:
         f"{BENCH}/contraction_figure/{{figid}}.tsv"
+    wildcard_constraints:
+        figid="fig2|fig3|ext_[a-z_]+",
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        caption=lambda wc: contraction_caption(wc.figid),
+        figid=lambda wc: wc.figid,
+        config=CONTRACTION,
     script:
         "../scripts/contraction_figure.py"
 
@@ -41,17 +43,18 @@ rule contraction_claims:
         code=dplab_sources("dplab.studies.contraction.claims"),
     output:
         in_report(f"{RESULTS}/contraction/claims.csv", "contraction", "claims"),
-    params:
-        caption="Every claim of Asoodeh, Diaz, Calmon (ISIT 2020) with its verdict and the numbers that decide it.",
-        config=CONTRACTION,
-        results=RESULTS,
     log:
         f"{LOGS}/contraction_claims.log",
     benchmark:
         f"{BENCH}/contraction_claims.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        caption="Every claim of Asoodeh, Diaz, Calmon (ISIT 2020) with its verdict and the numbers that decide it.",
+        config=CONTRACTION,
     script:
         "../scripts/contraction_claims.py"
 
@@ -64,16 +67,17 @@ rule results_index:
         code=dplab_sources("dplab.report.index"),
     output:
         f"{RESULTS}/index.md",
-    params:
-        results=RESULTS,
-        declared=declared_artifacts(),
     log:
         f"{LOGS}/results_index.log",
     benchmark:
         f"{BENCH}/results_index.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        declared=declared_artifacts(),
     script:
         "../scripts/results_index.py"
 
@@ -84,15 +88,17 @@ rule provenance:
         study_targets(),
     output:
         f"{RESULTS}/provenance.json",
-    params:
-        config=config,
-        repo=workflow.basedir,
     log:
         f"{LOGS}/provenance.log",
     benchmark:
         f"{BENCH}/provenance.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=750,
         runtime=5,
+    params:
+        config=config,
+        repo=workflow.basedir,
     script:
         "../scripts/provenance.py"

@@ -50,7 +50,10 @@ def data_outputs(name, artifact):
     folder = f"{RESULTS}/{name}"
     if artifact.kind == "figure":
         return {"csv": f"{folder}/data/{artifact.id}.csv"}
-    return {"csv": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"), "md": f"{folder}/tables/{artifact.id}.md"}
+    return {
+        "csv": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"),
+        "md": f"{folder}/tables/{artifact.id}.md",
+    }
 
 
 for _name, _study in REGISTERED.items():
@@ -60,15 +63,23 @@ for _name, _study in REGISTERED.items():
             rule:
                 name:
                     f"{_name}_{_artifact.id}_shard"
-                message:
-                    f"{_name}: shard {{wildcards.shard}} of {shard_count(_name, _artifact)} of {_artifact.id}"
                 input:
                     products=list(pipeline_inputs(_name, _artifact).values()),
                     code=dplab_sources(*_artifact.compute_modules()),
                 output:
                     f"{WORK}/{_name}/shards/{_artifact.id}/{{shard}}-of-{shard_count(_name, _artifact)}.pkl",
+                log:
+                    f"{LOGS}/{_name}_{_artifact.id}_shard/{{shard}}.log",
+                benchmark:
+                    f"{BENCH}/{_name}_{_artifact.id}_shard/{{shard}}.tsv"
                 wildcard_constraints:
                     shard=r"\d+",
+                conda:
+                    CONDA_ENV
+                threads: config["threads"]
+                resources:
+                    mem_mb=_artifact.mem_mb,
+                    runtime=_artifact.runtime,
                 params:
                     study=_name,
                     artifact=_artifact.id,
@@ -76,28 +87,30 @@ for _name, _study in REGISTERED.items():
                     seed=config["seed"],
                     shards=shard_count(_name, _artifact),
                     inputs=pipeline_inputs(_name, _artifact),
-                log:
-                    f"{LOGS}/{_name}_{_artifact.id}_shard/{{shard}}.log",
-                benchmark:
-                    f"{BENCH}/{_name}_{_artifact.id}_shard/{{shard}}.tsv"
-                threads: config["threads"]
-                resources:
-                    mem_mb=_artifact.mem_mb,
-                    runtime=_artifact.runtime,
+                message:
+                    f"{_name}: shard {{wildcards.shard}} of {shard_count(_name, _artifact)} of {_artifact.id}"
                 script:
                     "../scripts/study_shard.py"
 
         rule:
             name:
                 f"{_name}_{_artifact.id}"
-            message:
-                f"{_name}: {_artifact.kind} {_artifact.id} ({module_of(_artifact.compute)})"
             input:
                 source=derived_source(_name, _artifact),
                 shards=shard_files(_name, _artifact),
                 code=dplab_sources(*_artifact.compute_modules()),
             output:
                 **data_outputs(_name, _artifact),
+            log:
+                f"{LOGS}/{_name}_{_artifact.id}.log",
+            benchmark:
+                f"{BENCH}/{_name}_{_artifact.id}.tsv"
+            conda:
+                CONDA_ENV
+            threads: config["threads"]
+            resources:
+                mem_mb=_artifact.mem_mb,
+                runtime=_artifact.runtime,
             params:
                 study=_name,
                 artifact=_artifact.id,
@@ -105,14 +118,8 @@ for _name, _study in REGISTERED.items():
                 section=config[_name][_artifact.section],
                 seed=config["seed"],
                 inputs=pipeline_inputs(_name, _artifact),
-            log:
-                f"{LOGS}/{_name}_{_artifact.id}.log",
-            benchmark:
-                f"{BENCH}/{_name}_{_artifact.id}.tsv"
-            threads: config["threads"]
-            resources:
-                mem_mb=_artifact.mem_mb,
-                runtime=_artifact.runtime,
+            message:
+                f"{_name}: {_artifact.kind} {_artifact.id} ({module_of(_artifact.compute)})"
             script:
                 "../scripts/study_data.py"
 
@@ -127,20 +134,22 @@ for _name, _study in REGISTERED.items():
                 output:
                     png=in_report(f"{RESULTS}/{_name}/figures/{_artifact.id}.png", _name, "figures"),
                     pdf=f"{RESULTS}/{_name}/figures/{_artifact.id}.pdf",
-                params:
-                    study=_name,
-                    artifact=_artifact.id,
-                    caption=_artifact.caption,
-                    section=config[_name][_artifact.section],
                 log:
                     f"{LOGS}/{_name}_{_artifact.id}_figure.log",
                 benchmark:
                     f"{BENCH}/{_name}_{_artifact.id}_figure.tsv"
                 group:
                     "report"
+                conda:
+                    CONDA_ENV
                 resources:
                     mem_mb=1000,
                     runtime=5,
+                params:
+                    study=_name,
+                    artifact=_artifact.id,
+                    caption=_artifact.caption,
+                    section=config[_name][_artifact.section],
                 script:
                     "../scripts/study_figure.py"
 
@@ -152,10 +161,6 @@ for _name, _study in REGISTERED.items():
             code=dplab_sources(module_of(_study.claims)),
         output:
             in_report(f"{RESULTS}/{_name}/claims.csv", _name, "claims"),
-        params:
-            study=_name,
-            caption=f"Every claim of {_study.paper} with its verdict and the numbers that decide it.",
-            config=config[_name],
         log:
             f"{LOGS}/{_name}_claims.log",
         benchmark:
@@ -163,8 +168,14 @@ for _name, _study in REGISTERED.items():
         group:
             "report"
         localrule: True
+        conda:
+            CONDA_ENV
         resources:
             mem_mb=1000,
             runtime=5,
+        params:
+            study=_name,
+            caption=f"Every claim of {_study.paper} with its verdict and the numbers that decide it.",
+            config=config[_name],
         script:
             "../scripts/study_claims.py"

@@ -8,17 +8,19 @@ rule contraction_utility_train:
         code=dplab_sources("dplab.studies.contraction.utility"),
     output:
         f"{WORK}/contraction/utility/{{noise}}.csv",
-    params:
-        utility=CONTRACTION["utility"],
-        seed=config["seed"],
     log:
         f"{LOGS}/contraction_utility_train/{{noise}}.log",
     benchmark:
         f"{BENCH}/contraction_utility_train/{{noise}}.tsv"
+    conda:
+        CONDA_ENV
     threads: config["threads"]
     resources:
         mem_mb=1500,
         runtime=10,
+    params:
+        utility=CONTRACTION["utility"],
+        seed=config["seed"],
     script:
         "../scripts/contraction_utility_train.py"
 
@@ -32,15 +34,17 @@ rule contraction_utility:
         data=f"{RESULTS}/contraction/data/ext_utility.csv",
         table=in_report(f"{RESULTS}/contraction/tables/ext_utility.csv", "contraction", "tables"),
         table_md=f"{RESULTS}/contraction/tables/ext_utility.md",
-    params:
-        caption=contraction_caption("ext_utility"),
-        utility=CONTRACTION["utility"],
     log:
         f"{LOGS}/contraction_utility.log",
     benchmark:
         f"{BENCH}/contraction_utility.tsv"
+    conda:
+        CONDA_ENV
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        caption=contraction_caption("ext_utility"),
+        utility=CONTRACTION["utility"],
     script:
         "../scripts/contraction_utility.py"

@@ -6,7 +6,9 @@ from dplab.report.io import atomic_path, write_csv
 from dplab.studies.contraction.audit import grid_audit
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
-if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_audit_grid.py, from the repository
+if (
+    "snakemake" not in globals()
+):  # run directly, e.g. python workflow/scripts/contraction_audit_grid.py, from the repository
     snakemake = mock_snakemake("contraction_audit_grid", configfiles=("config.quick.yaml",), cfg="G1")
 log = setup_script(snakemake)
 audit, setting = snakemake.params.audit, snakemake.params.setting

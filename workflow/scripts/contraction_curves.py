@@ -4,7 +4,9 @@ from dplab.report.io import write_csv
 from dplab.studies.contraction.curves import figure_curves
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
-if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_curves.py, from the repository
+if (
+    "snakemake" not in globals()
+):  # run directly, e.g. python workflow/scripts/contraction_curves.py, from the repository
     snakemake = mock_snakemake("contraction_curves", configfiles=("config.quick.yaml",), fig="fig2")
 log = setup_script(snakemake)
 frame = figure_curves(snakemake.params.curve)

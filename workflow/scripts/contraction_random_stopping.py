@@ -4,7 +4,9 @@ from dplab.report.io import write_csv
 from dplab.studies.contraction.audit import AuditViolation, bound_violations, random_stopping_audit
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
-if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_random_stopping.py, from the repository
+if (
+    "snakemake" not in globals()
+):  # run directly, e.g. python workflow/scripts/contraction_random_stopping.py, from the repository
     snakemake = mock_snakemake("contraction_random_stopping", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
 params = snakemake.params

@@ -7,7 +7,9 @@ from dplab.seeding import derive_seed
 from dplab.studies.contraction.utility import train_utility
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
-if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/contraction_utility_train.py, from the repository
+if (
+    "snakemake" not in globals()
+):  # run directly, e.g. python workflow/scripts/contraction_utility_train.py, from the repository
     snakemake = mock_snakemake("contraction_utility_train", configfiles=("config.quick.yaml",), noise="gaussian")
 log = setup_script(snakemake)
 params = snakemake.params

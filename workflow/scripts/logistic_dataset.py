@@ -13,8 +13,9 @@ log = setup_script(snakemake)
 params = snakemake.params
 data = params.data
 seed = derive_seed(params.seed, snakemake.rule, snakemake.wildcards.noise)
-X, y, w_star = logistic_regression_dataset(data["n"] + params.test_size, data["d"], seed=seed,
-                                           feature_distribution=data["feature_distribution"])
+X, y, w_star = logistic_regression_dataset(
+    data["n"] + params.test_size, data["d"], seed=seed, feature_distribution=data["feature_distribution"]
+)
 n = data["n"]
 log.info("seed %d, n_train %d, n_test %d, d %d", seed, n, params.test_size, data["d"])
 with atomic_path(snakemake.output[0]) as temporary:

@@ -8,6 +8,13 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/p
     snakemake = mock_snakemake("preprocessing_sensitivity", configfiles=("config.quick.yaml",), step="dedup")
 log = setup_script(snakemake)
 seed = derive_seed(snakemake.params.seed, "preprocessing")
-write_trials(snakemake.wildcards.step, snakemake.params.sections, seed, snakemake.input.data,
-             snakemake.input.preprocessed, snakemake.output[0], lambda x: progress(list(x)))
+write_trials(
+    snakemake.wildcards.step,
+    snakemake.params.sections,
+    seed,
+    snakemake.input.data,
+    snakemake.input.preprocessed,
+    snakemake.output[0],
+    lambda x: progress(list(x)),
+)
 log.info("trials of %s written to %s", snakemake.wildcards.step, snakemake.output[0])

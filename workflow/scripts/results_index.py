@@ -1,5 +1,7 @@
 """results/index.md from the declared artifacts of the configuration, their captions and the claims files."""
 
+from pathlib import Path
+
 import yaml
 
 from dplab.report.index import render_index
@@ -20,4 +22,4 @@ for name, declared in snakemake.params.declared.items():
         study = load_study(name)
         meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
     studies[name] = {**meta, "figures": declared["figures"], "tables": declared["tables"]}
-write_text(render_index(snakemake.params.results, studies), snakemake.output[0])
+write_text(render_index(Path(snakemake.output[0]).parent, studies), snakemake.output[0])

@@ -18,7 +18,9 @@ artifact = load_study(study).artifact(artifact_id)
 seed = derive_seed(snakemake.params.seed, study, artifact_id)
 log.info("seed %d", seed)
 if artifact.points:
-    frame = combine_shards(artifact, [pd.read_pickle(path) for path in snakemake.input.shards], snakemake.params.section)
+    frame = combine_shards(
+        artifact, [pd.read_pickle(path) for path in snakemake.input.shards], snakemake.params.section
+    )
 elif artifact.derived_from:
     frame = resolve(artifact.compute)(pd.read_csv(snakemake.input.source[0]), snakemake.params.section)
 elif artifact.inputs:

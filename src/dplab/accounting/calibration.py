@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 
 import dp_accounting
-
-from dplab.checks import in_range, positive_finite, probability, whole_number
 import numpy as np
 from dp_accounting import rdp
+
+from dplab.checks import in_range, positive_finite, probability, whole_number
 
 __all__ = ["RDP_ORDERS", "calibrate_dpsgd_sigma"]
 
@@ -26,14 +26,24 @@ def calibrate_dpsgd_sigma(sampling_rate: float, steps: int, epsilon: float, log_
 
     def event(sigma: float) -> dp_accounting.DpEvent:
         return dp_accounting.SelfComposedDpEvent(
-            dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(sigma)), steps)
+            dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(sigma)), steps
+        )
 
-    sigma = float(dp_accounting.calibrate_dp_mechanism(
-        lambda: rdp.RdpAccountant(list(RDP_ORDERS)), event, epsilon, math.exp(log_delta),
-        dp_accounting.LowerEndpointAndGuess(1e-3, 1.0), tol=1e-3))
+    sigma = float(
+        dp_accounting.calibrate_dp_mechanism(
+            lambda: rdp.RdpAccountant(list(RDP_ORDERS)),
+            event,
+            epsilon,
+            math.exp(log_delta),
+            dp_accounting.LowerEndpointAndGuess(1e-3, 1.0),
+            tol=1e-3,
+        )
+    )
     accountant = rdp.RdpAccountant(list(RDP_ORDERS)).compose(event(sigma))
     spent = accountant.get_epsilon(math.exp(log_delta))
     if spent > epsilon * (1 + 1e-9):
-        raise ValueError(f"calibration failed: sigma={sigma!r} spends epsilon={spent!r} > target {epsilon!r} "
-                         f"(log_delta={log_delta!r})")
+        raise ValueError(
+            f"calibration failed: sigma={sigma!r} spends epsilon={spent!r} > target {epsilon!r} "
+            f"(log_delta={log_delta!r})"
+        )
     return sigma

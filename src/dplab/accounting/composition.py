@@ -185,8 +185,7 @@ def log_lower_bound_delta(delta: ArrayLike, T: ArrayLike) -> float | np.ndarray:
 def _log_pure_optimal_delta(eps: float, T: int, eps_prime: float) -> float:
     """log Σ_j C(T,j) p^j q^{T−j} [1 − e^{ε′ − ε(2j−T)}]_+ with p = e^ε/(1+e^ε): the optimal δ of T ε-DP steps."""
     j = np.arange(T + 1, dtype=np.float64)
-    log_weight = (gammaln(T + 1) - gammaln(j + 1) - gammaln(T - j + 1)
-                  + j * eps - T * np.logaddexp(0.0, eps))
+    log_weight = gammaln(T + 1) - gammaln(j + 1) - gammaln(T - j + 1) + j * eps - T * np.logaddexp(0.0, eps)
     privacy_loss = eps * (2.0 * j - T)
     above = privacy_loss > eps_prime
     if not above.any():
@@ -271,8 +270,9 @@ def _ceil_ratio(eps_prime: np.ndarray, eps: np.ndarray, T: np.ndarray) -> np.nda
     return np.clip(np.where(eps > 0, c, T), 0, T)
 
 
-def cor2_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
-               delta_tilde: ArrayLike) -> float | np.ndarray:
+def cor2_delta(
+    eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike, delta_tilde: ArrayLike
+) -> float | np.ndarray:
     """Corollary 2 (Composition II) of He-Wang-Tao, with c = ⌈ε′/ε⌉ and a = δ/(1+e^ε):
 
     δ′ = 1 − (1 − e^ε a)^c (1 − a)^{T−c} + 1 − (1 − a)^T + δ̃   (δ̃ may be 0 here, to read the δ-terms alone).
@@ -285,8 +285,9 @@ def cor2_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayL
     return scalar_or_array(first + _one_minus_product(t * np.log1p(-a)) + dt)
 
 
-def cor2_delta_first_order(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
-                           delta_tilde: ArrayLike) -> float | np.ndarray:
+def cor2_delta_first_order(
+    eps: ArrayLike, delta: ArrayLike, T: ArrayLike, eps_prime: ArrayLike, delta_tilde: ArrayLike
+) -> float | np.ndarray:
     """The paper's first-order form of Corollary 2: δ′ ≈ (T − c)·2δ/(1+e^ε) + cδ + δ̃."""
     e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
     ep, dt = as_non_negative_array(eps_prime, "eps_prime"), _delta(delta_tilde, "delta_tilde")
@@ -299,8 +300,7 @@ def _thm4_objective(log_rest: float, a: float, r: float) -> float:
     return float(1.0 - np.exp(log_rest) * (1.0 - np.exp(r) * a))
 
 
-def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: float,
-               reading: str = "box") -> float:
+def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: float, reading: str = "box") -> float:
     """Theorem 4 (Composition I) of He-Wang-Tao, homogeneous steps: δ′ = max over {α_i} ∈ I of
 
     1 − Π(1 − e^{α_i} a) + 1 − (1 − a)^T + δ̃,  a = δ/(1+e^ε),
@@ -322,13 +322,17 @@ def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: 
     tail = float(_one_minus_product(t * log_at_zero)) + dt
     values = [float(_one_minus_product(t * log_at_eps))] if m_max == t else []
     candidates = range(m_max + 1) if reading == "literal" else ([m_max] if m_max < t else [])
-    values += [_thm4_objective(m * log_at_eps + (t - m - 1) * log_at_zero, a, max(ep - m * e, 0.0))
-               for m in candidates if m < t]
+    values += [
+        _thm4_objective(m * log_at_eps + (t - m - 1) * log_at_zero, a, max(ep - m * e, 0.0))
+        for m in candidates
+        if m < t
+    ]
     return max(values) + tail
 
 
-def thm4_delta_heterogeneous(eps_steps: Sequence[float], delta_steps: Sequence[float], eps_prime: float,
-                             delta_tilde: float) -> float:
+def thm4_delta_heterogeneous(
+    eps_steps: Sequence[float], delta_steps: Sequence[float], eps_prime: float, delta_tilde: float
+) -> float:
     """Theorem 4 of He-Wang-Tao for heterogeneous steps, box reading (0 ≤ α_i ≤ ε_i), by exact enumeration of the
     vertices of I: for each group of identical (ε_i, δ_i), how many coordinates sit at ε_i, plus at most one free
     coordinate at the remainder r ∈ (0, ε_g]. δ′ = max[1 − Π(1 − e^{α_i} a_i)] + 1 − Π(1 − a_i) + δ̃,
@@ -350,8 +354,9 @@ def thm4_delta_heterogeneous(eps_steps: Sequence[float], delta_steps: Sequence[f
         remainder = eps_prime - used
         if remainder < -tolerance:
             continue
-        log_rest = sum(n * np.log1p(-np.exp(k[0]) * a[k]) + (groups[k] - n) * np.log1p(-a[k])
-                       for n, k in zip(counts, keys))
+        log_rest = sum(
+            n * np.log1p(-np.exp(k[0]) * a[k]) + (groups[k] - n) * np.log1p(-a[k]) for n, k in zip(counts, keys)
+        )
         if remainder <= tolerance:
             best = max(best, float(-np.expm1(log_rest)))
             continue
@@ -371,8 +376,9 @@ def cor3_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float 
     return scalar_or_array(np.minimum(t * e * np.tanh(e / 2.0) + e * np.sqrt(2.0 * t * -np.log(dt)), t * e))
 
 
-def cor3_log_delta_double_prime(eps: ArrayLike, T: ArrayLike, eps_prime: ArrayLike,
-                                variant: str = "corrected") -> float | np.ndarray:
+def cor3_log_delta_double_prime(
+    eps: ArrayLike, T: ArrayLike, eps_prime: ArrayLike, variant: str = "corrected"
+) -> float | np.ndarray:
     """log δ″ of Corollary 3 (eq. (38) of He-Wang-Tao), the optimised Chernoff bound on P(ΣV_i > ε′) with
     V_i = ±ε w.p. e^ε/(1+e^ε), 1/(1+e^ε):
 
@@ -391,16 +397,19 @@ def cor3_log_delta_double_prime(eps: ArrayLike, T: ArrayLike, eps_prime: ArrayLi
     sign = -1.0 if variant == "as_printed" else 1.0
     inside = (ep > total * np.tanh(e / 2.0)) & (ep < total)
     safe_ep = np.where(inside, ep, 0.5 * total * (1.0 + np.tanh(e / 2.0)))
-    log_value = (sign * (safe_ep + total) / 2.0
-                 + t * (np.log(2.0 * total) - np.log(total - safe_ep) - np.logaddexp(0.0, e))
-                 - (safe_ep + total) / (2.0 * e) * (np.log(total + safe_ep) - np.log(total - safe_ep)))
+    log_value = (
+        sign * (safe_ep + total) / 2.0
+        + t * (np.log(2.0 * total) - np.log(total - safe_ep) - np.logaddexp(0.0, e))
+        - (safe_ep + total) / (2.0 * e) * (np.log(total + safe_ep) - np.log(total - safe_ep))
+    )
     below = 0.0 if variant == "corrected" else np.nan
     out = np.where(inside, log_value, np.where(ep >= total, -np.inf, below))
     return scalar_or_array(out)
 
 
-def cor3_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike,
-               variant: str = "corrected") -> float | np.ndarray:
+def cor3_delta(
+    eps: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike, variant: str = "corrected"
+) -> float | np.ndarray:
     """Corollary 3's δ′ at its own ε′ = :func:`cor3_epsilon`: the Corollary 2 δ-terms (c = ⌈ε′/ε⌉) plus δ″ in
     place of δ̃ (steps read as (ε, δ)-DP, as the paper does in Thm 7; δ = 0 gives the literal pure-DP statement)."""
     ep = cor3_epsilon(eps, T, delta_tilde)
@@ -413,8 +422,9 @@ def cor3_delta(eps: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: Arra
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def min_epsilon_at_target(method: str, eps: float, delta: float, T: int, delta_target: float,
-                          n_scan: int = 20000) -> float:
+def min_epsilon_at_target(
+    method: str, eps: float, delta: float, T: int, delta_target: float, n_scan: int = 20000
+) -> float:
     """Smallest ε′ each method certifies with δ′ ≤ δ_target (+inf if none), spec §2.4:
 
     - basic: Tε if Tδ ≤ δ_target; drv: δ̃ = δ_target − Tδ; kov: δ̃ = 1 − (1−δ_target)/(1−δ)^T;
@@ -447,6 +457,7 @@ def min_epsilon_at_target(method: str, eps: float, delta: float, T: int, delta_t
         variant = "corrected" if method == "cor3_corrected" else "as_printed"
         eps_prime = np.asarray(cor3_epsilon(eps, T, tails))
         delta_prime = np.asarray(cor2_delta(eps, delta, T, eps_prime, 0.0)) + np.exp(
-            cor3_log_delta_double_prime(eps, T, eps_prime, variant))
+            cor3_log_delta_double_prime(eps, T, eps_prime, variant)
+        )
     ok = delta_prime <= delta_target
     return float(eps_prime[ok].min()) if ok.any() else float("inf")

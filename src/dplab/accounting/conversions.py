@@ -215,4 +215,3 @@ def gaussian_rdp(orders: ArrayLike, sensitivity: ArrayLike, sigma: ArrayLike) ->
     delta_f = as_non_negative_array(sensitivity, "sensitivity")
     s = as_positive_array(sigma, "sigma")
     return scalar_or_array(alpha * delta_f**2 / (2.0 * s**2))
-

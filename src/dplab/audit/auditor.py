@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import probability, require
 from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
+from dplab.checks import probability, require
 
 __all__ = ["AuditResult", "audit_samplers"]
 
@@ -62,9 +62,16 @@ def _best_event(p: np.ndarray, q: np.ndarray, thresholds: np.ndarray, delta: flo
     return best, float(bounds[best])
 
 
-def audit_samplers(sample_p: Sampler, sample_q: Sampler, *, delta: float, samples: int = 100_000,
-                   alpha: float = 0.05, statistic: Callable[[np.ndarray], np.ndarray] | None = None,
-                   rng: np.random.Generator | int | None = None) -> AuditResult:
+def audit_samplers(
+    sample_p: Sampler,
+    sample_q: Sampler,
+    *,
+    delta: float,
+    samples: int = 100_000,
+    alpha: float = 0.05,
+    statistic: Callable[[np.ndarray], np.ndarray] | None = None,
+    rng: np.random.Generator | int | None = None,
+) -> AuditResult:
     """(1 − alpha)-confidence lower bound on ε at ``delta`` for the mechanism whose outputs on two neighbouring
     datasets are drawn by ``sample_p(size, rng)`` and ``sample_q(size, rng)``; ``samples`` per side, split in half
     between event selection (both orderings of the pair, thresholds at 400 pooled quantiles) and the bound."""
@@ -76,8 +83,10 @@ def audit_samplers(sample_p: Sampler, sample_q: Sampler, *, delta: float, sample
     q = _scalars(sample_q(int(samples), generator), statistic, "sample_q")
     half = int(samples) // 2
     thresholds = np.unique(np.quantile(np.concatenate([p[:half], q[:half]]), _THRESHOLD_LEVELS))
-    choices = [(_best_event(a[:half], b[:half], thresholds, delta, alpha), a, b, order)
-               for a, b, order in ((p, q, "P/Q"), (q, p, "Q/P"))]
+    choices = [
+        (_best_event(a[:half], b[:half], thresholds, delta, alpha), a, b, order)
+        for a, b, order in ((p, q, "P/Q"), (q, p, "Q/P"))
+    ]
     (index, _), first, second, order = max(choices, key=lambda choice: choice[0][1])
     threshold, side = thresholds[index % thresholds.size], (">" if index < thresholds.size else "<")
     k_first = int(_in_event(first[half:], threshold, side)[0].sum())

@@ -32,7 +32,9 @@ def _random_directions(rng: np.random.Generator, count: int, d: int) -> np.ndarr
     return g / np.linalg.norm(g, axis=1, keepdims=True)
 
 
-def near_duplicate_clusters(rng: np.random.Generator, n: int, d: int, cluster_sizes: list[int], eta: float) -> np.ndarray:
+def near_duplicate_clusters(
+    rng: np.random.Generator, n: int, d: int, cluster_sizes: list[int], eta: float
+) -> np.ndarray:
     """n points in the unit ball: one cluster per entry of ``cluster_sizes`` (a centre point plus size−1 members
     within η/2 of it) and the rest isolated; all centres/isolated points pairwise farther than 4η (rejection
     sampling in the ball of radius 1 − η/2). Rows are shuffled."""
@@ -51,12 +53,14 @@ def near_duplicate_clusters(rng: np.random.Generator, n: int, d: int, cluster_si
         if all(np.linalg.norm(candidate - a) > 4 * eta for a in anchors):
             anchors.append(candidate)
     if len(anchors) < anchors_needed:
-        raise ValueError(f"eta={eta!r} is too large to place {anchors_needed} separated anchors in the unit ball of R^{d}")
+        raise ValueError(
+            f"eta={eta!r} is too large to place {anchors_needed} separated anchors in the unit ball of R^{d}"
+        )
     rows = []
     for centre, size in zip(anchors, sizes):
         offsets = _random_directions(rng, size - 1, d) * (eta / 2) * rng.uniform(size=(size - 1, 1))
         rows.extend([centre, *(centre + offsets)])
-    rows.extend(anchors[len(sizes):])
+    rows.extend(anchors[len(sizes) :])
     data = np.asarray(rows)
     data /= np.maximum(1.0, np.linalg.norm(data, axis=1, keepdims=True))
     return data[rng.permutation(n)]
@@ -70,8 +74,9 @@ def check_missing_rate(rate: float) -> float:
     return value
 
 
-def with_missing_values(rng: np.random.Generator, X: np.ndarray, missing_rate: float, imputable: list[int],
-                        features_per_row: int = 1) -> np.ndarray:
+def with_missing_values(
+    rng: np.random.Generator, X: np.ndarray, missing_rate: float, imputable: list[int], features_per_row: int = 1
+) -> np.ndarray:
     """A copy of X where exactly round(rate·n) rows (MCAR) each miss ``features_per_row`` of the ``imputable``
     features (NaN). Every imputable feature keeps at least one available value."""
     rate = check_missing_rate(missing_rate)
@@ -100,8 +105,9 @@ class LowRankDataset:
     k: int
 
 
-def low_rank_dataset(rng: np.random.Generator, n: int, d: int, k: int, tail_sd: float, scale: float = 1.0,
-                     label_scale: float = 4.0) -> LowRankDataset:
+def low_rank_dataset(
+    rng: np.random.Generator, n: int, d: int, k: int, tail_sd: float, scale: float = 1.0, label_scale: float = 4.0
+) -> LowRankDataset:
     """Spec §3 generator: U random orthogonal; z_ij = ±u_ij·scale/√k, u ~ U[0.8, 1]; x = U_k z + tail_sd·U_⊥g;
     rows projected onto the unit ball; Pr[y = 1] = sigmoid(label_scale·⟨θ†, x⟩/rms), θ† a unit vector in span U_k.
     λ_k ≈ 0.813·scale²/k, so ``scale`` controls the eigen-gap."""

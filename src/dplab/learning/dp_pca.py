@@ -46,7 +46,9 @@ def dp_pca_epsilon(n: int, noise_scale: float, delta: float) -> float:
     return c + 2 * math.sqrt(c * math.log(1 / delta))
 
 
-def dp_pca_subspaces(X: ArrayLike, k: int, epsilon: float, delta: float, rng: np.random.Generator, runs: int = 1) -> np.ndarray:
+def dp_pca_subspaces(
+    X: ArrayLike, k: int, epsilon: float, delta: float, rng: np.random.Generator, runs: int = 1
+) -> np.ndarray:
     """``runs`` independent releases of the top-k eigenvectors of (1/n)XᵀX + E: (runs, d, k), sign convention of
     :func:`dplab.preprocessing.pca.top_eigenvectors`."""
     data = require_ndim("X", as_finite_array(X, "X"), 2)

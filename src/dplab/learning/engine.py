@@ -445,7 +445,10 @@ def _clipped_sum_function(loss: Loss, per_run_samples: bool, labelled: bool, met
 
 
 def _mean_clipped_gradient(
-    clipped_sum: Callable[[Tensor, _Batch, float | None], Tensor], w: Tensor, batch: _Batch, clip_norm: float | None,
+    clipped_sum: Callable[[Tensor, _Batch, float | None], Tensor],
+    w: Tensor,
+    batch: _Batch,
+    clip_norm: float | None,
     batch_size: int,
 ) -> Tensor:
     """ḡ = (1/batch_size)·Σ_j weight_j·clip(∇ℓ(w; x_j, y_j)), shape (R, d)."""

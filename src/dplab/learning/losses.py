@@ -40,8 +40,14 @@ from torch import Tensor
 
 from dplab.checks import finite, positive_finite, whole_number
 
-__all__ = ["FactoredGradients", "LinearLoss", "LogisticLoss", "TwoLayerLogisticLoss", "generalised_linear_gradients",
-           "linear_margins"]
+__all__ = [
+    "FactoredGradients",
+    "LinearLoss",
+    "LogisticLoss",
+    "TwoLayerLogisticLoss",
+    "generalised_linear_gradients",
+    "linear_margins",
+]
 
 
 def _sum_over_batch(coefficients: Tensor, X: Tensor) -> Tensor:
@@ -70,8 +76,7 @@ class FactoredGradients:
 def generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradients:
     """∇ℓ_j = φ′_j·x_j: ‖∇ℓ_j‖² = φ′_j²‖x_j‖², Σ c_j∇ℓ_j = Σ (c_j φ′_j) x_j."""
     squared_features = X.square().sum(-1)
-    return FactoredGradients(derivative.square() * squared_features,
-                             lambda c: _sum_over_batch(c * derivative, X))
+    return FactoredGradients(derivative.square() * squared_features, lambda c: _sum_over_batch(c * derivative, X))
 
 
 @dataclass(frozen=True)
@@ -184,19 +189,19 @@ class TwoLayerLogisticLoss:
         first, bias, second, last = self._split(theta)
         W1 = first.view(runs, self.hidden, self.inputs)
         shared = X.ndim == 2
-        pre = torch.matmul(X, W1.transpose(1, 2)) + bias.unsqueeze(1)          # (R, B, H), X shared or per run
-        z = torch.tanh(pre)                                                     # (R, B, H)
-        output = torch.bmm(z, second.unsqueeze(-1)).squeeze(-1) + last          # (R, B)
-        s = -Y * torch.sigmoid(-Y * output)                                     # (R, B)
-        g = s.unsqueeze(-1) * second.unsqueeze(1) * (1 - z.square())            # (R, B, H)
+        pre = torch.matmul(X, W1.transpose(1, 2)) + bias.unsqueeze(1)  # (R, B, H), X shared or per run
+        z = torch.tanh(pre)  # (R, B, H)
+        output = torch.bmm(z, second.unsqueeze(-1)).squeeze(-1) + last  # (R, B)
+        s = -Y * torch.sigmoid(-Y * output)  # (R, B)
+        g = s.unsqueeze(-1) * second.unsqueeze(1) * (1 - z.square())  # (R, B, H)
         squared_features = X.square().sum(-1)
         norms = g.square().sum(-1) * (squared_features + 1) + s.square() * (z.square().sum(-1) + 1)
 
         def weighted_sum(c: Tensor) -> Tensor:
             cg, cs = c.unsqueeze(-1) * g, c * s
             features = X if not shared else X.expand(runs, *X.shape)
-            w1 = torch.bmm(cg.transpose(1, 2), features).reshape(runs, -1)     # Σ c g xᵀ, row-major (H, I)
-            w2 = torch.bmm(cs.unsqueeze(1), z).squeeze(1)                      # Σ c s z
+            w1 = torch.bmm(cg.transpose(1, 2), features).reshape(runs, -1)  # Σ c g xᵀ, row-major (H, I)
+            w2 = torch.bmm(cs.unsqueeze(1), z).squeeze(1)  # Σ c s z
             return torch.cat([w1, cg.sum(1), w2, cs.sum(1, keepdim=True)], dim=1)
 
         return FactoredGradients(norms, weighted_sum)

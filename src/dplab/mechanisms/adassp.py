@@ -102,8 +102,16 @@ def _symmetric_gaussian(size: int, d: int, rng: np.random.Generator) -> np.ndarr
     return symmetric_from_upper(rng.standard_normal((size, d, d)))
 
 
-def adassp(stats: SufficientStatistics, epsilon: float, log_delta: float, bound_x: float, bound_y: float,
-           zeta: float, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def adassp(
+    stats: SufficientStatistics,
+    epsilon: float,
+    log_delta: float,
+    bound_x: float,
+    bound_y: float,
+    zeta: float,
+    size: int,
+    rng: np.random.Generator,
+) -> dict[str, np.ndarray]:
     """``size`` independent runs of AdaSSP (Wang 2018, Algorithm 2; spec §2.5) on one data set.
 
     Returns ``theta`` (size, d), ``ridge`` λ (size,) and ``lambda_min_private`` λ̃_min (size,).  Draws: Z, E, then
@@ -116,11 +124,15 @@ def adassp(stats: SufficientStatistics, epsilon: float, log_delta: float, bound_
     d = stats.d
     multiplier = adassp_noise_multiplier(epsilon, log_delta)
     log_six_over_delta = math.log(6.0) - log_delta
-    lam_min = np.maximum(0.0, stats.lambda_min + multiplier * bound_x ** 2 * rng.standard_normal(size)
-                         - bound_x ** 2 * log_six_over_delta / (epsilon / 3.0))
-    threshold = math.sqrt(d * log_six_over_delta * math.log(2.0 * d * d / zeta)) * bound_x ** 2 / (epsilon / 3.0)
+    lam_min = np.maximum(
+        0.0,
+        stats.lambda_min
+        + multiplier * bound_x**2 * rng.standard_normal(size)
+        - bound_x**2 * log_six_over_delta / (epsilon / 3.0),
+    )
+    threshold = math.sqrt(d * log_six_over_delta * math.log(2.0 * d * d / zeta)) * bound_x**2 / (epsilon / 3.0)
     ridge = np.maximum(0.0, threshold - lam_min)
-    xtx = stats.xtx + multiplier * bound_x ** 2 * _symmetric_gaussian(size, d, rng) + ridge[:, None, None] * np.eye(d)
+    xtx = stats.xtx + multiplier * bound_x**2 * _symmetric_gaussian(size, d, rng) + ridge[:, None, None] * np.eye(d)
     xty = stats.xty + multiplier * bound_x * bound_y * rng.standard_normal((size, d))
     theta = np.linalg.solve(xtx, xty[:, :, None])[:, :, 0]
     return {"theta": theta, "ridge": ridge, "lambda_min_private": lam_min}
@@ -146,8 +158,9 @@ class PureAdasspParameters:
     laplace_scale: float
 
 
-def pure_adassp_parameters(n: int, d: int, epsilon: float, epsilon_prime: float, bound_x: float,
-                           bound_y: float) -> PureAdasspParameters:
+def pure_adassp_parameters(
+    n: int, d: int, epsilon: float, epsilon_prime: float, bound_x: float, bound_y: float
+) -> PureAdasspParameters:
     """Algorithm 13 / proof of Theorem 12: r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (PROPOSED constant), ω = 1/n²,
     δ = 2ω/(16d^{3/2}r̃n²)^d, Θ = 𝔹₂^d(r̃) (diameter 2r̃), hence Δ = 2√d·2r̃·(δ/2ω)^{1/d} = 1/(4n²d), b = 2Δ/ε′."""
     whole_number("n", n)
@@ -156,13 +169,21 @@ def pure_adassp_parameters(n: int, d: int, epsilon: float, epsilon_prime: float,
     positive_finite("epsilon_prime", epsilon_prime)
     radius = (1.0 + n * epsilon / d) * positive_finite("bound_y", bound_y) / positive_finite("bound_x", bound_x)
     log_omega = -2.0 * math.log(n)
-    log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d ** 1.5 * radius * n ** 2)
+    log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d**1.5 * radius * n**2)
     shift = purification_shift(d, 2.0, 2.0 * radius, log_delta, log_omega)
     return PureAdasspParameters(radius, log_omega, log_delta, shift, purification_laplace_scale(shift, epsilon_prime))
 
 
-def pure_adassp(stats: SufficientStatistics, epsilon: float, epsilon_prime: float, bound_x: float, bound_y: float,
-                zeta: float, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+def pure_adassp(
+    stats: SufficientStatistics,
+    epsilon: float,
+    epsilon_prime: float,
+    bound_x: float,
+    bound_y: float,
+    zeta: float,
+    size: int,
+    rng: np.random.Generator,
+) -> dict[str, np.ndarray]:
     """Algorithm 13 (pure AdaSSP), ``size`` runs: AdaSSP at Algorithm 13's δ, projection onto 𝔹₂(r̃), Algorithm 1.
 
     Returns ``theta`` (purified, (ε + ε′, 0)-DP), ``theta_apx`` (projected AdaSSP, (ε, δ)-DP), ``ridge``.
@@ -186,7 +207,7 @@ def ssp_l1_sensitivities(d: int, bound_x: float, bound_y: float) -> tuple[float,
     whole_number("d", d)
     positive_finite("bound_x", bound_x)
     positive_finite("bound_y", bound_y)
-    return (d + 1) * bound_x ** 2 / 2.0, math.sqrt(d) * bound_x * bound_y
+    return (d + 1) * bound_x**2 / 2.0, math.sqrt(d) * bound_x * bound_y
 
 
 def laplace_ssp_ridge(d: int, epsilon: float, bound_x: float, zeta: float) -> float:
@@ -198,8 +219,15 @@ def laplace_ssp_ridge(d: int, epsilon: float, bound_x: float, zeta: float) -> fl
     return math.sqrt(d * math.log(2.0 * d * d / zeta)) * math.sqrt(2.0) * b_xx
 
 
-def laplace_ssp(stats: SufficientStatistics, epsilon: float, bound_x: float, bound_y: float, zeta: float, size: int,
-                rng: np.random.Generator) -> dict[str, np.ndarray]:
+def laplace_ssp(
+    stats: SufficientStatistics,
+    epsilon: float,
+    bound_x: float,
+    bound_y: float,
+    zeta: float,
+    size: int,
+    rng: np.random.Generator,
+) -> dict[str, np.ndarray]:
     """Pure ε-DP SSP (PROPOSED baseline): Laplace(Δ₁/(ε/2)) on the upper triangle of XᵀX and on Xᵀy (basic
     composition), then the ridge solution with :func:`laplace_ssp_ridge`.  Returns ``theta`` and ``ridge``."""
     positive_finite("bound_x", bound_x)

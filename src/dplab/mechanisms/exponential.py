@@ -32,16 +32,18 @@ def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float,
     return logits - np.log(np.sum(np.exp(logits), axis=-1, keepdims=True))
 
 
-def sample_exponential_mechanism(utility: np.ndarray, epsilon: float, sensitivity: float, size: int,
-                                 rng: np.random.Generator) -> np.ndarray:
+def sample_exponential_mechanism(
+    utility: np.ndarray, epsilon: float, sensitivity: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """``size`` independent indices drawn from the exponential mechanism (inverse CDF of the exact probabilities)."""
     whole_number("size", size)
     cdf = np.cumsum(np.exp(exponential_mechanism_log_probabilities(utility, epsilon, sensitivity)))
     return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), cdf.size - 1)
 
 
-def sample_exponential_mechanism_gumbel(utility: np.ndarray, epsilon: float, sensitivity: float,
-                                        rng: np.random.Generator) -> np.ndarray:
+def sample_exponential_mechanism_gumbel(
+    utility: np.ndarray, epsilon: float, sensitivity: float, rng: np.random.Generator
+) -> np.ndarray:
     """One index per row of ``utility`` (…, K): argmax_k (ε u_k/(2Δu) + G_k) with G_k i.i.d. standard Gumbel, which
     has exactly the exponential mechanism's law (the Gumbel-max trick)."""
     logits = exponential_mechanism_logits(utility, epsilon, sensitivity)

@@ -70,6 +70,7 @@ _BETA_FLOOR = 1e-12
 
 # --------------------------------------------------------------------------------------------------- the query
 
+
 def random_graph(n_vertices: int, p: float, rng: np.random.Generator) -> np.ndarray:
     """Adjacency matrix (float64, symmetric, zero diagonal) of an Erdős–Rényi G(n_v, p) graph."""
     whole_number("n_vertices", n_vertices, minimum=3)
@@ -131,6 +132,7 @@ def edge_flip_changes(adjacency: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # ------------------------------------------------------------------------------------------ Algorithm 11 setup
 
+
 @dataclass(frozen=True)
 class Alg11Parameters:
     """The purification parameters of the proof of Theorem 11 (App. J.2) for Θ of ℓ2 diameter R in ℝ^d."""
@@ -165,8 +167,9 @@ def alg11_parameters(diameter: float, epsilon: float, d: int = 1) -> Alg11Parame
     log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d * diameter * epsilon)
     check_log_probability("delta", log_delta)
     shift = purification_shift(d, 2.0, diameter, log_delta, log_omega)
-    return Alg11Parameters(epsilon, diameter, int(d), log_omega, log_delta, shift,
-                           purification_laplace_scale(shift, epsilon))
+    return Alg11Parameters(
+        epsilon, diameter, int(d), log_omega, log_delta, shift, purification_laplace_scale(shift, epsilon)
+    )
 
 
 def _interval(lower: float, upper: float) -> LqBall:
@@ -174,6 +177,7 @@ def _interval(lower: float, upper: float) -> LqBall:
 
 
 # ------------------------------------------------------------------------------------------ Algorithms 9 and 10
+
 
 def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:
     """max(0, ⌊β⌋ + 1 − Δ_Local): a global-sensitivity-1 lower bound on 𝒟_β (integer-valued Δ_Local) that is 0
@@ -183,8 +187,9 @@ def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:
     return max(0.0, math.floor(beta) + 1.0 - float(local_sensitivity))
 
 
-def propose_test_release(value: float, distance: float, beta: float, epsilon: float, log_delta: float, size: int,
-                         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def propose_test_release(
+    value: float, distance: float, beta: float, epsilon: float, log_delta: float, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 9 (PTR, Lemma 34: (2ε, δ)-DP), ``size`` draws: (released values, refused mask).
 
     Refuse when 𝒟 + Lap(1/ε) ≤ log(1/δ)/ε; otherwise release q + Lap(β/ε).  Refused entries hold NaN."""
@@ -199,9 +204,19 @@ def propose_test_release(value: float, distance: float, beta: float, epsilon: fl
     return np.where(refused, np.nan, released), refused
 
 
-def pure_propose_test_release(value: float, distance: float, beta: float, epsilon: float, epsilon_prime: float,
-                              log_delta: float, log_omega: float, lower: float, upper: float, size: int,
-                              rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def pure_propose_test_release(
+    value: float,
+    distance: float,
+    beta: float,
+    epsilon: float,
+    epsilon_prime: float,
+    log_delta: float,
+    log_omega: float,
+    lower: float,
+    upper: float,
+    size: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 10 ((2ε + ε′, 0)-DP): Algorithm 9, ⊥ ↦ Unif([lower, upper]), clip to Θ, Algorithm 1.
 
     Returns (purified outputs, refused mask)."""
@@ -218,9 +233,17 @@ def pure_propose_test_release(value: float, distance: float, beta: float, epsilo
 
 # ------------------------------------------------------------------------------------------------ Algorithm 11
 
-def bounded_local_sensitivity_release(value: float, local_sensitivity: float, epsilon: float, log_delta: float,
-                                      lower: float, upper: float, size: int,
-                                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+
+def bounded_local_sensitivity_release(
+    value: float,
+    local_sensitivity: float,
+    epsilon: float,
+    log_delta: float,
+    lower: float,
+    upper: float,
+    size: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 11, lines 1-2 ((2ε, δ)-DP for d = 1): β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (≥ 1e-12) and
     q_apx = Proj_[lower, upper](q + Lap(β̂/ε)).  Returns (q_apx, β̂)."""
     finite("value", value)
@@ -230,14 +253,17 @@ def bounded_local_sensitivity_release(value: float, local_sensitivity: float, ep
     whole_number("size", size)
     epsilon = positive_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
-    beta_hat = np.maximum(local_sensitivity + rng.laplace(scale=1.0 / epsilon, size=size)
-                          + (math.log(2.0) - log_delta) / epsilon, _BETA_FLOOR)
+    beta_hat = np.maximum(
+        local_sensitivity + rng.laplace(scale=1.0 / epsilon, size=size) + (math.log(2.0) - log_delta) / epsilon,
+        _BETA_FLOOR,
+    )
     q_apx = np.clip(value + beta_hat / epsilon * rng.laplace(size=size), lower, upper)
     return q_apx, beta_hat
 
 
-def purified_local_sensitivity_release(value: float, local_sensitivity: float, params: Alg11Parameters,
-                                       lower: float, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def purified_local_sensitivity_release(
+    value: float, local_sensitivity: float, params: Alg11Parameters, lower: float, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 11 (Theorem 5/11: 3ε-DP, ε′ = ε) on Θ = [lower, lower + R] (d = 1): returns (q_pure, q_apx)."""
     finite("value", value)
     non_negative_finite("local_sensitivity", local_sensitivity)
@@ -246,19 +272,24 @@ def purified_local_sensitivity_release(value: float, local_sensitivity: float, p
     if params.d != 1:
         raise ValueError(f"params.d={params.d} must be 1 (a scalar query; see spec A12 for d > 1)")
     upper = lower + params.diameter
-    q_apx, _ = bounded_local_sensitivity_release(value, local_sensitivity, params.epsilon, params.log_delta,
-                                                 lower, upper, size, rng)
-    q_pure = purify(q_apx[:, None], _interval(lower, upper), params.epsilon, params.log_delta, params.log_omega,
-                    rng)[:, 0]
+    q_apx, _ = bounded_local_sensitivity_release(
+        value, local_sensitivity, params.epsilon, params.log_delta, lower, upper, size, rng
+    )
+    q_pure = purify(q_apx[:, None], _interval(lower, upper), params.epsilon, params.log_delta, params.log_omega, rng)[
+        :, 0
+    ]
     return q_pure, q_apx
 
 
-def global_sensitivity_laplace(value: float, sensitivity: float, epsilon: float, size: int,
-                               rng: np.random.Generator) -> np.ndarray:
+def global_sensitivity_laplace(
+    value: float, sensitivity: float, epsilon: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """The Laplace mechanism q + Lap(GS/ε) (ε-DP)."""
     finite("value", value)
     whole_number("size", size)
-    return value + rng.laplace(scale=positive_finite("sensitivity", sensitivity) / positive_finite("epsilon", epsilon), size=size)
+    return value + rng.laplace(
+        scale=positive_finite("sensitivity", sensitivity) / positive_finite("epsilon", epsilon), size=size
+    )
 
 
 # ------------------------------------------------------------------------------------- smooth sensitivity (NRS07)
@@ -298,13 +329,14 @@ def sample_quartic(size: int, rng: np.random.Generator) -> np.ndarray:
     while out.size < size:
         m = int(1.5 * (size - out.size)) + 16
         z = rng.standard_cauchy(m)
-        keep = rng.random(m) * _QUARTIC_OVER_CAUCHY * (1.0 + z ** 4) <= 1.0 + z ** 2
+        keep = rng.random(m) * _QUARTIC_OVER_CAUCHY * (1.0 + z**4) <= 1.0 + z**2
         out = np.concatenate([out, z[keep]])
     return out[:size]
 
 
-def smooth_sensitivity_mechanism(value: float, smooth_sensitivity: float, epsilon: float, size: int,
-                                 rng: np.random.Generator) -> np.ndarray:
+def smooth_sensitivity_mechanism(
+    value: float, smooth_sensitivity: float, epsilon: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """q + (S/α)·Z with Z ~ h ∝ 1/(1 + z⁴) and α = ε/(2(γ + 1)) = ε/10: ε-DP when S is an α-smooth upper bound
     on the local sensitivity (NRS07 Lemmas 2.6 and 2.10)."""
     finite("value", value)

@@ -78,14 +78,17 @@ __all__ = [
 # Data and workloads
 # ----------------------------------------------------------------------------------------------------------------
 
+
 def _check_counts_and_queries(counts: np.ndarray, queries: np.ndarray) -> None:
     """Counts: non-negative finite (runs, N) or (N,); queries: (K, N) with entries in [0, 1]."""
     cells = as_non_negative_array(counts, "counts")
     table = require_ndim("queries", as_float_array(queries, "queries"), 2)
     require((table >= 0) & (table <= 1), "queries", table, "entries in [0, 1]")
     if table.shape[1] != cells.shape[-1]:
-        raise ValueError(f"queries has shape {table.shape} and counts has shape {cells.shape}; allowed: one query "
-                         f"column per histogram cell")
+        raise ValueError(
+            f"queries has shape {table.shape} and counts has shape {cells.shape}; allowed: one query "
+            f"column per histogram cell"
+        )
 
 
 def product_bernoulli_cell_probabilities(bias: np.ndarray) -> np.ndarray:
@@ -94,7 +97,7 @@ def product_bernoulli_cell_probabilities(bias: np.ndarray) -> np.ndarray:
     require((bias_array >= 0) & (bias_array <= 1), "bias", bias_array, "probabilities in [0, 1]")
     bias = np.asarray(bias, float)
     d = bias.shape[-1]
-    bits = binmap(np.arange(2 ** d), d).astype(float)
+    bits = binmap(np.arange(2**d), d).astype(float)
     logs = np.log(bias)[..., None, :] * bits + np.log1p(-bias)[..., None, :] * (1.0 - bits)
     return np.exp(logs.sum(axis=-1))
 
@@ -110,7 +113,7 @@ def half_subset_queries(d: int, k: int, rng: np.random.Generator) -> np.ndarray:
     """K counting queries q(x) = 𝟙[x ∈ S] with S a uniformly random half of 𝒳: (K, 2^d) in {0, 1}."""
     whole_number("d", d)
     whole_number("k", k)
-    n_cells = 2 ** d
+    n_cells = 2**d
     order = np.argsort(rng.random((k, n_cells)), axis=-1)
     return (order < n_cells // 2).astype(float)
 
@@ -122,7 +125,7 @@ def conjunction_queries(d: int, k: int, rng: np.random.Generator, width: int = 3
     whole_number("width", width)
     if width > d:
         raise ValueError(f"width={width!r} must be <= d={d!r}")
-    bits = binmap(np.arange(2 ** d), d)
+    bits = binmap(np.arange(2**d), d)
     coords = np.argsort(rng.random((k, d)), axis=-1)[:, :width]
     signs = rng.integers(0, 2, size=(k, width))
     return np.all(bits[:, coords] == signs, axis=-1).T.astype(float)
@@ -146,8 +149,10 @@ def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # Algorithm 14 (MWEM) and its accounting
 # ----------------------------------------------------------------------------------------------------------------
 
-def multiplicative_weights_update(log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray,
-                                  current_answer: np.ndarray) -> np.ndarray:
+
+def multiplicative_weights_update(
+    log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray, current_answer: np.ndarray
+) -> np.ndarray:
     """Corrected update of Algorithm 14 (spec A13) in log space: log p_t(x) = log p_{t−1}(x) +
     q_t(x)(m_t − q_t(p_{t−1}))/2 − log-normaliser.  Shapes: log_p, query_rows (..., N); measurement,
     current_answer (...)."""
@@ -166,8 +171,9 @@ class MwemRun:
     epsilon0: float
 
 
-def mwem(counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon0: float,
-         rng: np.random.Generator) -> MwemRun:
+def mwem(
+    counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon0: float, rng: np.random.Generator
+) -> MwemRun:
     """Algorithm 14 with per-step budget ε₀ (ε₀ = √(ρ/T) in the zCDP form, ε/(2T) for pure MWEM by basic
     composition), vectorised over runs: counts (runs, N), queries (K, N) with entries in [0, 1], public n.
 
@@ -205,14 +211,14 @@ def lemma36_rho(epsilon: float, log_inv_delta: float) -> float:
     epsilon = positive_finite("epsilon", epsilon)
     if not log_inv_delta > 0:
         raise ValueError(f"log_inv_delta={log_inv_delta!r} must be > 0")
-    return epsilon ** 2 / (16.0 * log_inv_delta)
+    return epsilon**2 / (16.0 * log_inv_delta)
 
 
 def mwem_zcdp(rounds: int, epsilon0: float) -> float:
     """zCDP of MWEM from its 2T steps, each ε₀-DP and hence ε₀²/2-zCDP (Bun–Steinke Prop. 1.4): T·ε₀²."""
     whole_number("rounds", rounds)
     positive_finite("epsilon0", epsilon0)
-    return rounds * epsilon0 ** 2
+    return rounds * epsilon0**2
 
 
 def mwem_epsilon_approx(rounds: int, epsilon0: float, log_inv_delta: float) -> float:
@@ -248,8 +254,10 @@ def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_de
     whole_number("k", k)
     positive_finite("epsilon", epsilon)
     positive_finite("log_inv_delta", log_inv_delta)
+
     def update(t: float) -> float:
         return math.sqrt(d) * n * epsilon / (math.sqrt(log_inv_delta) * math.log(k * 2.0 * max(t, 1e-12) * n))
+
     return _fixed_point(update)
 
 
@@ -260,14 +268,17 @@ def pure_mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float) -> fl
     whole_number("d", d)
     whole_number("k", k)
     positive_finite("epsilon", epsilon)
+
     def update(t: float) -> float:
         return (math.sqrt(d) * n * epsilon / (2.0 * math.log(k * 2.0 * max(t, 1e-12) * n))) ** (2.0 / 3.0)
+
     return _fixed_point(update)
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Algorithms 15 and 16
 # ----------------------------------------------------------------------------------------------------------------
+
 
 def proportional_sampling(probabilities: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
     """Algorithm 15: m i.i.d. cells from each row of ``probabilities`` (runs, N) → (runs, m) (inverse CDF)."""
@@ -277,12 +288,14 @@ def proportional_sampling(probabilities: np.ndarray, m: int, rng: np.random.Gene
     probabilities = np.atleast_2d(np.asarray(probabilities, float))
     cdf = np.cumsum(probabilities, axis=1)
     u = rng.random((probabilities.shape[0], m)) * cdf[:, -1:]
-    return np.minimum(np.stack([np.searchsorted(c, row, side="right") for c, row in zip(cdf, u)]),
-                      probabilities.shape[1] - 1)
+    return np.minimum(
+        np.stack([np.searchsorted(c, row, side="right") for c, row in zip(cdf, u)]), probabilities.shape[1] - 1
+    )
 
 
-def purify_records(records: np.ndarray, d: int, epsilon: float, log_delta: float,
-                   rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def purify_records(
+    records: np.ndarray, d: int, epsilon: float, log_delta: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 16, line 4: a synthetic dataset Y ∈ 𝒳^m per run (records (runs, m), cells in [2^d]) encoded as
     m·d bits (BinMap per record, concatenated: the binary expansion of Y as an element of [2^{md}]), purified by
     :func:`purify_bits`, decoded record by record.  Returns (records (runs, m), mixed (runs,))."""
@@ -312,8 +325,9 @@ class Algorithm16Parameters:
     laplace_scale: float
 
 
-def algorithm16_parameters(n: float, d: int, k: int, epsilon: float, log_delta_margin: float = 1e-6,
-                           m: int | None = None) -> Algorithm16Parameters:
+def algorithm16_parameters(
+    n: float, d: int, k: int, epsilon: float, log_delta_margin: float = 1e-6, m: int | None = None
+) -> Algorithm16Parameters:
     """m = ⌈(nε/d)^{2/3}⌉ (or the given m), d̃ = md, log δ = d̃ log ε − 3d̃ log(2d̃) − margin (Theorem 2's threshold,
     strict), ω = 2^{−d̃}, ρ = ε²/(16 log(1/δ)), T = nearest integer (≥ 1) to the fixed point of
     √d·nε/(√log(1/δ)·log(2KTn)), ε₀ = √(ρ/T), answer noise 1/(nε₀), Δ = 2d̃(δ/2ω)^{1/d̃}, b = 2Δ/ε.
@@ -331,22 +345,37 @@ def algorithm16_parameters(n: float, d: int, k: int, epsilon: float, log_delta_m
     n_bits = m * d
     log_delta = theorem2_log_delta_threshold(n_bits, epsilon) - log_delta_margin
     if not log_delta < 0:
-        raise ValueError(f"epsilon={epsilon!r} too large for Theorem 2's threshold at md={n_bits} (log delta={log_delta!r})")
+        raise ValueError(
+            f"epsilon={epsilon!r} too large for Theorem 2's threshold at md={n_bits} (log delta={log_delta!r})"
+        )
     rho = lemma36_rho(epsilon, -log_delta)
     fixed = mwem_rounds_fixed_point(n, d, k, epsilon, -log_delta)
     rounds = max(1, int(round(fixed)))
     epsilon0 = math.sqrt(rho / rounds)
     shift = discrete_purification_shift(n_bits, log_delta, "corrected")
-    return Algorithm16Parameters(m, n_bits, log_delta, -n_bits * math.log(2.0), rho, fixed, rounds, epsilon0,
-                                 1.0 / (n * epsilon0), shift, purification_laplace_scale(shift, epsilon))
+    return Algorithm16Parameters(
+        m,
+        n_bits,
+        log_delta,
+        -n_bits * math.log(2.0),
+        rho,
+        fixed,
+        rounds,
+        epsilon0,
+        1.0 / (n * epsilon0),
+        shift,
+        purification_laplace_scale(shift, epsilon),
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Pure baselines
 # ----------------------------------------------------------------------------------------------------------------
 
-def laplace_answers(counts: np.ndarray, queries: np.ndarray, n: float, epsilon: float,
-                    rng: np.random.Generator) -> np.ndarray:
+
+def laplace_answers(
+    counts: np.ndarray, queries: np.ndarray, n: float, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
     """Laplace mechanism on the K normalised answers: ℓ1 sensitivity K/n (add/remove, public n), scale K/(nε);
     clipped to [0, 1] (post-processing).  (runs, K)."""
     _check_counts_and_queries(counts, queries)

@@ -86,9 +86,20 @@ def ptr_dp_gd_noise(n: int, steps: int, epsilon: float, L: float = 1.0) -> float
     return 2 * L * math.sqrt(steps) / (positive_finite("epsilon", epsilon) * n)
 
 
-def propose_test_release(X: ArrayLike, y: ArrayLike, k: int, beta: float, epsilon: float, delta: float, steps: int,
-                         lr: float, radius: float, rng: np.random.Generator, generator: torch.Generator,
-                         runs: int) -> np.ndarray:
+def propose_test_release(
+    X: ArrayLike,
+    y: ArrayLike,
+    k: int,
+    beta: float,
+    epsilon: float,
+    delta: float,
+    steps: int,
+    lr: float,
+    radius: float,
+    rng: np.random.Generator,
+    generator: torch.Generator,
+    runs: int,
+) -> np.ndarray:
     """Algorithm 1 for ``runs`` independent runs: (runs, d) DP-GD outputs (average iterate, projected onto
     ‖θ‖ ≤ radius, logistic loss, clipping C = L = 1) on π_rank(S), NaN rows where the test refused."""
     matching_length("y", y, "X", X)
@@ -102,10 +113,25 @@ def propose_test_release(X: ArrayLike, y: ArrayLike, k: int, beta: float, epsilo
     output = np.full((runs, data.shape[1]), np.nan)
     if not released.any():
         return output
-    config = NoisyGradientConfig(lr=lr, noise="gaussian", noise_scale=ptr_dp_gd_noise(data.shape[0], steps, epsilon),
-                                 clip_norm=1.0, projection=Ball(radius), sampling="full_batch", steps=steps,
-                                 stopping="average")
-    theta = run_noisy_gradient(config, LogisticLoss(), pca_rank_reduce(data, k), np.asarray(y, float),
-                               np.zeros(data.shape[1]), runs=int(released.sum()), generator=generator, progress=False)
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=ptr_dp_gd_noise(data.shape[0], steps, epsilon),
+        clip_norm=1.0,
+        projection=Ball(radius),
+        sampling="full_batch",
+        steps=steps,
+        stopping="average",
+    )
+    theta = run_noisy_gradient(
+        config,
+        LogisticLoss(),
+        pca_rank_reduce(data, k),
+        np.asarray(y, float),
+        np.zeros(data.shape[1]),
+        runs=int(released.sum()),
+        generator=generator,
+        progress=False,
+    )
     output[released] = theta.numpy()
     return output

@@ -102,7 +102,8 @@ class LqBall:
             raise ValueError(
                 f"{name} row {row} lies outside the domain: its l_{self.q:g} distance from the centre is "
                 f"{distance[row]:.6g} > radius {self.radius:.6g}; Assumption 1 requires Range(M) to lie in Theta "
-                f"(diameter {self.diameter:g})")
+                f"(diameter {self.diameter:g})"
+            )
 
 
 def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -127,7 +128,7 @@ def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.r
 
 
 _TICKS_LOG2 = 53  # rng.random() returns k·2^{−53}, k uniform on {0, …, 2^53 − 1}
-_TICKS = float(2 ** _TICKS_LOG2)
+_TICKS = float(2**_TICKS_LOG2)
 
 
 def base_2_53_digits(log_p: float) -> Iterator[float]:
@@ -172,8 +173,14 @@ def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.
     return coins
 
 
-def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: float, log_omega: float,
-           rng: np.random.Generator) -> np.ndarray:
+def purify(
+    x_apx: np.ndarray,
+    domain: LqBall,
+    epsilon_prime: float,
+    log_delta: float,
+    log_omega: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Algorithm 1 applied independently to each row of ``x_apx`` (shape (m, d) or (d,)); returns the same shape.
 
     ``log_delta`` = log δ of the upstream (ε, δ)-DP mechanism (0 < δ < 1), ``log_omega`` = log ω (0 < ω < 1),
@@ -190,11 +197,13 @@ def purify(x_apx: np.ndarray, domain: LqBall, epsilon_prime: float, log_delta: f
         raise ValueError(f"x_apx has {x.shape[1]} coordinates but the domain has d={domain.d}")
     domain.check_contains(x)
     scale = purification_laplace_scale(
-        purification_shift(domain.d, domain.q, domain.diameter, log_delta, log_omega), epsilon_prime)
+        purification_shift(domain.d, domain.q, domain.diameter, log_delta, log_omega), epsilon_prime
+    )
     mixed = bernoulli_from_log(log_omega, x.shape[0], rng)
     if mixed.any():
         x[mixed] = np.asarray(domain.center) + sample_uniform_lq_ball(
-            domain.q, domain.d, domain.radius, int(mixed.sum()), rng)
+            domain.q, domain.d, domain.radius, int(mixed.sum()), rng
+        )
     out = x + rng.laplace(scale=scale, size=x.shape)
     return out[0] if single else out
 
@@ -203,7 +212,7 @@ def binmap(u: np.ndarray, n_bits: int) -> np.ndarray:
     """BinMap: integers u ∈ {0, …, 2^d − 1} to their d bits (most significant first), shape u.shape + (d,)."""
     whole_number("n_bits", n_bits)
     u = as_integer_array(u, "u")
-    if np.any((u < 0) | (u >= 2 ** n_bits)):
+    if np.any((u < 0) | (u >= 2**n_bits)):
         raise ValueError(f"u must lie in [0, 2^{n_bits} - 1]; got values in [{u.min()}, {u.max()}]")
     shifts = np.arange(n_bits - 1, -1, -1, dtype=np.int64)
     return (u[..., None] >> shifts) & 1
@@ -228,8 +237,9 @@ def discrete_purification_shift(n_bits: int, log_delta: float, geometry: str = "
     raise ValueError(f"geometry={geometry!r} is not allowed; choose 'corrected' or 'as_printed'")
 
 
-def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator,
-                geometry: str = "corrected") -> tuple[np.ndarray, np.ndarray]:
+def purify_bits(
+    bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator, geometry: str = "corrected"
+) -> tuple[np.ndarray, np.ndarray]:
     """Algorithm 2 without BinMap, on rows of ``bits`` (shape (runs, L), entries 0/1) of any length L: with
     probability ω = 2^{−L} (:func:`bernoulli_from_log`, exact although ω underflows for L > 1074) replace the row by
     Unif[0,1]^L, add Laplace(2Δ/ε) per bit with Δ = :func:`discrete_purification_shift` (L, log δ, geometry), round
@@ -253,8 +263,14 @@ def purify_bits(bits: np.ndarray, epsilon: float, log_delta: float, rng: np.rand
     return (noisy >= 0.5).astype(np.int64), mixed
 
 
-def purify_discrete(u_apx: np.ndarray, n_bits: int, epsilon: float, log_delta: float, rng: np.random.Generator,
-                    geometry: str = "corrected") -> np.ndarray:
+def purify_discrete(
+    u_apx: np.ndarray,
+    n_bits: int,
+    epsilon: float,
+    log_delta: float,
+    rng: np.random.Generator,
+    geometry: str = "corrected",
+) -> np.ndarray:
     """Algorithm 2: u_apx ∈ [2^d] (array) → BinMap → Algorithm 1 on [0, 1]^d with ε′ = ε, ω = 2^{−d}
     (:func:`purify_bits`) → BinMap^{-1}.  With an (ε, δ)-DP input it is (2ε, 0)-DP (Theorem 2)."""
     u = as_integer_array(u_apx, "u_apx", minimum=0)
@@ -287,5 +303,4 @@ def purified_bits_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float
     log_p = np.asarray(log_pmf, float)
     require(log_p.shape == (2**n_bits,), "log_pmf", log_pmf, f"a vector of 2^n_bits = {2**n_bits} log-probabilities")
     require(~np.isnan(log_p) & (log_p <= 0), "log_pmf", log_pmf, "log-probabilities in [-inf, 0]")
-    return np.logaddexp.reduce(log_p[:, None] + purify_bits_log_kernel(n_bits, laplace_scale),
-                               axis=0)
+    return np.logaddexp.reduce(log_p[:, None] + purify_bits_log_kernel(n_bits, laplace_scale), axis=0)

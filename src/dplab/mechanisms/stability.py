@@ -144,15 +144,17 @@ def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -
     return np.where(s >= 0, 1.0 - lower, lower)
 
 
-def distance_to_instability(mode: int, distance: float, epsilon: float, log_delta: float, size: int,
-                            rng: np.random.Generator) -> np.ndarray:
+def distance_to_instability(
+    mode: int, distance: float, epsilon: float, log_delta: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """Algorithm 12, lines 4-5 ((ε, δ)-DP): ``size`` draws of u_apx ∈ {mode, ⊥}."""
     whole_number("mode", mode, minimum=0)
     non_negative_finite("distance", distance)
     log_probability("log_delta", log_delta)
     whole_number("size", size)
-    passed = distance - 1.0 + rng.laplace(scale=1.0 / positive_finite("epsilon", epsilon), size=size) > \
-        stability_threshold(epsilon, log_delta)
+    passed = distance - 1.0 + rng.laplace(
+        scale=1.0 / positive_finite("epsilon", epsilon), size=size
+    ) > stability_threshold(epsilon, log_delta)
     return np.where(passed, int(mode), BOTTOM)
 
 
@@ -174,9 +176,16 @@ def decode_bottom(codes: np.ndarray, universe_size: int) -> np.ndarray:
     return np.where(c >= universe_size, BOTTOM, c)
 
 
-def pure_mode_release(counts: np.ndarray, epsilon: float, size: int, rng: np.random.Generator, *,
-                      delta_rule: str = "corrected", bottom: str = "uniform",
-                      geometry: str = "corrected") -> np.ndarray:
+def pure_mode_release(
+    counts: np.ndarray,
+    epsilon: float,
+    size: int,
+    rng: np.random.Generator,
+    *,
+    delta_rule: str = "corrected",
+    bottom: str = "uniform",
+    geometry: str = "corrected",
+) -> np.ndarray:
     """Algorithm 12 (Theorem 6: 2ε-DP), ``size`` independent releases from the histogram ``counts``."""
     as_integer_array(counts, "counts", minimum=0)
     whole_number("size", size)
@@ -185,12 +194,14 @@ def pure_mode_release(counts: np.ndarray, epsilon: float, size: int, rng: np.ran
     log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
     mode, _, _, distance = mode_and_distance(counts)
     u_apx = distance_to_instability(mode, distance, epsilon, log_delta, size, rng)
-    codes = purify_discrete(encode_bottom(u_apx, counts.size, bottom, rng), n_bits, epsilon, log_delta, rng,
-                            geometry=geometry)
+    codes = purify_discrete(
+        encode_bottom(u_apx, counts.size, bottom, rng), n_bits, epsilon, log_delta, rng, geometry=geometry
+    )
     return decode_bottom(codes, counts.size)
 
 
 # ------------------------------------------------------------------------------------------------- exact laws
+
 
 def bit_flip_probability(n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected") -> float:
     """p = P(Lap(b) ≥ ½) = ½e^{−1/(2b)}, b = 2Δ/ε (Algorithm 2 with ω = 2^{−d}, ε′ = ε; Δ per ``geometry``)."""
@@ -200,25 +211,27 @@ def bit_flip_probability(n_bits: int, epsilon: float, log_delta: float, geometry
     return 0.5 * math.exp(-0.5 / b)
 
 
-def discrete_purification_kernel(n_bits: int, epsilon: float, log_delta: float,
-                                 geometry: str = "corrected") -> np.ndarray:
+def discrete_purification_kernel(
+    n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected"
+) -> np.ndarray:
     """K[z, c] = P(Algorithm 2 outputs code c | input code z) = (1 − ω)p^H(1 − p)^{d−H} + ω2^{−d}, shape (2^d, 2^d)."""
     whole_number("n_bits", n_bits)
     positive_finite("epsilon", epsilon)
     p = bit_flip_probability(n_bits, epsilon, log_delta, geometry)
-    codes = np.arange(2 ** n_bits)
+    codes = np.arange(2**n_bits)
     bits = binmap(codes, n_bits)
     hamming = np.sum(bits[:, None, :] != bits[None, :, :], axis=-1)
     omega = 2.0 ** (-n_bits)
-    return (1.0 - omega) * p ** hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2 ** n_bits
+    return (1.0 - omega) * p**hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2**n_bits
 
 
-def _input_law(mode: int, distance: float, universe_size: int, n_bits: int, epsilon: float, log_delta: float,
-               bottom: str) -> np.ndarray:
+def _input_law(
+    mode: int, distance: float, universe_size: int, n_bits: int, epsilon: float, log_delta: float, bottom: str
+) -> np.ndarray:
     """Law of the encoded u_apx over the 2^{n_bits} codes."""
     p_pass = float(pass_probability(distance, epsilon, log_delta))
     p_refuse = float(refuse_probability(distance, epsilon, log_delta))
-    law = np.zeros(2 ** n_bits)
+    law = np.zeros(2**n_bits)
     law[mode] += p_pass
     if bottom == "uniform":
         law[:universe_size] += p_refuse / universe_size
@@ -232,9 +245,17 @@ def _merge_bottom(code_law: np.ndarray, universe_size: int) -> np.ndarray:
     return np.append(code_law[:universe_size], code_law[universe_size:].sum())
 
 
-def pure_mode_release_pmf(mode: int, distance: float, universe_size: int, epsilon: float, *,
-                          delta_rule: str = "corrected", bottom: str = "uniform", geometry: str = "corrected",
-                          log_delta: float | None = None) -> np.ndarray:
+def pure_mode_release_pmf(
+    mode: int,
+    distance: float,
+    universe_size: int,
+    epsilon: float,
+    *,
+    delta_rule: str = "corrected",
+    bottom: str = "uniform",
+    geometry: str = "corrected",
+    log_delta: float | None = None,
+) -> np.ndarray:
     """Exact output law of Algorithm 12 over 𝒳 ∪ {⊥} (⊥ last; always 0 for ``"uniform"``), a function of
     (f(D), 𝒟₀) only.  ``log_delta`` overrides ``delta_rule``."""
     whole_number("mode", mode, minimum=0)
@@ -248,8 +269,9 @@ def pure_mode_release_pmf(mode: int, distance: float, universe_size: int, epsilo
     return _merge_bottom(law @ discrete_purification_kernel(n_bits, epsilon, log_delta, geometry), universe_size)
 
 
-def distance_to_instability_pmf(mode: int, distance: float, universe_size: int, epsilon: float, log_delta: float,
-                                bottom: str = "uniform") -> np.ndarray:
+def distance_to_instability_pmf(
+    mode: int, distance: float, universe_size: int, epsilon: float, log_delta: float, bottom: str = "uniform"
+) -> np.ndarray:
     """Exact law of the unpurified u_apx after the ⊥ encoding, over 𝒳 ∪ {⊥} (⊥ last)."""
     whole_number("mode", mode, minimum=0)
     non_negative_finite("distance", distance)
@@ -281,6 +303,7 @@ def uniform_bottom_log_delta(epsilon: float, universe_size: int) -> float:
 
 # ------------------------------------------------------------------------------------------ pure DP baselines
 
+
 def report_noisy_max(counts: np.ndarray, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """argmax_i (c_i + Lap(2/ε)) (ε-DP under replace-one: two counts move by 1), ``size`` draws."""
     as_finite_array(counts, "counts")
@@ -294,8 +317,9 @@ def _laplace_max_of(multiplicity: np.ndarray, scale: float, u: np.ndarray) -> np
     return Laplace(scale).max_of_from_uniforms(multiplicity, u)
 
 
-def report_noisy_max_grouped(values: np.ndarray, multiplicities: np.ndarray, epsilon: float, size: int,
-                             rng: np.random.Generator) -> np.ndarray:
+def report_noisy_max_grouped(
+    values: np.ndarray, multiplicities: np.ndarray, epsilon: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """Report-noisy-max over items grouped by equal count: group g holds ``multiplicities[g]`` items of count
     ``values[g]``.  The noisy maximum within a group is values[g] + max of m Lap(2/ε), drawn exactly by inverse CDF;
     returns the winning group index (its member is uniform within the group).  Same law as
@@ -313,17 +337,25 @@ def report_noisy_max_grouped(values: np.ndarray, multiplicities: np.ndarray, eps
     return np.argmax(v + _laplace_max_of(m, 2.0 / positive_finite("epsilon", epsilon), u), axis=1)
 
 
-def exponential_mechanism_selection(counts: np.ndarray, epsilon: float, size: int,
-                                    rng: np.random.Generator) -> np.ndarray:
+def exponential_mechanism_selection(
+    counts: np.ndarray, epsilon: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
     """P(i) ∝ exp(ε c_i/2) (utility sensitivity 1 under replace-one; ε-DP), via dplab.mechanisms.exponential."""
     as_finite_array(counts, "counts")
     whole_number("size", size)
     return sample_exponential_mechanism(np.asarray(counts, float), epsilon, 1.0, size, rng)
 
 
-def pure_mode_release_success_probability(mode: int, distance: float, universe_size: int, epsilon: float, *,
-                                          delta_rule: str = "corrected", bottom: str = "uniform",
-                                          geometry: str = "corrected") -> float:
+def pure_mode_release_success_probability(
+    mode: int,
+    distance: float,
+    universe_size: int,
+    epsilon: float,
+    *,
+    delta_rule: str = "corrected",
+    bottom: str = "uniform",
+    geometry: str = "corrected",
+) -> float:
     """P(Algorithm 12 outputs f(D)) in closed form (any |𝒳|, no 2^d × 2^d kernel):
     p_pass·[(1 − ω)(1 − p)^d + ω2^{−d}] + (1 − p_pass)·P(output f(D) | ⊥ encoded), the last term 1/|𝒳| for the
     uniform encoding (the kernel is doubly stochastic) and K[|𝒳|, f(D)] for the reserved code."""
@@ -341,13 +373,14 @@ def pure_mode_release_success_probability(mode: int, distance: float, universe_s
         after_bottom = 1.0 / universe_size
     else:
         hamming = int(np.sum(binmap(np.array(universe_size), n_bits) != binmap(np.array(mode), n_bits)))
-        after_bottom = (1.0 - omega) * p ** hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2 ** n_bits
-    keep = (1.0 - omega) * (1.0 - p) ** n_bits + omega / 2 ** n_bits
+        after_bottom = (1.0 - omega) * p**hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2**n_bits
+    keep = (1.0 - omega) * (1.0 - p) ** n_bits + omega / 2**n_bits
     return p_pass * keep + p_refuse * after_bottom
 
 
-def report_noisy_max_success_probability(values: np.ndarray, multiplicities: np.ndarray, epsilon: float,
-                                         winner: int = 0) -> float:
+def report_noisy_max_success_probability(
+    values: np.ndarray, multiplicities: np.ndarray, epsilon: float, winner: int = 0
+) -> float:
     """P(report-noisy-max with Lap(2/ε) selects the single item of group ``winner``) by quadrature:
     ∫ f(x) Π_{g ≠ winner} F(v_winner + x − v_g)^{m_g} dx (m_winner must be 1), f, F the Lap(2/ε) density and CDF."""
     as_finite_array(values, "values")

@@ -56,14 +56,16 @@ def as_preprocessed(output: np.ndarray | PreprocessedDataset) -> PreprocessedDat
     return PreprocessedDataset(values, np.ones(values.shape[0], dtype=bool))
 
 
-def empirical_sensitivity(step: Callable[[np.ndarray], np.ndarray | PreprocessedDataset], X: ArrayLike, i: int,
-                          z1: ArrayLike, z2: ArrayLike) -> EmpiricalSensitivity:
+def empirical_sensitivity(
+    step: Callable[[np.ndarray], np.ndarray | PreprocessedDataset], X: ArrayLike, i: int, z1: ArrayLike, z2: ArrayLike
+) -> EmpiricalSensitivity:
     """Δ_∞, Δ₂ of ``step`` for the neighbours X[i ← z₁], X[i ← z₂], and d₁₂(π₁(S₁), π₂(S₂))."""
     data = require_ndim("X", as_missing_aware_array(X, "X"), 2)
     _checked_row(data, i, z1, "z1")
     _checked_row(data, i, z2, "z2")
-    return realised_sensitivity(as_preprocessed(step(replace_row(X, i, z1))),
-                                as_preprocessed(step(replace_row(X, i, z2))), i)
+    return realised_sensitivity(
+        as_preprocessed(step(replace_row(X, i, z1))), as_preprocessed(step(replace_row(X, i, z2))), i
+    )
 
 
 def realised_sensitivity(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> EmpiricalSensitivity:

@@ -52,7 +52,7 @@ def git_state(repo: str | Path) -> dict[str, Any]:
 def provenance(config: Mapping[str, Any], repo: str | Path) -> dict[str, Any]:
     """Everything needed to say which code, packages and configuration produced a results folder."""
     return {
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "git": git_state(repo),
         "config_sha256": config_hash(config),
         "python": platform.python_version(),

@@ -12,8 +12,20 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from dplab.report.io import atomic_path  # noqa: E402
 
-__all__ = ["STYLE", "LABELS", "EXTENSION_NOTE", "figure", "footer", "label", "legend_above", "legend_below",
-           "legend_beside", "readable_log_axis", "save_figure", "plt"]
+__all__ = [
+    "STYLE",
+    "LABELS",
+    "EXTENSION_NOTE",
+    "figure",
+    "footer",
+    "label",
+    "legend_above",
+    "legend_below",
+    "legend_beside",
+    "readable_log_axis",
+    "save_figure",
+    "plt",
+]
 
 STYLE = {
     "figure.dpi": 110,

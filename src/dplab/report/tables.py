@@ -51,8 +51,9 @@ def to_markdown(frame: pd.DataFrame, *, caption: str | None = None, digits: int 
     return "\n".join(lines) + "\n"
 
 
-def table_markdown(frame: pd.DataFrame, csv_name: str, *, caption: str | None = None,
-                   summary: pd.DataFrame | None = None) -> str:
+def table_markdown(
+    frame: pd.DataFrame, csv_name: str, *, caption: str | None = None, summary: pd.DataFrame | None = None
+) -> str:
     """The Markdown of a table: the whole ``frame``, or its ``summary`` when one is given (with the note a summary
     may carry in ``summary.attrs['note']``, e.g. what a mark in its cells means), then a link to the full CSV
     ``csv_name`` (a path relative to the Markdown file) with its size."""
@@ -63,8 +64,13 @@ def table_markdown(frame: pd.DataFrame, csv_name: str, *, caption: str | None = 
     return to_markdown(shown, caption=caption) + (f"\n{note}\n" if note else "") + "\n" + link + "\n"
 
 
-def write_table(frame: pd.DataFrame, stem: str | os.PathLike[str], *, caption: str | None = None,
-                summary: pd.DataFrame | None = None) -> None:
+def write_table(
+    frame: pd.DataFrame,
+    stem: str | os.PathLike[str],
+    *,
+    caption: str | None = None,
+    summary: pd.DataFrame | None = None,
+) -> None:
     """Write ``stem.csv`` (all of ``frame``) and ``stem.md`` (:func:`table_markdown`: ``frame`` or its
     ``summary``, with a link to the CSV)."""
     stem = Path(stem)

@@ -33,8 +33,16 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "Artifact", "Study", "combine_shards", "compute_artifact", "compute_shard", "load_study", "module_of",
-    "no_progress", "resolve", "shard_points",
+    "Artifact",
+    "Study",
+    "combine_shards",
+    "compute_artifact",
+    "compute_shard",
+    "load_study",
+    "module_of",
+    "no_progress",
+    "resolve",
+    "shard_points",
 ]
 
 Compute = Callable[[Mapping[str, Any], int, Callable[[Iterable[Any]], Iterable[Any]]], "pd.DataFrame"] | str
@@ -186,9 +194,14 @@ def shard_points(count: int, shards: int, shard: int) -> list[int]:
     return list(range(shard, count, shards))
 
 
-def compute_shard(artifact: Artifact, params: Mapping[str, Any], seed: int, indices: Iterable[int],
-                  progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
-                  inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+def compute_shard(
+    artifact: Artifact,
+    params: Mapping[str, Any],
+    seed: int,
+    indices: Iterable[int],
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+    inputs: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
     """The rows of the sweep points ``indices``, each tagged with its point index in column ``_point``
     (``compute(params, seed, progress, point)``, with ``inputs`` as a fifth argument for an artifact that reads
     pipeline products)."""
@@ -201,7 +214,7 @@ def compute_shard(artifact: Artifact, params: Mapping[str, Any], seed: int, indi
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame({"_point": []})
 
 
-def combine_shards(artifact: Artifact, shards: Iterable["pd.DataFrame"], params: Mapping[str, Any]) -> "pd.DataFrame":
+def combine_shards(artifact: Artifact, shards: Iterable[pd.DataFrame], params: Mapping[str, Any]) -> pd.DataFrame:
     """The artifact's frame from the rows of its shards: every point's rows in point order, then ``combine``."""
     import pandas as pd
 
@@ -210,9 +223,13 @@ def combine_shards(artifact: Artifact, shards: Iterable["pd.DataFrame"], params:
     return resolve(artifact.combine)(rows, params) if artifact.combine else rows
 
 
-def compute_artifact(artifact: Artifact, params: Mapping[str, Any], seed: int,
-                     progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
-                     inputs: Mapping[str, Any] | None = None) -> "pd.DataFrame":
+def compute_artifact(
+    artifact: Artifact,
+    params: Mapping[str, Any],
+    seed: int,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress,
+    inputs: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
     """An artifact computed in one process (all points of a sweep, as one shard); ``inputs`` for an artifact that
     reads pipeline products."""
     if not artifact.points:

@@ -274,7 +274,5 @@ def log_projected_gaussian_contraction_exact(
     log_unprojected = np.asarray(log_gaussian_hockey_stick(eps, ratio))
     log_atom_excess = math.log(2.0) + eps + log_ndtr(-ratio)
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_atom = np.where(
-            log_atom_excess < 0, math.log(0.5) + log1mexp(np.minimum(log_atom_excess, 0.0)), -np.inf
-        )
+        log_atom = np.where(log_atom_excess < 0, math.log(0.5) + log1mexp(np.minimum(log_atom_excess, 0.0)), -np.inf)
     return scalar_or_array(np.where(interior_optimum, log_unprojected, log_atom))

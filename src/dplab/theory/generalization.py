@@ -150,9 +150,14 @@ def thm1_bound(eps: ArrayLike, delta: ArrayLike, N: ArrayLike) -> dict[str, floa
     a = 9.0 * eps_eff
     b = np.asarray(thm1_failure_probability(eps_eff, d))
     b = np.where(eps_eff >= 2.0, np.inf, b)  # ln(2/ε) ≤ 0: the statement says nothing
-    return {"eps_eff": scalar_or_array(eps_eff), "eps_min": scalar_or_array(eps_min), "deviation": scalar_or_array(a),
-            "failure_probability": scalar_or_array(b), "vacuous": np.asarray((a >= 1.0) | (b >= 1.0)),
-            "floor_limited": np.asarray(eps_min > e)}
+    return {
+        "eps_eff": scalar_or_array(eps_eff),
+        "eps_min": scalar_or_array(eps_min),
+        "deviation": scalar_or_array(a),
+        "failure_probability": scalar_or_array(b),
+        "vacuous": np.asarray((a >= 1.0) | (b >= 1.0)),
+        "floor_limited": np.asarray(eps_min > e),
+    }
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -196,10 +201,14 @@ def oneto_high_probability(eps: ArrayLike, N: ArrayLike, empirical_risk: ArrayLi
     e, n = as_positive_array(eps, "eps"), as_positive_array(N, "N")
     r = as_non_negative_array(empirical_risk, "empirical_risk")
     eps_hat = e + np.sqrt(1.0 / n)
-    return scalar_or_array(np.sqrt(6.0 * r) * eps_hat + 6.0 * (e**2 + 1.0 / n)), scalar_or_array(3.0 * np.exp(-n * e**2))
+    return scalar_or_array(np.sqrt(6.0 * r) * eps_hat + 6.0 * (e**2 + 1.0 / n)), scalar_or_array(
+        3.0 * np.exp(-n * e**2)
+    )
 
 
-def oneto_variance_high_probability(eps: ArrayLike, N: ArrayLike, variance: ArrayLike) -> tuple[float | np.ndarray, ...]:
+def oneto_variance_high_probability(
+    eps: ArrayLike, N: ArrayLike, variance: ArrayLike
+) -> tuple[float | np.ndarray, ...]:
     """Oneto et al. [54] (b) as quoted: sqrt(4V̂)·ε̂ + (5N/(N−1))(ε² + 1/N); failure 3e^{−Nε²}."""
     e, n = as_positive_array(eps, "eps"), as_positive_array(N, "N")
     v = as_non_negative_array(variance, "variance")
@@ -213,8 +222,9 @@ def oneto_variance_high_probability(eps: ArrayLike, N: ArrayLike, variance: Arra
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def sgld_step_epsilon(L: ArrayLike, sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike,
-                      variant: str = "as_printed") -> float | np.ndarray:
+def sgld_step_epsilon(
+    L: ArrayLike, sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike, variant: str = "as_printed"
+) -> float | np.ndarray:
     """Per-step ε̃ of SGLD's Gaussian step (Thm 7, App. C.1), sensitivity Δ = 2L/τ, noise std σ:
 
     as_printed: ε̃ = [2√2 Lσ(1/τ)sqrt(log 1/δ) + 4L²/τ²]/(2σ²);
@@ -228,15 +238,20 @@ def sgld_step_epsilon(L: ArrayLike, sigma: ArrayLike, tau: ArrayLike, delta: Arr
     return scalar_or_array((coefficient * lip * s / t * np.sqrt(-np.log(d)) + 4.0 * lip**2 / t**2) / (2.0 * s**2))
 
 
-def fl_step_epsilon(sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike, variant: str = "as_printed") -> float | np.ndarray:
+def fl_step_epsilon(
+    sigma: ArrayLike, tau: ArrayLike, delta: ArrayLike, variant: str = "as_printed"
+) -> float | np.ndarray:
     """Per-step ε̃ of DP federated learning (Thm 8; noise std Lσ, clipped client updates of norm ≤ L):
 
     as_printed: [4σ(1/τ)sqrt(log 1/δ) + 1/τ²]/(2σ²);
     substitution (sensitivity 2L/τ): [4√2σ(1/τ)sqrt(log 1/δ) + 4/τ²]/(2σ²);
     add_remove (sensitivity L/τ): [2√2σ(1/τ)sqrt(log 1/δ) + 1/τ²]/(2σ²).
     """
-    coefficients = {"as_printed": (4.0, 1.0), "substitution": (4.0 * np.sqrt(2.0), 4.0),
-                    "add_remove": (2.0 * np.sqrt(2.0), 1.0)}
+    coefficients = {
+        "as_printed": (4.0, 1.0),
+        "substitution": (4.0 * np.sqrt(2.0), 4.0),
+        "add_remove": (2.0 * np.sqrt(2.0), 1.0),
+    }
     if variant not in coefficients:
         raise ValueError(f"variant={variant!r} is not allowed; choose one of {FL_VARIANTS}")
     s, t, d = as_positive_array(sigma, "sigma"), as_positive_array(tau, "tau"), _delta(delta)
@@ -267,7 +282,9 @@ def linear_amplification_threshold(q: float | None = None) -> float:
     return float(optimize.brentq(lambda x: np.log1p(q * np.expm1(x)) - 2.0 * q * x, 0.1, 50.0, xtol=1e-15))
 
 
-def thm7_printed_delta_tilde(eps_prime: ArrayLike, eps_tilde: ArrayLike, q: ArrayLike, T: ArrayLike) -> float | np.ndarray:
+def thm7_printed_delta_tilde(
+    eps_prime: ArrayLike, eps_tilde: ArrayLike, q: ArrayLike, T: ArrayLike
+) -> float | np.ndarray:
     """The δ̃ printed in Thm 7 (circular, with per-step q·ε̃ instead of 2qε̃, and Cor 3's sign typo):
 
     e^{−(ε′ + qTε̃)/2} ((1/(1+e^{qε̃}))·2qTε̃/(qTε̃ − ε′))^T ((qTε̃ + ε′)/(qTε̃ − ε′))^{−(ε′ + qTε̃)/(2qε̃)};
@@ -278,13 +295,17 @@ def thm7_printed_delta_tilde(eps_prime: ArrayLike, eps_tilde: ArrayLike, q: Arra
     total = t * step
     ok = ep < total
     safe = np.where(ok, ep, 0.5 * total)
-    log_value = (-(safe + total) / 2.0 + t * (np.log(2.0 * total) - np.log(total - safe) - np.logaddexp(0.0, step))
-                 - (safe + total) / (2.0 * step) * (np.log(total + safe) - np.log(total - safe)))
+    log_value = (
+        -(safe + total) / 2.0
+        + t * (np.log(2.0 * total) - np.log(total - safe) - np.logaddexp(0.0, step))
+        - (safe + total) / (2.0 * step) * (np.log(total + safe) - np.log(total - safe))
+    )
     return scalar_or_array(np.where(ok, np.exp(log_value), np.nan))
 
 
-def iterative_privacy(eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike,
-                      variant: str = "valid") -> dict[str, float | np.ndarray]:
+def iterative_privacy(
+    eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike, variant: str = "valid"
+) -> dict[str, float | np.ndarray]:
     """(ε′, δ′) of T subsampled (ε̃, δ)-DP steps (Thm 7's and Thm 8's composition), spec §2.5:
 
     - ``"as_printed"`` (P): ε_s = 2qε̃, δ_s = qδ; ε′ = Cor 3's ε′_3(ε_s, T, δ̃) capped at Tε_s; δ′ = Cor 2 form
@@ -306,13 +327,24 @@ def iterative_privacy(eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: A
         eps_step = np.asarray(amplify_by_subsampling(eps_tilde, q, "exact"))
         eps_prime = np.asarray(kov_epsilon(eps_step, T, delta_tilde))
         delta_prime = np.asarray(kov_delta(delta_step, T, delta_tilde))
-    return {"eps_step": scalar_or_array(eps_step), "delta_step": scalar_or_array(delta_step),
-            "eps_prime": scalar_or_array(eps_prime), "delta_prime": scalar_or_array(delta_prime)}
+    return {
+        "eps_step": scalar_or_array(eps_step),
+        "delta_step": scalar_or_array(delta_step),
+        "eps_prime": scalar_or_array(eps_prime),
+        "delta_prime": scalar_or_array(delta_prime),
+    }
 
 
-def sgld_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, L: ArrayLike = 1.0,
-                 delta: ArrayLike = 1e-6, delta_tilde: ArrayLike = 1e-6,
-                 variant: str = "valid") -> dict[str, float | np.ndarray]:
+def sgld_privacy(
+    N: ArrayLike,
+    tau: ArrayLike,
+    T: ArrayLike,
+    sigma: ArrayLike,
+    L: ArrayLike = 1.0,
+    delta: ArrayLike = 1e-6,
+    delta_tilde: ArrayLike = 1e-6,
+    variant: str = "valid",
+) -> dict[str, float | np.ndarray]:
     """Theorem 7: (ε′, δ′)-DP of SGLD (Algorithm 1) with N samples, batch τ, T steps, noise std σ, L-Lipschitz loss.
     ``"as_printed"`` uses the printed ε̃ and the paper's composition; ``"valid"`` the corrected ε̃, exact amplification
     and KOV (:func:`iterative_privacy`). Also returns ``eps_tilde``, ``q`` and ``thm7_printed_delta_tilde`` (the
@@ -321,15 +353,27 @@ def sgld_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, L
     require(q <= 1, "tau", tau, "tau <= N")
     step_variant = "as_printed" if variant == "as_printed" else "corrected"
     eps_tilde = sgld_step_epsilon(L, sigma, tau, delta, step_variant)
-    result = {"eps_tilde": eps_tilde, "q": scalar_or_array(q),
-              **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, variant)}
+    result = {
+        "eps_tilde": eps_tilde,
+        "q": scalar_or_array(q),
+        **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, variant),
+    }
     printed = thm7_printed_delta_tilde(result["eps_prime"], eps_tilde, q, T)
-    result["thm7_printed_delta_tilde"] = printed if variant == "as_printed" else scalar_or_array(np.full(np.shape(printed), np.nan))
+    result["thm7_printed_delta_tilde"] = (
+        printed if variant == "as_printed" else scalar_or_array(np.full(np.shape(printed), np.nan))
+    )
     return result
 
 
-def fl_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, delta: ArrayLike = 1e-6,
-               delta_tilde: ArrayLike = 1e-6, variant: str = "as_printed") -> dict[str, float | np.ndarray]:
+def fl_privacy(
+    N: ArrayLike,
+    tau: ArrayLike,
+    T: ArrayLike,
+    sigma: ArrayLike,
+    delta: ArrayLike = 1e-6,
+    delta_tilde: ArrayLike = 1e-6,
+    variant: str = "as_printed",
+) -> dict[str, float | np.ndarray]:
     """Theorem 8: (ε′, δ′)-DP of DP federated learning (Algorithm 2), N clients, τ sampled per round, T rounds.
     ``"as_printed"``: printed ε̃_FL and the paper's composition (as Thm 7 P); ``"substitution"`` / ``"add_remove"``:
     corrected ε̃ for that adjacency, exact amplification and KOV (as Thm 7 V)."""
@@ -339,8 +383,11 @@ def fl_privacy(N: ArrayLike, tau: ArrayLike, T: ArrayLike, sigma: ArrayLike, del
     require(q <= 1, "tau", tau, "tau <= N")
     eps_tilde = fl_step_epsilon(sigma, tau, delta, variant)
     composition = "as_printed" if variant == "as_printed" else "valid"
-    return {"eps_tilde": eps_tilde, "q": scalar_or_array(q),
-            **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, composition)}
+    return {
+        "eps_tilde": eps_tilde,
+        "q": scalar_or_array(q),
+        **iterative_privacy(eps_tilde, q, delta, T, delta_tilde, composition),
+    }
 
 
 def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: ArrayLike) -> float | np.ndarray:
@@ -357,5 +404,7 @@ def generalization_bounds(eps_prime: ArrayLike, delta_prime: ArrayLike, N: Array
     as_non_negative_array(eps_prime, "eps_prime")
     _delta(delta_prime, "delta_prime")
     hp = thm1_bound(eps_prime, delta_prime, N)
-    return {**{k: np.asarray(v) for k, v in hp.items()}, "on_average": np.asarray(thm2_on_average(eps_prime, delta_prime))}
-
+    return {
+        **{k: np.asarray(v) for k, v in hp.items()},
+        "on_average": np.asarray(thm2_on_average(eps_prime, delta_prime)),
+    }

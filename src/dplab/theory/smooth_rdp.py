@@ -128,7 +128,9 @@ def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> M
     return Mechanism(
         "laplace",
         lambda a: np.broadcast_to(e, np.shape(a)).astype(float),
-        lambda a, t: np.broadcast_to(lip * np.asarray(t, float) * e / sens, np.broadcast_shapes(np.shape(a), np.shape(t))).astype(float),
+        lambda a, t: np.broadcast_to(
+            lip * np.asarray(t, float) * e / sens, np.broadcast_shapes(np.shape(a), np.shape(t))
+        ).astype(float),
         r"$\varepsilon$",
         r"$L\tau\varepsilon/\Delta_f$",
         pure=True,
@@ -195,8 +197,11 @@ def dp_sgd_iteration_mechanism(
         lambda a: np.asarray(a, float) * e**2 / denominator,
         lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * m**2 * eps_sq * ratio / (denominator * lip**2),
         r"$\alpha\varepsilon^2/" + f"{denominator:g}$",
-        r"$\frac{\alpha\tau^2\mu^2" + ("" if variant == "as_printed" else r"\varepsilon^2")
-        + r" n\log(n-\kappa_\tau+2)}{" + f"{denominator:g}" + r"(n-\kappa_\tau+1)L^2\log n}$",
+        r"$\frac{\alpha\tau^2\mu^2"
+        + ("" if variant == "as_printed" else r"\varepsilon^2")
+        + r" n\log(n-\kappa_\tau+2)}{"
+        + f"{denominator:g}"
+        + r"(n-\kappa_\tau+1)L^2\log n}$",
     )
 
 
@@ -248,11 +253,14 @@ def linear_rdp_coefficient_for_epsilon(epsilon: float, delta: float, alpha_min: 
     c_unfloored = root**2
     if 1 + math.sqrt(log_inv / c_unfloored) >= alpha_min:
         return c_unfloored
-    return brentq(lambda c: float(rdp_to_dp_linear(c, delta, alpha_min)) - epsilon, 1e-300, c_unfloored, xtol=1e-300, rtol=1e-14)
+    return brentq(
+        lambda c: float(rdp_to_dp_linear(c, delta, alpha_min)) - epsilon, 1e-300, c_unfloored, xtol=1e-300, rtol=1e-14
+    )
 
 
-def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: float = 1.0 + 1e-9,
-              alpha_max: float = 1e6) -> tuple[float, float]:
+def rdp_to_dp(
+    rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: float = 1.0 + 1e-9, alpha_max: float = 1e6
+) -> tuple[float, float]:
     """(ε, α*) = min over α ∈ [α_min, α_max] of rdp(α) + log(1/δ)/(α−1) (Lemma M), by a log-grid then a bounded
     scalar refinement in log(α−1)."""
     probability("delta", delta)
@@ -266,8 +274,12 @@ def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: 
     a, b = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
     if a == b:
         return float(values[i]), float(1 + math.exp(grid[i]))
-    result = minimize_scalar(lambda u: float(rdp(np.asarray(1 + math.exp(u)))) + log_inv / math.exp(u),
-                             bounds=(a, b), method="bounded", options={"xatol": 1e-12})
+    result = minimize_scalar(
+        lambda u: float(rdp(np.asarray(1 + math.exp(u)))) + log_inv / math.exp(u),
+        bounds=(a, b),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
     if result.fun < values[i]:
         return float(result.fun), float(1 + math.exp(result.x))
     return float(values[i]), float(1 + math.exp(grid[i]))
@@ -278,7 +290,9 @@ def rdp_to_dp(rdp: Callable[[np.ndarray], np.ndarray], delta: float, alpha_min: 
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def theorem2_rdp(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, p: ArrayLike, q: ArrayLike | None = None) -> np.ndarray:
+def theorem2_rdp(
+    mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, p: ArrayLike, q: ArrayLike | None = None
+) -> np.ndarray:
     """Theorem 2, eq. (3): ε̂(α) ≤ max{ (αp−1)/(p(α−1))·ε̃(αp, τ) + ε((pα−1)/(p−1)),
     (αq−1)/(q(α−1))·ε(αq) + ε̃((qα−1)/(q−1), τ) }, for α > 1, p, q > 1 (q = p by default), τ = Δ₂Δ_∞.
 
@@ -315,7 +329,9 @@ def theorem2_rdp_pq2(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, var
     return factor * (mechanism.srdp(2 * a, tau) + mechanism.rdp(2 * a))
 
 
-def theorem2_dp_optimised(mechanism: Mechanism, tau: float, delta: float, separate_pq: bool = False) -> dict[str, float]:
+def theorem2_dp_optimised(
+    mechanism: Mechanism, tau: float, delta: float, separate_pq: bool = False
+) -> dict[str, float]:
     """min over α > 1 and p (= q, or p and q separately) of Theorem 2's ε̂(α) + log(1/δ)/(α−1) (Lemma M).
 
     Optimised in the unconstrained variables u = log(α−1), v = log(p−1) (w = log(q−1)) by Nelder–Mead from a
@@ -335,14 +351,22 @@ def theorem2_dp_optimised(mechanism: Mechanism, tau: float, delta: float, separa
     for u0 in (-2.0, 0.0, 2.0):
         for v0 in (-2.0, 0.0, 1.0):
             start = [u0, v0, v0] if separate_pq else [u0, v0]
-            result = minimize(objective, start, method="Nelder-Mead",
-                              options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 4000, "maxfev": 8000})
+            result = minimize(
+                objective,
+                start,
+                method="Nelder-Mead",
+                options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 4000, "maxfev": 8000},
+            )
             if best is None or result.fun < best.fun:
                 best = result
     x = best.x
     p = 1 + math.exp(x[1])
-    return {"epsilon": float(best.fun), "alpha": 1 + math.exp(x[0]), "p": p,
-            "q": 1 + math.exp(x[2]) if separate_pq else p}
+    return {
+        "epsilon": float(best.fun),
+        "alpha": 1 + math.exp(x[0]),
+        "p": p,
+        "q": 1 + math.exp(x[2]) if separate_pq else p,
+    }
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -386,8 +410,9 @@ def mean_imputation_sensitivity(n: int, p: int) -> tuple[float, int]:
     return 2.0 / (n - p), int(p)
 
 
-def median_imputation_sensitivity(x_max_upper_median: ArrayLike, x_min_lower_median: ArrayLike,
-                                  features_imputed: int = 1) -> np.ndarray:
+def median_imputation_sensitivity(
+    x_max_upper_median: ArrayLike, x_min_lower_median: ArrayLike, features_imputed: int = 1
+) -> np.ndarray:
     """Median imputation (Table 3): x^max_((n+1)/2) − x^min_(n/2), per imputed feature, times √(features imputed per
     point) because Prop. 15's Δ₂ sums over features (spec §6 #16, flagged as unverified)."""
     as_finite_array(x_max_upper_median, "x_max_upper_median")
@@ -396,8 +421,9 @@ def median_imputation_sensitivity(x_max_upper_median: ArrayLike, x_min_lower_med
     return (np.asarray(x_max_upper_median, float) - np.asarray(x_min_lower_median, float)) * math.sqrt(features_imputed)
 
 
-def trimmed_mean_imputation_sensitivity(x_upper: ArrayLike, x_lower: ArrayLike, n: int, m: int, p: int,
-                                        features_imputed: int = 1) -> np.ndarray:
+def trimmed_mean_imputation_sensitivity(
+    x_upper: ArrayLike, x_lower: ArrayLike, n: int, m: int, p: int, features_imputed: int = 1
+) -> np.ndarray:
     """m-trimmed-mean imputation (Table 3): (x_upper − x_lower)/(n − 2m − p) times √(features imputed).
 
     As printed the numerator is x^max_(m) − x^min_(n−m) (typically negative); corrected (spec §6 #16) it is
@@ -473,8 +499,9 @@ TABLE2_CELLS: dict[tuple[str, str], str] = {
 }
 
 
-def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = None, n: int | None = None,
-               gap: float | None = None) -> float:
+def table2_tau(
+    preprocessing: str, p: float | None = None, eta: float | None = None, n: int | None = None, gap: float | None = None
+) -> float:
     """τ = Δ₂Δ_∞ of each Table 2 column: dedup p; quantization ηp; mean imputation 2p/(n−p); PCA 12.2/δ."""
     if preprocessing == "dedup":
         return float(p)
@@ -488,8 +515,16 @@ def table2_tau(preprocessing: str, p: float | None = None, eta: float | None = N
     raise ValueError(f"preprocessing={preprocessing!r} must be one of dedup, quantization, mean_imputation, pca_rank")
 
 
-def table2_cell(mechanism: str, preprocessing: str, alpha: ArrayLike, eps: float, p: float | None = None,
-                eta: float | None = None, n: int | None = None, gap: float | None = None) -> np.ndarray:
+def table2_cell(
+    mechanism: str,
+    preprocessing: str,
+    alpha: ArrayLike,
+    eps: float,
+    p: float | None = None,
+    eta: float | None = None,
+    n: int | None = None,
+    gap: float | None = None,
+) -> np.ndarray:
     """The Table 2 cell as printed (Theorem 6/16), α ≥ 11. Exponential = Laplace. Empty cells raise ValueError."""
     a = as_finite_array(alpha, "alpha")
     if p is not None:
@@ -577,8 +612,13 @@ def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: 
     rho = theorem7_rho(eps, beta, L, mu)
     log_inv = math.log(1 / probability("delta", delta))
     eps_hat = 3 * eps * math.sqrt(1.05 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * beta**2)) * log_inv)
-    return {"rho": rho, "eps_hat": eps_hat, "total": eps_hat + eps, "alpha": 1 + math.sqrt(log_inv / rho),
-            "eps_hat_exact_lemma_m": 2 * math.sqrt(rho * log_inv) + rho}
+    return {
+        "rho": rho,
+        "eps_hat": eps_hat,
+        "total": eps_hat + eps,
+        "alpha": 1 + math.sqrt(log_inv / rho),
+        "eps_hat_exact_lemma_m": 2 * math.sqrt(rho * log_inv) + rho,
+    }
 
 
 def theorem7_delta_condition(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> bool:
@@ -587,7 +627,9 @@ def theorem7_delta_condition(eps: float, beta: float, delta: float, L: float = 1
     return delta <= math.exp(-theorem7_rho(eps, beta, L, mu))
 
 
-def theorem7_epsilon_corrected(eps: float, beta: float, delta: float, n: int, L: float = 1.0, mu: float = 1.0) -> dict[str, float]:
+def theorem7_epsilon_corrected(
+    eps: float, beta: float, delta: float, n: int, L: float = 1.0, mu: float = 1.0
+) -> dict[str, float]:
     """Corrected Theorem 7 accounting: DP-GD (σ = 2L√T/(εn): RDP αε²/2, SRDP αμ²τ²ε²/(8L²)) after PCA rank
     reduction, τ = 4(3n+2)/((n−1)β), Theorem 2 with p = q = 2 and the exact factor (2α−1)/(2(α−1)), Lemma M over
     every α > 1; plus ε for the Laplace test (basic composition). Returns ε̂, total, α*."""
@@ -606,8 +648,9 @@ def theorem7_epsilon_corrected(eps: float, beta: float, delta: float, n: int, L:
     return {"eps_hat": value, "total": value + eps, "alpha": alpha}
 
 
-def prop8_failure_probability(n: int, eps: float, delta: float, gap: float, beta: float,
-                              threshold: str = "log2") -> float:
+def prop8_failure_probability(
+    n: int, eps: float, delta: float, gap: float, beta: float, threshold: str = "log2"
+) -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
     threshold (``"log2"``, default) the prefactor is 1/δ (spec §6 #10)."""
     whole_number("n", n)
@@ -620,7 +663,9 @@ def prop8_failure_probability(n: int, eps: float, delta: float, gap: float, beta
     return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
 
 
-def lemma2_subsampled_srdp(srdp: Callable[[float, float], float], alpha: float, tau: float, n: int, B: int, k: int) -> float:
+def lemma2_subsampled_srdp(
+    srdp: Callable[[float, float], float], alpha: float, tau: float, n: int, B: int, k: int
+) -> float:
     """Lemma 2: ε'(α,τ) = 2(1−(kB−1)/n)^B ε(α, τ/k) + 2(1 − (1−(kB−1)/n)^B) ε(α, τ), 1/B ≤ k ≤ (n−1)/B."""
     _order(alpha)
     positive_finite("tau", tau)
@@ -638,8 +683,10 @@ def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
 
     ``"integer_min"``: the literal minimum over integers k ≥ 1; ``"paper_k"``: evaluated at the paper's
     (non-integer) k = √(2n−3), which the paper bounds by 2/√n."""
+
     def factor(k: np.ndarray) -> np.ndarray:
         return (1 / k**2) * (1 - (k - 1) / n) + (k - 1) / n
+
     whole_number("n", n, minimum=2)
     if variant == "paper_k":
         k = math.sqrt(2 * n - 3)

@@ -13,9 +13,18 @@ from dplab.studies.contraction.audit import (
     worst_instances,
 )
 
-AUDIT = {"n": 6, "L": 1.0, "lr": 0.5, "beta_smooth": 0.5, "positions": [6, 5], "epsilon_max": 1.0, "n_epsilon": 5,
-         "grid_cells": 100, "instances": ["A", "B", "B_swapped"],
-         "monte_carlo": {"samples": 40000, "chunk": 20000, "alpha": 0.01}}
+AUDIT = {
+    "n": 6,
+    "L": 1.0,
+    "lr": 0.5,
+    "beta_smooth": 0.5,
+    "positions": [6, 5],
+    "epsilon_max": 1.0,
+    "n_epsilon": 5,
+    "grid_cells": 100,
+    "instances": ["A", "B", "B_swapped"],
+    "monte_carlo": {"samples": 40000, "chunk": 20000, "alpha": 0.01},
+}
 G1 = {"noise": "gaussian", "interval": [0.0, 1.0], "scale": 2.0}
 L1 = {"noise": "laplace", "interval": [0.0, 1.0], "scale": 2.0}
 

@@ -30,8 +30,10 @@ def test_thm3_corollary_erratum_found_from_data():
     by_id = {c.claim_id: c for c in claims}
     assert by_id["thm3_pure_dp_threshold"].verdict == "holds"
     assert "eta=1, i=40" in by_id["erratum_thm3_corollary_i_equals_n"].evidence
-    assert "eps=1 >= printed threshold 1 but Theorem 3 gives delta=0.3934693" in by_id[
-        "erratum_thm3_corollary_i_equals_n"].evidence  # 1 - exp(1/2 - 1), Lemma 1
+    assert (
+        "eps=1 >= printed threshold 1 but Theorem 3 gives delta=0.3934693"
+        in by_id["erratum_thm3_corollary_i_equals_n"].evidence
+    )  # 1 - exp(1/2 - 1), Lemma 1
 
 
 def test_regime_claim_is_partial_when_theorem4_loses_on_large_domains():
@@ -70,9 +72,21 @@ def test_later_users_flip_when_the_last_user_is_added():
 
 
 def _utility(rows):
-    return pd.DataFrame([{"noise": "gaussian", "lr": 0.5, "noise_scale": s, "min_risk": 0.642, "excess_risk_mean": r,
-                          "epsilon_thm_first": f, "epsilon_thm_middle": f, "epsilon_thm_last": last}
-                         for s, r, f, last in rows])
+    return pd.DataFrame(
+        [
+            {
+                "noise": "gaussian",
+                "lr": 0.5,
+                "noise_scale": s,
+                "min_risk": 0.642,
+                "excess_risk_mean": r,
+                "epsilon_thm_first": f,
+                "epsilon_thm_middle": f,
+                "epsilon_thm_last": last,
+            }
+            for s, r, f, last in rows
+        ]
+    )
 
 
 def test_utility_claim_needs_amplification_where_the_model_is_useful():

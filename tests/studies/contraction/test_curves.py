@@ -1,9 +1,10 @@
 """Figure 2-3 data reproduce the spec's tables (sections 3.2-3.3, check values 12-14, 22) exactly at grid points."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import yaml
-from pathlib import Path
 
 from dplab.studies.contraction.curves import epsilon_grid, figure_curves, laplace_curves, regime_map
 
@@ -19,8 +20,14 @@ def value(frame, i, eps, method):
 
 @pytest.mark.parametrize(
     "i, eps, thm4, prop1",
-    [(1, 0.5, 1.241172e-25, 9.772283e-03), (1, 1.0, 1.391532e-36, 5.584868e-09), (20, 0.5, 8.399660e-14, 1.047425e-01),
-     (20, 1.0, 1.497387e-19, 7.438546e-05), (39, 1.0, 1.611294e-02, 8.824969e-01), (39, 2.0, 4.377985e-04, 3.246525e-01)],
+    [
+        (1, 0.5, 1.241172e-25, 9.772283e-03),
+        (1, 1.0, 1.391532e-36, 5.584868e-09),
+        (20, 0.5, 8.399660e-14, 1.047425e-01),
+        (20, 1.0, 1.497387e-19, 7.438546e-05),
+        (39, 1.0, 1.611294e-02, 8.824969e-01),
+        (39, 2.0, 4.377985e-04, 3.246525e-01),
+    ],
 )
 def test_figure2_table(i, eps, thm4, prop1):
     frame = figure_curves(CONFIG["figures"]["fig2"])
@@ -30,8 +37,14 @@ def test_figure2_table(i, eps, thm4, prop1):
 
 @pytest.mark.parametrize(
     "i, eps, thm4, prop1",
-    [(20, 0.5, 1.955125e-10, 1.840287e-05), (20, 1.0, 3.347619e-14, 6.985865e-20), (30, 1.0, 1.306454e-07, 5.706859e-03),
-     (30, 2.0, 6.313107e-13, 4.033607e-10), (39, 1.0, 1.117678e-01, 1.0), (39, 2.0, 2.233204e-02, 9.628143e-01)],
+    [
+        (20, 0.5, 1.955125e-10, 1.840287e-05),
+        (20, 1.0, 3.347619e-14, 6.985865e-20),
+        (30, 1.0, 1.306454e-07, 5.706859e-03),
+        (30, 2.0, 6.313107e-13, 4.033607e-10),
+        (39, 1.0, 1.117678e-01, 1.0),
+        (39, 2.0, 2.233204e-02, 9.628143e-01),
+    ],
 )
 def test_figure3_table(i, eps, thm4, prop1):
     frame = figure_curves(CONFIG["figures"]["fig3"])

@@ -17,8 +17,10 @@ def _lower_bound(delta: float, t: int) -> float:
     return float(1 - (1 - mpmath.mpf(delta)) ** t)
 
 
-@pytest.mark.parametrize(("eps", "method", "grid_t", "expected"),
-                         [(0.1, "cor3_corrected", 36, 33), (0.1, "thm4_box", 68, 66), (1.0, "cor2", 108, 107)])
+@pytest.mark.parametrize(
+    ("eps", "method", "grid_t", "expected"),
+    [(0.1, "cor3_corrected", 36, 33), (0.1, "thm4_box", 68, 66), (1.0, "cor2", 108, 107)],
+)
 def test_first_integer_step_below_the_lower_bound(eps, method, grid_t, expected):
     """The exact first T (not f5's grid point): below 1-(1-delta)^T at T, not below at any T' < T."""
     delta = 1e-6
@@ -34,8 +36,12 @@ def test_no_step_below_within_the_search_range():
 
 
 def test_first_steps_text_names_exact_and_grid_step():
-    frame = pd.DataFrame([{"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected",
-                           "t": t} for t in (36, 42)])
+    frame = pd.DataFrame(
+        [
+            {"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected", "t": t}
+            for t in (36, 42)
+        ]
+    )
     assert _first_steps_text(frame) == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
 
 
@@ -49,8 +55,13 @@ def test_sgld_linear_loss_delta_matches_quadrature():
     from dplab.studies.generalization.claims import sgld_linear_loss_delta
 
     q, mu, eps = 0.01, 2.0, 0.1451
-    exact = quad(lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
-                 -10, 20, points=[0.0, mu], limit=500)[0]
+    exact = quad(
+        lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
+        -10,
+        20,
+        points=[0.0, mu],
+        limit=500,
+    )[0]
     got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
     assert got == pytest.approx(exact, rel=1e-3)
 
@@ -67,8 +78,9 @@ def test_strictly_tighter_fails_when_another_bound_dominates():
     from dplab.studies.generalization.claims import strictly_tighter_claim
 
     rows = [("thm1", 0.9, 2.7e-4), ("nissim_stemmer", 1.3, 6.0e-4), ("oneto_a", 0.143, 4.2e-87)]
-    t1 = pd.DataFrame([{"epsilon": 0.1, "delta": 1e-5, "method": m, "deviation": d, "failure_probability": f}
-                       for m, d, f in rows])
+    t1 = pd.DataFrame(
+        [{"epsilon": 0.1, "delta": 1e-5, "method": m, "deviation": d, "failure_probability": f} for m, d, f in rows]
+    )
     claim = strictly_tighter_claim(t1)
     assert claim.verdict == "fails" and "by ['oneto_a']" in claim.evidence
     assert strictly_tighter_claim(t1[t1["method"] != "oneto_a"]).verdict == "holds"

@@ -2,7 +2,6 @@
 frames (C11 in F6, C9/C20 and the review table in T2, C13-C16 in F7/T3)."""
 
 from __future__ import annotations
-from dplab.studies.registry import resolve
 
 import numpy as np
 import pytest
@@ -24,10 +23,13 @@ def test_step_grid():
 
 
 def test_f6_reproduces_c11(full_section):
-    f6 = compute_fair_comparison(full_section["fair_comparison"], 0, _none).pivot_table(index="t", columns="method",
-                                                                                 values="eps_prime")
+    f6 = compute_fair_comparison(full_section["fair_comparison"], 0, _none).pivot_table(
+        index="t", columns="method", values="eps_prime"
+    )
     assert f6.loc[100, "optimal"] == pytest.approx(3.7757, abs=1e-4)
-    assert f6.loc[1000, "cor2"] == pytest.approx(20.7696, abs=0.01) and f6.loc[1000, "optimal"] == pytest.approx(22.4286, abs=1e-4)
+    assert f6.loc[1000, "cor2"] == pytest.approx(20.7696, abs=0.01) and f6.loc[1000, "optimal"] == pytest.approx(
+        22.4286, abs=1e-4
+    )
     assert f6.loc[1000, "cor3_as_printed"] == pytest.approx(18.5681, abs=0.01)
     assert np.isinf(f6.loc[1020, "optimal"]) and f6.loc[1020, "cor3_corrected"] == pytest.approx(21.3493, abs=0.01)
 

@@ -2,7 +2,6 @@
 Lipschitz constant L = 1, and byte-identical reruns."""
 
 from __future__ import annotations
-from dplab.studies.registry import resolve
 
 import numpy as np
 import pandas as pd
@@ -14,9 +13,23 @@ from dplab.learning import LogisticLoss, per_sample_gradients
 from dplab.studies.generalization.empirical import e1_cell_records, e1_cells, exact_risk, make_data, zero_one_error
 from dplab.studies.registry import no_progress
 
-PARAMS = dict(dims=[5], grid=[{"sizes": [300], "sigmas": [0.0, 1.0]}], checkpoints=[3, 10], reference_t=10, runs=2,
-              datasets=1, tau=20, lr=0.05, rho=0.1, init_std=0.01, test_size=1000, L=1.0, delta=1e-6,
-              delta_tilde=1e-6, confidence=0.95)
+PARAMS = dict(
+    dims=[5],
+    grid=[{"sizes": [300], "sigmas": [0.0, 1.0]}],
+    checkpoints=[3, 10],
+    reference_t=10,
+    runs=2,
+    datasets=1,
+    tau=20,
+    lr=0.05,
+    rho=0.1,
+    init_std=0.01,
+    test_size=1000,
+    L=1.0,
+    delta=1e-6,
+    delta_tilde=1e-6,
+    confidence=0.95,
+)
 
 
 def test_data_on_sphere_with_flip_rate():

@@ -2,7 +2,6 @@
 empirical values below the theoretical bounds, claims, and every figure drawn from its (CSV round-tripped) frame."""
 
 from __future__ import annotations
-from dplab.studies.registry import compute_artifact, resolve
 
 import io
 import re
@@ -17,6 +16,8 @@ import yaml
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.report.style import plt
 from dplab.studies.generalization import STUDY
+from dplab.studies.registry import compute_artifact, resolve
+
 
 @pytest.fixture(scope="module")
 def frames(quick_section) -> dict[str, pd.DataFrame]:
@@ -41,6 +42,7 @@ def _bool(series: pd.Series) -> np.ndarray:
 
 # --- (a) schema and constraints -----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("which", ["quick_section", "full_section"])
 def test_snippets_validate(which, request):
     section = request.getfixturevalue(which)
@@ -64,14 +66,19 @@ def test_constraint_messages(quick_section):
     bad["empirical"]["reference_t"] = 7
     bad["high_probability"]["eps_max"] = 0.0005
     problems = STUDY.constraints(bad)
-    assert "config key 'generalization.empirical.tau': value 5000 is invalid; allowed: at most the smallest size " \
-           "1000 (batch without replacement)" in problems
-    assert any(p.startswith("config key 'generalization.empirical.reference_t': value 7 is invalid; allowed: one of")
-               for p in problems)
+    assert (
+        "config key 'generalization.empirical.tau': value 5000 is invalid; allowed: at most the smallest size "
+        "1000 (batch without replacement)" in problems
+    )
+    assert any(
+        p.startswith("config key 'generalization.empirical.reference_t': value 7 is invalid; allowed: one of")
+        for p in problems
+    )
     assert any(p.startswith("config key 'generalization.high_probability.eps_max': value 0.0005") for p in problems)
 
 
 # --- (b) frames ---------------------------------------------------------------------------------------------------
+
 
 def test_every_artifact_has_a_tidy_frame(frames):
     assert sorted(frames) == sorted([f"f{i}" for i in range(1, 10)] + [f"t{i}" for i in range(1, 5)])
@@ -86,7 +93,9 @@ def test_required_columns_and_row_counts(frames, quick_section):
     quick = quick_section
     assert {"epsilon_step", "delta_step", "t", "method", "delta_prime"} <= set(frames["f5"].columns)
     assert frames["t2"]["below_lower_bound"].dtype == bool
-    n_t = len(np.unique(np.round(np.logspace(0, quick["delta_vs_steps"]["t_max_log10"], quick["delta_vs_steps"]["n_t"]))))
+    n_t = len(
+        np.unique(np.round(np.logspace(0, quick["delta_vs_steps"]["t_max_log10"], quick["delta_vs_steps"]["n_t"])))
+    )
     assert len(frames["f5"]) == 9 * n_t * len(quick["delta_vs_steps"]["settings"])
     assert len(frames["f1"]) == 4 * quick["kl"]["n_eps"]
     e = quick["empirical"]
@@ -96,8 +105,16 @@ def test_required_columns_and_row_counts(frames, quick_section):
 
 
 def test_theory_values_finite_where_defined(frames):
-    for artifact_id, column in [("f1", "kl"), ("f2", "deviation"), ("f3", "bound"), ("f4", "eps_prime"),
-                                ("f5", "delta_prime"), ("f7", "hp_bound"), ("f9", "eps_prime"), ("t1", "deviation")]:
+    for artifact_id, column in [
+        ("f1", "kl"),
+        ("f2", "deviation"),
+        ("f3", "bound"),
+        ("f4", "eps_prime"),
+        ("f5", "delta_prime"),
+        ("f7", "hp_bound"),
+        ("f9", "eps_prime"),
+        ("t1", "deviation"),
+    ]:
         assert np.isfinite(frames[artifact_id][column]).all(), (artifact_id, column)
 
 
@@ -105,8 +122,9 @@ def test_valid_methods_never_below_lower_bound_and_paper_flags(frames):
     f5, t2 = frames["f5"], frames["t2"]
     valid = f5[f5["method"].isin(["drv", "kov", "optimal_at_kov_eps"])]
     assert (valid["delta_prime"] >= valid["lower_bound"] * (1 - 1e-12)).all()
-    assert not _bool(t2[t2["method"].isin(["drv", "kov", "basic", "lower_bound", "optimal_at_kov_eps"])]
-                     ["below_lower_bound"]).any()
+    assert not _bool(
+        t2[t2["method"].isin(["drv", "kov", "basic", "lower_bound", "optimal_at_kov_eps"])]["below_lower_bound"]
+    ).any()
     flagged = t2[_bool(t2["below_lower_bound"])]
     assert set(flagged["method"]) >= {"cor2", "thm4_box"}
     c9 = t2[(t2["epsilon_step"] == 0.1) & (t2["delta_step"] == 1e-5) & (t2["t"] == 100)].set_index("method")
@@ -139,6 +157,7 @@ def test_bounds_identical_across_dimensions(frames):
 
 # --- (c) claims ---------------------------------------------------------------------------------------------------
 
+
 def test_claims(frames, quick_section):
     claims = claims_frame(resolve(STUDY.claims)(frames, quick_section))
     assert set(claims["verdict"]) <= set(VERDICTS)
@@ -148,7 +167,10 @@ def test_claims(frames, quick_section):
     assert verdicts["lemma5_tighter_kl"] == "holds" and verdicts["thm1_tighter_than_nissim_stemmer"] == "holds"
     assert verdicts["e1_gap_below_bounds"] == "holds"
     assert {k for k, v in verdicts.items() if v == "erratum"} >= {
-        "erratum_cor3_sign", "erratum_sgld_factor_2", "erratum_composition_below_lower_bound"}
+        "erratum_cor3_sign",
+        "erratum_sgld_factor_2",
+        "erratum_composition_below_lower_bound",
+    }
     evidence = dict(zip(claims["claim_id"], claims["evidence"]))
     assert "4.404378e+06" in evidence["erratum_cor3_sign"]
 
@@ -167,6 +189,7 @@ def test_claims_follow_the_numbers(frames, quick_section):
 
 
 # --- (d) figures --------------------------------------------------------------------------------------------------
+
 
 def test_every_figure_draws(frames, quick_section):
     for artifact in STUDY.artifacts:

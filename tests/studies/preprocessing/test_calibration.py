@@ -50,8 +50,10 @@ def test_dp_pca_pipeline_spends_half_on_dp_gd(epsilon):
     assert dp_accounting_epsilon(eps0, delta / 2) <= epsilon / 2 * (1 + 1e-6)
 
 
-@pytest.mark.parametrize("method, tau_constant", [("nonprivate_pca", 12.2), ("nonprivate_pca_unconstrained", 12.2),
-                                                  ("nonprivate_pca_dim", 24.4)])
+@pytest.mark.parametrize(
+    "method, tau_constant",
+    [("nonprivate_pca", 12.2), ("nonprivate_pca_unconstrained", 12.2), ("nonprivate_pca_dim", 24.4)],
+)
 def test_table2_pca_budget_round_trip(method, tau_constant):
     """(a) and its variants: min over alpha >= 11 of 1.05 alpha eps0^2 (4 + (c/gap)^2) + log(1/delta)/(alpha - 1)
     equals the target, by a brute-force scan over alpha (c = 12.2 for rank reduction, 2 x 12.2 for dimension)."""

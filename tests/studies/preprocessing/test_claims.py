@@ -77,9 +77,23 @@ def test_fig2b_flips_without_a_gap_at_few_missing_values():
 
 
 def _t2_point(ok: bool = True) -> pd.DataFrame:
-    return pd.DataFrame([{"mechanism": "gaussian", "preprocessing": "dedup", "alpha": 11.0, "eps": 0.5, "n": 1000,
-                          "p": 10, "eta": 0.1, "gap": 0.5, "closed_form": 2.0, "generic_theorem2_pq2": 1.0,
-                          "generic_le_closed_form": ok}])
+    return pd.DataFrame(
+        [
+            {
+                "mechanism": "gaussian",
+                "preprocessing": "dedup",
+                "alpha": 11.0,
+                "eps": 0.5,
+                "n": 1000,
+                "p": 10,
+                "eta": 0.1,
+                "gap": 0.5,
+                "closed_form": 2.0,
+                "generic_theorem2_pq2": 1.0,
+                "generic_le_closed_form": ok,
+            }
+        ]
+    )
 
 
 def test_table2_grid_exception_is_sgd_iteration_with_few_kept_records():
@@ -88,8 +102,13 @@ def test_table2_grid_exception_is_sgd_iteration_with_few_kept_records():
     grid = table2_grid(0.5, 0.1, 0.5)
     bad = grid[~grid["bounds"]]
     assert set(bad["mechanism"]) == {"dp_sgd_iteration"} and (bad["n"] - bad["p"]).max() == 3
-    case = grid[(grid["n"] == 1000) & (grid["p"] == 997) & (grid["alpha"] == 11) & (grid["preprocessing"] == "dedup")
-                & (grid["mechanism"] == "dp_sgd_iteration")].iloc[0]
+    case = grid[
+        (grid["n"] == 1000)
+        & (grid["p"] == 997)
+        & (grid["alpha"] == 11)
+        & (grid["preprocessing"] == "dedup")
+        & (grid["mechanism"] == "dp_sgd_iteration")
+    ].iloc[0]
     assert case["generic"] / case["closed_form"] == pytest.approx(1.04879, rel=1e-4)
     claim = table2_claim(_t2_point())
     assert claim.verdict == "partial" and "only dp_sgd_iteration cells" in claim.evidence
@@ -113,4 +132,6 @@ def test_ptr_threshold_erratum_spec_check_17():
     expected = math.exp(-0.1 * 1e4 / 12.2) / (2 * 1e-5)
     assert expected == pytest.approx(1.262e-31, rel=1e-3)
     claim = ptr_threshold_claim(frame)
-    assert claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence
+    assert (
+        claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence
+    )

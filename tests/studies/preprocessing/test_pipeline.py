@@ -58,7 +58,9 @@ def test_steps_are_the_library_functions(tmp_path):
     np.testing.assert_array_equal(loaded.values, want.values)
     np.testing.assert_array_equal(loaded.kept, want.kept)
     F = p.make_dataset("fig3", QUICK, 1)["X"]
-    np.testing.assert_allclose(p.apply_step("pca_rank", "fig3", F, QUICK).values, pca_rank_reduce(F, QUICK["fig3"]["k"]))
+    np.testing.assert_allclose(
+        p.apply_step("pca_rank", "fig3", F, QUICK).values, pca_rank_reduce(F, QUICK["fig3"]["k"])
+    )
 
 
 def test_random_trials_start_from_the_preprocessed_file():

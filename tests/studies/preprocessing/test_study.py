@@ -2,18 +2,18 @@
 figures build from the frames."""
 
 import copy
-from dplab.config import load_config
-from dplab.studies.registry import compute_artifact, resolve
+from pathlib import Path
 
 import jsonschema
 import numpy as np
 import pytest
 import yaml
-from pathlib import Path
 
+from dplab.config import load_config
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.pipeline import build_products
+from dplab.studies.registry import compute_artifact, resolve
 
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["preprocessing"]
@@ -41,7 +41,11 @@ def test_bad_values_are_reported():
     bad = copy.deepcopy(QUICK)
     bad["fig3"]["k"] = bad["fig3"]["d"]
     assert any("config key 'preprocessing.fig3.k': value 100 is invalid" in m for m in STUDY.constraints(bad))
-    for section, key, value in (("sensitivity", "missing_rate", 1.0), ("fig2", "eps", 0.0), ("sensitivity", "eta", -0.1)):
+    for section, key, value in (
+        ("sensitivity", "missing_rate", 1.0),
+        ("fig2", "eps", 0.0),
+        ("sensitivity", "eta", -0.1),
+    ):
         bad = copy.deepcopy(QUICK)
         bad[section][key] = value
         with pytest.raises(jsonschema.ValidationError):

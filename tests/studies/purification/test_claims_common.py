@@ -12,7 +12,7 @@ from dplab.studies.purification.claims_common import artifact_path, loglog_slope
 
 def test_loglog_slope():
     n = np.array([1e3, 1e4, 1e5])
-    assert loglog_slope(n, 3 * n ** -2.0) == pytest.approx(-2.0)
+    assert loglog_slope(n, 3 * n**-2.0) == pytest.approx(-2.0)
     assert math.isnan(loglog_slope([1.0, 1.0], [1.0, 2.0]))
 
 

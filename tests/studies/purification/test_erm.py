@@ -37,7 +37,9 @@ def test_dataset_in_unit_ball_and_minimiser_kkt():
 def test_logistic_risk_against_torch_loss():
     x, y = erm_dataset(50, 2, seed=2)
     theta = np.array([[0.3, -0.2]])
-    direct = np.mean([float(LogisticLoss()(torch.tensor(theta[0]), torch.tensor(a), torch.tensor(b))) for a, b in zip(x, y)])
+    direct = np.mean(
+        [float(LogisticLoss()(torch.tensor(theta[0]), torch.tensor(a), torch.tensor(b))) for a, b in zip(x, y)]
+    )
     assert logistic_risk(theta, x, y)[0] == pytest.approx(direct, rel=1e-12)
     reg = float(RegularisedLogisticLoss(0.1)(torch.tensor(theta[0]), torch.tensor(x[0]), torch.tensor(y[0])))
     assert reg == pytest.approx(np.logaddexp(0, -y[0] * x[0] @ theta[0]) + 0.05 * theta[0] @ theta[0], rel=1e-12)
@@ -46,7 +48,8 @@ def test_logistic_risk_against_torch_loss():
 def test_calibrated_sigma_meets_target_and_is_tight():
     sigma = calibrate_dpsgd_sigma(0.05, 200, 1.0, math.log(1e-5))
     event = lambda s: dp_accounting.SelfComposedDpEvent(  # noqa: E731
-        dp_accounting.PoissonSampledDpEvent(0.05, dp_accounting.GaussianDpEvent(s)), 200)
+        dp_accounting.PoissonSampledDpEvent(0.05, dp_accounting.GaussianDpEvent(s)), 200
+    )
     assert rdp.RdpAccountant().compose(event(sigma)).get_epsilon(1e-5) <= 1.0 + 1e-3
     assert rdp.RdpAccountant().compose(event(0.97 * sigma)).get_epsilon(1e-5) > 1.0
     with pytest.raises(ValueError, match="log_delta"):
@@ -57,8 +60,22 @@ def test_algorithm3_engine_mapping_without_noise():
     """σ = 0, γ = 1: Algorithm 3 is projected full gradient descent on F = Σ f with step η; compare with numpy."""
     x, y = erm_dataset(30, 2, seed=3)
     eta, steps = 0.01, 5
-    out = _dpsgd(LogisticLoss(), torch.tensor(x), torch.tensor(y), lam=0.0, n=30, steps=steps, sampling="without_replacement",
-                 gamma=1.0, noise_std=0.0, eta=eta, clip=1.0, radius=1.0, runs=2, generator=torch.Generator().manual_seed(0))
+    out = _dpsgd(
+        LogisticLoss(),
+        torch.tensor(x),
+        torch.tensor(y),
+        lam=0.0,
+        n=30,
+        steps=steps,
+        sampling="without_replacement",
+        gamma=1.0,
+        noise_std=0.0,
+        eta=eta,
+        clip=1.0,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+    )
     theta, average = np.zeros(2), np.zeros(2)
     for _ in range(steps):
         grad = x.T @ (-y * expit(-y * (x @ theta)))
@@ -101,9 +118,19 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
         return torch.zeros(runs, X.shape[1], dtype=torch.float64)
 
     monkeypatch.setattr(erm, "run_noisy_gradient", record)
-    params = {"d": 2, "seeds": 2, "radius": 1.0, "lam": lam, "epsilon_sweep": {"n": 100, "epsilons": [2.0]},
-              "n_sweep": {"epsilon": 2.0, "ns": [100]}, "max_steps_paper": 30, "max_steps_tuned": 20,
-              "max_steps_reference": 20, "em_grid_spacing": 0.1, "reference_iterations": 200}
+    params = {
+        "d": 2,
+        "seeds": 2,
+        "radius": 1.0,
+        "lam": lam,
+        "epsilon_sweep": {"n": 100, "epsilons": [2.0]},
+        "n_sweep": {"epsilon": 2.0, "ns": [100]},
+        "max_steps_paper": 30,
+        "max_steps_tuned": 20,
+        "max_steps_reference": 20,
+        "em_grid_spacing": 0.1,
+        "reference_iterations": 200,
+    }
     rows = erm.erm_point(params, 5, iter, {"n": 100, "epsilon_total": 2.0})
     rows = rows.drop_duplicates("method").set_index("method")
     lipschitz = 1.0 + lam

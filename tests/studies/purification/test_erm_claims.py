@@ -15,10 +15,19 @@ def _frame(rates: dict[str, tuple[float, float]], ns=(500, 1000, 2000, 4000)) ->
     for method, (c, slope) in rates.items():
         for n in ns:
             for seed in (0, 1):
-                rows.append({"n": n, "epsilon_total": 2.0, "method": method, "seed": seed,
-                             "excess_risk": c * n ** slope, "in_n_sweep": True, "in_epsilon_sweep": n == 1000,
-                             "capped": method == "dpsgd_reference",
-                             "steps": 3000 if method == "dpsgd_reference" else 10})
+                rows.append(
+                    {
+                        "n": n,
+                        "epsilon_total": 2.0,
+                        "method": method,
+                        "seed": seed,
+                        "excess_risk": c * n**slope,
+                        "in_n_sweep": True,
+                        "in_epsilon_sweep": n == 1000,
+                        "capped": method == "dpsgd_reference",
+                        "steps": 3000 if method == "dpsgd_reference" else 10,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -26,8 +35,13 @@ def _verdicts(frame: pd.DataFrame) -> dict[str, str]:
     return {c.claim_id: c.verdict for c in erm_claims(frame, False, CONFIG)}
 
 
-BASE = {"purified_dpsgd": (10.0, -1.0), "dpsgd_before_purification": (10.0, -1.0),
-        "purified_dpsgd_tuned": (5.0, -1.0), "laplace_gd": (1.0, -0.5), "dpsgd_reference": (0.01, -0.1)}
+BASE = {
+    "purified_dpsgd": (10.0, -1.0),
+    "dpsgd_before_purification": (10.0, -1.0),
+    "purified_dpsgd_tuned": (5.0, -1.0),
+    "laplace_gd": (1.0, -0.5),
+    "dpsgd_reference": (0.01, -0.1),
+}
 
 
 def test_rate_matching_exponential_mechanism_ignores_a_constant_gap():

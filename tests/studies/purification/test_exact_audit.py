@@ -36,14 +36,22 @@ def test_convolutions_against_quadrature(x):
     quad_u = integrate.quad(lambda t: 0.5 * _laplace(x - t, b), -1, 1, points=[x] if -1 < x < 1 else None)[0]
     assert math.exp(float(log_uniform_convolved(np.array([x]), -1, 1, b)[0])) == pytest.approx(quad_u, rel=1e-9)
     mu, sigma = 0.1, 0.2
-    quad_g = integrate.quad(lambda t: stats.norm.pdf(t, mu, sigma) * _laplace(x - t, b), -1, 1,
-                            points=[x] if -1 < x < 1 else None, limit=200)[0]
-    assert math.exp(float(log_gaussian_convolved(np.array([x]), mu, sigma, b, -1, 1)[0])) == pytest.approx(quad_g, rel=1e-8)
+    quad_g = integrate.quad(
+        lambda t: stats.norm.pdf(t, mu, sigma) * _laplace(x - t, b),
+        -1,
+        1,
+        points=[x] if -1 < x < 1 else None,
+        limit=200,
+    )[0]
+    assert math.exp(float(log_gaussian_convolved(np.array([x]), mu, sigma, b, -1, 1)[0])) == pytest.approx(
+        quad_g, rel=1e-8
+    )
 
 
 def test_log_ndtr_difference_both_tails():
     assert float(log_ndtr_difference(10.0, 9.0)) == pytest.approx(
-        math.log(stats.norm.sf(9.0) - stats.norm.sf(10.0)), rel=1e-10)
+        math.log(stats.norm.sf(9.0) - stats.norm.sf(10.0)), rel=1e-10
+    )
     assert float(log_ndtr_difference(-39.0, -40.0)) == pytest.approx(stats.norm.logcdf(-39.0), rel=1e-6)
     assert float(log_ndtr_difference(0.5, -0.5)) == pytest.approx(math.log(stats.norm.cdf(0.5) - stats.norm.cdf(-0.5)))
 
@@ -54,7 +62,8 @@ def test_m1_check_values():
     assert epsilon_inf_1d(p, q, "full", omega=0.01, b=B) == pytest.approx(math.log(1 + 0.99 / 2), abs=1e-6)  # 0.40213
     assert epsilon_inf_1d(p, q, "full", omega=0.01, b=B) == pytest.approx(0.402126, abs=1e-6)
     assert epsilon_inf_1d(p, q, "laplace_only", omega=0.01, b=B) == pytest.approx(
-        math.log(2e-6 / (1 - 1e-6)) + (2 / 3) / B, rel=1e-9)  # 1653.544 = log(1 + (2δ/(1−δ))e^{(2/3)/b})
+        math.log(2e-6 / (1 - 1e-6)) + (2 / 3) / B, rel=1e-9
+    )  # 1653.544 = log(1 + (2δ/(1−δ))e^{(2/3)/b})
     assert epsilon_inf_1d(p, q, "none") == math.inf
     assert epsilon_inf_1d(p, q, "mixing_only", omega=0.01) == math.inf
     inner = canonical_pair(0.0, 1e-6, (-0.5, -0.1, 0.1, 0.5))
@@ -89,8 +98,10 @@ def test_grid_refinement_converges():
     steps = np.abs(np.diff(values))
     assert steps[-1] <= steps[0] + 1e-12 and steps[-1] < 1e-6
     pm, qm = canonical_pair(0.5, 1e-3)
-    values = [epsilon_inf_1d(pm, qm, "full", omega=0.01, b=purification_scale_1d(math.log(1e-3), 0.01, 0.5),
-                             n_points=n) for n in (501, 4001, 32001)]
+    values = [
+        epsilon_inf_1d(pm, qm, "full", omega=0.01, b=purification_scale_1d(math.log(1e-3), 0.01, 0.5), n_points=n)
+        for n in (501, 4001, 32001)
+    ]
     assert abs(values[-1] - values[-2]) < 1e-6
 
 

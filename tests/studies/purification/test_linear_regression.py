@@ -58,7 +58,9 @@ def test_compute_quick_frame(frame):
     assert np.isfinite(frame["excess_mse_mean"]).all() and (frame["excess_mse_mean"] >= -1e-12).all()
     assert frame["in_domain"].all() and (frame["lambda_min"] > 0).all()
     pure = frame[frame["method"] == "pure_adassp"]
-    assert pure["pure"].all() and np.isfinite(pure[["log_delta", "omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    assert (
+        pure["pure"].all() and np.isfinite(pure[["log_delta", "omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    )
     assert (pure["log_delta"] < -50).all()
     adassp_rows = frame[frame["method"].isin(["pure_adassp", "adassp_reference"])]
     assert (adassp_rows["log_delta_composed_exact"] <= adassp_rows["log_delta"]).all()
@@ -77,7 +79,8 @@ def test_schema_and_constraints():
     bad = copy.deepcopy(QUICK)
     bad["eig_min"] = 2.0
     assert constraints_ext_linear_regression(bad) == [
-        "config key 'purification.linear_regression.eig_min': value 2.0 is invalid; allowed: <= eig_max = 1.0"]
+        "config key 'purification.linear_regression.eig_min': value 2.0 is invalid; allowed: <= eig_max = 1.0"
+    ]
 
 
 def test_claims_and_plot(frame):

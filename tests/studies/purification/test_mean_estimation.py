@@ -38,7 +38,7 @@ matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["purification"]["mean_estimation"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["mean_estimation"]
-N = 10 ** 4
+N = 10**4
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,10 @@ def test_spec_check_values_e5():
     assert sigma == pytest.approx(4.471e-3, rel=1e-4)
     assert math.sqrt(10) * sigma == pytest.approx(0.01414, rel=1e-3)  # the RMS value the spec first quoted
     # corrected exact E||.||_2 (review notes), eps = 1 for each component
-    for d, purified, gauss, laplace, knorm in ((10, 0.01379, 0.00261, 0.00268, 0.00200),
-                                              (100, 0.1453, 0.00843, 0.02811, 0.0200)):
+    for d, purified, gauss, laplace, knorm in (
+        (10, 0.01379, 0.00261, 0.00268, 0.00200),
+        (100, 0.1453, 0.00843, 0.02811, 0.0200),
+    ):
         ld = mean_estimation_log_delta(N, d)[0]
         assert float(agm_sigma(1.0, ld, 2 / N)) * stats.chi(d).mean() == pytest.approx(purified, rel=5e-4)
         assert float(agm_sigma(1.0, math.log(1e-6), 2 / N)) * stats.chi(d).mean() == pytest.approx(gauss, rel=2e-3)
@@ -65,9 +67,11 @@ def test_spec_check_values_e5():
 def test_purification_shift_is_cor4_form():
     log_delta, log_omega = mean_estimation_log_delta(N, 10)
     shift = purification_shift(10, math.inf, 2 / math.sqrt(10), log_delta, log_omega)
-    assert shift == pytest.approx(1 / (8 * math.sqrt(10) * N ** 2), rel=1e-10)
+    assert shift == pytest.approx(1 / (8 * math.sqrt(10) * N**2), rel=1e-10)
     b = purification_laplace_scale(shift, 0.5)
-    assert 10 ** log10_purification_scale(10, 2 / math.sqrt(10), log_delta, log_omega, 0.5) == pytest.approx(b, rel=1e-12)
+    assert 10 ** log10_purification_scale(10, 2 / math.sqrt(10), log_delta, log_omega, 0.5) == pytest.approx(
+        b, rel=1e-12
+    )
     assert math.isfinite(log10_purification_scale(10, 1.0, -1e6, log_omega, 0.5))  # b itself underflows to 0
 
 
@@ -130,7 +134,8 @@ def test_schema_and_constraints():
     bad["audit"]["mean"] = 0.999
     assert constraints_ext_mean_estimation(bad) == [
         "config key 'purification.mean_estimation.audit.mean': value 0.999 is invalid; allowed: <= 1 - 2/audit.n = 0.98 "
-        "(the neighbouring mean must stay in [-1, 1])"]
+        "(the neighbouring mean must stay in [-1, 1])"
+    ]
 
 
 def test_claims_and_plot(frame):

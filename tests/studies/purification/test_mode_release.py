@@ -36,8 +36,10 @@ Q = QUICK["mode_release"]
 
 @pytest.fixture(scope="module")
 def frames(csv_roundtrip):
-    return {"ext_mode_release": csv_roundtrip(compute_mode_release(Q, 11, lambda items: items)),
-            "ext_mode_release_audit": csv_roundtrip(mode_release_audit(Q, 11, lambda items: items))}
+    return {
+        "ext_mode_release": csv_roundtrip(compute_mode_release(Q, 11, lambda items: items)),
+        "ext_mode_release_audit": csv_roundtrip(mode_release_audit(Q, 11, lambda items: items)),
+    }
 
 
 @pytest.mark.parametrize("section", [Q, FULL["mode_release"]], ids=["quick", "full"])
@@ -54,7 +56,8 @@ def test_bad_values_are_named():
     bad["gaps"] = [0, 5000]
     assert constraints_mode_release(bad) == [
         "config key 'purification.mode_release.gaps': value 5000 is invalid; allowed: <= mode count "
-        "round(mode_share * n_records) = 3000"]
+        "round(mode_share * n_records) = 3000"
+    ]
     bad = copy.deepcopy(Q)
     bad["audit"]["exhaustive_records"] = [6]
     assert "purification.mode_release.audit.exhaustive_records" in constraints_mode_release(bad)[0]
@@ -71,8 +74,8 @@ def test_mode_histogram():
 
 @pytest.mark.parametrize("n_bits, n_records", [(1, 8), (2, 7), (3, 5)])
 def test_reduced_transitions_contain_all_replace_one_transitions(n_bits, n_records):
-    exhaustive = neighbour_transitions(2 ** n_bits, n_records)
-    assert exhaustive <= _reduced_transitions(2 ** n_bits, n_records)
+    exhaustive = neighbour_transitions(2**n_bits, n_records)
+    assert exhaustive <= _reduced_transitions(2**n_bits, n_records)
     # mode changes only between distances <= 1, and both kinds occur
     assert all(k <= 1 and k2 <= 1 for a, k, b, k2 in exhaustive if a != b)
     assert any(a != b for a, _, b, _ in exhaustive)
@@ -84,13 +87,34 @@ def test_compute_rows_columns_values(frames):
     assert (frame["adjacency"] == "replace_one").all()
     assert frame["success_rate"].between(0, 1).all() and np.isfinite(frame["success_rate"]).all()
     alg12 = frame[frame["method"].str.startswith("alg12")]
-    assert np.isfinite(alg12[["epsilon", "epsilon_prime", "log_delta", "omega", "laplace_scale", "threshold",
-                              "flip_probability", "success_exact"]]).all().all()
+    assert (
+        np.isfinite(
+            alg12[
+                [
+                    "epsilon",
+                    "epsilon_prime",
+                    "log_delta",
+                    "omega",
+                    "laplace_scale",
+                    "threshold",
+                    "flip_probability",
+                    "success_exact",
+                ]
+            ]
+        )
+        .all()
+        .all()
+    )
     assert (alg12["epsilon"] * 2 == alg12["epsilon_total"]).all()
     # Monte Carlo agrees with the exact success probability (pooled over replicates)
-    pooled = frame.dropna(subset=["success_exact"]).groupby(["method", "layout", "bits", "gap"]).agg(
-        rate=("success_rate", "mean"), exact=("success_exact", "first"), n=("n_trials", "sum"))
-    z = (pooled["rate"] - pooled["exact"]).abs() / np.sqrt(pooled["exact"] * (1 - pooled["exact"]) / pooled["n"] + 1e-12)
+    pooled = (
+        frame.dropna(subset=["success_exact"])
+        .groupby(["method", "layout", "bits", "gap"])
+        .agg(rate=("success_rate", "mean"), exact=("success_exact", "first"), n=("n_trials", "sum"))
+    )
+    z = (pooled["rate"] - pooled["exact"]).abs() / np.sqrt(
+        pooled["exact"] * (1 - pooled["exact"]) / pooled["n"] + 1e-12
+    )
     assert (z < 5).all()
 
 

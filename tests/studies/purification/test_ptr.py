@@ -36,8 +36,10 @@ FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purif
 
 @pytest.fixture(scope="module")
 def frames(csv_roundtrip):
-    return {"ext_ptr": csv_roundtrip(compute_ptr(QUICK, 7, lambda items: items)),
-            "ext_ptr_audit": csv_roundtrip(ptr_audit(QUICK, 7, lambda items: items))}
+    return {
+        "ext_ptr": csv_roundtrip(compute_ptr(QUICK, 7, lambda items: items)),
+        "ext_ptr_audit": csv_roundtrip(ptr_audit(QUICK, 7, lambda items: items)),
+    }
 
 
 @pytest.mark.parametrize("section", [QUICK, FULL], ids=["quick", "full"])
@@ -54,7 +56,8 @@ def test_bad_values_are_named():
     bad = copy.deepcopy(QUICK)
     bad["n_vertices"] = [60, 60]
     assert constraints_ptr(bad) == [
-        "config key 'purification.ptr.n_vertices': value [60, 60] is invalid; allowed: distinct values"]
+        "config key 'purification.ptr.n_vertices': value [60, 60] is invalid; allowed: distinct values"
+    ]
 
 
 def test_proposed_beta_and_margin():

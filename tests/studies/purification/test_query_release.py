@@ -21,7 +21,6 @@ from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification.claims_query_release import query_release_claims
 from dplab.studies.purification.plots_query_release import plot_query_release
-from dplab.studies.registry import compute_artifact, load_study
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
     pure_mwem_transcript_epsilon,
@@ -29,6 +28,7 @@ from dplab.studies.purification.query_release import (
     sweep_points,
 )
 from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
+from dplab.studies.registry import compute_artifact, load_study
 
 matplotlib.use("Agg")
 
@@ -44,8 +44,10 @@ def query_release_sweep(params, seed):
 
 @pytest.fixture(scope="module")
 def frames(csv_roundtrip):
-    return {"ext_query_release": csv_roundtrip(query_release_sweep(QUICK, SEED)),
-            "ext_query_release_audit": csv_roundtrip(query_release_audit(QUICK, SEED))}
+    return {
+        "ext_query_release": csv_roundtrip(query_release_sweep(QUICK, SEED)),
+        "ext_query_release_audit": csv_roundtrip(query_release_audit(QUICK, SEED)),
+    }
 
 
 @pytest.mark.parametrize("section", [QUICK, FULL], ids=["quick", "full"])
@@ -62,7 +64,8 @@ def test_bad_values_are_named():
     bad = copy.deepcopy(QUICK)
     bad["bias_low"] = 0.95
     assert constraints_query_release(bad) == [
-        "config key 'purification.query_release.bias_low': value 0.95 is invalid; allowed: < bias_high = 0.9"]
+        "config key 'purification.query_release.bias_low': value 0.95 is invalid; allowed: < bias_high = 0.9"
+    ]
     bad = copy.deepcopy(QUICK)
     bad["n_sweep"] = [50]
     [message] = constraints_query_release(bad)
@@ -72,19 +75,32 @@ def test_bad_values_are_named():
 def test_sweep_frame(frames):
     sweep = frames["ext_query_release"]
     points = sweep_points(QUICK)
-    methods = {"alg16_purified", "alg16_mwem_stage", "alg16_sampled", "mwem_reference", "pure_mwem",
-               "laplace_answers", "laplace_histogram"}
+    methods = {
+        "alg16_purified",
+        "alg16_mwem_stage",
+        "alg16_sampled",
+        "mwem_reference",
+        "pure_mwem",
+        "laplace_answers",
+        "laplace_histogram",
+    }
     assert set(sweep["method"]) == methods
     assert len(sweep) == len(points) * len(QUICK["query_families"]) * len(methods) * QUICK["seeds"]
     assert np.isfinite(sweep["error_linf"]).all() and (sweep["error_linf"] >= 0).all()
     assert sweep["records_in_universe"].all()
     assert sweep["adjacency"].str.startswith("add_remove").all()
     alg = sweep[sweep["method"] == "alg16_purified"]
-    assert alg["pure"].all() and np.isfinite(alg[["log_delta", "log_omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    assert (
+        alg["pure"].all() and np.isfinite(alg[["log_delta", "log_omega", "epsilon_prime", "laplace_scale"]]).all().all()
+    )
     assert (alg["epsilon_prime"] == alg["epsilon_total"] / 2).all()
     assert (alg["epsilon_upstream_approx"] <= alg["epsilon_total"] / 2).all()
-    assert set(sweep.loc[sweep["pure"], "method"]) == {"alg16_purified", "pure_mwem", "laplace_answers",
-                                                       "laplace_histogram"}
+    assert set(sweep.loc[sweep["pure"], "method"]) == {
+        "alg16_purified",
+        "pure_mwem",
+        "laplace_answers",
+        "laplace_histogram",
+    }
 
 
 def test_sweep_is_reproducible():
@@ -135,6 +151,7 @@ def test_purified_pmf_matches_monte_carlo_of_purify_bits():
     rng = np.random.default_rng(4)
     log_pmf = np.log(np.array([0.5, 0.1, 0.0, 0.1, 0.05, 0.05, 0.0, 0.2]) + 1e-300)
     from dplab.mechanisms.purification import discrete_purification_shift
+
     b = 2 * discrete_purification_shift(3, -0.4) / 1.0
     exact = np.exp(purified_bits_log_pmf(log_pmf, 3, b))
     assert exact.sum() == pytest.approx(1.0, abs=1e-12)
@@ -159,8 +176,14 @@ def test_claims(frames):
     frame = claims_frame(claims)
     assert set(frame["verdict"]) <= set(VERDICTS)
     assert frame["evidence"].str.len().min() > 20
-    assert {"thm8_query_release_rate", "thm8_purified_mwem_pure_dp_audit", "lemma36_mwem_accounting",
-            "alg16_purification_needed", "alg16_vs_pure_baselines", "table1_mwem_rate_before"} == set(frame["claim_id"])
+    assert {
+        "thm8_query_release_rate",
+        "thm8_purified_mwem_pure_dp_audit",
+        "lemma36_mwem_accounting",
+        "alg16_purification_needed",
+        "alg16_vs_pure_baselines",
+        "table1_mwem_rate_before",
+    } == set(frame["claim_id"])
     assert frame.set_index("claim_id").loc["thm8_purified_mwem_pure_dp_audit", "verdict"] == "holds"
 
 

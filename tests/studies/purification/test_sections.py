@@ -13,8 +13,7 @@ import jsonschema
 import pytest
 
 from dplab.config import load_config
-from dplab.studies.purification import STUDY
-from dplab.studies.purification import sections
+from dplab.studies.purification import STUDY, sections
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pandas", "torch")

@@ -4,7 +4,6 @@ configuration (columns, sizes, finite values, lower bounds below upper bounds), 
 from __future__ import annotations
 
 import copy
-import math
 from pathlib import Path
 
 import jsonschema
@@ -45,7 +44,8 @@ def test_bad_values_are_named():
     bad = copy.deepcopy(QUICK)
     bad["fig1"]["delta_min"] = 0.6
     assert STUDY.constraints(bad) == [
-        "config key 'purification.fig1.delta_min': value 0.6 is invalid; allowed: < fig1.delta_max = 0.5"]
+        "config key 'purification.fig1.delta_min': value 0.6 is invalid; allowed: < fig1.delta_max = 0.5"
+    ]
     bad = copy.deepcopy(QUICK)
     bad["dp_erm"]["lam"] = 0.1
     assert "purification.dp_erm.lam" in STUDY.constraints(bad)[0]

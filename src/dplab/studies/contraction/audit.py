@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 import torch
 
-from dplab.seeding import derive_seed
 from dplab.accounting.hockey_stick import discrete_hockey_stick
 from dplab.audit.grid import UniformGrid, bin_index, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
 from dplab.audit.instances import audit_instance
@@ -28,6 +27,7 @@ from dplab.audit.montecarlo import event_from_laws, hockey_stick_lower_bound_fro
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 from dplab.learning.projections import Interval
+from dplab.seeding import derive_seed
 from dplab.studies.contraction.curves import epsilon_grid
 from dplab.theory.contraction import (
     contraction_modulus,
@@ -245,7 +245,9 @@ def theorem_bounds(audit: Mapping[str, Any], setting: Mapping[str, Any], i: int,
 
 
 def merge_audit(
-    audit: Mapping[str, Any], settings: Mapping[str, Mapping[str, Any]], grids: Mapping[str, pd.DataFrame],
+    audit: Mapping[str, Any],
+    settings: Mapping[str, Mapping[str, Any]],
+    grids: Mapping[str, pd.DataFrame],
     mcs: Mapping[str, pd.DataFrame],
 ) -> pd.DataFrame:
     """One row per (configuration, i, epsilon): bounds, worst grid delta (and its instance), Monte-Carlo bound."""
@@ -270,9 +272,26 @@ def merge_audit(
         merged.insert(3, "scale", setting["scale"])
         frames.append(merged)
     columns = [
-        "config", "noise", "diameter", "scale", "i", "epsilon", "theorem", "bound_theorem", "bound_prop1",
-        "delta_grid", "grid_instance", "max_privacy_loss", "mc_lower", "mc_estimate", "p_lower", "q_upper",
-        "mc_instance", "delta_grid_mc_instance", "samples", "alpha",
+        "config",
+        "noise",
+        "diameter",
+        "scale",
+        "i",
+        "epsilon",
+        "theorem",
+        "bound_theorem",
+        "bound_prop1",
+        "delta_grid",
+        "grid_instance",
+        "max_privacy_loss",
+        "mc_lower",
+        "mc_estimate",
+        "p_lower",
+        "q_upper",
+        "mc_instance",
+        "delta_grid_mc_instance",
+        "samples",
+        "alpha",
     ]
     frame = pd.concat(frames, ignore_index=True)[columns]
     frame["mc_minus_grid"] = frame["mc_lower"] - frame["delta_grid_mc_instance"]

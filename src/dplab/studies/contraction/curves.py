@@ -26,7 +26,12 @@ from dplab.theory.contraction import (
 )
 
 __all__ = [
-    "epsilon_grid", "delta_columns", "gaussian_setting", "figure_curves", "laplace_curves", "regime_map",
+    "epsilon_grid",
+    "delta_columns",
+    "gaussian_setting",
+    "figure_curves",
+    "laplace_curves",
+    "regime_map",
     "thm4_crossover_diameter",
 ]
 

@@ -18,7 +18,12 @@ from dplab.accounting.hockey_stick import gaussian_hockey_stick, laplace_hockey_
 from dplab.theory.contraction import log_projected_gaussian_contraction_exact
 
 __all__ = [
-    "hockey_stick_integral", "lemma_rows", "projected_pair_hockey_stick", "theorem2_rows", "renyi_rows", "lemma_table",
+    "hockey_stick_integral",
+    "lemma_rows",
+    "projected_pair_hockey_stick",
+    "theorem2_rows",
+    "renyi_rows",
+    "lemma_table",
 ]
 
 LEMMA_POINTS = ((0.0, 1.0, 1.0), (0.5, 2.0, 1.0), (1.0, 3.0, 0.5), (2.0, 0.5, 2.0), (0.25, 1.0, 2.0))
@@ -42,18 +47,29 @@ def lemma_rows() -> list[dict[str, object]]:
         gauss_q = stats.norm(loc=0.0, scale=scale).pdf
         span = (-40.0 * scale - shift, 40.0 * scale + shift)
         cases = (
-            ("lemma1_laplace", float(laplace_hockey_stick(epsilon, shift=shift, scale=scale)),
-             hockey_stick_integral(laplace_p, laplace_q, epsilon, span),
-             LaplacePrivacyLoss(scale, sensitivity=shift).get_delta_for_epsilon(epsilon)),
-            ("lemma2_gaussian", float(gaussian_hockey_stick(epsilon, shift / scale)),
-             hockey_stick_integral(gauss_p, gauss_q, epsilon, span),
-             GaussianPrivacyLoss(scale, sensitivity=shift).get_delta_for_epsilon(epsilon)),
+            (
+                "lemma1_laplace",
+                float(laplace_hockey_stick(epsilon, shift=shift, scale=scale)),
+                hockey_stick_integral(laplace_p, laplace_q, epsilon, span),
+                LaplacePrivacyLoss(scale, sensitivity=shift).get_delta_for_epsilon(epsilon),
+            ),
+            (
+                "lemma2_gaussian",
+                float(gaussian_hockey_stick(epsilon, shift / scale)),
+                hockey_stick_integral(gauss_p, gauss_q, epsilon, span),
+                GaussianPrivacyLoss(scale, sensitivity=shift).get_delta_for_epsilon(epsilon),
+            ),
         )
         for claim, closed, numeric, library in cases:
             rows.append(
                 {
-                    "check": claim, "epsilon": epsilon, "shift": shift, "scale": scale, "closed_form": closed,
-                    "quadrature": numeric, "dp_accounting": library,
+                    "check": claim,
+                    "epsilon": epsilon,
+                    "shift": shift,
+                    "scale": scale,
+                    "closed_form": closed,
+                    "quadrature": numeric,
+                    "dp_accounting": library,
                     "max_abs_error": max(abs(closed - numeric), abs(closed - library)),
                 }
             )
@@ -89,8 +105,14 @@ def theorem2_rows(n_points: int = 21) -> list[dict[str, object]]:
         bound = float(gaussian_hockey_stick(epsilon, diameter))
         rows.append(
             {
-                "check": "theorem2_projected_gaussian", "epsilon": epsilon, "shift": diameter, "scale": 1.0,
-                "closed_form": exact, "quadrature": brute, "dp_accounting": np.nan, "paper_bound": bound,
+                "check": "theorem2_projected_gaussian",
+                "epsilon": epsilon,
+                "shift": diameter,
+                "scale": 1.0,
+                "closed_form": exact,
+                "quadrature": brute,
+                "dp_accounting": np.nan,
+                "paper_bound": bound,
                 "max_abs_error": abs(exact - brute),
             }
         )
@@ -98,8 +120,14 @@ def theorem2_rows(n_points: int = 21) -> list[dict[str, object]]:
         unconstrained = float(gaussian_hockey_stick(epsilon, 60.0))
         rows.append(
             {
-                "check": "unconstrained_gaussian_kernel", "epsilon": epsilon, "shift": 60.0, "scale": 1.0,
-                "closed_form": unconstrained, "quadrature": np.nan, "dp_accounting": np.nan, "paper_bound": 1.0,
+                "check": "unconstrained_gaussian_kernel",
+                "epsilon": epsilon,
+                "shift": 60.0,
+                "scale": 1.0,
+                "closed_form": unconstrained,
+                "quadrature": np.nan,
+                "dp_accounting": np.nan,
+                "paper_bound": 1.0,
                 "max_abs_error": abs(1.0 - unconstrained),
             }
         )
@@ -116,13 +144,25 @@ def renyi_rows() -> list[dict[str, object]]:
     for order, shift, scale in RENYI_POINTS:
         p, q = stats.norm(loc=shift, scale=scale), stats.norm(loc=0.0, scale=scale)
         integral, _ = integrate.quad(
-            lambda t: np.exp(order * p.logpdf(t) + (1 - order) * q.logpdf(t)), -60 * scale, 60 * scale + shift,
-            points=[0.0, shift], limit=400,
+            lambda t: np.exp(order * p.logpdf(t) + (1 - order) * q.logpdf(t)),
+            -60 * scale,
+            60 * scale + shift,
+            points=[0.0, shift],
+            limit=400,
         )
         closed = order * shift**2 / (2 * scale**2)
         numeric = float(np.log(integral) / (order - 1))
-        rows.append({"check": "renyi_gaussian", "order": order, "shift": shift, "scale": scale,
-                     "closed_form": closed, "quadrature": numeric, "max_abs_error": abs(closed - numeric)})
+        rows.append(
+            {
+                "check": "renyi_gaussian",
+                "order": order,
+                "shift": shift,
+                "scale": scale,
+                "closed_form": closed,
+                "quadrature": numeric,
+                "max_abs_error": abs(closed - numeric),
+            }
+        )
     return rows
 
 
@@ -130,5 +170,17 @@ def lemma_table() -> pd.DataFrame:
     """All rows; ``paper_bound`` is Theorem 4's contraction bound theta(D/s) where it applies, ``order`` the
     Renyi order of the ``renyi_gaussian`` rows."""
     frame = pd.DataFrame(lemma_rows() + theorem2_rows() + renyi_rows())
-    return frame[["check", "epsilon", "order", "shift", "scale", "closed_form", "quadrature", "dp_accounting",
-                  "paper_bound", "max_abs_error"]]
+    return frame[
+        [
+            "check",
+            "epsilon",
+            "order",
+            "shift",
+            "scale",
+            "closed_form",
+            "quadrature",
+            "dp_accounting",
+            "paper_bound",
+            "max_abs_error",
+        ]
+    ]

@@ -22,7 +22,6 @@ COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 
 
-
 #: The certified epsilons of the utility figure: the first user's curve is drawn wide and pale under the others,
 #: because it equals the middle user's at most noise scales and would otherwise be hidden.
 UTILITY_EPSILONS = {
@@ -33,8 +32,10 @@ UTILITY_EPSILONS = {
     "epsilon_thm5": {"color": "C4", "ls": ":", "marker": "o", "ms": 3},
 }
 UTILITY_LABELS = {
-    "epsilon_thm_first": "Thm, first user", "epsilon_thm_middle": "Thm, middle user",
-    "epsilon_thm_last": "Thm, last user", "epsilon_prop1_middle": "Prop. 1, middle user",
+    "epsilon_thm_first": "Thm, first user",
+    "epsilon_thm_middle": "Thm, middle user",
+    "epsilon_thm_last": "Thm, last user",
+    "epsilon_prop1_middle": "Prop. 1, middle user",
     "epsilon_thm5": "Thm 5 (random stop)",
 }
 
@@ -58,9 +59,12 @@ def plot_delta_curves(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_ylim(10.0**LOG10_FLOOR, 1.5)
     axes[0][0].set_ylabel("$\\delta$")
     p = params
-    footer(fig, f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
-                 f"$\\rho$ = {p['rho']}, $\\eta$ = {p['lr']}, $D_K$ = {p['diameter']}. Values below 1e-40 drawn at "
-                 "1e-40 (exact values in the data file).")
+    footer(
+        fig,
+        f"n = {p['n']}, $\\sigma$ = {p['sigma']}, L = {p['L']}, $\\beta$ = {p['beta_smooth']}, "
+        f"$\\rho$ = {p['rho']}, $\\eta$ = {p['lr']}, $D_K$ = {p['diameter']}. Values below 1e-40 drawn at "
+        "1e-40 (exact values in the data file).",
+    )
     legend_above(fig, axes[0][0], ncol=2)
     return fig
 
@@ -76,9 +80,15 @@ def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             threshold = curve["pure_dp_threshold"].iloc[0]
             # Positions whose curves coincide (e.g. delta = 0 throughout) stay visible: each has its own marker,
             # placed at points shifted from the other positions' markers.
-            ax.plot(curve["epsilon"], curve["delta"], color=colour, marker=MARKERS[k % len(MARKERS)], ms=4,
-                    markevery=(3 * k, 4 * len(MARKERS)),
-                    label=f"i = {i} ($\\delta$ = 0 for $\\varepsilon \\geq$ {threshold:.3g})")
+            ax.plot(
+                curve["epsilon"],
+                curve["delta"],
+                color=colour,
+                marker=MARKERS[k % len(MARKERS)],
+                ms=4,
+                markevery=(3 * k, 4 * len(MARKERS)),
+                label=f"i = {i} ($\\delta$ = 0 for $\\varepsilon \\geq$ {threshold:.3g})",
+            )
             ax.axvline(threshold, color=colour, ls=":", lw=1)
         printed = panel["pure_dp_threshold_as_printed"].iloc[0]
         ax.axvline(printed, color="k", ls="--", lw=0.8, label=f"paper's corollary: {printed:.3g} for all i")
@@ -86,8 +96,11 @@ def plot_laplace(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("$\\varepsilon$")
         legend_below(ax, ncol=2)
     axes[0][0].set_ylabel("$\\delta$ (Theorem 3)")
-    footer(fig, f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
-                 f"L = {params['L']}, n = {params['n']}.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Laplace PNSGD on [a, b] = {params['interval']}, v = {params['v']}, "
+        f"L = {params['L']}, n = {params['n']}.",
+    )
     return fig
 
 
@@ -104,9 +117,12 @@ def plot_regime(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("domain diameter $D_K$")
     ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {params['delta']:g}")
     legend_beside(ax)
-    footer(fig, f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
-                f"L = {params['L']}, n = {params['n']}); $D_K/(\\eta\\sigma)$ = 1 at "
-                f"$D_K$ = {params['lr'] * params['sigma']:g}.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Fig. 2 parameters ($\\sigma$ = {params['sigma']}, $\\eta$ = {params['lr']}, "
+        f"L = {params['L']}, n = {params['n']}); $D_K/(\\eta\\sigma)$ = 1 at "
+        f"$D_K$ = {params['lr'] * params['sigma']:g}.",
+    )
     return fig
 
 
@@ -125,9 +141,14 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.plot(part["epsilon"], part["bound_prop1"], "--", color="C1", label=METHOD_LABELS["prop1"])
             ax.plot(part["epsilon"], part["delta_grid"], ":", color="k", label="grid-exact (worst instance)")
             ax.errorbar(
-                part["epsilon"], part["mc_estimate"].clip(lower=0),
+                part["epsilon"],
+                part["mc_estimate"].clip(lower=0),
                 yerr=[(part["mc_estimate"].clip(lower=0) - part["mc_lower"]).clip(lower=0), 0 * part["mc_lower"]],
-                fmt="o", ms=2.5, color="C3", elinewidth=0.8, label="Monte Carlo (estimate, 99% lower bound)",
+                fmt="o",
+                ms=2.5,
+                color="C3",
+                elinewidth=0.8,
+                label="Monte Carlo (estimate, 99% lower bound)",
             )
             ax.set_ylim(0, 0.5)
             ax.set_title(f"{config} (D = {part['diameter'].iloc[0]:g}), i = {i}", fontsize=7.5)
@@ -135,9 +156,12 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_xlabel("$\\varepsilon$")
             if col == 0:
                 ax.set_ylabel("$\\delta$")
-    footer(fig, f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
-                 f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
-                 "(the workflow stops otherwise).")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
+        f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
+        "(the workflow stops otherwise).",
+    )
     legend_above(fig, axes[0][0], ncol=4)
     return fig
 
@@ -154,8 +178,11 @@ def plot_random_stopping(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(f"i = {i}")
         ax.set_xlabel("$\\varepsilon$")
     axes[0][0].set_ylabel("$\\delta$")
-    footer(fig, f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
-                 f"{params['random_stopping']['config']}.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Randomly stopped PNSGD, T ~ Unif{{1..n}}, configuration "
+        f"{params['random_stopping']['config']}.",
+    )
     legend_above(fig, axes[0][0])
     return fig
 
@@ -168,8 +195,15 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         part = data[data["noise"] == noise]
         ax = axes[row][0]
         for colour, (lr, curve) in zip(COLOURS, part.groupby("lr"), strict=False):
-            ax.errorbar(curve["noise_scale"], curve["excess_risk_mean"], yerr=curve["excess_risk_se"], fmt="o-",
-                        ms=3, color=colour, label=f"$\\eta$ = {lr}")
+            ax.errorbar(
+                curve["noise_scale"],
+                curve["excess_risk_mean"],
+                yerr=curve["excess_risk_se"],
+                fmt="o-",
+                ms=3,
+                color=colour,
+                label=f"$\\eta$ = {lr}",
+            )
         ax.set_xscale("symlog", linthresh=0.1)
         ax.set_xlabel("noise scale ($\\sigma$ or v)")
         ax.set_ylabel("excess empirical risk")
@@ -187,9 +221,12 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_xlabel("noise scale")
         ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {part['delta'].iloc[0]:g} ($\\eta$ = {lr})")
         legend_beside(ax)
-    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point "
-                "(mean $\\pm$ s.e.). The first user's $\\varepsilon$ is drawn wide and pale under the others, "
-                "so it stays visible where it equals the middle user's; missing points: no finite $\\varepsilon$.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Logistic regression, one pass, {data['runs'].iloc[0]} runs per point "
+        "(mean $\\pm$ s.e.). The first user's $\\varepsilon$ is drawn wide and pale under the others, "
+        "so it stays visible where it equals the middle user's; missing points: no finite $\\varepsilon$.",
+    )
     return fig
 
 

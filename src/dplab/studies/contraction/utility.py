@@ -73,18 +73,27 @@ def train_utility(
                 sampling="single_pass",
                 batch_size=1,
             )
-            W = run_noisy_gradient(config, loss, X, y, torch.zeros(d, dtype=torch.float64), runs=runs,
-                                   generator=generator)
+            W = run_noisy_gradient(
+                config, loss, X, y, torch.zeros(d, dtype=torch.float64), runs=runs, generator=generator
+            )
             excess = (empirical_risk(loss, W, X, y) - best_risk).numpy()
             test_loss = empirical_risk(loss, W, X_test, y_test).numpy()
             accuracy = ((X_test @ W.T).T * y_test > 0).double().mean(dim=1).numpy()
             rows.append(
                 {
-                    "noise": noise, "n": n, "d": d, "radius": setting["radius"], "lr": lr, "noise_scale": scale,
-                    "runs": runs, "min_risk": best_risk,
-                    "excess_risk_mean": excess.mean(), "excess_risk_sd": excess.std(ddof=1),
+                    "noise": noise,
+                    "n": n,
+                    "d": d,
+                    "radius": setting["radius"],
+                    "lr": lr,
+                    "noise_scale": scale,
+                    "runs": runs,
+                    "min_risk": best_risk,
+                    "excess_risk_mean": excess.mean(),
+                    "excess_risk_sd": excess.std(ddof=1),
                     "excess_risk_se": excess.std(ddof=1) / np.sqrt(runs),
-                    "test_loss_mean": test_loss.mean(), "test_loss_se": test_loss.std(ddof=1) / np.sqrt(runs),
+                    "test_loss_mean": test_loss.mean(),
+                    "test_loss_se": test_loss.std(ddof=1) / np.sqrt(runs),
                     "test_accuracy_mean": accuracy.mean(),
                 }
             )

@@ -36,39 +36,83 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
     problems = []
     for section in ("kl", "high_probability", "on_average"):
         if c[section]["eps_min"] >= c[section]["eps_max"]:
-            problems.append(_problem(section, "eps_max", c[section]["eps_max"],
-                                     f"a value > eps_min = {c[section]['eps_min']}"))
+            problems.append(
+                _problem(section, "eps_max", c[section]["eps_max"], f"a value > eps_min = {c[section]['eps_min']}")
+            )
     if c["high_probability"]["eps_max"] >= 2.0:
-        problems.append(_problem("high_probability", "eps_max", c["high_probability"]["eps_max"],
-                                 "a value < 2 (Theorem 1's ln(2/eps) must be positive)"))
+        problems.append(
+            _problem(
+                "high_probability",
+                "eps_max",
+                c["high_probability"]["eps_max"],
+                "a value < 2 (Theorem 1's ln(2/eps) must be positive)",
+            )
+        )
     for section in ("sgld_theory", "federated"):
         if c[section]["t_min_log10"] >= c[section]["t_max_log10"]:
-            problems.append(_problem(section, "t_max_log10", c[section]["t_max_log10"],
-                                     f"a value > t_min_log10 = {c[section]['t_min_log10']}"))
+            problems.append(
+                _problem(
+                    section,
+                    "t_max_log10",
+                    c[section]["t_max_log10"],
+                    f"a value > t_min_log10 = {c[section]['t_min_log10']}",
+                )
+            )
     empirical = c["empirical"]
-    sizes = {"sgld_theory": c["sgld_theory"]["sizes"],
-             "empirical": [n for block in empirical["grid"] for n in block["sizes"]]}
+    sizes = {
+        "sgld_theory": c["sgld_theory"]["sizes"],
+        "empirical": [n for block in empirical["grid"] for n in block["sizes"]],
+    }
     for section, values in sizes.items():
         if c[section]["tau"] > min(values):
-            problems.append(_problem(section, "tau", c[section]["tau"],
-                                     f"at most the smallest size {min(values)} (batch without replacement)"))
+            problems.append(
+                _problem(
+                    section,
+                    "tau",
+                    c[section]["tau"],
+                    f"at most the smallest size {min(values)} (batch without replacement)",
+                )
+            )
     if max(c["federated"]["taus"]) > min(c["federated"]["clients"]):
-        problems.append(_problem("federated", "taus", c["federated"]["taus"],
-                                 f"values <= the smallest number of clients {min(c['federated']['clients'])}"))
+        problems.append(
+            _problem(
+                "federated",
+                "taus",
+                c["federated"]["taus"],
+                f"values <= the smallest number of clients {min(c['federated']['clients'])}",
+            )
+        )
     if empirical["reference_t"] not in empirical["checkpoints"]:
-        problems.append(_problem("empirical", "reference_t", empirical["reference_t"],
-                                 f"one of the checkpoints {empirical['checkpoints']}"))
+        problems.append(
+            _problem(
+                "empirical",
+                "reference_t",
+                empirical["reference_t"],
+                f"one of the checkpoints {empirical['checkpoints']}",
+            )
+        )
     if empirical["runs"] * empirical["datasets"] < 2:
-        problems.append(_problem("empirical", "runs", empirical["runs"],
-                                 "runs * datasets >= 2 (a confidence interval needs two replicates)"))
+        problems.append(
+            _problem(
+                "empirical",
+                "runs",
+                empirical["runs"],
+                "runs * datasets >= 2 (a confidence interval needs two replicates)",
+            )
+        )
     block_sizes = sizes["empirical"]
     if len(set(block_sizes)) < len(block_sizes):
         problems.append(_problem("empirical", "grid", block_sizes, "each size in exactly one block (no repeats)"))
     for i, block in enumerate(empirical["grid"]):
         if len(set(block["sigmas"])) < 2 or max(block["sigmas"]) <= 0:
-            problems.append(_problem(f"empirical.grid[{i}]", "sigmas", block["sigmas"],
-                                     "at least two distinct noise levels, one > 0 (the gap-versus-noise claim "
-                                     "compares them)"))
+            problems.append(
+                _problem(
+                    f"empirical.grid[{i}]",
+                    "sigmas",
+                    block["sigmas"],
+                    "at least two distinct noise levels, one > 0 (the gap-versus-noise claim compares them)",
+                )
+            )
     return problems
 
 
@@ -77,55 +121,158 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
 # ----------------------------------------------------------------------------------------------------------------
 
 ARTIFACTS = (
-    Artifact("f1", "figure", "kl", "dplab.studies.generalization.curves:compute_kl", "KL bounds for an eps-DP step: Lemma 5 (eps tanh(eps/2), attained by "
-             "randomized response) against Dwork-Rothblum 2016 and Dwork-Rothblum-Vadhan 2010.", "dplab.studies.generalization.plots:plot_kl",
-             mem_mb=500, runtime=2),
-    Artifact("f2", "figure", "high_probability", "dplab.studies.generalization.curves:compute_high_probability", "Theorem 1's deviation 9eps and failure "
-             "probability against Nissim-Stemmer and Dwork et al. 2015, with its sample-size condition N_min.",
-             "dplab.studies.generalization.plots:plot_high_probability", mem_mb=500, runtime=2),
-    Artifact("f3", "figure", "on_average", "dplab.studies.generalization.curves:compute_on_average", "Theorem 2's on-average bound against Nissim-Stemmer's "
-             "k delta + 2 eps, and their ratio.", "dplab.studies.generalization.plots:plot_on_average", mem_mb=500, runtime=2),
-    Artifact("f4", "figure", "epsilon_vs_steps", "dplab.studies.generalization.curves:compute_epsilon_vs_steps", "Composed eps' against the number of steps: "
-             "the paper's Theorem 4 eps' coincides with KOV's, above the exact optimum.", "dplab.studies.generalization.plots:plot_epsilon_vs_steps",
-             mem_mb=500, runtime=5),
-    Artifact("f5", "figure", "delta_vs_steps", "dplab.studies.generalization.curves:compute_delta_vs_steps", "Composed delta'/(T delta) against T: the "
-             "paper's delta' (Cor 2, Thm 4, Cor 3) falls below the universal lower bound 1-(1-delta)^T for large T.",
-             "dplab.studies.generalization.plots:plot_delta_vs_steps", mem_mb=500, runtime=5),
-    Artifact("f6", "figure", "fair_comparison", "dplab.studies.generalization.curves:compute_fair_comparison", "Smallest eps' each composition theorem "
-             "certifies at a fixed total delta: the paper's values go below the exact optimum (impossible).",
-             "dplab.studies.generalization.plots:plot_fair_comparison", mem_mb=500, runtime=5),
-    Artifact("f7", "figure", "sgld_theory", "dplab.studies.generalization.curves:compute_sgld_theory", "SGLD privacy (Theorem 7 as printed and valid) and "
-             "the resulting Theorem 1 and Theorem 2 generalization bounds against T.", "dplab.studies.generalization.plots:plot_sgld_theory",
-             mem_mb=500, runtime=2),
-    Artifact("f8", "figure", "empirical", "dplab.studies.generalization.empirical:e1_cell_records", "Measured generalization gap of SGLD (Algorithm 1, "
-             "logistic regression, exact risk) next to the Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
-             "dplab.studies.generalization.plots:plot_empirical", mem_mb=1500, runtime=15,
-             points="dplab.studies.generalization.empirical:e1_cells",
-             combine="dplab.studies.generalization.empirical:e1_summary"),
-    Artifact("f9", "figure", "federated", "dplab.studies.generalization.curves:compute_federated", "Differentially private federated learning (Theorem 8): "
-             "eps' against rounds for the printed and corrected per-round eps, and the client-level bound.",
-             "dplab.studies.generalization.plots:plot_federated", mem_mb=500, runtime=2),
-    Artifact("t1", "table", "table_high_probability", "dplab.studies.generalization.curves:compute_table_high_probability", "High-probability bounds "
-             "(deviation a, failure probability b) of Theorem 1 and its baselines at selected (eps, delta).",
-             mem_mb=500, runtime=2),
-    Artifact("t2", "table", "table_composition", "dplab.studies.generalization.curves:compute_table_composition", "Composition (eps', delta') of every "
-             "method at selected settings with the lower bound and the exact optimum; below_lower_bound flags "
-             "impossible certificates.", mem_mb=500, runtime=2,
-             summary="dplab.studies.generalization.tables:summarise_composition"),
-    Artifact("t3", "table", "empirical", "dplab.studies.generalization.curves:compute_table_sgld", "SGLD privacy and generalization bounds (variants as "
-             "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.", mem_mb=500,
-             runtime=2, summary="dplab.studies.generalization.tables:summarise_sgld"),
-    Artifact("t4", "table", "empirical", "dplab.studies.generalization.empirical:compute_table_empirical", "Empirical SGLD results: errors, mean gap with "
-             "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
-             mem_mb=500, runtime=2, derived_from="f8",
-             summary="dplab.studies.generalization.tables:summarise_empirical"),
+    Artifact(
+        "f1",
+        "figure",
+        "kl",
+        "dplab.studies.generalization.curves:compute_kl",
+        "KL bounds for an eps-DP step: Lemma 5 (eps tanh(eps/2), attained by "
+        "randomized response) against Dwork-Rothblum 2016 and Dwork-Rothblum-Vadhan 2010.",
+        "dplab.studies.generalization.plots:plot_kl",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "f2",
+        "figure",
+        "high_probability",
+        "dplab.studies.generalization.curves:compute_high_probability",
+        "Theorem 1's deviation 9eps and failure "
+        "probability against Nissim-Stemmer and Dwork et al. 2015, with its sample-size condition N_min.",
+        "dplab.studies.generalization.plots:plot_high_probability",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "f3",
+        "figure",
+        "on_average",
+        "dplab.studies.generalization.curves:compute_on_average",
+        "Theorem 2's on-average bound against Nissim-Stemmer's k delta + 2 eps, and their ratio.",
+        "dplab.studies.generalization.plots:plot_on_average",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "f4",
+        "figure",
+        "epsilon_vs_steps",
+        "dplab.studies.generalization.curves:compute_epsilon_vs_steps",
+        "Composed eps' against the number of steps: "
+        "the paper's Theorem 4 eps' coincides with KOV's, above the exact optimum.",
+        "dplab.studies.generalization.plots:plot_epsilon_vs_steps",
+        mem_mb=500,
+        runtime=5,
+    ),
+    Artifact(
+        "f5",
+        "figure",
+        "delta_vs_steps",
+        "dplab.studies.generalization.curves:compute_delta_vs_steps",
+        "Composed delta'/(T delta) against T: the "
+        "paper's delta' (Cor 2, Thm 4, Cor 3) falls below the universal lower bound 1-(1-delta)^T for large T.",
+        "dplab.studies.generalization.plots:plot_delta_vs_steps",
+        mem_mb=500,
+        runtime=5,
+    ),
+    Artifact(
+        "f6",
+        "figure",
+        "fair_comparison",
+        "dplab.studies.generalization.curves:compute_fair_comparison",
+        "Smallest eps' each composition theorem "
+        "certifies at a fixed total delta: the paper's values go below the exact optimum (impossible).",
+        "dplab.studies.generalization.plots:plot_fair_comparison",
+        mem_mb=500,
+        runtime=5,
+    ),
+    Artifact(
+        "f7",
+        "figure",
+        "sgld_theory",
+        "dplab.studies.generalization.curves:compute_sgld_theory",
+        "SGLD privacy (Theorem 7 as printed and valid) and "
+        "the resulting Theorem 1 and Theorem 2 generalization bounds against T.",
+        "dplab.studies.generalization.plots:plot_sgld_theory",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "f8",
+        "figure",
+        "empirical",
+        "dplab.studies.generalization.empirical:e1_cell_records",
+        "Measured generalization gap of SGLD (Algorithm 1, "
+        "logistic regression, exact risk) next to the Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
+        "dplab.studies.generalization.plots:plot_empirical",
+        mem_mb=1500,
+        runtime=15,
+        points="dplab.studies.generalization.empirical:e1_cells",
+        combine="dplab.studies.generalization.empirical:e1_summary",
+    ),
+    Artifact(
+        "f9",
+        "figure",
+        "federated",
+        "dplab.studies.generalization.curves:compute_federated",
+        "Differentially private federated learning (Theorem 8): "
+        "eps' against rounds for the printed and corrected per-round eps, and the client-level bound.",
+        "dplab.studies.generalization.plots:plot_federated",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "t1",
+        "table",
+        "table_high_probability",
+        "dplab.studies.generalization.curves:compute_table_high_probability",
+        "High-probability bounds "
+        "(deviation a, failure probability b) of Theorem 1 and its baselines at selected (eps, delta).",
+        mem_mb=500,
+        runtime=2,
+    ),
+    Artifact(
+        "t2",
+        "table",
+        "table_composition",
+        "dplab.studies.generalization.curves:compute_table_composition",
+        "Composition (eps', delta') of every "
+        "method at selected settings with the lower bound and the exact optimum; below_lower_bound flags "
+        "impossible certificates.",
+        mem_mb=500,
+        runtime=2,
+        summary="dplab.studies.generalization.tables:summarise_composition",
+    ),
+    Artifact(
+        "t3",
+        "table",
+        "empirical",
+        "dplab.studies.generalization.curves:compute_table_sgld",
+        "SGLD privacy and generalization bounds (variants as "
+        "printed and valid) on the empirical grid, with the exact per-step Gaussian delta.",
+        mem_mb=500,
+        runtime=2,
+        summary="dplab.studies.generalization.tables:summarise_sgld",
+    ),
+    Artifact(
+        "t4",
+        "table",
+        "empirical",
+        "dplab.studies.generalization.empirical:compute_table_empirical",
+        "Empirical SGLD results: errors, mean gap with "
+        "its confidence interval, max |gap|, both bounds with vacuous flags, looseness and coverage.",
+        mem_mb=500,
+        runtime=2,
+        derived_from="f8",
+        summary="dplab.studies.generalization.tables:summarise_empirical",
+    ),
 )
 
 STUDY = Study(
     name=NAME,
     title="Tighter generalization bounds for iterative DP learning: composition, DP => generalization, SGLD",
     paper="F. He, B. Wang, D. Tao, Tighter Generalization Bounds for Iterative Differentially Private Learning "
-          "Algorithms, UAI 2021 (arXiv:2007.09371)",
+    "Algorithms, UAI 2021 (arXiv:2007.09371)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.generalization.claims:build_claims",
     schema=SCHEMA,

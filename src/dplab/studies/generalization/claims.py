@@ -33,8 +33,11 @@ def _bool(series: pd.Series) -> pd.Series:
 
 
 def _case(frame: pd.DataFrame, eps: float, delta: float, t: int, dt: float | None = None) -> pd.DataFrame:
-    mask = np.isclose(frame["epsilon_step"], eps) & np.isclose(frame["delta_step"], delta, rtol=1e-9, atol=0) & (
-        frame["t"] == t)
+    mask = (
+        np.isclose(frame["epsilon_step"], eps)
+        & np.isclose(frame["delta_step"], delta, rtol=1e-9, atol=0)
+        & (frame["t"] == t)
+    )
     if dt is not None:
         mask &= np.isclose(frame["delta_tilde"], dt, rtol=1e-9, atol=0)
     return frame[mask].set_index("method")
@@ -49,13 +52,18 @@ def lemma5_claim(f1: pd.DataFrame) -> Claim:
     tight = float(np.max(np.abs(rr / ours - 1)))
     holds = bool((dr16["ratio_to_lemma5"] > 1).all()) and ratio_error < 1e-9 and tight < 1e-9
     at1 = dr16["ratio_to_lemma5"].iloc[np.argmin(np.abs(dr16.index.to_numpy() - 1.0))]
-    return Claim("lemma5_tighter_kl", "Lemma 5", "D_KL <= eps*tanh(eps/2), tighter than DR16's eps(e^eps-1)/2 by "
-                 "(1+e^eps)/2", "holds" if holds else "fails",
-                 "Rule: holds if DR16/Lemma 5 > 1 at every eps, equals (1+e^eps)/2 to 1e-9 and randomized response "
-                 "attains Lemma 5 to 1e-9. "
-                 f"ratio DR16/Lemma5 > 1 at all {len(dr16)} eps in [{dr16.index.min():g}, {dr16.index.max():g}], "
-                 f"equals (1+e^eps)/2 to {ratio_error:.1e} (at eps~1: {at1:.6f}); randomized response attains the "
-                 f"bound to {tight:.1e}", _path("f1"))
+    return Claim(
+        "lemma5_tighter_kl",
+        "Lemma 5",
+        "D_KL <= eps*tanh(eps/2), tighter than DR16's eps(e^eps-1)/2 by (1+e^eps)/2",
+        "holds" if holds else "fails",
+        "Rule: holds if DR16/Lemma 5 > 1 at every eps, equals (1+e^eps)/2 to 1e-9 and randomized response "
+        "attains Lemma 5 to 1e-9. "
+        f"ratio DR16/Lemma5 > 1 at all {len(dr16)} eps in [{dr16.index.min():g}, {dr16.index.max():g}], "
+        f"equals (1+e^eps)/2 to {ratio_error:.1e} (at eps~1: {at1:.6f}); randomized response attains the "
+        f"bound to {tight:.1e}",
+        _path("f1"),
+    )
 
 
 def thm1_claims(f2: pd.DataFrame, t1: pd.DataFrame) -> list[Claim]:
@@ -63,25 +71,38 @@ def thm1_claims(f2: pd.DataFrame, t1: pd.DataFrame) -> list[Claim]:
     a_ok = bool((wide["deviation"]["thm1"] < wide["deviation"]["nissim_stemmer"]).all())
     b_ok = bool((wide["failure_probability"]["thm1"] < wide["failure_probability"]["nissim_stemmer"]).all())
     row = t1[np.isclose(t1["epsilon"], 0.1) & np.isclose(t1["delta"], 1e-5)].set_index("method")
-    example = (f"at (0.1, 1e-5): a 9eps={row.loc['thm1', 'deviation']:.3f} vs 13eps="
-               f"{row.loc['nissim_stemmer', 'deviation']:.3f}, b {row.loc['thm1', 'failure_probability']:.6e} vs NS "
-               f"{row.loc['nissim_stemmer', 'failure_probability']:.6e}; N_min = {row.loc['thm1', 'n_min']:.4f}"
-               if len(row) else "case (0.1, 1e-5) not in t1")
+    example = (
+        f"at (0.1, 1e-5): a 9eps={row.loc['thm1', 'deviation']:.3f} vs 13eps="
+        f"{row.loc['nissim_stemmer', 'deviation']:.3f}, b {row.loc['thm1', 'failure_probability']:.6e} vs NS "
+        f"{row.loc['nissim_stemmer', 'failure_probability']:.6e}; N_min = {row.loc['thm1', 'n_min']:.4f}"
+        if len(row)
+        else "case (0.1, 1e-5) not in t1"
+    )
     intro = t1.pivot_table(index=["epsilon", "delta"], columns="method", values="failure_probability")
     ratio = (intro["thm1_intro"] / intro["thm1"]).to_numpy()
     vacuous = t1[(t1["method"] == "dwork_2015") & _bool(t1["vacuous"])]
     return [
-        Claim("thm1_tighter_than_nissim_stemmer", "Thm 1, Sec. 4.1.2",
-              "P[|R_hat - R| < 9eps] > 1 - e^-eps delta/eps ln(2/eps): both a and b smaller than Nissim-Stemmer's 13eps "
-              "and (2delta/eps)log(2/eps)", "holds" if a_ok and b_ok else "fails",
-              "Rule: holds if both a and b are smaller than Nissim-Stemmer's at every point of f2. "
-              f"a smaller at {a_ok and 'all'} {len(wide)} (eps, delta) points of f2, b smaller: {b_ok}; {example}; "
-              f"Dwork et al. 2015's b = 8 delta^eps >= 1 (vacuous) in {len(vacuous)}/{(t1['method'] == 'dwork_2015').sum()} "
-              "cases of t1", _path("f2")),
-        Claim("erratum_thm1_intro_factor_2", "Introduction and Sec. 4.1.2 vs Thm 1",
-              "The introduction quotes b = 2e^-eps delta/eps log(2/eps), Theorem 1 states it without the 2",
-              "erratum", f"b_intro / b_statement = {np.min(ratio):.6f}..{np.max(ratio):.6f} on all t1 cases; the "
-              "statement's (smaller) b is used everywhere else", _path("t1")),
+        Claim(
+            "thm1_tighter_than_nissim_stemmer",
+            "Thm 1, Sec. 4.1.2",
+            "P[|R_hat - R| < 9eps] > 1 - e^-eps delta/eps ln(2/eps): both a and b smaller than Nissim-Stemmer's 13eps "
+            "and (2delta/eps)log(2/eps)",
+            "holds" if a_ok and b_ok else "fails",
+            "Rule: holds if both a and b are smaller than Nissim-Stemmer's at every point of f2. "
+            f"a smaller at {a_ok and 'all'} {len(wide)} (eps, delta) points of f2, b smaller: {b_ok}; {example}; "
+            f"Dwork et al. 2015's b = 8 delta^eps >= 1 (vacuous) in {len(vacuous)}/{(t1['method'] == 'dwork_2015').sum()} "
+            "cases of t1",
+            _path("f2"),
+        ),
+        Claim(
+            "erratum_thm1_intro_factor_2",
+            "Introduction and Sec. 4.1.2 vs Thm 1",
+            "The introduction quotes b = 2e^-eps delta/eps log(2/eps), Theorem 1 states it without the 2",
+            "erratum",
+            f"b_intro / b_statement = {np.min(ratio):.6f}..{np.max(ratio):.6f} on all t1 cases; the "
+            "statement's (smaller) b is used everywhere else",
+            _path("t1"),
+        ),
     ]
 
 
@@ -91,13 +112,18 @@ def thm2_claim(f3: pd.DataFrame) -> Claim:
     smaller = bool((thm2 < ns).all())
     part = f3[(f3["method"] == "thm2")]
     big = part.iloc[np.argmax(part["epsilon"].to_numpy())]
-    return Claim("thm2_tighter_than_nissim_stemmer", "Thm 2, Sec. 4.1.1",
-                 "On-average bound e^-eps k delta + 1 - e^-eps, tighter than Nissim-Stemmer's k delta + 2eps (the delta "
-                 "term by a factor e^eps)", "holds" if smaller else "fails",
-                 "Rule: holds if Theorem 2 < Nissim-Stemmer at every point of f3. "
-                 f"Thm 2 < NS at {int((thm2 < ns).sum())}/{len(thm2)} points of f3; ratio NS/Thm2 from "
-                 f"{np.min(ns / thm2):.3f} to {np.max(ns / thm2):.1f} (eps = {big['epsilon']:g}, k delta = "
-                 f"{big['k_delta']:g}); e^10 = {np.exp(10):.2f} (paper: 'about 20,000')", _path("f3"))
+    return Claim(
+        "thm2_tighter_than_nissim_stemmer",
+        "Thm 2, Sec. 4.1.1",
+        "On-average bound e^-eps k delta + 1 - e^-eps, tighter than Nissim-Stemmer's k delta + 2eps (the delta "
+        "term by a factor e^eps)",
+        "holds" if smaller else "fails",
+        "Rule: holds if Theorem 2 < Nissim-Stemmer at every point of f3. "
+        f"Thm 2 < NS at {int((thm2 < ns).sum())}/{len(thm2)} points of f3; ratio NS/Thm2 from "
+        f"{np.min(ns / thm2):.3f} to {np.max(ns / thm2):.1f} (eps = {big['epsilon']:g}, k delta = "
+        f"{big['k_delta']:g}); e^10 = {np.exp(10):.2f} (paper: 'about 20,000')",
+        _path("f3"),
+    )
 
 
 def first_step_below_lower_bound(eps: float, delta: float, delta_tilde: float, method: str, t_max: int) -> int | None:
@@ -112,9 +138,14 @@ def first_step_below_lower_bound(eps: float, delta: float, delta_tilde: float, m
 def _first_steps_text(f5_bad: pd.DataFrame) -> str:
     """'eps=.. method: from T=..' with the exact first integer T (the grid's first flagged T bounds the search)."""
     first = f5_bad.groupby(["epsilon_step", "delta_step", "delta_tilde", "method"])["t"].min()
-    return "; ".join(
-        f"eps={e:g} {m}: from T={first_step_below_lower_bound(e, d, dt, m, int(t))} (exact first integer T; "
-        f"grid point {int(t)})" for (e, d, dt, m), t in first.items()) or "none"
+    return (
+        "; ".join(
+            f"eps={e:g} {m}: from T={first_step_below_lower_bound(e, d, dt, m, int(t))} (exact first integer T; "
+            f"grid point {int(t)})"
+            for (e, d, dt, m), t in first.items()
+        )
+        or "none"
+    )
 
 
 def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2: pd.DataFrame) -> list[Claim]:
@@ -125,13 +156,19 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     uncapped = kov_i["kov_term3"] < kov_i["kov_term1"]
     same = float(np.max(np.abs(kov_i.loc[uncapped, "kov_term3"] - cor3[uncapped]) / cor3[uncapped]))
     above_opt = int((kov_i["eps_prime"] > opt * (1 + 1e-9)).sum())
-    claims = [Claim("composition_epsilon_equals_kov", "Thm 4, Cor 2, Cor 3 (Sec. 4.2)",
-                    "The composition eps' equals Kairouz-Oh-Viswanath's (the paper says so); it is not tighter",
-                    "holds" if same < 1e-12 else "fails",
-                    "Rule: holds if Cor 3's eps' equals KOV's eps'_3 to 1e-12 (relative) wherever uncapped. "
-                    f"Thm 4 eps' is KOV min(eps'_1, eps'_2, eps'_3) by construction; Cor 3's eps' = KOV eps'_3 to "
-                    f"{same:.1e} wherever uncapped; KOV/Thm 4 exceeds the exact optimal (pure steps) at {above_opt}/"
-                    f"{len(kov_i)} (eps, T) points of f4", _path("f4"))]
+    claims = [
+        Claim(
+            "composition_epsilon_equals_kov",
+            "Thm 4, Cor 2, Cor 3 (Sec. 4.2)",
+            "The composition eps' equals Kairouz-Oh-Viswanath's (the paper says so); it is not tighter",
+            "holds" if same < 1e-12 else "fails",
+            "Rule: holds if Cor 3's eps' equals KOV's eps'_3 to 1e-12 (relative) wherever uncapped. "
+            f"Thm 4 eps' is KOV min(eps'_1, eps'_2, eps'_3) by construction; Cor 3's eps' = KOV eps'_3 to "
+            f"{same:.1e} wherever uncapped; KOV/Thm 4 exceeds the exact optimal (pure steps) at {above_opt}/"
+            f"{len(kov_i)} (eps, T) points of f4",
+            _path("f4"),
+        )
+    ]
 
     theorem_methods = ["cor2", "thm4_box", "thm4_literal", "cor3_corrected", "cor3_as_printed"]
     bad = t2[t2["method"].isin(theorem_methods) & _bool(t2["below_lower_bound"])]
@@ -139,107 +176,168 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     f5_bad = f5[_bool(f5["below_lower_bound"])]
     f5_text = _first_steps_text(f5_bad)
     if {"cor2", "kov", "lower_bound", "optimal_at_kov_eps"} <= set(c9.index):
-        c9_text = (f"(0.1, 1e-5, T=100, dt=1e-5): eps'={c9.loc['kov', 'eps_prime']:.6f}, c={c9.loc['cor2', 'c']}, "
-                   f"KOV {c9.loc['kov', 'delta_prime']:.6e}, Cor 2 {c9.loc['cor2', 'delta_prime']:.6e}, Thm 4 (box) "
-                   f"{c9.loc['thm4_box', 'delta_prime']:.6e}, lower bound {c9.loc['lower_bound', 'delta_prime']:.6e}, "
-                   f"exact optimal {c9.loc['optimal_at_kov_eps', 'delta_prime']:.6e}")
+        c9_text = (
+            f"(0.1, 1e-5, T=100, dt=1e-5): eps'={c9.loc['kov', 'eps_prime']:.6f}, c={c9.loc['cor2', 'c']}, "
+            f"KOV {c9.loc['kov', 'delta_prime']:.6e}, Cor 2 {c9.loc['cor2', 'delta_prime']:.6e}, Thm 4 (box) "
+            f"{c9.loc['thm4_box', 'delta_prime']:.6e}, lower bound {c9.loc['lower_bound', 'delta_prime']:.6e}, "
+            f"exact optimal {c9.loc['optimal_at_kov_eps', 'delta_prime']:.6e}"
+        )
     else:
         c9_text = "case C9 not in t2"
-    claims.append(Claim("composition_delta_tighter_than_kov", "Thm 4, Cor 2, Cor 3, Remarks (Sec. 4.2)",
-                        "delta' is smaller than KOV's by about delta tanh(eps/2)(T - ceil(eps'/eps))",
-                        "fails" if len(bad) else "holds",
-                        "Rule: fails if any theorem row of t2 certifies delta' below 1-(1-delta)^T. "
-                        f"the arithmetic of the gain is right but the certified delta' falls below 1-(1-delta)^T, which "
-                        f"no valid theorem can: {len(bad)} theorem rows of t2 flagged below_lower_bound; {c9_text}; "
-                        f"in f5: {f5_text}", _path("t2")))
+    claims.append(
+        Claim(
+            "composition_delta_tighter_than_kov",
+            "Thm 4, Cor 2, Cor 3, Remarks (Sec. 4.2)",
+            "delta' is smaller than KOV's by about delta tanh(eps/2)(T - ceil(eps'/eps))",
+            "fails" if len(bad) else "holds",
+            "Rule: fails if any theorem row of t2 certifies delta' below 1-(1-delta)^T. "
+            f"the arithmetic of the gain is right but the certified delta' falls below 1-(1-delta)^T, which "
+            f"no valid theorem can: {len(bad)} theorem rows of t2 flagged below_lower_bound; {c9_text}; "
+            f"in f5: {f5_text}",
+            _path("t2"),
+        )
+    )
     lit = _case(t2, 0.01, 1e-5, 100, 1e-7)
-    lit_text = (f"Thm 4 literal reading at (0.01, 1e-5, 100, 1e-7): {lit.loc['thm4_literal', 'delta_prime']:.6e} < exact "
-                f"{lit.loc['optimal_at_kov_eps', 'delta_prime']:.6e}" if "thm4_literal" in lit.index else "")
+    lit_text = (
+        f"Thm 4 literal reading at (0.01, 1e-5, 100, 1e-7): {lit.loc['thm4_literal', 'delta_prime']:.6e} < exact "
+        f"{lit.loc['optimal_at_kov_eps', 'delta_prime']:.6e}"
+        if "thm4_literal" in lit.index
+        else ""
+    )
     small = t2[(t2["t"] <= 27) & t2["method"].isin(theorem_methods) & _bool(t2["below_lower_bound"])]
-    claims.append(Claim("erratum_composition_below_lower_bound", "Thm 4, Cor 2, Cor 3, Thm 6 (proof of Thm 6)",
-                        "The composition delta' of Thms 4/6 and Cors 2/3 violates the universal lower bound "
-                        "1-(1-delta)^T (the proof only bounds product events)", "erratum",
-                        f"flagged rows: {', '.join(sorted(set(bad['method'])))} at (eps, delta, T) in "
-                        f"{sorted({(r.epsilon_step, r.delta_step, int(r.t)) for r in bad.itertuples()})}; {lit_text}; "
-                        f"rows with T <= 27 flagged: {len(small)} (none expected)", _path("t2")))
+    claims.append(
+        Claim(
+            "erratum_composition_below_lower_bound",
+            "Thm 4, Cor 2, Cor 3, Thm 6 (proof of Thm 6)",
+            "The composition delta' of Thms 4/6 and Cors 2/3 violates the universal lower bound "
+            "1-(1-delta)^T (the proof only bounds product events)",
+            "erratum",
+            f"flagged rows: {', '.join(sorted(set(bad['method'])))} at (eps, delta, T) in "
+            f"{sorted({(r.epsilon_step, r.delta_step, int(r.t)) for r in bad.itertuples()})}; {lit_text}; "
+            f"rows with T <= 27 flagged: {len(small)} (none expected)",
+            _path("t2"),
+        )
+    )
 
     printed = t2[(t2["method"] == "cor3_as_printed") & (t2["delta_step"] == 0)]
     corrected = t2[(t2["method"] == "cor3_corrected") & (t2["delta_step"] == 0)]
     if len(printed) and len(corrected):
         p, c = printed.iloc[0], corrected.iloc[0]
         expected = np.exp(p["eps_prime"] + p["t"] * p["epsilon_step"])
-        sign_text = (f"pure steps (eps={p['epsilon_step']:g}, T={int(p['t'])}, dt={p['delta_tilde']:g}): printed "
-                     f"delta'' = {p['delta_prime']:.6e} < exact optimal {p['optimal_delta_at_eps_prime']:.6e} (below_optimal="
-                     f"{bool(_bool(pd.Series([p['below_optimal']])).iloc[0])}); corrected {c['delta_prime']:.6e}; ratio "
-                     f"{c['delta_prime'] / p['delta_prime']:.6e} = e^(eps'+T eps) = {expected:.6e}")
+        sign_text = (
+            f"pure steps (eps={p['epsilon_step']:g}, T={int(p['t'])}, dt={p['delta_tilde']:g}): printed "
+            f"delta'' = {p['delta_prime']:.6e} < exact optimal {p['optimal_delta_at_eps_prime']:.6e} (below_optimal="
+            f"{bool(_bool(pd.Series([p['below_optimal']])).iloc[0])}); corrected {c['delta_prime']:.6e}; ratio "
+            f"{c['delta_prime'] / p['delta_prime']:.6e} = e^(eps'+T eps) = {expected:.6e}"
+        )
     else:
         sign_text = "no pure-DP case in t2"
-    claims.append(Claim("erratum_cor3_sign", "Cor 3, eq. (38), App. B.5",
-                        "Cor 3's delta'' prefactor e^{-(eps'+T eps)/2} must be e^{+(eps'+T eps)/2}", "erratum",
-                        sign_text, _path("t2")))
+    claims.append(
+        Claim(
+            "erratum_cor3_sign",
+            "Cor 3, eq. (38), App. B.5",
+            "Cor 3's delta'' prefactor e^{-(eps'+T eps)/2} must be e^{+(eps'+T eps)/2}",
+            "erratum",
+            sign_text,
+            _path("t2"),
+        )
+    )
 
     wide = f6.pivot_table(index="t", columns="method", values="eps_prime")
     below = f6[_bool(f6["below_optimal"])]
     only = f6[_bool(f6["feasible_only_for_paper"])]
-    text = "; ".join(f"T={t}: " + ", ".join(f"{m} {wide.loc[t, m]:.4f}" for m in wide.columns)
-                     for t in wide.index if t in (100, 1000, 1020))
-    claims.append(Claim("composition_fair_comparison", "Thm 4, Cor 2, Cor 3 (F6 of the spec)",
-                        "At a fixed total delta, the paper's theorems certify a smaller eps' than KOV",
-                        "fails" if len(below) or len(only) else "holds",
-                        "Rule: fails if a paper value is below the exact optimum or finite where no valid method is. "
-                        f"paper value below the exact optimum at T in {sorted(set(below['t']))}, finite where no valid "
-                        f"method is at T in {sorted(set(only['t']))}; {text}", _path("f6")))
+    text = "; ".join(
+        f"T={t}: " + ", ".join(f"{m} {wide.loc[t, m]:.4f}" for m in wide.columns)
+        for t in wide.index
+        if t in (100, 1000, 1020)
+    )
+    claims.append(
+        Claim(
+            "composition_fair_comparison",
+            "Thm 4, Cor 2, Cor 3 (F6 of the spec)",
+            "At a fixed total delta, the paper's theorems certify a smaller eps' than KOV",
+            "fails" if len(below) or len(only) else "holds",
+            "Rule: fails if a paper value is below the exact optimum or finite where no valid method is. "
+            f"paper value below the exact optimum at T in {sorted(set(below['t']))}, finite where no valid "
+            f"method is at T in {sorted(set(only['t']))}; {text}",
+            _path("f6"),
+        )
+    )
     return claims
 
 
 def sgld_claims(t3: pd.DataFrame, f7: pd.DataFrame, f9: pd.DataFrame, delta: float) -> list[Claim]:
     p = t3[t3["variant"] == "as_printed"].set_index(["n", "sigma", "t"])
     v = t3[t3["variant"] == "valid"].set_index(["n", "sigma", "t"])
-    ratio = (v["eps_tilde"] / p["eps_tilde"])
+    ratio = v["eps_tilde"] / p["eps_tilde"]
     false_steps = p[~_bool(p["step_claim_holds"])]
     valid_ok = bool(_bool(v["step_claim_holds"]).all())
     worst = p["step_delta_exact"].max()
     invalid = v[_bool(v["linear_amplification_invalid"])]
     printed_dt = p["thm7_printed_delta_tilde"]
     claims = [
-        Claim("erratum_sgld_factor_2", "Thm 7, App. C.1",
-              "The per-step eps~ of SGLD drops the factor 2 of 2 theta''^T v: the linear coefficient is 4 sqrt2, not 2 sqrt2",
-              "erratum",
-              f"eps~ corrected/printed = {ratio.min():.4f}..{ratio.max():.4f}; the printed per-step (eps~, delta) claim "
-              f"is false (exact Gaussian delta > delta) at {len(false_steps.groupby(level=[0, 1]))} of "
-              f"{len(p.groupby(level=[0, 1]))} (N, sigma) settings, worst exact delta {worst:.3e} vs delta = {delta:g}; "
-              f"the corrected eps~ is valid everywhere: {valid_ok}", _path("t3")),
-        Claim("erratum_sgld_subsampling", "Thm 7 ('Lemma 4.4 of [7]')",
-              "eps~ -> 2(tau/N)eps~ holds only while log(1+q(e^eps~-1)) <= 2q eps~ (eps~ <= 1.2564 uniformly in q)",
-              "erratum",
-              f"the true (corrected) eps~ exceeds that range at sigma in {sorted(set(invalid.index.get_level_values(1)))} "
-              f"({len(invalid)} rows of t3); there variant P's linear amplification is not a valid bound", _path("t3")),
-        Claim("erratum_thm7_delta_tilde", "Thm 7 (definition of delta~)",
-              "Thm 7's delta~ is circular (used in eps', defined from eps') and uses (tau/N)eps~ for 2(tau/N)eps~",
-              "erratum",
-              f"printed delta~ undefined (NaN) in {int(printed_dt.isna().sum())}/{len(printed_dt)} P rows of t3; where "
-              f"defined it is {np.nanmin(printed_dt):.2e}..{np.nanmax(printed_dt):.2e}, far from the delta~ that eps' "
-              "was computed with; here delta~ is a free input",
-              _path("t3")),
+        Claim(
+            "erratum_sgld_factor_2",
+            "Thm 7, App. C.1",
+            "The per-step eps~ of SGLD drops the factor 2 of 2 theta''^T v: the linear coefficient is 4 sqrt2, not 2 sqrt2",
+            "erratum",
+            f"eps~ corrected/printed = {ratio.min():.4f}..{ratio.max():.4f}; the printed per-step (eps~, delta) claim "
+            f"is false (exact Gaussian delta > delta) at {len(false_steps.groupby(level=[0, 1]))} of "
+            f"{len(p.groupby(level=[0, 1]))} (N, sigma) settings, worst exact delta {worst:.3e} vs delta = {delta:g}; "
+            f"the corrected eps~ is valid everywhere: {valid_ok}",
+            _path("t3"),
+        ),
+        Claim(
+            "erratum_sgld_subsampling",
+            "Thm 7 ('Lemma 4.4 of [7]')",
+            "eps~ -> 2(tau/N)eps~ holds only while log(1+q(e^eps~-1)) <= 2q eps~ (eps~ <= 1.2564 uniformly in q)",
+            "erratum",
+            f"the true (corrected) eps~ exceeds that range at sigma in {sorted(set(invalid.index.get_level_values(1)))} "
+            f"({len(invalid)} rows of t3); there variant P's linear amplification is not a valid bound",
+            _path("t3"),
+        ),
+        Claim(
+            "erratum_thm7_delta_tilde",
+            "Thm 7 (definition of delta~)",
+            "Thm 7's delta~ is circular (used in eps', defined from eps') and uses (tau/N)eps~ for 2(tau/N)eps~",
+            "erratum",
+            f"printed delta~ undefined (NaN) in {int(printed_dt.isna().sum())}/{len(printed_dt)} P rows of t3; where "
+            f"defined it is {np.nanmin(printed_dt):.2e}..{np.nanmax(printed_dt):.2e}, far from the delta~ that eps' "
+            "was computed with; here delta~ is a free input",
+            _path("t3"),
+        ),
     ]
     fl = f9.pivot_table(index=["clients", "tau", "sigma", "t"], columns="variant", values="eps_tilde")
-    claims.append(Claim("erratum_thm8_epsilon_tilde", "Thm 8, eq. (15)",
-                        "Thm 8's eps~_FL is inconsistent with Thm 7's sensitivity (substitution: 4 sqrt2 and 4/tau^2)",
-                        "erratum",
-                        f"substitution/printed eps~ = {np.min(fl['substitution'] / fl['as_printed']):.4f}.."
-                        f"{np.max(fl['substitution'] / fl['as_printed']):.4f}; add/remove/printed = "
-                        f"{np.min(fl['add_remove'] / fl['as_printed']):.4f}..{np.max(fl['add_remove'] / fl['as_printed']):.4f}",
-                        _path("f9")))
+    claims.append(
+        Claim(
+            "erratum_thm8_epsilon_tilde",
+            "Thm 8, eq. (15)",
+            "Thm 8's eps~_FL is inconsistent with Thm 7's sensitivity (substitution: 4 sqrt2 and 4/tau^2)",
+            "erratum",
+            f"substitution/printed eps~ = {np.min(fl['substitution'] / fl['as_printed']):.4f}.."
+            f"{np.max(fl['substitution'] / fl['as_printed']):.4f}; add/remove/printed = "
+            f"{np.min(fl['add_remove'] / fl['as_printed']):.4f}..{np.max(fl['add_remove'] / fl['as_printed']):.4f}",
+            _path("f9"),
+        )
+    )
     hp = f7[f7["variant"] == "valid"]
     nonvac = hp[~_bool(hp["hp_vacuous"])]
-    summary = "; ".join(f"N={n:g}: {int((~_bool(g['hp_vacuous'])).sum())}/{len(g)} non-vacuous, min bound "
-                        f"{g['hp_bound'].min():.3f}" for n, g in hp.groupby("n"))
-    claims.append(Claim("sgld_generalization_bound", "Thm 7 + Thm 1, Sec. 5",
-                        "SGLD generalizes with a bound of order sqrt(log N / N) independent of model size",
-                        "partial" if len(nonvac) < len(hp) else "holds",
-                        "Rule: holds if the valid HP bound is non-vacuous at every point of f7, partial otherwise. "
-                        f"valid variant, HP bound 9 eps_eff: {summary}; the Thm 1 floor 9 eps_min(N, delta') binds at "
-                        f"{int(_bool(hp['floor_limited']).sum())}/{len(hp)} points; vacuous elsewhere", _path("f7")))
+    summary = "; ".join(
+        f"N={n:g}: {int((~_bool(g['hp_vacuous'])).sum())}/{len(g)} non-vacuous, min bound {g['hp_bound'].min():.3f}"
+        for n, g in hp.groupby("n")
+    )
+    claims.append(
+        Claim(
+            "sgld_generalization_bound",
+            "Thm 7 + Thm 1, Sec. 5",
+            "SGLD generalizes with a bound of order sqrt(log N / N) independent of model size",
+            "partial" if len(nonvac) < len(hp) else "holds",
+            "Rule: holds if the valid HP bound is non-vacuous at every point of f7, partial otherwise. "
+            f"valid variant, HP bound 9 eps_eff: {summary}; the Thm 1 floor 9 eps_min(N, delta') binds at "
+            f"{int(_bool(hp['floor_limited']).sum())}/{len(hp)} points; vacuous elsewhere",
+            _path("f7"),
+        )
+    )
     return claims
 
 
@@ -260,29 +358,41 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
         trend.append(part["mean_abs_gap"].iloc[-1] < part["mean_abs_gap"].iloc[0])
     share = float(np.mean(trend))
     return [
-        Claim("e1_gap_below_bounds", "Thm 7 + Thms 1-2 (E1 of the spec)",
-              "The measured generalization gap of SGLD lies below the (valid) bounds",
-              "holds" if len(violations) == 0 and len(on_avg_violated) == 0 else "fails",
-              "Rule: holds if max|gap| stays below every non-vacuous HP bound and no on-average bound is violated "
-              "(CI outside). "
-              f"{len(hp_ok)}/{len(noisy)} noisy (d, N, sigma, T) points have a non-vacuous HP bound; max|gap| >= bound at "
-              f"{len(violations)}; coverage min {hp_ok['coverage_valid'].min() if len(hp_ok) else float('nan'):.2f}; "
-              f"looseness bound/max|gap| {looseness.min() if len(hp_ok) else float('nan'):.0f}..."
-              f"{looseness.max() if len(hp_ok) else float('nan'):.0f}x; on-average bound significantly violated "
-              f"(CI outside) at {len(on_avg_violated)}", _path("f8")),
-        Claim("e1_bound_model_size_free", "Sec. 5, Remarks",
-              "The SGLD generalization bounds do not depend (explicitly) on model size",
-              "holds" if spread == 0.0 else "fails",
-              "Rule: holds if the HP bound is identical across d. "
-              f"max spread of the HP bound across d = {spread:g}; mean|gap| at d={dims[-1]} exceeds d={dims[0]} at "
-              f"{grows:.0%} of (N, sigma, T)", _path("f8")),
-        Claim("e1_privacy_and_generalization_together", "Sec. 5",
-              "More noise gives both more privacy and a smaller generalization gap",
-              "holds" if share >= 0.9 else ("partial" if share >= 0.5 else "fails"),
-              "Rule: holds if mean|gap| at the largest sigma is below that at the smallest in >= 90% of (d, N, T) "
-              "cells, partial if >= 50%, fails otherwise. "
-              f"mean|gap| at the largest sigma below sigma={f8['sigma'].min():g} at {share:.0%} of {len(trend)} (d, N, T) "
-              "cells; eps' decreases in sigma by construction", _path("f8")),
+        Claim(
+            "e1_gap_below_bounds",
+            "Thm 7 + Thms 1-2 (E1 of the spec)",
+            "The measured generalization gap of SGLD lies below the (valid) bounds",
+            "holds" if len(violations) == 0 and len(on_avg_violated) == 0 else "fails",
+            "Rule: holds if max|gap| stays below every non-vacuous HP bound and no on-average bound is violated "
+            "(CI outside). "
+            f"{len(hp_ok)}/{len(noisy)} noisy (d, N, sigma, T) points have a non-vacuous HP bound; max|gap| >= bound at "
+            f"{len(violations)}; coverage min {hp_ok['coverage_valid'].min() if len(hp_ok) else float('nan'):.2f}; "
+            f"looseness bound/max|gap| {looseness.min() if len(hp_ok) else float('nan'):.0f}..."
+            f"{looseness.max() if len(hp_ok) else float('nan'):.0f}x; on-average bound significantly violated "
+            f"(CI outside) at {len(on_avg_violated)}",
+            _path("f8"),
+        ),
+        Claim(
+            "e1_bound_model_size_free",
+            "Sec. 5, Remarks",
+            "The SGLD generalization bounds do not depend (explicitly) on model size",
+            "holds" if spread == 0.0 else "fails",
+            "Rule: holds if the HP bound is identical across d. "
+            f"max spread of the HP bound across d = {spread:g}; mean|gap| at d={dims[-1]} exceeds d={dims[0]} at "
+            f"{grows:.0%} of (N, sigma, T)",
+            _path("f8"),
+        ),
+        Claim(
+            "e1_privacy_and_generalization_together",
+            "Sec. 5",
+            "More noise gives both more privacy and a smaller generalization gap",
+            "holds" if share >= 0.9 else ("partial" if share >= 0.5 else "fails"),
+            "Rule: holds if mean|gap| at the largest sigma is below that at the smallest in >= 90% of (d, N, T) "
+            "cells, partial if >= 50%, fails otherwise. "
+            f"mean|gap| at the largest sigma below sigma={f8['sigma'].min():g} at {share:.0%} of {len(trend)} (d, N, T) "
+            "cells; eps' decreases in sigma by construction",
+            _path("f8"),
+        ),
     ]
 
 
@@ -298,18 +408,24 @@ def strictly_tighter_claim(t1: pd.DataFrame) -> Claim:
             dominating.append(r)
     example = dominating[0] if dominating else None
     return Claim(
-        "abstract_strictly_tighter", "Abstract, Sec. 4.1.2",
+        "abstract_strictly_tighter",
+        "Abstract, Sec. 4.1.2",
         "The high-probability generalization bound is strictly tighter than existing works",
         "fails" if dominating else "holds",
         "Rule: fails if at some (eps, delta) of t1 another bound has both a smaller deviation and a smaller failure "
         f"probability than Theorem 1. Dominated at {len(dominating)} of {len(others)} (method, eps, delta) rows, by "
         f"{sorted({r.method for r in dominating}) or 'none'}"
-        + (f"; e.g. at ({example.epsilon:g}, {example.delta:g}): {example.method} deviation {example.deviation:.4g}, "
-           f"failure {example.failure_probability:.3g} vs Theorem 1's "
-           f"{ours.loc[(example.epsilon, example.delta), 'deviation']:.4g}, "
-           f"{ours.loc[(example.epsilon, example.delta), 'failure_probability']:.3g} (Oneto et al.'s bound also uses "
-           "N and the empirical risk, as in t1)" if example is not None else ""),
-        _path("t1"))
+        + (
+            f"; e.g. at ({example.epsilon:g}, {example.delta:g}): {example.method} deviation {example.deviation:.4g}, "
+            f"failure {example.failure_probability:.3g} vs Theorem 1's "
+            f"{ours.loc[(example.epsilon, example.delta), 'deviation']:.4g}, "
+            f"{ours.loc[(example.epsilon, example.delta), 'failure_probability']:.3g} (Oneto et al.'s bound also uses "
+            "N and the empirical risk, as in t1)"
+            if example is not None
+            else ""
+        ),
+        _path("t1"),
+    )
 
 
 WANG_POINT = {"epsilon": 1.0, "delta": 1e-5, "N": 1e4, "tau": 100, "sigma": 1.0}
@@ -320,22 +436,43 @@ def wang_typo_claim(point: Mapping[str, float] = WANG_POINT) -> Claim:
     privacy, since the valid epsilon' of SGLD (Theorem 7, valid variant) grows with T; it must read 'T <='."""
     threshold = float(wang_sgld_threshold(point["epsilon"], point["delta"], point["N"], point["tau"]))
     steps = np.array([1, 10, 100, 1000])
-    eps = np.asarray(sgld_privacy(point["N"], point["tau"], steps, point["sigma"], delta=point["delta"],
-                                  delta_tilde=point["delta"], variant="valid")["eps_prime"], dtype=float)
+    eps = np.asarray(
+        sgld_privacy(
+            point["N"],
+            point["tau"],
+            steps,
+            point["sigma"],
+            delta=point["delta"],
+            delta_tilde=point["delta"],
+            variant="valid",
+        )["eps_prime"],
+        dtype=float,
+    )
     grows = bool(np.all(np.diff(eps) > 0))
     return Claim(
-        "erratum_wang_t_greater", "Sec. 5 (Wang et al. [68], as quoted)",
+        "erratum_wang_t_greater",
+        "Sec. 5 (Wang et al. [68], as quoted)",
         "SGLD is (eps, delta)-DP if T > eps^2 N/(32 tau log(2/delta))",
         "erratum" if grows and threshold < 1 else "holds",
         "Rule: erratum if the printed lower limit is below 1 (every run satisfies it) while SGLD's valid eps' grows "
         f"with T (privacy degrades with T, so the condition is an upper limit, 'T <='). At eps = {point['epsilon']:g}, "
         f"delta = {point['delta']:g}, N = {point['N']:g}, tau = {point['tau']}: eps^2 N/(32 tau log(2/delta)) = "
         f"{threshold:.6f}; valid eps' at sigma = {point['sigma']:g} for T = {', '.join(map(str, steps))}: "
-        + ", ".join(f"{e:.4g}" for e in eps) + ". Paper says 'T >'; correct: 'T <='", _path("t3"))
+        + ", ".join(f"{e:.4g}" for e in eps)
+        + ". Paper says 'T >'; correct: 'T <='",
+        _path("t3"),
+    )
 
 
-THM7_COUNTEREXAMPLE = {"N": 1e4, "tau": 100, "L": 1.0, "delta": 1e-6, "delta_tilde": 1e-6, "sigma": 0.01,
-                       "steps": (1, 10)}
+THM7_COUNTEREXAMPLE = {
+    "N": 1e4,
+    "tau": 100,
+    "L": 1.0,
+    "delta": 1e-6,
+    "delta_tilde": 1e-6,
+    "sigma": 0.01,
+    "steps": (1, 10),
+}
 
 
 def sgld_linear_loss_delta(epsilon: float, *, N: float, tau: int, L: float, sigma: float, steps: int) -> float:
@@ -345,8 +482,11 @@ def sgld_linear_loss_delta(epsilon: float, *, N: float, tau: int, L: float, sigm
     qN(mu,1) against N(0,1), mu = 2L/(tau sigma); composed over T steps with dp_accounting's privacy loss
     distribution (both orders of the pair)."""
     step = privacy_loss_distribution.from_gaussian_mechanism(
-        standard_deviation=1.0, sensitivity=2 * L / (tau * sigma), sampling_prob=tau / N,
-        value_discretization_interval=1e-4)
+        standard_deviation=1.0,
+        sensitivity=2 * L / (tau * sigma),
+        sampling_prob=tau / N,
+        value_discretization_interval=1e-4,
+    )
     return float((step.self_compose(steps) if steps > 1 else step).get_delta_for_epsilon(epsilon))
 
 
@@ -354,24 +494,37 @@ def thm7_small_noise_claim(example: Mapping[str, Any] = THM7_COUNTEREXAMPLE) -> 
     """Theorem 7's conclusion against the exact delta of a linear-loss SGLD pair, at the theorem's own epsilon'."""
     rows = []
     for steps in example["steps"]:
-        claimed = sgld_privacy(example["N"], example["tau"], steps, example["sigma"], example["L"], example["delta"],
-                               example["delta_tilde"], "as_printed")
+        claimed = sgld_privacy(
+            example["N"],
+            example["tau"],
+            steps,
+            example["sigma"],
+            example["L"],
+            example["delta"],
+            example["delta_tilde"],
+            "as_printed",
+        )
         eps, delta = float(claimed["eps_prime"]), float(claimed["delta_prime"])
-        true = sgld_linear_loss_delta(eps, N=example["N"], tau=example["tau"], L=example["L"],
-                                      sigma=example["sigma"], steps=steps)
+        true = sgld_linear_loss_delta(
+            eps, N=example["N"], tau=example["tau"], L=example["L"], sigma=example["sigma"], steps=steps
+        )
         rows.append((steps, eps, delta, true))
     violated = [r for r in rows if r[3] > r[2]]
     return Claim(
-        "thm7_conclusion_small_noise", "Theorem 7 (conclusion)",
+        "thm7_conclusion_small_noise",
+        "Theorem 7 (conclusion)",
         "SGLD (Algorithm 1) is (eps', delta')-DP with Theorem 7's eps' and delta'",
         "fails" if violated else "holds",
         "Rule: fails if a concrete pair of neighbouring datasets has exact delta(eps') > the theorem's delta'. Pair: "
         f"linear loss, gradients -L u except the differing record's +L u, N = {example['N']:g}, tau = "
         f"{example['tau']}, L = {example['L']:g}, delta = delta~ = {example['delta']:g}, sigma = {example['sigma']:g}; "
-        + "; ".join(f"T = {t}: Thm 7 (as printed) eps' = {e:.4g}, delta' = {d:.3g}; exact delta at eps' = {x:.3g}"
-                    for t, e, d, x in rows)
+        + "; ".join(
+            f"T = {t}: Thm 7 (as printed) eps' = {e:.4g}, delta' = {d:.3g}; exact delta at eps' = {x:.3g}"
+            for t, e, d, x in rows
+        )
         + " (exact: subsampled-Gaussian privacy loss distribution of dp_accounting, checked by quadrature at T = 1)",
-        _path("t3"))
+        _path("t3"),
+    )
 
 
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:

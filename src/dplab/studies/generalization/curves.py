@@ -96,8 +96,12 @@ def _log10(values: Any) -> np.ndarray:
 def compute_kl(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
     """F1: KL bounds of an ε-DP mechanism: Lemma 5 (ε tanh(ε/2)), randomized response's exact KL, DR16, DRV10."""
     eps = _eps_grid(params)
-    methods = {"lemma5": kl_bound_lemma5, "randomized_response": kl_randomized_response, "dr16": kl_bound_dr16,
-               "drv10": kl_bound_drv10}
+    methods = {
+        "lemma5": kl_bound_lemma5,
+        "randomized_response": kl_randomized_response,
+        "dr16": kl_bound_dr16,
+        "drv10": kl_bound_drv10,
+    }
     frames = [pd.DataFrame({"epsilon": eps, "method": m, "kl": f(eps)}) for m, f in methods.items()]
     frame = pd.concat(frames, ignore_index=True)
     ours = np.tile(kl_bound_lemma5(eps), len(methods))
@@ -113,14 +117,28 @@ def compute_high_probability(params: Mapping[str, Any], seed: int, progress: Pro
     for delta in params["deltas"]:
         ns_a, ns_b = nissim_stemmer_high_probability(eps, delta)
         dw_a, dw_b = dwork_2015_high_probability(eps, delta)
-        rows = {"thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
-                "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
-                "nissim_stemmer": (ns_a, ns_b), "dwork_2015": (dw_a, dw_b)}
+        rows = {
+            "thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
+            "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
+            "nissim_stemmer": (ns_a, ns_b),
+            "dwork_2015": (dw_a, dw_b),
+        }
         for method, (a, b) in rows.items():
-            frames.append(pd.DataFrame({
-                "epsilon": eps, "delta": delta, "method": method, "deviation": a, "failure_probability": b,
-                "log10_failure_probability": _log10(b), "n_min": thm1_min_sample_size(eps, delta),
-                "deviation_vacuous": np.asarray(a) >= 1.0, "failure_vacuous": np.asarray(b) >= 1.0}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "epsilon": eps,
+                        "delta": delta,
+                        "method": method,
+                        "deviation": a,
+                        "failure_probability": b,
+                        "log10_failure_probability": _log10(b),
+                        "n_min": thm1_min_sample_size(eps, delta),
+                        "deviation_vacuous": np.asarray(a) >= 1.0,
+                        "failure_vacuous": np.asarray(b) >= 1.0,
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -131,8 +149,18 @@ def compute_on_average(params: Mapping[str, Any], seed: int, progress: Progress)
     for k_delta in params["k_deltas"]:
         ours, ns = thm2_on_average(eps, k_delta, 1), nissim_stemmer_on_average(eps, k_delta, 1)
         for method, value in (("thm2", ours), ("nissim_stemmer", ns)):
-            frames.append(pd.DataFrame({"epsilon": eps, "k_delta": k_delta, "method": method, "bound": value,
-                                        "ratio_ns_to_thm2": ns / ours, "trivial": np.asarray(value) >= 1.0}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "epsilon": eps,
+                        "k_delta": k_delta,
+                        "method": method,
+                        "bound": value,
+                        "ratio_ns_to_thm2": ns / ours,
+                        "trivial": np.asarray(value) >= 1.0,
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -150,12 +178,28 @@ def compute_epsilon_vs_steps(params: Mapping[str, Any], seed: int, progress: Pro
     for eps in progress(params["eps_steps"]):
         optimal = np.array([optimal_epsilon(eps, 0.0, int(t), params["optimal_delta"]) for t in steps])
         e1, e2, e3 = kov_epsilon_terms(eps, steps, dt)
-        curves = {"basic": basic_composition(eps, 0.0, steps)[0], "drv": drv_epsilon(eps, steps, dt),
-                  "kov_thm4": kov_epsilon(eps, steps, dt), "cor3": cor3_epsilon(eps, steps, dt),
-                  "optimal_pure": optimal}
+        curves = {
+            "basic": basic_composition(eps, 0.0, steps)[0],
+            "drv": drv_epsilon(eps, steps, dt),
+            "kov_thm4": kov_epsilon(eps, steps, dt),
+            "cor3": cor3_epsilon(eps, steps, dt),
+            "optimal_pure": optimal,
+        }
         for method, values in curves.items():
-            frames.append(pd.DataFrame({"epsilon_step": eps, "t": steps, "delta_tilde": dt, "method": method,
-                                        "eps_prime": values, "kov_term1": e1, "kov_term2": e2, "kov_term3": e3}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "epsilon_step": eps,
+                        "t": steps,
+                        "delta_tilde": dt,
+                        "method": method,
+                        "eps_prime": values,
+                        "kov_term1": e1,
+                        "kov_term2": e2,
+                        "kov_term3": e3,
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -173,8 +217,10 @@ def delta_rows(eps: float, delta: float, dt: float, steps: np.ndarray) -> dict[s
         "cor2_first_order": (ep, np.asarray(cor2_delta_first_order(eps, delta, steps, ep, dt))),
         "thm4_box": (ep, thm4),
         "cor3_corrected": (ep3, cor3_terms + np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "corrected"))),
-        "cor3_as_printed": (ep3, cor3_terms + np.nan_to_num(
-            np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "as_printed")), nan=0.0)),
+        "cor3_as_printed": (
+            ep3,
+            cor3_terms + np.nan_to_num(np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "as_printed")), nan=0.0),
+        ),
         "optimal_at_kov_eps": (ep, optimal),
         "lower_bound": (ep, np.asarray(lower_bound_delta(delta, steps))),
     }
@@ -190,11 +236,23 @@ def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progr
         eps, delta = setting["epsilon"], setting["delta"]
         floor = np.asarray(lower_bound_delta(delta, steps))
         for method, (ep, dp) in delta_rows(eps, delta, dt, steps).items():
-            frames.append(pd.DataFrame({
-                "epsilon_step": eps, "delta_step": delta, "delta_tilde": dt, "t": steps, "method": method,
-                "eps_prime": ep, "delta_prime": dp, "log10_delta_prime": _log10(dp),
-                "delta_prime_over_t_delta": dp / (steps * delta), "lower_bound": floor,
-                "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound")}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "epsilon_step": eps,
+                        "delta_step": delta,
+                        "delta_tilde": dt,
+                        "t": steps,
+                        "method": method,
+                        "eps_prime": ep,
+                        "delta_prime": dp,
+                        "log10_delta_prime": _log10(dp),
+                        "delta_prime_over_t_delta": dp / (steps * delta),
+                        "lower_bound": floor,
+                        "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound"),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -204,15 +262,26 @@ def compute_fair_comparison(params: Mapping[str, Any], seed: int, progress: Prog
     eps, delta, target = params["epsilon"], params["delta"], params["delta_target"]
     rows = []
     for t in progress(params["steps"]):
-        values = {m: min_epsilon_at_target(m, eps, delta, int(t), target, params["n_scan"]) for m in MIN_EPSILON_METHODS}
+        values = {
+            m: min_epsilon_at_target(m, eps, delta, int(t), target, params["n_scan"]) for m in MIN_EPSILON_METHODS
+        }
         optimal = values["optimal"]
         for method, value in values.items():
             paper = method.startswith("cor")
-            rows.append({"epsilon_step": eps, "delta_step": delta, "delta_target": target, "t": int(t),
-                         "method": method, "eps_prime": value, "finite": bool(np.isfinite(value)),
-                         "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
-                         "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
-                         "lower_bound": float(lower_bound_delta(delta, int(t)))})
+            rows.append(
+                {
+                    "epsilon_step": eps,
+                    "delta_step": delta,
+                    "delta_target": target,
+                    "t": int(t),
+                    "method": method,
+                    "eps_prime": value,
+                    "finite": bool(np.isfinite(value)),
+                    "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
+                    "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
+                    "lower_bound": float(lower_bound_delta(delta, int(t))),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -221,8 +290,17 @@ def compute_fair_comparison(params: Mapping[str, Any], seed: int, progress: Prog
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def sgld_bound_columns(N: float, tau: int, steps: np.ndarray, sigma: float, L: float, delta: float,
-                       delta_tilde: float, variant: str, kind: str = "sgld") -> pd.DataFrame:
+def sgld_bound_columns(
+    N: float,
+    tau: int,
+    steps: np.ndarray,
+    sigma: float,
+    L: float,
+    delta: float,
+    delta_tilde: float,
+    variant: str,
+    kind: str = "sgld",
+) -> pd.DataFrame:
     """Privacy (Thm 7 or Thm 8) and both generalization bounds (Thm 1 with its floor, Thm 2 with k = 1) per T.
 
     For SGLD also: ``step_delta_exact``, the exact δ of the per-step Gaussian mechanism (sensitivity 2L/τ, std σ)
@@ -235,23 +313,32 @@ def sgld_bound_columns(N: float, tau: int, steps: np.ndarray, sigma: float, L: f
     bounds = generalization_bounds(privacy["eps_prime"], privacy["delta_prime"], N)
     shape = np.shape(steps)
     columns = {
-        "eps_tilde": np.broadcast_to(privacy["eps_tilde"], shape), "eps_step": np.broadcast_to(privacy["eps_step"], shape),
-        "delta_step": np.broadcast_to(privacy["delta_step"], shape), "eps_prime": privacy["eps_prime"],
-        "delta_prime": privacy["delta_prime"], "eps_min": bounds["eps_min"], "hp_bound": bounds["deviation"],
-        "failure_probability": bounds["failure_probability"], "hp_vacuous": bounds["vacuous"],
-        "floor_limited": bounds["floor_limited"], "on_average": bounds["on_average"],
+        "eps_tilde": np.broadcast_to(privacy["eps_tilde"], shape),
+        "eps_step": np.broadcast_to(privacy["eps_step"], shape),
+        "delta_step": np.broadcast_to(privacy["delta_step"], shape),
+        "eps_prime": privacy["eps_prime"],
+        "delta_prime": privacy["delta_prime"],
+        "eps_min": bounds["eps_min"],
+        "hp_bound": bounds["deviation"],
+        "failure_probability": bounds["failure_probability"],
+        "hp_vacuous": bounds["vacuous"],
+        "floor_limited": bounds["floor_limited"],
+        "on_average": bounds["on_average"],
         "on_average_vacuous": bounds["on_average"] >= 1.0,
     }
     if kind == "sgld":
         true_step = sgld_step_epsilon(L, sigma, tau, delta, "corrected")
         step_delta = gaussian_hockey_stick(privacy["eps_tilde"], 2.0 * L / (tau * sigma))
-        columns.update({
-            "step_delta_exact": np.broadcast_to(step_delta, shape),
-            "step_claim_holds": np.broadcast_to(step_delta <= delta, shape),
-            "linear_amplification_invalid": np.broadcast_to(
-                true_step > linear_amplification_threshold(min(tau / N, 1.0)), shape),
-            "thm7_printed_delta_tilde": np.broadcast_to(privacy["thm7_printed_delta_tilde"], shape),
-        })
+        columns.update(
+            {
+                "step_delta_exact": np.broadcast_to(step_delta, shape),
+                "step_claim_holds": np.broadcast_to(step_delta <= delta, shape),
+                "linear_amplification_invalid": np.broadcast_to(
+                    true_step > linear_amplification_threshold(min(tau / N, 1.0)), shape
+                ),
+                "thm7_printed_delta_tilde": np.broadcast_to(privacy["thm7_printed_delta_tilde"], shape),
+            }
+        )
     return pd.DataFrame(columns)
 
 
@@ -262,10 +349,20 @@ def compute_sgld_theory(params: Mapping[str, Any], seed: int, progress: Progress
     for N in params["sizes"]:
         for sigma in params["sigmas"]:
             for variant in ("as_printed", "valid"):
-                columns = sgld_bound_columns(N, params["tau"], steps, sigma, params["L"], params["delta"],
-                                             params["delta_tilde"], variant)
-                frames.append(pd.concat([pd.DataFrame({"n": int(N), "sigma": sigma, "tau": params["tau"], "t": steps,
-                                                       "variant": variant}), columns], axis=1))
+                columns = sgld_bound_columns(
+                    N, params["tau"], steps, sigma, params["L"], params["delta"], params["delta_tilde"], variant
+                )
+                frames.append(
+                    pd.concat(
+                        [
+                            pd.DataFrame(
+                                {"n": int(N), "sigma": sigma, "tau": params["tau"], "t": steps, "variant": variant}
+                            ),
+                            columns,
+                        ],
+                        axis=1,
+                    )
+                )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -278,10 +375,20 @@ def compute_federated(params: Mapping[str, Any], seed: int, progress: Progress) 
         for tau in params["taus"]:
             for sigma in params["sigmas"]:
                 for variant in ("as_printed", "substitution", "add_remove"):
-                    columns = sgld_bound_columns(N, tau, steps, sigma, 1.0, params["delta"], params["delta_tilde"],
-                                                 variant, kind="fl")
-                    frames.append(pd.concat([pd.DataFrame({"clients": int(N), "tau": tau, "sigma": sigma, "t": steps,
-                                                           "variant": variant}), columns], axis=1))
+                    columns = sgld_bound_columns(
+                        N, tau, steps, sigma, 1.0, params["delta"], params["delta_tilde"], variant, kind="fl"
+                    )
+                    frames.append(
+                        pd.concat(
+                            [
+                                pd.DataFrame(
+                                    {"clients": int(N), "tau": tau, "sigma": sigma, "t": steps, "variant": variant}
+                                ),
+                                columns,
+                            ],
+                            axis=1,
+                        )
+                    )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -293,10 +400,12 @@ def compute_table_sgld(params: Mapping[str, Any], seed: int, progress: Progress)
     points = [(int(n), float(s)) for block in params["grid"] for n in block["sizes"] for s in block["sigmas"] if s > 0]
     for N, sigma in points:
         for variant in ("as_printed", "valid"):
-            columns = sgld_bound_columns(N, params["tau"], steps, sigma, params["L"], params["delta"],
-                                         params["delta_tilde"], variant)
-            frames.append(pd.concat([pd.DataFrame({"n": N, "sigma": sigma, "t": steps, "variant": variant}), columns],
-                                    axis=1))
+            columns = sgld_bound_columns(
+                N, params["tau"], steps, sigma, params["L"], params["delta"], params["delta_tilde"], variant
+            )
+            frames.append(
+                pd.concat([pd.DataFrame({"n": N, "sigma": sigma, "t": steps, "variant": variant}), columns], axis=1)
+            )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -313,14 +422,26 @@ def compute_table_high_probability(params: Mapping[str, Any], seed: int, progres
         eps, delta = case["epsilon"], case["delta"]
         ns, dw = nissim_stemmer_high_probability(eps, delta), dwork_2015_high_probability(eps, delta)
         oneto = oneto_high_probability(eps, params["oneto_n"], params["oneto_empirical_risk"])
-        methods = {"thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
-                   "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
-                   "nissim_stemmer": ns, "dwork_2015": dw, "oneto_a": oneto}
+        methods = {
+            "thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
+            "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
+            "nissim_stemmer": ns,
+            "dwork_2015": dw,
+            "oneto_a": oneto,
+        }
         for method, (a, b) in methods.items():
-            rows.append({"epsilon": eps, "delta": delta, "method": method, "deviation": float(a),
-                         "failure_probability": float(b), "vacuous": bool(a >= 1 or b >= 1),
-                         "n_min": float(thm1_min_sample_size(eps, delta)),
-                         "deviation_exact_thm1": float(thm1_deviation_exact(eps, delta))})
+            rows.append(
+                {
+                    "epsilon": eps,
+                    "delta": delta,
+                    "method": method,
+                    "deviation": float(a),
+                    "failure_probability": float(b),
+                    "vacuous": bool(a >= 1 or b >= 1),
+                    "n_min": float(thm1_min_sample_size(eps, delta)),
+                    "deviation_exact_thm1": float(thm1_deviation_exact(eps, delta)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -340,10 +461,21 @@ def compute_table_composition(params: Mapping[str, Any], seed: int, progress: Pr
         for method, (ep, dp) in methods.items():
             optimal = float(np.exp(optimal_log_delta(eps, delta, t, min(ep, t * eps))))
             theorem = method not in ("lower_bound", "optimal_at_kov_eps")
-            rows.append({"epsilon_step": eps, "delta_step": delta, "t": t, "delta_tilde": dt, "method": method,
-                         "eps_prime": ep, "delta_prime": dp, "lower_bound": floor,
-                         "log10_lower_bound": log_floor / LN10, "optimal_delta_at_eps_prime": optimal,
-                         "c": int(np.clip(np.ceil(ep / eps - 1e-12), 0, t)),
-                         "below_lower_bound": bool(theorem and dp < floor * (1 - 1e-12)),
-                         "below_optimal": bool(theorem and dp < optimal * (1 - 1e-12))})
+            rows.append(
+                {
+                    "epsilon_step": eps,
+                    "delta_step": delta,
+                    "t": t,
+                    "delta_tilde": dt,
+                    "method": method,
+                    "eps_prime": ep,
+                    "delta_prime": dp,
+                    "lower_bound": floor,
+                    "log10_lower_bound": log_floor / LN10,
+                    "optimal_delta_at_eps_prime": optimal,
+                    "c": int(np.clip(np.ceil(ep / eps - 1e-12), 0, t)),
+                    "below_lower_bound": bool(theorem and dp < floor * (1 - 1e-12)),
+                    "below_optimal": bool(theorem and dp < optimal * (1 - 1e-12)),
+                }
+            )
     return pd.DataFrame(rows)

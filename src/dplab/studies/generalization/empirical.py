@@ -48,8 +48,9 @@ def grid_points(params: Mapping[str, Any]) -> list[tuple[int, float]]:
     return [(int(n), float(s)) for block in params["grid"] for n in block["sizes"] for s in block["sigmas"]]
 
 
-def make_data(n: int, d: int, rho: float, rng: np.random.Generator,
-              teacher: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_data(
+    n: int, d: int, rho: float, rng: np.random.Generator, teacher: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(X, y, w*): n points uniform on the unit sphere of R^d, labels sign(w*ᵀx) (ties +1) flipped w.p. ρ."""
     if teacher is None:
         teacher = rng.standard_normal(d)
@@ -75,13 +76,19 @@ def zero_one_error(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarra
     return np.mean(predictions != y[:, None], axis=0)
 
 
-def sgld_runs(X: np.ndarray, y: np.ndarray, sigma: float, params: Mapping[str, Any], runs: int,
-              generator: torch.Generator) -> dict[int, np.ndarray]:
+def sgld_runs(
+    X: np.ndarray, y: np.ndarray, sigma: float, params: Mapping[str, Any], runs: int, generator: torch.Generator
+) -> dict[int, np.ndarray]:
     """θ at every checkpoint of ``runs`` independent SGLD runs (Algorithm 1), as {T: (runs, d)} float64 arrays."""
     checkpoints = sorted(int(t) for t in params["checkpoints"])
-    config = NoisyGradientConfig(lr=params["lr"], noise="gaussian" if sigma > 0 else "none",
-                                 noise_scale=sigma if sigma > 0 else None, sampling="without_replacement",
-                                 batch_size=params["tau"], steps=checkpoints[-1])
+    config = NoisyGradientConfig(
+        lr=params["lr"],
+        noise="gaussian" if sigma > 0 else "none",
+        noise_scale=sigma if sigma > 0 else None,
+        sampling="without_replacement",
+        batch_size=params["tau"],
+        steps=checkpoints[-1],
+    )
     recorded: dict[int, np.ndarray] = {}
     wanted = set(checkpoints)
 
@@ -90,9 +97,18 @@ def sgld_runs(X: np.ndarray, y: np.ndarray, sigma: float, params: Mapping[str, A
             recorded[t] = w.detach().to(torch.float64).numpy().copy()
 
     w0 = params["init_std"] * torch.randn((runs, X.shape[1]), generator=generator, dtype=torch.float64)
-    run_noisy_gradient(config, LogisticLoss(), torch.as_tensor(X, dtype=torch.float32),
-                       torch.as_tensor(y, dtype=torch.float32), w0.to(torch.float32), runs=runs, generator=generator,
-                       dtype=torch.float32, progress=False, on_step=record)
+    run_noisy_gradient(
+        config,
+        LogisticLoss(),
+        torch.as_tensor(X, dtype=torch.float32),
+        torch.as_tensor(y, dtype=torch.float32),
+        w0.to(torch.float32),
+        runs=runs,
+        generator=generator,
+        dtype=torch.float32,
+        progress=False,
+        on_step=record,
+    )
     return recorded
 
 
@@ -109,12 +125,15 @@ def _dataset(params: Mapping[str, Any], seed: int, d: int, n: int, replicate: in
 def e1_cells(params: Mapping[str, Any]) -> list[dict[str, int]]:
     """The sweep's points: every (d, N, dataset replicate); each cell trains SGLD at every σ of its N's block."""
     sizes = list(dict.fromkeys(n for n, _ in grid_points(params)))
-    return [{"d": int(d), "n": n, "dataset": replicate} for d in params["dims"] for n in sizes
-            for replicate in range(params["datasets"])]
+    return [
+        {"d": int(d), "n": n, "dataset": replicate}
+        for d in params["dims"]
+        for n in sizes
+        for replicate in range(params["datasets"])
+    ]
 
 
-def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress,
-                    cell: Mapping[str, int]) -> pd.DataFrame:
+def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, int]) -> pd.DataFrame:
     """One row per (σ, run, T) of one cell (:func:`e1_cells`): train 0-1 error, exact risk, held-out error and
     gap = R − R̂. The dataset depends only on (d, n, replicate), so it is shared by every σ; each σ has its own SGLD
     seed."""
@@ -128,14 +147,32 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress,
             train, risk = zero_one_error(theta, X, y), exact_risk(theta, teacher, params["rho"])
             test = zero_one_error(theta, X_test, y_test)
             for run in range(theta.shape[0]):
-                rows.append({"d": d, "n": n, "sigma": float(sigma), "dataset": dataset, "run": run,
-                             "t": t, "train_error": train[run], "risk": risk[run], "test_error": test[run],
-                             "gap": risk[run] - train[run]})
+                rows.append(
+                    {
+                        "d": d,
+                        "n": n,
+                        "sigma": float(sigma),
+                        "dataset": dataset,
+                        "run": run,
+                        "t": t,
+                        "train_error": train[run],
+                        "risk": risk[run],
+                        "test_error": test[run],
+                        "gap": risk[run] - train[run],
+                    }
+                )
     return pd.DataFrame(rows)
 
 
-_BOUND_FIELDS = ("eps_prime", "delta_prime", "hp_bound", "failure_probability", "hp_vacuous", "on_average",
-                 "on_average_vacuous")
+_BOUND_FIELDS = (
+    "eps_prime",
+    "delta_prime",
+    "hp_bound",
+    "failure_probability",
+    "hp_vacuous",
+    "on_average",
+    "on_average_vacuous",
+)
 BOUND_COLUMNS = [f"{field}_{variant}" for variant in ("as_printed", "valid") for field in _BOUND_FIELDS]
 
 
@@ -143,8 +180,9 @@ def _bounds(params: Mapping[str, Any], n: int, sigma: float, steps: np.ndarray) 
     """Variant P and V bounds side by side, one row per T (columns suffixed _as_printed / _valid)."""
     parts = []
     for variant in ("as_printed", "valid"):
-        columns = sgld_bound_columns(n, params["tau"], steps, sigma, params["L"], params["delta"],
-                                     params["delta_tilde"], variant)
+        columns = sgld_bound_columns(
+            n, params["tau"], steps, sigma, params["L"], params["delta"], params["delta_tilde"], variant
+        )
         parts.append(columns[list(_BOUND_FIELDS)].add_suffix(f"_{variant}"))
     return pd.concat(parts, axis=1)
 
@@ -154,13 +192,21 @@ def _summarise(group: pd.DataFrame, confidence: float) -> pd.Series:
     k = gaps.size
     sem = gaps.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
     half = stats.t.ppf(0.5 + confidence / 2, k - 1) * sem if k > 1 else np.nan
-    return pd.Series({
-        "replicates": k, "train_error": group["train_error"].mean(), "risk": group["risk"].mean(),
-        "test_error": group["test_error"].mean(),
-        "max_abs_risk_minus_test": np.max(np.abs(group["risk"] - group["test_error"])),
-        "mean_gap": gaps.mean(), "gap_ci_low": gaps.mean() - half, "gap_ci_high": gaps.mean() + half,
-        "mean_abs_gap": np.abs(gaps).mean(), "std_abs_gap": np.abs(gaps).std(ddof=1) if k > 1 else np.nan,
-        "max_abs_gap": np.abs(gaps).max()})
+    return pd.Series(
+        {
+            "replicates": k,
+            "train_error": group["train_error"].mean(),
+            "risk": group["risk"].mean(),
+            "test_error": group["test_error"].mean(),
+            "max_abs_risk_minus_test": np.max(np.abs(group["risk"] - group["test_error"])),
+            "mean_gap": gaps.mean(),
+            "gap_ci_low": gaps.mean() - half,
+            "gap_ci_high": gaps.mean() + half,
+            "mean_abs_gap": np.abs(gaps).mean(),
+            "std_abs_gap": np.abs(gaps).std(ddof=1) if k > 1 else np.nan,
+            "max_abs_gap": np.abs(gaps).max(),
+        }
+    )
 
 
 def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
@@ -182,12 +228,19 @@ def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame
         bound = out[f"hp_bound_{variant}"]
         out[f"looseness_{variant}"] = bound / out["mean_abs_gap"]
     cover = records.merge(out[keys + ["hp_bound_valid", "hp_bound_as_printed"]], on=keys)
-    coverage = cover.assign(
-        covered_valid=np.abs(cover["gap"]) < cover["hp_bound_valid"],
-        covered_as_printed=np.abs(cover["gap"]) < cover["hp_bound_as_printed"],
-    ).groupby(keys)[["covered_valid", "covered_as_printed"]].mean().reset_index()
-    out = out.merge(coverage.rename(columns={"covered_valid": "coverage_valid",
-                                             "covered_as_printed": "coverage_as_printed"}), on=keys)
+    coverage = (
+        cover.assign(
+            covered_valid=np.abs(cover["gap"]) < cover["hp_bound_valid"],
+            covered_as_printed=np.abs(cover["gap"]) < cover["hp_bound_as_printed"],
+        )
+        .groupby(keys)[["covered_valid", "covered_as_printed"]]
+        .mean()
+        .reset_index()
+    )
+    out = out.merge(
+        coverage.rename(columns={"covered_valid": "coverage_valid", "covered_as_printed": "coverage_as_printed"}),
+        on=keys,
+    )
     for variant in ("as_printed", "valid"):
         out.loc[out["sigma"] == 0, [f"coverage_{variant}"]] = np.nan
         bound = out[f"on_average_{variant}"]  # violated: the whole CI of the mean gap lies outside [−bound, bound]
@@ -200,9 +253,30 @@ def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame
 def compute_table_empirical(summary: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
     """T4, derived from F8's data (the same runs): the E1 results per (d, N, σ, T): errors, mean signed gap ± CI,
     max |gap|, both bounds, vacuous flags, looseness and coverage."""
-    columns = ["d", "n", "sigma", "t", "replicates", "train_error", "risk", "test_error", "mean_gap", "gap_ci_low",
-               "gap_ci_high", "mean_abs_gap", "max_abs_gap", "hp_bound_as_printed", "hp_vacuous_as_printed",
-               "hp_bound_valid", "hp_vacuous_valid", "failure_probability_valid", "on_average_valid",
-               "on_average_vacuous_valid", "on_average_violated_valid", "looseness_valid", "coverage_valid",
-               "coverage_as_printed"]
+    columns = [
+        "d",
+        "n",
+        "sigma",
+        "t",
+        "replicates",
+        "train_error",
+        "risk",
+        "test_error",
+        "mean_gap",
+        "gap_ci_low",
+        "gap_ci_high",
+        "mean_abs_gap",
+        "max_abs_gap",
+        "hp_bound_as_printed",
+        "hp_vacuous_as_printed",
+        "hp_bound_valid",
+        "hp_vacuous_valid",
+        "failure_probability_valid",
+        "on_average_valid",
+        "on_average_vacuous_valid",
+        "on_average_violated_valid",
+        "looseness_valid",
+        "coverage_valid",
+        "coverage_as_printed",
+    ]
     return summary[columns]

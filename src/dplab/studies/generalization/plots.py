@@ -14,8 +14,17 @@ from matplotlib.lines import Line2D
 
 from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_above, legend_below, legend_beside
 
-__all__ = ["plot_kl", "plot_high_probability", "plot_on_average", "plot_epsilon_vs_steps", "plot_delta_vs_steps",
-           "plot_fair_comparison", "plot_sgld_theory", "plot_empirical", "plot_federated"]
+__all__ = [
+    "plot_kl",
+    "plot_high_probability",
+    "plot_on_average",
+    "plot_epsilon_vs_steps",
+    "plot_delta_vs_steps",
+    "plot_fair_comparison",
+    "plot_sgld_theory",
+    "plot_empirical",
+    "plot_federated",
+]
 
 COLOURS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
@@ -36,8 +45,10 @@ def _style_legend(ax, styles: Mapping[str, str | Mapping[str, Any]], colours: Ma
     """A legend under ``ax`` that explains line styles (methods, drawn in grey) and colours (settings) separately,
     instead of one entry per curve (after the entries ``ax`` already has)."""
     handles = ax.get_legend_handles_labels()[0]
-    handles += [Line2D([], [], color="0.3", label=name, **({"ls": style} if isinstance(style, str) else style))
-                for name, style in styles.items()]
+    handles += [
+        Line2D([], [], color="0.3", label=name, **({"ls": style} if isinstance(style, str) else style))
+        for name, style in styles.items()
+    ]
     handles += [Line2D([], [], lw=4, color=colour, label=name) for name, colour in colours.items()]
     legend_below(ax, handles=handles, ncol=2)
 
@@ -45,9 +56,11 @@ def _style_legend(ax, styles: Mapping[str, str | Mapping[str, Any]], colours: Ma
 def plot_kl(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F1: (a) KL bounds against ε (log-log), randomized response as markers; (b) DR16 / Lemma 5 = (1+e^ε)/2."""
     fig, axes = figure(1, 2, width=3.6)
-    labels = {"lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$",
-              "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
-              "drv10": "DRV10: $\\varepsilon(e^\\varepsilon-1)$"}
+    labels = {
+        "lemma5": "Lemma 5: $\\varepsilon\\tanh(\\varepsilon/2)$",
+        "dr16": "DR16: $\\frac{1}{2}\\varepsilon(e^\\varepsilon-1)$",
+        "drv10": "DRV10: $\\varepsilon(e^\\varepsilon-1)$",
+    }
     for method, name in labels.items():
         part = data[data["method"] == method]
         axes[0][0].loglog(part["epsilon"], part["kl"], label=name)
@@ -69,8 +82,14 @@ def plot_high_probability(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     first = data[data["delta"] == data["delta"].iloc[0]]
     for i, method in enumerate(["thm1", "nissim_stemmer", "dwork_2015"]):
         part = first[first["method"] == method]
-        axes[0][0].loglog(part["epsilon"], part["deviation"], color=COLOURS[i], label={"thm1": "Thm 1: 9ε",
-                          "nissim_stemmer": "Nissim-Stemmer: 13ε", "dwork_2015": "Dwork et al. 2015: 4ε"}[method])
+        axes[0][0].loglog(
+            part["epsilon"],
+            part["deviation"],
+            color=COLOURS[i],
+            label={"thm1": "Thm 1: 9ε", "nissim_stemmer": "Nissim-Stemmer: 13ε", "dwork_2015": "Dwork et al. 2015: 4ε"}[
+                method
+            ],
+        )
     axes[0][0].axhline(1.0, color="k", lw=0.8, ls=":", label="a = 1: vacuous above")
     axes[0][0].set(xlabel="$\\varepsilon$", ylabel="deviation a", title="(a) deviation")
     legend_below(axes[0][0])
@@ -82,8 +101,11 @@ def plot_high_probability(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             axes[0][1].loglog(part["epsilon"], np.minimum(b, 1.0), style, color=COLOURS[j])
     axes[0][1].axhline(1.0, color="k", lw=0.8, label="b ≥ 1: vacuous (drawn at 1)")
     axes[0][1].set(xlabel="$\\varepsilon$", ylabel="failure probability b", title="(b) failure probability")
-    _style_legend(axes[0][1], {label(method): style for method, style in styles.items()},
-                  {f"δ = {delta:g}": COLOURS[j] for j, delta in enumerate(sorted(data["delta"].unique()))})
+    _style_legend(
+        axes[0][1],
+        {label(method): style for method, style in styles.items()},
+        {f"δ = {delta:g}": COLOURS[j] for j, delta in enumerate(sorted(data["delta"].unique()))},
+    )
     for j, delta in enumerate(sorted(data["delta"].unique())):
         part = data[(data["delta"] == delta) & (data["method"] == "thm1")]
         axes[0][2].loglog(part["epsilon"], part["n_min"], color=COLOURS[j], label=f"δ = {delta:g}")
@@ -99,8 +121,9 @@ def plot_on_average(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     for j, kd in enumerate(sorted(data["k_delta"].unique())):
         for method, style in (("thm2", "-"), ("nissim_stemmer", "--")):
             part = data[(data["k_delta"] == kd) & (data["method"] == method)]
-            axes[0][0].loglog(part["epsilon"], part["bound"], style, color=COLOURS[j],
-                              label=f"{label(method)}, kδ = {kd:g}")
+            axes[0][0].loglog(
+                part["epsilon"], part["bound"], style, color=COLOURS[j], label=f"{label(method)}, kδ = {kd:g}"
+            )
         part = data[(data["k_delta"] == kd) & (data["method"] == "thm2")]
         axes[0][1].loglog(part["epsilon"], part["ratio_ns_to_thm2"], color=COLOURS[j], label=f"kδ = {kd:g}")
     axes[0][0].axhline(1.0, color="k", lw=0.8, ls=":")
@@ -116,13 +139,24 @@ def plot_epsilon_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F4: ε′ against T per step ε (log-log): the paper's Thm 4 ε′ is KOV's (one curve)."""
     eps_values = sorted(data["epsilon_step"].unique())
     fig, axes = figure(1, len(eps_values), width=3.3)
-    labels = {"basic": ("basic Tε", ":"), "drv": ("DRV", "-."), "kov_thm4": ("KOV 3.4 = paper Thm 4", "-"),
-              "cor3": ("paper Cor 3 ($\\varepsilon'_3$)", "--"), "optimal_pure": ("exact optimal (pure steps)", "-")}
+    labels = {
+        "basic": ("basic Tε", ":"),
+        "drv": ("DRV", "-."),
+        "kov_thm4": ("KOV 3.4 = paper Thm 4", "-"),
+        "cor3": ("paper Cor 3 ($\\varepsilon'_3$)", "--"),
+        "optimal_pure": ("exact optimal (pure steps)", "-"),
+    }
     for ax, eps in zip(axes[0], eps_values):
         for i, (method, (name, style)) in enumerate(labels.items()):
             part = data[(data["epsilon_step"] == eps) & (data["method"] == method)]
-            ax.loglog(part["t"], part["eps_prime"], style, color=COLOURS[i], label=name,
-                      lw=2.6 if method == "kov_thm4" else 1.4)
+            ax.loglog(
+                part["t"],
+                part["eps_prime"],
+                style,
+                color=COLOURS[i],
+                label=name,
+                lw=2.6 if method == "kov_thm4" else 1.4,
+            )
         ax.set(xlabel="T", ylabel="$\\varepsilon'$", title=f"step ε = {eps:g}")
     _footer(fig, f"δ̃ = {params['delta_tilde']:g}; optimal at δ′ = {params['optimal_delta']:g} for ε-DP steps.")
     legend_above(fig, axes[0][0], ncol=5)
@@ -133,8 +167,16 @@ def plot_delta_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F5: δ′/(Tδ) against T with the universal lower bound; the impossible region below it is shaded."""
     settings = data[["epsilon_step", "delta_step"]].drop_duplicates().to_numpy()
     fig, axes = figure(1, len(settings), width=4.0, height=3.2)
-    styles = {"drv": "-.", "kov": "-", "cor2": "-", "cor2_first_order": ":", "thm4_box": "--", "cor3_corrected": "-",
-              "cor3_as_printed": ":", "optimal_at_kov_eps": "-"}
+    styles = {
+        "drv": "-.",
+        "kov": "-",
+        "cor2": "-",
+        "cor2_first_order": ":",
+        "thm4_box": "--",
+        "cor3_corrected": "-",
+        "cor3_as_printed": ":",
+        "optimal_at_kov_eps": "-",
+    }
     for ax, (eps, delta) in zip(axes[0], settings):
         panel = data[(data["epsilon_step"] == eps) & (data["delta_step"] == delta)]
         floor = panel[panel["method"] == "lower_bound"]
@@ -151,9 +193,12 @@ def plot_delta_vs_steps(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         low = np.nanmin(panel["delta_prime_over_t_delta"])
         ax.set_ylim(min(low, 1.0) * 0.97, 1.15)
     legend_beside(axes[0][-1])
-    _footer(fig, f"δ̃ = {params['delta_tilde']:g}; crosses: δ′ below the lower bound (the theorem is false there). "
-                 "Cor 3 uses its own ε′; the others the KOV/Thm 4 ε′. The y-axis is zoomed to [min, 1.15] "
-                 "(small-T values above it, where δ̃ dominates, are in the data file).")
+    _footer(
+        fig,
+        f"δ̃ = {params['delta_tilde']:g}; crosses: δ′ below the lower bound (the theorem is false there). "
+        "Cor 3 uses its own ε′; the others the KOV/Thm 4 ε′. The y-axis is zoomed to [min, 1.15] "
+        "(small-T values above it, where δ̃ dominates, are in the data file).",
+    )
     return fig
 
 
@@ -208,14 +253,21 @@ def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         axes[0][0].axvspan(window["t"].min(), window["t"].max(), color="0.9", zorder=0)
         axes[0][1].set_ylim(0.95 * finite["eps_prime"].min(), top)
         axes[0][1].set_xticks(range(len(grid)), [f"{t:g}" for t in grid])
-    zoom_title = (f"(b) zoom: T = {window['t'].min():g} to {window['t'].max():g} (shaded in (a))" if len(window)
-                  else "(b) no impossible or paper-only value: nothing to zoom on")
+    zoom_title = (
+        f"(b) zoom: T = {window['t'].min():g} to {window['t'].max():g} (shaded in (a))"
+        if len(window)
+        else "(b) no impossible or paper-only value: nothing to zoom on"
+    )
     if window.empty:
         axes[0][1].set(xticks=[], yticks=[])
-    axes[0][1].set(xlabel="T (grid points, evenly spaced; methods offset sideways)",
-                   ylabel="smallest certified $\\varepsilon'$", title=zoom_title)
-    fig.suptitle(f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), "
-                 f"δ_target = {params['delta_target']:g}", fontsize=9)
+    axes[0][1].set(
+        xlabel="T (grid points, evenly spaced; methods offset sideways)",
+        ylabel="smallest certified $\\varepsilon'$",
+        title=zoom_title,
+    )
+    fig.suptitle(
+        f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), δ_target = {params['delta_target']:g}", fontsize=9
+    )
     note = f" Off-scale in (b): {', '.join(off_scale)}." if off_scale else ""
     _footer(fig, "Paper theorems with δ̃ optimised on a grid; missing points are infinite (no guarantee)." + note)
     legend_above(fig, axes[0][0], ncol=5)
@@ -246,8 +298,11 @@ def plot_sgld_theory(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     axes[0][2].set_title("(c) Thm 2, k = 1")
     for ax in axes[-1]:
         ax.set_xlabel("T")
-    _footer(fig, f"τ = {params['tau']}, L = {params['L']}, δ = {params['delta']:g}, δ̃ = {params['delta_tilde']:g}; "
-                 "above the black line the bound is vacuous; P: as printed, V: valid variant.")
+    _footer(
+        fig,
+        f"τ = {params['tau']}, L = {params['L']}, δ = {params['delta']:g}, δ̃ = {params['delta_tilde']:g}; "
+        "above the black line the bound is vacuous; P: as printed, V: valid variant.",
+    )
     legend_above(fig, axes[0][0], ncol=6)
     return fig
 
@@ -264,13 +319,22 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             for i, sigma in enumerate(sigmas):
                 part = data[(data["n"] == n) & (data["d"] == d) & (data["sigma"] == sigma)].sort_values("t")
                 colour = COLOURS[i % len(COLOURS)]
-                ax.errorbar(part["t"], part["mean_abs_gap"], yerr=part["std_abs_gap"], color=colour, lw=1.2,
-                            capsize=1.5, label=f"σ={sigma:g}")
+                ax.errorbar(
+                    part["t"],
+                    part["mean_abs_gap"],
+                    yerr=part["std_abs_gap"],
+                    color=colour,
+                    lw=1.2,
+                    capsize=1.5,
+                    label=f"σ={sigma:g}",
+                )
                 if sigma == 0:
                     continue
-                for column, vacuous, style, lw in (("hp_bound_valid", "hp_vacuous_valid", "--", 1.0),
-                                                   ("hp_bound_as_printed", "hp_vacuous_as_printed", ":", 0.7),
-                                                   ("on_average_valid", "on_average_vacuous_valid", "-.", 1.0)):
+                for column, vacuous, style, lw in (
+                    ("hp_bound_valid", "hp_vacuous_valid", "--", 1.0),
+                    ("hp_bound_as_printed", "hp_vacuous_as_printed", ":", 0.7),
+                    ("on_average_valid", "on_average_vacuous_valid", "-.", 1.0),
+                ):
                     flag = _bool(part[vacuous])
                     values = part[column].to_numpy(dtype=float)
                     ax.plot(part["t"], np.where(flag, np.nan, values), style, color=colour, lw=lw)
@@ -298,8 +362,11 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set(xlabel="σ", title=f"N = {n:g}, T = {params['reference_t']}")
     legend_beside(axes[0][-1])
     axes[0][0].plot([], [], "^", mfc="none", color="k", label="vacuous bound (≥ 1)")
-    _footer(fig, "Solid: mean |gap| ± std; dashed: Thm 1 HP bound (valid variant V); dotted: as printed (P); "
-                 "dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.")
+    _footer(
+        fig,
+        "Solid: mean |gap| ± std; dashed: Thm 1 HP bound (valid variant V); dotted: as printed (P); "
+        "dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.",
+    )
     legend_above(fig, axes[0][0], ncol=len(sigmas) + 1)
     return fig
 
@@ -307,13 +374,19 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
 def _coinciding_variants(shown: pd.DataFrame) -> list[str]:
     """Pairs of F9(a) curves that lie on each other (to 1e-9 relative): add/remove at σ is substitution at 2σ
     (the sensitivity halves), so such dashed curves hide under solid ones; the footer names them."""
-    curves = {(variant, sigma): part.sort_values("t")["eps_prime"].to_numpy(dtype=float)
-              for (variant, sigma), part in shown.groupby(["variant", "sigma"])}
+    curves = {
+        (variant, sigma): part.sort_values("t")["eps_prime"].to_numpy(dtype=float)
+        for (variant, sigma), part in shown.groupby(["variant", "sigma"])
+    }
     pairs = []
     for (variant, sigma), values in curves.items():
         for (other, other_sigma), other_values in curves.items():
-            if (variant, sigma) < (other, other_sigma) and variant != other and len(values) == len(other_values) \
-                    and np.allclose(values, other_values, rtol=1e-9, atol=0.0):
+            if (
+                (variant, sigma) < (other, other_sigma)
+                and variant != other
+                and len(values) == len(other_values)
+                and np.allclose(values, other_values, rtol=1e-9, atol=0.0)
+            ):
                 pairs.append(f"{label(variant)} σ = {sigma:g} = {label(other)} σ = {other_sigma:g}")
     return pairs
 
@@ -322,26 +395,39 @@ def plot_federated(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F9: federated ε′ against rounds for the three ε̃ variants, and the client-level HP bound."""
     combos = data[["clients", "tau"]].drop_duplicates().to_numpy()
     fig, axes = figure(1, 2, width=4.0, height=3.2)
-    styles = {"as_printed": {"ls": ":"}, "substitution": {"ls": "-"},
-              "add_remove": {"ls": "--", "marker": "o", "ms": 4, "mfc": "none", "markevery": 0.1}}
+    styles = {
+        "as_printed": {"ls": ":"},
+        "substitution": {"ls": "-"},
+        "add_remove": {"ls": "--", "marker": "o", "ms": 4, "mfc": "none", "markevery": 0.1},
+    }
     shown = data[(data["clients"] == combos[-1][0]) & (data["tau"] == combos[-1][1])]
     sigmas = sorted(data["sigma"].unique())
     for i, sigma in enumerate(sigmas):
         for variant, style in styles.items():
             part = shown[(shown["sigma"] == sigma) & (shown["variant"] == variant)]
             axes[0][0].loglog(part["t"], part["eps_prime"], color=COLOURS[i], **style)
-    axes[0][0].set(xlabel="rounds T", ylabel="$\\varepsilon'$",
-                   title=f"(a) N = {combos[-1][0]:g} clients, τ = {combos[-1][1]}")
-    _style_legend(axes[0][0], {label(variant): {k: v for k, v in style.items() if k != "markevery"}
-                               for variant, style in styles.items()},
-                  {f"σ = {sigma:g}": COLOURS[i] for i, sigma in enumerate(sigmas)})
+    axes[0][0].set(
+        xlabel="rounds T", ylabel="$\\varepsilon'$", title=f"(a) N = {combos[-1][0]:g} clients, τ = {combos[-1][1]}"
+    )
+    _style_legend(
+        axes[0][0],
+        {label(variant): {k: v for k, v in style.items() if k != "markevery"} for variant, style in styles.items()},
+        {f"σ = {sigma:g}": COLOURS[i] for i, sigma in enumerate(sigmas)},
+    )
     for j, (clients, tau) in enumerate(combos):
-        part = data[(data["clients"] == clients) & (data["tau"] == tau) & (data["variant"] == "substitution")
-                    & (data["sigma"] == data["sigma"].max())]
+        part = data[
+            (data["clients"] == clients)
+            & (data["tau"] == tau)
+            & (data["variant"] == "substitution")
+            & (data["sigma"] == data["sigma"].max())
+        ]
         axes[0][1].loglog(part["t"], part["hp_bound"], color=COLOURS[j], label=f"N = {clients:g}, τ = {tau}")
     axes[0][1].axhline(1.0, color="k", lw=0.8)
-    axes[0][1].set(xlabel="rounds T", ylabel="client-level HP bound",
-                   title=f"(b) Thm 1, substitution variant, σ = {data['sigma'].max():g}")
+    axes[0][1].set(
+        xlabel="rounds T",
+        ylabel="client-level HP bound",
+        title=f"(b) Thm 1, substitution variant, σ = {data['sigma'].max():g}",
+    )
     legend_below(axes[0][1], ncol=2)
     same = _coinciding_variants(shown)
     note = f" In (a) these curves coincide (dashed with circles lies on solid): {'; '.join(same)}." if same else ""

@@ -38,8 +38,9 @@ def summarise_empirical(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.Da
             row[f"mean gap [CI], d = {d}"] = _gap_cell(first)
         first = group.iloc[0]
         row["Thm 1 HP bound (valid)"] = _bound_cell(float(first["hp_bound_valid"]), first["hp_vacuous_valid"])
-        row["Thm 2 on-average bound (valid)"] = _bound_cell(float(first["on_average_valid"]),
-                                                            first["on_average_vacuous_valid"])
+        row["Thm 2 on-average bound (valid)"] = _bound_cell(
+            float(first["on_average_valid"]), first["on_average_vacuous_valid"]
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -65,9 +66,14 @@ def summarise_sgld(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFra
 
 
 #: The methods of T2's summary, in the order printed: KOV's certificate, the paper's, the exact optimum, the floor.
-COMPOSITION_COLUMNS = {"kov": "KOV / Thm 4", "cor2": "Cor. 2", "cor3_corrected": "Cor. 3 corrected",
-                       "cor3_as_printed": "Cor. 3 as printed", "optimal_at_kov_eps": "exact optimum",
-                       "lower_bound": "lower bound"}
+COMPOSITION_COLUMNS = {
+    "kov": "KOV / Thm 4",
+    "cor2": "Cor. 2",
+    "cor3_corrected": "Cor. 3 corrected",
+    "cor3_as_printed": "Cor. 3 as printed",
+    "optimal_at_kov_eps": "exact optimum",
+    "lower_bound": "lower bound",
+}
 IMPOSSIBLE = "✗"
 
 
@@ -88,6 +94,8 @@ def summarise_composition(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.
                 row[f"δ′ {name}"] = f"{entry['delta_prime']:.4g}" + (f" {IMPOSSIBLE}" if flag else "")
         rows.append(row)
     summary = pd.DataFrame(rows)
-    summary.attrs["note"] = (f"{IMPOSSIBLE}: below the exact optimal δ′ at that ε′, so impossible for any valid "
-                             "theorem. Each method's own ε′ is in the CSV (Cor. 3 uses its own).")
+    summary.attrs["note"] = (
+        f"{IMPOSSIBLE}: below the exact optimal δ′ at that ε′, so impossible for any valid "
+        "theorem. Each method's own ε′ is in the CSV (Cor. 3 uses its own)."
+    )
     return summary

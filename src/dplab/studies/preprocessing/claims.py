@@ -40,9 +40,18 @@ def table2_grid(eps: float, eta: float, gap: float, ns=TABLE2_GRID_NS, alphas=TA
                     tau = smooth_rdp.table2_tau(pre, p, eta, n, gap)
                     closed = float(smooth_rdp.table2_cell(mech, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
                     generic = float(smooth_rdp.theorem2_rdp(generic_mechanism(mech, eps, n, p), alpha, tau, 2.0))
-                    rows.append({"mechanism": mech, "preprocessing": pre, "n": n, "p": p, "alpha": alpha,
-                                 "closed_form": closed, "generic": generic,
-                                 "bounds": generic <= closed * (1 + 1e-12)})
+                    rows.append(
+                        {
+                            "mechanism": mech,
+                            "preprocessing": pre,
+                            "n": n,
+                            "p": p,
+                            "alpha": alpha,
+                            "closed_form": closed,
+                            "generic": generic,
+                            "bounds": generic <= closed * (1 + 1e-12),
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -62,20 +71,25 @@ def table2_claim(t2: pd.DataFrame, grid: pd.DataFrame | None = None) -> Claim:
     else:
         verdict = "partial" if len(mechanisms) == 1 and at_point else "fails"
         largest = bad.sort_values("ratio").iloc[-1]
-        exception = (f"fails at {len(bad)} of {len(grid)}: only {', '.join(mechanisms)} cells "
-                     f"({', '.join(sorted(set(bad['preprocessing'])))}), all with n - p <= "
-                     f"{int((bad['n'] - bad['p']).max())}; largest ratio generic/closed {largest['ratio']:.3g} at "
-                     f"n = {int(largest['n'])}, p = {int(largest['p'])}, alpha = {largest['alpha']:g}")
+        exception = (
+            f"fails at {len(bad)} of {len(grid)}: only {', '.join(mechanisms)} cells "
+            f"({', '.join(sorted(set(bad['preprocessing'])))}), all with n - p <= "
+            f"{int((bad['n'] - bad['p']).max())}; largest ratio generic/closed {largest['ratio']:.3g} at "
+            f"n = {int(largest['n'])}, p = {int(largest['p'])}, alpha = {largest['alpha']:g}"
+        )
     return Claim(
-        "table2_cells_follow_theorem2", "Sec. 4.2, Table 2",
-        "Every Table 2 cell upper-bounds Theorem 2 with p = q = 2 (alpha >= 11)", verdict,
+        "table2_cells_follow_theorem2",
+        "Sec. 4.2, Table 2",
+        "Every Table 2 cell upper-bounds Theorem 2 with p = q = 2 (alpha >= 11)",
+        verdict,
         f"Rule: holds if every cell >= generic Theorem 2 at the table point and at every grid point; partial if it "
         f"holds at the table point and the violations are confined to one mechanism's cells (the exception "
         f"stated); fails otherwise. Table point ({len(t2)} cells, n = {int(point['n'])}, p = {int(point['p'])}): all "
         f"bound: {at_point}, largest ratio {worst['r']:.4f} ({worst['mechanism']}/{worst['preprocessing']}, "
         f"alpha={worst['alpha']:g}). Grid n in {sorted(set(grid['n']))}, p in {{1, 2, 3, n/10, n/2, n-4, ..., "
         f"n-1}}, alpha in {sorted(set(grid['alpha']))} ({len(grid)} cell-points): {exception}",
-        _path("table2", "tables"))
+        _path("table2", "tables"),
+    )
 
 
 def _table_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
@@ -86,23 +100,44 @@ def _table_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     corrected = t3[t3["model"] == "trimmed_mean_corrected"].iloc[0]
     return [
         table2_claim(t2),
-        Claim("erratum_thm12_dp_gd_rdp", "Thm 12 vs its proof and Table 1",
-              "DP-GD with sigma = L sqrt(T)/(eps n) is (alpha, alpha eps^2/2)-RDP (statement)", "erratum",
-              f"statement gives {gd['as_printed']:.4g}, proof/Table 1 (replace-one sensitivity 2L/n) give "
-              f"{gd['corrected']:.4g} at the table point (4x)", _path("table1", "tables")),
-        Claim("erratum_table1_sgd_iter_eps2", "Table 1 / Thm 14",
-              "SRDP of DP-SGD by iteration without eps^2", "erratum",
-              f"as printed {it['as_printed']:.4g} vs with eps^2 (Table 2) {it['corrected']:.4g}; exact constants (/32) "
-              f"{it['exact']:.4g}", _path("table1", "tables")),
-        Claim("erratum_table3_trimmed_mean", "Table 3",
-              "Trimmed-mean sensitivity (x^max_(m) - x^min_(n-m))/(n-2m-p)", "erratum",
-              f"as printed {printed['bound_value']:.4g} (negative) vs measured Delta_2 {printed['empirical_delta2']:.4g}; "
-              f"corrected numerator gives {corrected['bound_value']:.4g} (within: {bool(corrected['within_bound'])})",
-              _path("table3", "tables")),
-        Claim("table3_bounds_hold_empirically", "Table 3, Prop. 15",
-              "Imputation sensitivities bound the realised Delta_2", "holds" if t3[t3["variant"] != "as_printed"]["within_bound"].all() else "fails",
-              "Rule: holds if every non-as-printed bound is >= the measured Delta_2, fails otherwise. " + "; ".join(f"{r.model}: measured {r.empirical_delta2:.3g} vs bound {r.bound_value:.3g}" for r in t3.itertuples()),
-              _path("table3", "tables")),
+        Claim(
+            "erratum_thm12_dp_gd_rdp",
+            "Thm 12 vs its proof and Table 1",
+            "DP-GD with sigma = L sqrt(T)/(eps n) is (alpha, alpha eps^2/2)-RDP (statement)",
+            "erratum",
+            f"statement gives {gd['as_printed']:.4g}, proof/Table 1 (replace-one sensitivity 2L/n) give "
+            f"{gd['corrected']:.4g} at the table point (4x)",
+            _path("table1", "tables"),
+        ),
+        Claim(
+            "erratum_table1_sgd_iter_eps2",
+            "Table 1 / Thm 14",
+            "SRDP of DP-SGD by iteration without eps^2",
+            "erratum",
+            f"as printed {it['as_printed']:.4g} vs with eps^2 (Table 2) {it['corrected']:.4g}; exact constants (/32) "
+            f"{it['exact']:.4g}",
+            _path("table1", "tables"),
+        ),
+        Claim(
+            "erratum_table3_trimmed_mean",
+            "Table 3",
+            "Trimmed-mean sensitivity (x^max_(m) - x^min_(n-m))/(n-2m-p)",
+            "erratum",
+            f"as printed {printed['bound_value']:.4g} (negative) vs measured Delta_2 {printed['empirical_delta2']:.4g}; "
+            f"corrected numerator gives {corrected['bound_value']:.4g} (within: {bool(corrected['within_bound'])})",
+            _path("table3", "tables"),
+        ),
+        Claim(
+            "table3_bounds_hold_empirically",
+            "Table 3, Prop. 15",
+            "Imputation sensitivities bound the realised Delta_2",
+            "holds" if t3[t3["variant"] != "as_printed"]["within_bound"].all() else "fails",
+            "Rule: holds if every non-as-printed bound is >= the measured Delta_2, fails otherwise. "
+            + "; ".join(
+                f"{r.model}: measured {r.empirical_delta2:.3g} vs bound {r.bound_value:.3g}" for r in t3.itertuples()
+            ),
+            _path("table3", "tables"),
+        ),
     ]
 
 
@@ -128,10 +163,13 @@ def fig2b_claim(panel: pd.DataFrame) -> Claim:
     ratio10, ratio90 = at10["group_privacy"] / at10["srdp_table2"], at90["group_privacy"] / at90["srdp_table2"]
     crossings = sign_crossings(b["x"].to_numpy(), (b["srdp_table2"] - b["group_privacy"]).to_numpy())
     above = b[b["srdp_table2"] > b["group_privacy"]]["x"]
-    where = (", ".join(f"p/n = {c:.3f} (p = {c * n:.1f}; between grid points {lo:g} and {hi:g})"
-                       for lo, hi, c in crossings) or "nowhere on the grid")
+    where = (
+        ", ".join(f"p/n = {c:.3f} (p = {c * n:.1f}; between grid points {lo:g} and {hi:g})" for lo, hi, c in crossings)
+        or "nowhere on the grid"
+    )
     return Claim(
-        "fig2b_imputation_90pct", "Sec. 4.2, Fig. 2(b)",
+        "fig2b_imputation_90pct",
+        "Sec. 4.2, Fig. 2(b)",
         "Large gap at few missing values; with >90% missing, group privacy is similar to SRDP",
         "holds" if ratio10 > 5 and 0.5 < ratio90 < 2 else "fails",
         f"Rule: holds if group/SRDP > 5 at the grid point nearest p/n = 0.1 and within (0.5, 2) at the one nearest "
@@ -139,7 +177,8 @@ def fig2b_claim(panel: pd.DataFrame) -> Claim:
         f"(ratio {ratio10:.3g}); p/n = {at90['x']:.2f}: SRDP {at90['srdp_table2']:.4g} vs group "
         f"{at90['group_privacy']:.4g} (ratio {ratio90:.3g}); the curves cross at {where} (n = {n}, linear "
         f"interpolation); SRDP is above group privacy at {len(above)} of {len(b)} grid points",
-        _path("fig2", "figures"))
+        _path("fig2", "figures"),
+    )
 
 
 def _fig2_claims(fig2: pd.DataFrame) -> list[Claim]:
@@ -150,22 +189,35 @@ def _fig2_claims(fig2: pd.DataFrame) -> list[Claim]:
     rising = bool(all(np.all(np.diff(g.sort_values("x")["srdp_table2"]) >= 0) for _, g in a.groupby("setting")))
     c = wide[(wide["panel"] == "c") & wide["setting"].str.contains("12.2")]
     spread = c.groupby("setting")["srdp_table2"].agg(lambda v: v.max() / v.min())
-    growth = c.groupby("setting").apply(lambda g: bool(np.all(np.diff(g.sort_values("x")["group_privacy"]) > 0)), include_groups=False)
+    growth = c.groupby("setting").apply(
+        lambda g: bool(np.all(np.diff(g.sort_values("x")["group_privacy"]) > 0)), include_groups=False
+    )
     return [
-        Claim("fig2a_quantization_small_eta", "Sec. 4.2, Fig. 2(a)",
-              "SRDP analysis gives significantly stronger guarantees for smaller eta", "holds" if a_ok and rising else "partial",
-              "Rule: holds if SRDP < group privacy at each setting's smallest eta and SRDP is non-decreasing in eta; "
-              "partial otherwise. "
-              + "; ".join(f"{s}: eta={r.x:g} SRDP {r.srdp_table2:.4g} vs group {r.group_privacy:.4g}" for s, r in small.iterrows())
-              + f"; SRDP non-decreasing in eta: {rising}", _path("fig2", "figures")),
+        Claim(
+            "fig2a_quantization_small_eta",
+            "Sec. 4.2, Fig. 2(a)",
+            "SRDP analysis gives significantly stronger guarantees for smaller eta",
+            "holds" if a_ok and rising else "partial",
+            "Rule: holds if SRDP < group privacy at each setting's smallest eta and SRDP is non-decreasing in eta; "
+            "partial otherwise. "
+            + "; ".join(
+                f"{s}: eta={r.x:g} SRDP {r.srdp_table2:.4g} vs group {r.group_privacy:.4g}" for s, r in small.iterrows()
+            )
+            + f"; SRDP non-decreasing in eta: {rising}",
+            _path("fig2", "figures"),
+        ),
         fig2b_claim(wide[wide["panel"] == "b"]),
-        Claim("fig2c_pca_constant", "Sec. 4.2, Fig. 2(c)",
-              "With SRDP the PCA privacy parameter stays constant in n; group privacy grows with n",
-              "holds" if bool((spread < 1 + 1e-9).all() and growth.all()) else "fails",
-              "Rule: holds if SRDP's max/min over n is 1 (to 1e-9) and group privacy strictly increases in n; fails "
-              "otherwise. " + "; ".join(f"{s}: SRDP max/min {v:.6f}" for s, v in spread.items())
-              + f"; group increasing: {bool(growth.all())}, from {c['group_privacy'].min():.4g} to {c['group_privacy'].max():.4g}",
-              _path("fig2", "figures")),
+        Claim(
+            "fig2c_pca_constant",
+            "Sec. 4.2, Fig. 2(c)",
+            "With SRDP the PCA privacy parameter stays constant in n; group privacy grows with n",
+            "holds" if bool((spread < 1 + 1e-9).all() and growth.all()) else "fails",
+            "Rule: holds if SRDP's max/min over n is 1 (to 1e-9) and group privacy strictly increases in n; fails "
+            "otherwise. "
+            + "; ".join(f"{s}: SRDP max/min {v:.6f}" for s, v in spread.items())
+            + f"; group increasing: {bool(growth.all())}, from {c['group_privacy'].min():.4g} to {c['group_privacy'].max():.4g}",
+            _path("fig2", "figures"),
+        ),
     ]
 
 
@@ -173,7 +225,9 @@ def _ordering(frame: pd.DataFrame) -> pd.DataFrame:
     sel = frame[frame["selected"]]
     keys = ["regime", "epsilon"] if "regime" in sel else ["epsilon"]
     means = sel.pivot_table(index=keys, columns="method", values="excess_risk", aggfunc="mean").reset_index()
-    means["a_best"] = (means["nonprivate_pca"] < means["dp_pca"]) & (means["nonprivate_pca"] < means["no_preprocessing"])
+    means["a_best"] = (means["nonprivate_pca"] < means["dp_pca"]) & (
+        means["nonprivate_pca"] < means["no_preprocessing"]
+    )
     return means
 
 
@@ -183,38 +237,67 @@ def _fig3_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
         m = _ordering(frames["fig3"])
         share = float(m["a_best"].mean())
         verdict = "holds" if share == 1 else ("fails" if share == 0 else "partial")
-        claims.append(Claim("fig3_consistently_outperforms", "Sec. 5, Fig. 3 caption",
-                            "For each overall eps, the pre-processed pipeline (non-private PCA + Table-2 budget) consistently outperforms",
-                            verdict, "Rule: holds if (a) has the lowest mean excess risk at every eps, fails if at "
-                            "none, partial otherwise. " + "; ".join(f"eps={r.epsilon:g}: (a) {r.nonprivate_pca:.4f}, (b) {r.dp_pca:.4f}, (c) {r.no_preprocessing:.4f}"
-                                               for r in m.itertuples()), _path("fig3", "figures")))
+        claims.append(
+            Claim(
+                "fig3_consistently_outperforms",
+                "Sec. 5, Fig. 3 caption",
+                "For each overall eps, the pre-processed pipeline (non-private PCA + Table-2 budget) consistently outperforms",
+                verdict,
+                "Rule: holds if (a) has the lowest mean excess risk at every eps, fails if at "
+                "none, partial otherwise. "
+                + "; ".join(
+                    f"eps={r.epsilon:g}: (a) {r.nonprivate_pca:.4f}, (b) {r.dp_pca:.4f}, (c) {r.no_preprocessing:.4f}"
+                    for r in m.itertuples()
+                ),
+                _path("fig3", "figures"),
+            )
+        )
         if "nonprivate_pca_dim" in m:
             m["dim_best"] = m["nonprivate_pca_dim"] < m[["dp_pca", "no_preprocessing"]].min(axis=1)
             share = float(m["dim_best"].mean())
             unconstrained = ""
             if "nonprivate_pca_unconstrained" in m:
-                unconstrained = ("; not in the verdict: the unconstrained DP-GD of Song et al. (the learner Prop. 8 "
-                                 "invokes) leaves the ball ||theta|| <= R, so its risk is not comparable with the "
-                                 "R-ball minimiser the excess risk is measured against (mean 'excess' "
-                                 + ", ".join(f"{r.nonprivate_pca_unconstrained:.3f}" for r in m.itertuples()) + ")")
-            claims.append(Claim(
-                "fig3_dimension_reduction_ablation", "Sec. 5, Fig. 3 (extension, spec review R4)",
-                "With dimension reduction (DP-GD in R^k, budget with tau_dim = 2 tau_rank) non-private PCA outperforms "
-                "DP-PCA and no pre-processing",
-                "holds" if share == 1 else ("fails" if share == 0 else "partial"),
-                "; ".join(f"eps={r.epsilon:g}: dim {r.nonprivate_pca_dim:.4f} vs best of (b), (c) "
-                          f"{min(r.dp_pca, r.no_preprocessing):.4f}" for r in m.itertuples()) + unconstrained,
-                _path("fig3", "figures")))
+                unconstrained = (
+                    "; not in the verdict: the unconstrained DP-GD of Song et al. (the learner Prop. 8 "
+                    "invokes) leaves the ball ||theta|| <= R, so its risk is not comparable with the "
+                    "R-ball minimiser the excess risk is measured against (mean 'excess' "
+                    + ", ".join(f"{r.nonprivate_pca_unconstrained:.3f}" for r in m.itertuples())
+                    + ")"
+                )
+            claims.append(
+                Claim(
+                    "fig3_dimension_reduction_ablation",
+                    "Sec. 5, Fig. 3 (extension, spec review R4)",
+                    "With dimension reduction (DP-GD in R^k, budget with tau_dim = 2 tau_rank) non-private PCA outperforms "
+                    "DP-PCA and no pre-processing",
+                    "holds" if share == 1 else ("fails" if share == 0 else "partial"),
+                    "; ".join(
+                        f"eps={r.epsilon:g}: dim {r.nonprivate_pca_dim:.4f} vs best of (b), (c) "
+                        f"{min(r.dp_pca, r.no_preprocessing):.4f}"
+                        for r in m.itertuples()
+                    )
+                    + unconstrained,
+                    _path("fig3", "figures"),
+                )
+            )
     if "ext_fig3_regimes" in frames:
         m = _ordering(frames["ext_fig3_regimes"])
         share = float(m["a_best"].mean())
-        claims.append(Claim("ext_regimes_ordering", "Extension of Fig. 3",
-                            "Where over (d/n, k, eigen-gap) the paper's ordering (a) best holds",
-                            "holds" if share == 1 else ("fails" if share == 0 else "partial"),
-                            "Rule: holds if (a) is best at every (regime, eps), fails if at none, partial otherwise. "
-                            f"(a) best at {share:.0%} of {len(m)} (regime, eps) points; holds at: "
-                            + (", ".join(f"regime {int(r.regime)} eps={r.epsilon:g}" for r in m[m["a_best"]].itertuples()) or "none"),
-                            _path("ext_fig3_regimes", "figures")))
+        claims.append(
+            Claim(
+                "ext_regimes_ordering",
+                "Extension of Fig. 3",
+                "Where over (d/n, k, eigen-gap) the paper's ordering (a) best holds",
+                "holds" if share == 1 else ("fails" if share == 0 else "partial"),
+                "Rule: holds if (a) is best at every (regime, eps), fails if at none, partial otherwise. "
+                f"(a) best at {share:.0%} of {len(m)} (regime, eps) points; holds at: "
+                + (
+                    ", ".join(f"regime {int(r.regime)} eps={r.epsilon:g}" for r in m[m["a_best"]].itertuples())
+                    or "none"
+                ),
+                _path("ext_fig3_regimes", "figures"),
+            )
+        )
     return claims
 
 
@@ -230,10 +313,15 @@ def theorem7_alpha_claim(ptr: pd.DataFrame) -> Claim:
     printed = smooth_rdp.theorem7_epsilon(eps, beta, delta)
     corrected = smooth_rdp.theorem7_epsilon_corrected(eps, beta, delta, n)
     factor = float(smooth_rdp.factor_pq2(printed["alpha"]))
-    run = ("" if applies_at_run else f"the run's eps = {eps_run:g} is outside Theorem 7 (rho = "
-           f"{smooth_rdp.theorem7_rho(eps_run, beta):.4g} > log(1/delta) = {math.log(1 / delta):.4g}), so ")
+    run = (
+        ""
+        if applies_at_run
+        else f"the run's eps = {eps_run:g} is outside Theorem 7 (rho = "
+        f"{smooth_rdp.theorem7_rho(eps_run, beta):.4g} > log(1/delta) = {math.log(1 / delta):.4g}), so "
+    )
     return Claim(
-        "erratum_theorem7_alpha", "Theorem 7 proof",
+        "erratum_theorem7_alpha",
+        "Theorem 7 proof",
         "The 1.05 factor applies at the chosen alpha = 1 + sqrt(log(1/delta)/rho)",
         "erratum" if factor > 1.05 else "holds",
         f"Rule: erratum if the exact factor (2a-1)/(2(a-1)) at the proof's alpha exceeds 1.05 at a point where "
@@ -241,7 +329,9 @@ def theorem7_alpha_claim(ptr: pd.DataFrame) -> Claim:
         f"{beta:g}, delta = {delta:g}; {run}judged at eps = {eps:.4g}: rho = {printed['rho']:.4g}, "
         f"exp(-rho) = {math.exp(-printed['rho']):.3g} >= delta, alpha = {printed['alpha']:.3f} (needs >= 11), "
         f"factor {factor:.4f}; printed total eps {printed['total']:.4g} vs corrected (exact factor, all alpha, "
-        f"n = {n}) {corrected['total']:.4g}", _path("ext_ptr", "tables"))
+        f"n = {n}) {corrected['total']:.4g}",
+        _path("ext_ptr", "tables"),
+    )
 
 
 def ptr_threshold_claim(ptr: pd.DataFrame) -> Claim:
@@ -254,14 +344,17 @@ def ptr_threshold_claim(ptr: pd.DataFrame) -> Claim:
     printed = smooth_rdp.prop8_failure_probability(n, eps, delta, gap, beta, threshold="log1")
     algorithm = smooth_rdp.prop8_failure_probability(n, eps, delta, gap, beta, threshold="log2")
     return Claim(
-        "erratum_ptr_threshold", "Algorithm 1 vs proof of Prop. 8",
+        "erratum_ptr_threshold",
+        "Algorithm 1 vs proof of Prop. 8",
         "Prop. 8's failure probability gamma = (1/(2 delta)) exp(-(delta_k - beta) n eps/12.2) for Algorithm 1",
         "erratum" if algorithm > printed else "holds",
         "Rule: erratum if gamma with Algorithm 1's threshold log(2/delta)/eps exceeds the printed gamma (whose proof "
         f"uses log(1/delta)/eps). At the run's large-gap dataset (n = {n}, eps = {eps:g}, delta = {delta:g}, "
         f"delta_k = {gap:.4g}, beta = {beta:g}): printed {printed:.4g}, with log(2/delta) {algorithm:.4g} "
         f"(x{algorithm / printed:g}: prefactor 1/delta, as Algorithm 1's threshold, on which its privacy proof "
-        "rests, must be kept)", _path("ext_ptr", "tables"))
+        "rests, must be kept)",
+        _path("ext_ptr", "tables"),
+    )
 
 
 def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
@@ -269,43 +362,74 @@ def _extension_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
     if "ext_sensitivity" in frames:
         f = frames["ext_sensitivity"]
         bad = f[~(f["within_delta_inf"] & f["within_delta_2"])]
-        claims.append(Claim("sensitivity_bounds_hold", "Prop. 3, Cor. 4, Prop. 5",
-                            "Realised Delta_inf and Delta_2 never exceed the proved sensitivities",
-                            "holds" if bad.empty else "fails",
-                            "Rule: holds if no realised Delta_inf or Delta_2 exceeds its bound, fails otherwise. "
-                            + "; ".join(f"{r.step}/{r.replacement}: Dinf {r.empirical_delta_inf} <= {r.bound_delta_inf:g}, "
-                                      f"D2 {r.empirical_delta_2:.3g} <= {r.bound_delta_2:.3g}" for r in f.itertuples()),
-                            _path("ext_sensitivity", "tables")))
+        claims.append(
+            Claim(
+                "sensitivity_bounds_hold",
+                "Prop. 3, Cor. 4, Prop. 5",
+                "Realised Delta_inf and Delta_2 never exceed the proved sensitivities",
+                "holds" if bad.empty else "fails",
+                "Rule: holds if no realised Delta_inf or Delta_2 exceeds its bound, fails otherwise. "
+                + "; ".join(
+                    f"{r.step}/{r.replacement}: Dinf {r.empirical_delta_inf} <= {r.bound_delta_inf:g}, "
+                    f"D2 {r.empirical_delta_2:.3g} <= {r.bound_delta_2:.3g}"
+                    for r in f.itertuples()
+                ),
+                _path("ext_sensitivity", "tables"),
+            )
+        )
     if "ext_srdp_audit" in frames:
         f = frames["ext_srdp_audit"]
         ok = bool(f["exact_le_theorem2"].all() and f["exact_le_group"].all())
-        claims.append(Claim("theorem2_audit", "Theorem 2",
-                            "Exact Renyi divergences after pre-processing lie below the Theorem 2 bound",
-                            "holds" if ok else "fails",
-                            "Rule: holds if the exact divergence is <= Theorem 2 and <= group privacy at every step, "
-                            "fails otherwise. " + "; ".join(f"{r.step}: exact {r.exact_renyi_worst:.4g} vs Thm2 {r.theorem2_optimised_p:.4g} vs group {r.group_privacy:.4g}"
-                                      for r in f.itertuples()), _path("ext_srdp_audit", "tables")))
+        claims.append(
+            Claim(
+                "theorem2_audit",
+                "Theorem 2",
+                "Exact Renyi divergences after pre-processing lie below the Theorem 2 bound",
+                "holds" if ok else "fails",
+                "Rule: holds if the exact divergence is <= Theorem 2 and <= group privacy at every step, "
+                "fails otherwise. "
+                + "; ".join(
+                    f"{r.step}: exact {r.exact_renyi_worst:.4g} vs Thm2 {r.theorem2_optimised_p:.4g} vs group {r.group_privacy:.4g}"
+                    for r in f.itertuples()
+                ),
+                _path("ext_srdp_audit", "tables"),
+            )
+        )
     if "ext_ptr" in frames:
         f = frames["ext_ptr"].set_index("dataset")
         claims.append(theorem7_alpha_claim(f))
         claims.append(ptr_threshold_claim(frames["ext_ptr"]))
         small, large = f.loc["small_gap"], f.loc["large_gap"]
         ok = small["refusal_rate"] >= 0.9 and abs(large["refusal_rate"] - large["refusal_probability_exact"]) < 0.2
-        claims.append(Claim("ptr_refuses_small_gaps", "Algorithm 1, Prop. 8",
-                            "PTR refuses on small eigen-gaps and releases on large ones", "holds" if ok else "partial",
-                            "Rule: holds if the small-gap refusal rate is >= 0.9 and the large-gap rate is within 0.2 "
-                            "of the exact refusal probability; partial otherwise. "
-                            f"small gap {small['gap']:.3f}: refusal {small['refusal_rate']:.2f} (exact {small['refusal_probability_exact']:.3g}); "
-                            f"large gap {large['gap']:.3f}: refusal {large['refusal_rate']:.2f} (exact {large['refusal_probability_exact']:.3g}), "
-                            f"excess risk {large['excess_risk_mean']:.4f}", _path("ext_ptr", "tables")))
+        claims.append(
+            Claim(
+                "ptr_refuses_small_gaps",
+                "Algorithm 1, Prop. 8",
+                "PTR refuses on small eigen-gaps and releases on large ones",
+                "holds" if ok else "partial",
+                "Rule: holds if the small-gap refusal rate is >= 0.9 and the large-gap rate is within 0.2 "
+                "of the exact refusal probability; partial otherwise. "
+                f"small gap {small['gap']:.3f}: refusal {small['refusal_rate']:.2f} (exact {small['refusal_probability_exact']:.3g}); "
+                f"large gap {large['gap']:.3f}: refusal {large['refusal_rate']:.2f} (exact {large['refusal_probability_exact']:.3g}), "
+                f"excess risk {large['excess_risk_mean']:.4f}",
+                _path("ext_ptr", "tables"),
+            )
+        )
     return claims
 
 
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
     """Every claim row the available frames decide (paper claims, errata, extensions)."""
-    claims = [Claim("erratum_figure_reference", "Sec. 5.1 (v1)", "'reflected in Figure 1(b)'", "erratum",
-                    "v1 cites Figure 1(b); the mean-imputation panel is Figure 2(b), as the later version (002) says",
-                    _path("fig2", "figures"))]
+    claims = [
+        Claim(
+            "erratum_figure_reference",
+            "Sec. 5.1 (v1)",
+            "'reflected in Figure 1(b)'",
+            "erratum",
+            "v1 cites Figure 1(b); the mean-imputation panel is Figure 2(b), as the later version (002) says",
+            _path("fig2", "figures"),
+        )
+    ]
     if {"table1", "table2", "table3"} <= set(frames):
         claims += _table_claims(frames)
     if "fig2" in frames:

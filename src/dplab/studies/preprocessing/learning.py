@@ -42,8 +42,20 @@ from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["METHODS", "VARIANTS", "calibrate_eps0", "dp_gd", "logistic_risk", "constrained_minimiser", "fig3_frame",
-           "fig3_points", "fig3_point", "regime_points", "regime_point", "compute_ext_ptr"]
+__all__ = [
+    "METHODS",
+    "VARIANTS",
+    "calibrate_eps0",
+    "dp_gd",
+    "logistic_risk",
+    "constrained_minimiser",
+    "fig3_frame",
+    "fig3_points",
+    "fig3_point",
+    "regime_points",
+    "regime_point",
+    "compute_ext_ptr",
+]
 
 METHODS = ("nonprivate_pca", "dp_pca", "no_preprocessing")
 VARIANTS = ("nonprivate_pca_unconstrained", "nonprivate_pca_dim")
@@ -78,20 +90,43 @@ def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: in
     return theta
 
 
-def dp_gd(X: np.ndarray, y: np.ndarray, eps0: float, steps: int, lr: float, radius: float | None, runs: int,
-          generator: torch.Generator) -> np.ndarray:
+def dp_gd(
+    X: np.ndarray,
+    y: np.ndarray,
+    eps0: float,
+    steps: int,
+    lr: float,
+    radius: float | None,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
     """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1), projected onto ‖θ‖ ≤ radius
     (``radius=None``: unconstrained)."""
     sigma = math.sqrt(steps) / (eps0 * X.shape[0])
     projection = NoProjection() if radius is None else Ball(radius)
-    config = NoisyGradientConfig(lr=lr, noise="gaussian", noise_scale=sigma, clip_norm=1.0, projection=projection,
-                                 sampling="full_batch", steps=steps, stopping="average")
-    return run_noisy_gradient(config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator,
-                              progress=False).numpy()
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=sigma,
+        clip_norm=1.0,
+        projection=projection,
+        sampling="full_batch",
+        steps=steps,
+        stopping="average",
+    )
+    return run_noisy_gradient(
+        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
+    ).numpy()
 
 
-def fig3_frame(data: LowRankDataset, reduced: Mapping[str, np.ndarray], params: Mapping[str, Any], seed: int, progress,
-               methods: tuple[str, ...] = METHODS) -> pd.DataFrame:
+def fig3_frame(
+    data: LowRankDataset,
+    reduced: Mapping[str, np.ndarray],
+    params: Mapping[str, Any],
+    seed: int,
+    progress,
+    methods: tuple[str, ...] = METHODS,
+) -> pd.DataFrame:
     """Excess risk of every method × ε × (T, lr) × seed on one dataset (``reduced``: its PCA ``"pca_rank"`` and,
     for the dimension-reduction variant, ``"pca_dim"`` reductions, from the ``preprocess`` rule), with the selected
     (T, lr) flagged."""
@@ -112,17 +147,35 @@ def fig3_frame(data: LowRankDataset, reduced: Mapping[str, np.ndarray], params: 
                         thetas = np.vstack([dp_gd(F, y, eps0, steps, lr, radius, 1, gen) for F in features])
                         risks = np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
                     else:
-                        F = {"nonprivate_pca_dim": reduced.get("pca_dim"), "no_preprocessing": X}.get(method, reduced["pca_rank"])
+                        F = {"nonprivate_pca_dim": reduced.get("pca_dim"), "no_preprocessing": X}.get(
+                            method, reduced["pca_rank"]
+                        )
                         bound = None if method == "nonprivate_pca_unconstrained" else radius
                         risks = logistic_risk(dp_gd(F, y, eps0, steps, lr, bound, seeds, gen), F, y)
-                    rows += [{"method": method, "epsilon": float(epsilon), "seed": r, "excess_risk": float(v - best),
-                              "steps": int(steps), "lr": float(lr), "eps0": eps0,
-                              "sigma": math.sqrt(steps) / (eps0 * X.shape[0]), "delta": delta,
-                              "n": X.shape[0], "d": X.shape[1], "k": k, "gap": data.gap, "radius": radius}
-                             for r, v in enumerate(risks)]
+                    rows += [
+                        {
+                            "method": method,
+                            "epsilon": float(epsilon),
+                            "seed": r,
+                            "excess_risk": float(v - best),
+                            "steps": int(steps),
+                            "lr": float(lr),
+                            "eps0": eps0,
+                            "sigma": math.sqrt(steps) / (eps0 * X.shape[0]),
+                            "delta": delta,
+                            "n": X.shape[0],
+                            "d": X.shape[1],
+                            "k": k,
+                            "gap": data.gap,
+                            "radius": radius,
+                        }
+                        for r, v in enumerate(risks)
+                    ]
     frame = pd.DataFrame(rows)
     means = frame.groupby(["method", "epsilon", "steps", "lr"])["excess_risk"].mean().reset_index()
-    chosen = means.loc[means.groupby(["method", "epsilon"])["excess_risk"].idxmin(), ["method", "epsilon", "steps", "lr"]]
+    chosen = means.loc[
+        means.groupby(["method", "epsilon"])["excess_risk"].idxmin(), ["method", "epsilon", "steps", "lr"]
+    ]
     chosen["selected"] = True
     frame = frame.merge(chosen, on=["method", "epsilon", "steps", "lr"], how="left")
     frame["selected"] = frame["selected"].fillna(False).astype(bool)
@@ -134,8 +187,9 @@ def fig3_points(params: Mapping[str, Any]) -> list[dict[str, float]]:
     return [{"epsilon": float(epsilon)} for epsilon in params["epsilons"]]
 
 
-def fig3_point(params: Mapping[str, Any], seed: int, progress, point: Mapping[str, float],
-               inputs: Mapping[str, Path]) -> pd.DataFrame:
+def fig3_point(
+    params: Mapping[str, Any], seed: int, progress, point: Mapping[str, float], inputs: Mapping[str, Path]
+) -> pd.DataFrame:
     """Figure 3 at one ε on the workflow's approximately low-rank dataset ``fig3`` and its PCA rank reduction (each
     ε's streams derive from ``seed`` and ε, and (T, lr) is selected per ε, so an ε is computed on its own)."""
     reduced = {step: load_preprocessed(inputs[step]).values for step in ("pca_rank", "pca_dim")}
@@ -149,8 +203,9 @@ def regime_points(params: Mapping[str, Any]) -> list[dict[str, int]]:
     return [{"regime": index} for index in range(len(params["regimes"]))]
 
 
-def regime_point(params: Mapping[str, Any], seed: int, progress, point: Mapping[str, int],
-                 inputs: Mapping[str, Path]) -> pd.DataFrame:
+def regime_point(
+    params: Mapping[str, Any], seed: int, progress, point: Mapping[str, int], inputs: Mapping[str, Path]
+) -> pd.DataFrame:
     """The Fig. 3 comparison in one regime (n, d, k, scale → eigen-gap); selected (T, lr) rows only."""
     index = int(point["regime"])
     data = load_low_rank(inputs[f"data_regime{index}"])
@@ -174,19 +229,49 @@ def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapp
         rng = np.random.default_rng(derive_seed(seed, "ptr", name))
         data = load_low_rank(inputs[f"ptr_{name}"])
         statistic = ptr_distance_statistic(data.X, k, beta)
-        thetas = propose_test_release(data.X, data.y, k, beta, eps, delta, int(params["steps"]), float(params["lr"]),
-                                      float(params["radius"]), rng, torch.Generator().manual_seed(derive_seed(seed, name) % 2**62), runs)
+        thetas = propose_test_release(
+            data.X,
+            data.y,
+            k,
+            beta,
+            eps,
+            delta,
+            int(params["steps"]),
+            float(params["lr"]),
+            float(params["radius"]),
+            rng,
+            torch.Generator().manual_seed(derive_seed(seed, name) % 2**62),
+            runs,
+        )
         released = np.all(np.isfinite(thetas), axis=1)
         best = float(logistic_risk(constrained_minimiser(data.X, data.y, float(params["radius"])), data.X, data.y)[0])
-        excess = logistic_risk(thetas[released], pca_rank_reduce(data.X, k), data.y) - best if released.any() else np.array([np.nan])
-        rows.append({"dataset": name, "gap": data.gap, "beta": beta, "eps": eps, "delta": delta, "n": n,
-                     "d": int(params["d"]), "runs": runs, "statistic": statistic, "threshold": ptr_threshold(eps, delta),
-                     "refusal_rate": float(1 - released.mean()),
-                     "refusal_probability_exact": ptr_refusal_probability(statistic, eps, delta),
-                     "excess_risk_mean": float(np.mean(excess)),
-                     "excess_risk_se": float(np.std(excess, ddof=1) / math.sqrt(excess.size)) if excess.size > 1 else np.nan,
-                     "epsilon_total_as_printed": accounting["total"], "epsilon_total_corrected": corrected["total"],
-                     "theorem7_alpha_as_printed": accounting["alpha"],
-                     "prop8_failure_probability": s.prop8_failure_probability(n, eps, delta, data.gap, beta)
-                     if data.gap > beta else np.nan})
+        excess = (
+            logistic_risk(thetas[released], pca_rank_reduce(data.X, k), data.y) - best
+            if released.any()
+            else np.array([np.nan])
+        )
+        rows.append(
+            {
+                "dataset": name,
+                "gap": data.gap,
+                "beta": beta,
+                "eps": eps,
+                "delta": delta,
+                "n": n,
+                "d": int(params["d"]),
+                "runs": runs,
+                "statistic": statistic,
+                "threshold": ptr_threshold(eps, delta),
+                "refusal_rate": float(1 - released.mean()),
+                "refusal_probability_exact": ptr_refusal_probability(statistic, eps, delta),
+                "excess_risk_mean": float(np.mean(excess)),
+                "excess_risk_se": float(np.std(excess, ddof=1) / math.sqrt(excess.size)) if excess.size > 1 else np.nan,
+                "epsilon_total_as_printed": accounting["total"],
+                "epsilon_total_corrected": corrected["total"],
+                "theorem7_alpha_as_printed": accounting["alpha"],
+                "prop8_failure_probability": s.prop8_failure_probability(n, eps, delta, data.gap, beta)
+                if data.gap > beta
+                else np.nan,
+            }
+        )
     return pd.DataFrame(rows)

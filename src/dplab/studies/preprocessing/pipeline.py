@@ -23,24 +23,53 @@ from typing import Any
 
 import numpy as np
 
-from dplab.data.preprocessing_datasets import LowRankDataset, low_rank_dataset, near_duplicate_clusters, with_missing_values
+from dplab.data.preprocessing_datasets import (
+    LowRankDataset,
+    low_rank_dataset,
+    near_duplicate_clusters,
+    with_missing_values,
+)
 from dplab.preprocessing import deduplicate, impute, pca_dim_reduce, pca_rank_reduce, quantize
-from dplab.preprocessing.sensitivity import as_preprocessed
 from dplab.preprocessing.clusters import PreprocessedDataset
+from dplab.preprocessing.sensitivity import as_preprocessed
 from dplab.report.io import atomic_path
 from dplab.seeding import derive_seed
 
-__all__ = ["STEP_DATASET", "STEPS", "dataset_names", "dataset_section", "preprocess_jobs", "make_dataset", "apply_step", "save_arrays",
-           "load_arrays", "load_low_rank", "load_preprocessed", "dataset_path", "preprocessed_path", "trials_path",
-           "step_function", "write_dataset", "write_preprocessed",
-           "build_products", "sensitivity_inputs", "fig3_inputs", "regimes_inputs", "ptr_inputs"]
+__all__ = [
+    "STEP_DATASET",
+    "STEPS",
+    "dataset_names",
+    "dataset_section",
+    "preprocess_jobs",
+    "make_dataset",
+    "apply_step",
+    "save_arrays",
+    "load_arrays",
+    "load_low_rank",
+    "load_preprocessed",
+    "dataset_path",
+    "preprocessed_path",
+    "trials_path",
+    "step_function",
+    "write_dataset",
+    "write_preprocessed",
+    "build_products",
+    "sensitivity_inputs",
+    "fig3_inputs",
+    "regimes_inputs",
+    "ptr_inputs",
+]
 
 #: Each step and the sensitivity dataset whose structure its bound assumes.
 STEP_DATASET = {
-    "dedup": "clusters", "quantization": "clusters",
-    "mean_imputation": "missing", "median_imputation": "missing", "trimmed_mean_imputation": "missing",
+    "dedup": "clusters",
+    "quantization": "clusters",
+    "mean_imputation": "missing",
+    "median_imputation": "missing",
+    "trimmed_mean_imputation": "missing",
     "linear_regression_imputation": "missing",
-    "pca_rank": "low_rank", "pca_dim": "low_rank",
+    "pca_rank": "low_rank",
+    "pca_dim": "low_rank",
 }
 STEPS = tuple(STEP_DATASET)
 PTR_DATASETS = ("ptr_large_gap", "ptr_small_gap")
@@ -62,8 +91,10 @@ def dataset_section(name: str) -> str:
         return "regimes"
     if name in PTR_DATASETS:
         return "ptr"
-    raise ValueError(f"dataset={name!r} is not a dataset of the preprocessing study; allowed: clusters, missing, "
-                     f"low_rank, fig3, regime<i>, {', '.join(PTR_DATASETS)}")
+    raise ValueError(
+        f"dataset={name!r} is not a dataset of the preprocessing study; allowed: clusters, missing, "
+        f"low_rank, fig3, regime<i>, {', '.join(PTR_DATASETS)}"
+    )
 
 
 def preprocess_jobs(study_config: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -88,12 +119,22 @@ def trials_path(step: str) -> str:
 
 
 def _low_rank_arrays(data: LowRankDataset) -> dict[str, np.ndarray]:
-    return {"X": data.X, "y": data.y, "eigenvalues": data.eigenvalues, "gap": np.array(data.gap),
-            "basis": data.basis, "k": np.array(data.k)}
+    return {
+        "X": data.X,
+        "y": data.y,
+        "eigenvalues": data.eigenvalues,
+        "gap": np.array(data.gap),
+        "basis": data.basis,
+        "k": np.array(data.k),
+    }
 
 
-def _low_rank(rng: np.random.Generator, section: Mapping[str, Any], n: int, d: int, k: int, scale: float) -> dict[str, np.ndarray]:
-    return _low_rank_arrays(low_rank_dataset(rng, int(n), int(d), int(k), float(section["tail_sd"]), scale=float(scale)))
+def _low_rank(
+    rng: np.random.Generator, section: Mapping[str, Any], n: int, d: int, k: int, scale: float
+) -> dict[str, np.ndarray]:
+    return _low_rank_arrays(
+        low_rank_dataset(rng, int(n), int(d), int(k), float(section["tail_sd"]), scale=float(scale))
+    )
 
 
 def make_dataset(name: str, study_config: Mapping[str, Any], seed: int) -> dict[str, np.ndarray]:
@@ -137,11 +178,14 @@ def step_function(step: str, dataset: str, study_config: Mapping[str, Any]):
     s = study_config["sensitivity"]
     eta, m, k = float(s["eta"]), int(s["trimmed_m"]), _rank(dataset, study_config)
     steps = {
-        "dedup": lambda X: deduplicate(X, eta), "quantization": lambda X: quantize(X, eta),
-        "mean_imputation": lambda X: impute(X, "mean"), "median_imputation": lambda X: impute(X, "median"),
+        "dedup": lambda X: deduplicate(X, eta),
+        "quantization": lambda X: quantize(X, eta),
+        "mean_imputation": lambda X: impute(X, "mean"),
+        "median_imputation": lambda X: impute(X, "median"),
         "trimmed_mean_imputation": lambda X: impute(X, "trimmed_mean", m=m),
         "linear_regression_imputation": lambda X: impute(X, "linear_regression"),
-        "pca_rank": lambda X: pca_rank_reduce(X, k), "pca_dim": lambda X: pca_dim_reduce(X, k),
+        "pca_rank": lambda X: pca_rank_reduce(X, k),
+        "pca_dim": lambda X: pca_dim_reduce(X, k),
     }
     if step not in steps:
         raise ValueError(f"step={step!r} is not a pre-processing step; allowed: {list(steps)}")
@@ -181,8 +225,11 @@ def sensitivity_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
 
 
 def fig3_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
-    return {"data": dataset_path("fig3"), "pca_rank": preprocessed_path("fig3", "pca_rank"),
-            "pca_dim": preprocessed_path("fig3", "pca_dim")}
+    return {
+        "data": dataset_path("fig3"),
+        "pca_rank": preprocessed_path("fig3", "pca_rank"),
+        "pca_dim": preprocessed_path("fig3", "pca_dim"),
+    }
 
 
 def regimes_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
@@ -202,14 +249,21 @@ def write_dataset(name: str, study_config: Mapping[str, Any], seed: int, path: s
     save_arrays(make_dataset(name, study_config, seed), path)
 
 
-def write_preprocessed(dataset: str, step: str, study_config: Mapping[str, Any], source: str | os.PathLike[str],
-                       path: str | os.PathLike[str]) -> None:
+def write_preprocessed(
+    dataset: str,
+    step: str,
+    study_config: Mapping[str, Any],
+    source: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+) -> None:
     """Rule ``preprocess``: the step applied to the dataset stored at ``source``."""
     result = apply_step(step, dataset, load_arrays(source)["X"], study_config)
     save_arrays({"values": result.values, "kept": result.kept}, path)
 
 
-def build_products(study_config: Mapping[str, Any], seed: int, folder: str | os.PathLike[str], progress=iter) -> dict[str, Path]:
+def build_products(
+    study_config: Mapping[str, Any], seed: int, folder: str | os.PathLike[str], progress=iter
+) -> dict[str, Path]:
     """Make every product in-process under ``folder`` (what the rules do, in order; for tests and notebooks) and
     return ``folder`` as a Path."""
     from dplab.studies.preprocessing.sensitivity import write_trials  # sensitivity imports this module
@@ -218,8 +272,17 @@ def build_products(study_config: Mapping[str, Any], seed: int, folder: str | os.
     for name in dataset_names(study_config):
         write_dataset(name, study_config, seed, root / dataset_path(name))
     for dataset, step in preprocess_jobs(study_config):
-        write_preprocessed(dataset, step, study_config, root / dataset_path(dataset), root / preprocessed_path(dataset, step))
+        write_preprocessed(
+            dataset, step, study_config, root / dataset_path(dataset), root / preprocessed_path(dataset, step)
+        )
     for step, dataset in STEP_DATASET.items():
-        write_trials(step, study_config, seed, root / dataset_path(dataset), root / preprocessed_path(dataset, step),
-                     root / trials_path(step), progress)
+        write_trials(
+            step,
+            study_config,
+            seed,
+            root / dataset_path(dataset),
+            root / preprocessed_path(dataset, step),
+            root / trials_path(step),
+            progress,
+        )
     return root

@@ -14,13 +14,15 @@ from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_bel
 __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
 STYLES = {"srdp_table2": "-", "group_privacy": "--", "srdp_theorem2_optimised": ":"}
-LABELS = {"nonprivate_pca": "(a) non-private PCA, Table-2 budget", "dp_pca": "(b) DP-PCA, half budget",
-          "no_preprocessing": "(c) no pre-processing",
-          "nonprivate_pca_unconstrained": "(a) variant: unconstrained DP-GD (Song et al.)",
-          "nonprivate_pca_dim": "(a) ablation: dimension reduction, 2τ"}
+LABELS = {
+    "nonprivate_pca": "(a) non-private PCA, Table-2 budget",
+    "dp_pca": "(b) DP-PCA, half budget",
+    "no_preprocessing": "(c) no pre-processing",
+    "nonprivate_pca_unconstrained": "(a) variant: unconstrained DP-GD (Song et al.)",
+    "nonprivate_pca_dim": "(a) ablation: dimension reduction, 2τ",
+}
 LINES = {"nonprivate_pca_unconstrained": "--", "nonprivate_pca_dim": ":"}
 TITLES = {"a": "(a) Quantization", "b": "(b) Mean imputation", "c": "(c) PCA rank reduction"}
-
 
 
 def _setting_label(setting: str) -> str:
@@ -56,16 +58,21 @@ def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(TITLES[panel])
         legend_below(ax, ncol=2, title="colour: setting")
     axes[0][0].set_ylabel(f"overall $\\varepsilon$ ($\\delta$ = {params['delta']:g})")
-    shared = [f"in ({panel}) the {label(method)} curve is the same for every setting (drawn once per colour, the "
-              "last on top)" for panel in TITLES
-              for method in _setting_independent_methods(frame[frame["panel"] == panel])]
-    footer(fig, f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, "
-                f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q "
-                "and α, dashed: group privacy (m = Δ∞)"
-                + "".join(f"; {note}" for note in shared) + ".")
+    shared = [
+        f"in ({panel}) the {label(method)} curve is the same for every setting (drawn once per colour, the last on top)"
+        for panel in TITLES
+        for method in _setting_independent_methods(frame[frame["panel"] == panel])
+    ]
+    footer(
+        fig,
+        f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, "
+        f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q "
+        "and α, dashed: group privacy (m = Δ∞)" + "".join(f"; {note}" for note in shared) + ".",
+    )
     methods = [Line2D([], [], ls=style, color="0.2", label=label(method)) for method, style in STYLES.items()]
-    fig.legend(handles=methods, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(STYLES),
-               title="line style: method")
+    fig.legend(
+        handles=methods, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(STYLES), title="line style: method"
+    )
     return fig
 
 
@@ -75,8 +82,16 @@ def _errorbars(ax, frame: pd.DataFrame) -> None:
         if sel.empty:
             continue
         stats = sel.groupby("epsilon")["excess_risk"].agg(["mean", "std", "count"]).reset_index()
-        ax.errorbar(stats["epsilon"], stats["mean"], yerr=stats["std"] / np.sqrt(stats["count"]), marker="o",
-                    ms=3, capsize=2, linestyle=LINES.get(method, "-"), label=LABELS[method])
+        ax.errorbar(
+            stats["epsilon"],
+            stats["mean"],
+            yerr=stats["std"] / np.sqrt(stats["count"]),
+            marker="o",
+            ms=3,
+            capsize=2,
+            linestyle=LINES.get(method, "-"),
+            label=LABELS[method],
+        )
     ax.set_xscale("log")
     readable_log_axis(ax, "x")
     ax.set_xlabel("overall $\\varepsilon$")
@@ -88,10 +103,13 @@ def plot_fig3(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     _errorbars(axes[0][0], frame)
     axes[0][0].set_ylabel("excess empirical risk")
     legend_beside(axes[0][0])
-    footer(fig, f"n = {params['n']}, d = {params['d']}, k = {params['k']}, gap = {frame['gap'].iloc[0]:.3f}, "
-                 f"$\\delta$ = {params['delta']}, {params['seeds']} seeds; DP-GD, (T, lr) per method and ε = the grid "
-                 "point with the smallest mean excess risk (non-private selection). Excess risk is measured against "
-                 "the minimiser over ||θ|| ≤ R; the unconstrained variant leaves that ball, so it can go below 0.")
+    footer(
+        fig,
+        f"n = {params['n']}, d = {params['d']}, k = {params['k']}, gap = {frame['gap'].iloc[0]:.3f}, "
+        f"$\\delta$ = {params['delta']}, {params['seeds']} seeds; DP-GD, (T, lr) per method and ε = the grid "
+        "point with the smallest mean excess risk (non-private selection). Excess risk is measured against "
+        "the minimiser over ||θ|| ≤ R; the unconstrained variant leaves that ball, so it can go below 0.",
+    )
     return fig
 
 

@@ -35,8 +35,14 @@ from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_arrays, load_preprocessed, step_function
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["Replacement", "step_trials", "write_trials", "read_trials", "compute_ext_sensitivity",
-           "compute_ext_srdp_audit"]
+__all__ = [
+    "Replacement",
+    "step_trials",
+    "write_trials",
+    "read_trials",
+    "compute_ext_sensitivity",
+    "compute_ext_srdp_audit",
+]
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,9 @@ def _cluster_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.rand
         i = int(rng.choice(outsiders))
         u = _unit(rng, 1, d)[0]
         u /= np.linalg.norm(u)
-        out.append(Replacement("adversarial", i, X[big] + (0.5 * eta * u if t % 4 == 1 else 0.0 * u), X[big] + 2.0 * eta * u))
+        out.append(
+            Replacement("adversarial", i, X[big] + (0.5 * eta * u if t % 4 == 1 else 0.0 * u), X[big] + 2.0 * eta * u)
+        )
     return out
 
 
@@ -133,12 +141,16 @@ def _bound_parameters(dataset: str, S1: np.ndarray, S2: np.ndarray, params: Mapp
 def _measure(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> dict[str, float]:
     """Δ_∞ and Δ₂ over the common records (all but row i) and ‖½Σπ₁ − ½Σπ₂‖ (the audit mechanism's shift)."""
     realised = realised_sensitivity(first, second, i)
-    return {"delta_inf": realised.delta_inf, "delta_2": realised.delta_2,
-            "sum_distance": float(np.linalg.norm((first.values.sum(0) - second.values.sum(0)) / 2))}
+    return {
+        "delta_inf": realised.delta_inf,
+        "delta_2": realised.delta_2,
+        "sum_distance": float(np.linalg.norm((first.values.sum(0) - second.values.sum(0)) / 2)),
+    }
 
 
-def step_trials(step: str, X: np.ndarray, preprocessed: PreprocessedDataset, study_config: Mapping[str, Any],
-                seed: int, progress) -> pd.DataFrame:
+def step_trials(
+    step: str, X: np.ndarray, preprocessed: PreprocessedDataset, study_config: Mapping[str, Any], seed: int, progress
+) -> pd.DataFrame:
     """One row per replacement of ``step``'s dataset: realised Δ_∞, Δ₂, the audit shift and the bound parameters.
     ``preprocessed`` = π_S(S), read from the ``preprocess`` rule's output (the first dataset of random pairs). The
     replacements depend on the dataset only, so the steps of one dataset are measured on the same pairs."""
@@ -150,13 +162,27 @@ def step_trials(step: str, X: np.ndarray, preprocessed: PreprocessedDataset, stu
         S1 = X if r.first is None else replace_row(X, r.i, r.first)
         S2 = replace_row(X, r.i, r.second)
         first = preprocessed if r.first is None else as_preprocessed(pi(S1))
-        rows.append({"step": step, "kind": r.kind, "row": r.i, **_measure(first, as_preprocessed(pi(S2)), r.i),
-                     **_bound_parameters(dataset, S1, S2, params)})
+        rows.append(
+            {
+                "step": step,
+                "kind": r.kind,
+                "row": r.i,
+                **_measure(first, as_preprocessed(pi(S2)), r.i),
+                **_bound_parameters(dataset, S1, S2, params),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def write_trials(step: str, study_config: Mapping[str, Any], seed: int, source: str | os.PathLike[str],
-                 preprocessed: str | os.PathLike[str], path: str | os.PathLike[str], progress=iter) -> None:
+def write_trials(
+    step: str,
+    study_config: Mapping[str, Any],
+    seed: int,
+    source: str | os.PathLike[str],
+    preprocessed: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    progress=iter,
+) -> None:
     """Rule ``preprocessing_sensitivity``: the replacement trials of ``step`` on its dataset, to a CSV."""
     frame = step_trials(step, load_arrays(source)["X"], load_preprocessed(preprocessed), study_config, seed, progress)
     write_csv(frame, path)
@@ -193,12 +219,22 @@ def compute_ext_sensitivity(params: Mapping[str, Any], seed: int, progress, inpu
     rows = []
     for (step, kind), part in trials.groupby(["step", "kind"], sort=False):
         dinf_bound, d2_bound, source = _bounds(step, trials[trials["step"] == step], params)
-        rows.append({"step": step, "replacement": kind, "trials": len(part),
-                     "empirical_delta_inf": int(part["delta_inf"].max()), "bound_delta_inf": float(dinf_bound),
-                     "empirical_delta_2": float(part["delta_2"].max()), "bound_delta_2": float(d2_bound),
-                     "within_delta_inf": bool(part["delta_inf"].max() <= dinf_bound),
-                     "within_delta_2": bool(np.isnan(d2_bound) or part["delta_2"].max() <= d2_bound + 1e-12),
-                     "bound_source": source, "n": int(params["n"]), "d": int(params["d"])})
+        rows.append(
+            {
+                "step": step,
+                "replacement": kind,
+                "trials": len(part),
+                "empirical_delta_inf": int(part["delta_inf"].max()),
+                "bound_delta_inf": float(dinf_bound),
+                "empirical_delta_2": float(part["delta_2"].max()),
+                "bound_delta_2": float(d2_bound),
+                "within_delta_inf": bool(part["delta_inf"].max() <= dinf_bound),
+                "within_delta_2": bool(np.isnan(d2_bound) or part["delta_2"].max() <= d2_bound + 1e-12),
+                "bound_source": source,
+                "n": int(params["n"]),
+                "d": int(params["d"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -218,8 +254,19 @@ def compute_ext_srdp_audit(params: Mapping[str, Any], seed: int, progress, input
         thm2 = float(s.theorem2_rdp(mech, alpha, tau, 2.0)) if np.isfinite(tau) else np.nan
         thm2_opt = float(np.min(s.theorem2_rdp(mech, alpha, tau, p_grid))) if np.isfinite(tau) else np.nan
         group = float(s.group_privacy_gaussian_rdp(alpha, dinf_bound + 1, eps))
-        rows.append({"step": step, "alpha": alpha, "eps": eps, "pairs": len(part), "exact_renyi_worst": exact,
-                     "theorem2_pq2": thm2, "theorem2_optimised_p": thm2_opt, "group_privacy": group, "tau": tau,
-                     "exact_le_theorem2": bool(np.isnan(thm2) or exact <= thm2_opt * (1 + 1e-12)),
-                     "exact_le_group": bool(exact <= group * (1 + 1e-12))})
+        rows.append(
+            {
+                "step": step,
+                "alpha": alpha,
+                "eps": eps,
+                "pairs": len(part),
+                "exact_renyi_worst": exact,
+                "theorem2_pq2": thm2,
+                "theorem2_optimised_p": thm2_opt,
+                "group_privacy": group,
+                "tau": tau,
+                "exact_le_theorem2": bool(np.isnan(thm2) or exact <= thm2_opt * (1 + 1e-12)),
+                "exact_le_group": bool(exact <= group * (1 + 1e-12)),
+            }
+        )
     return pd.DataFrame(rows)

@@ -41,30 +41,55 @@ NOTES = {
 }
 
 
-def compute_table1(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]) -> pd.DataFrame:
+def compute_table1(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]
+) -> pd.DataFrame:
     """Table 1 rows at α, τ, ε, n, κ of the config (γ = 1, L = μ = Δ = 1)."""
     alpha, tau, eps = float(params["alpha"][0]), float(params["tau"]), float(params["eps"])
     rows = []
     for name, variant, mech in table1_mechanisms(eps, int(params["n"]), int(params["kappa"])):
-        rows.append({"mechanism": name, "variant": variant, "rdp_formula": mech.rdp_formula,
-                     "srdp_formula": mech.srdp_formula, "alpha": alpha, "tau": tau, "eps": eps,
-                     "n": int(params["n"]), "kappa": int(params["kappa"]),
-                     "rdp_value": float(mech.rdp(np.asarray(alpha))), "srdp_value": float(mech.srdp(np.asarray(alpha), tau)),
-                     "note": NOTES.get((name, variant), "")})
+        rows.append(
+            {
+                "mechanism": name,
+                "variant": variant,
+                "rdp_formula": mech.rdp_formula,
+                "srdp_formula": mech.srdp_formula,
+                "alpha": alpha,
+                "tau": tau,
+                "eps": eps,
+                "n": int(params["n"]),
+                "kappa": int(params["kappa"]),
+                "rdp_value": float(mech.rdp(np.asarray(alpha))),
+                "srdp_value": float(mech.srdp(np.asarray(alpha), tau)),
+                "note": NOTES.get((name, variant), ""),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def generic_mechanism(name: str, eps: float, n: int, p: int) -> s.Mechanism:
     """The mechanism behind a Table 2 row (its RDP and SRDP), for the generic Theorem 2 evaluator."""
-    return {"gaussian": lambda: s.gaussian_mechanism(eps), "dp_gd": lambda: s.dp_gd_mechanism(eps),
-            "laplace": lambda: s.laplace_mechanism(eps), "dp_sgd_sampling": lambda: s.dp_sgd_sampling_mechanism(eps),
-            "dp_sgd_iteration": lambda: s.dp_sgd_iteration_mechanism(eps, n, p)}[name]()
+    return {
+        "gaussian": lambda: s.gaussian_mechanism(eps),
+        "dp_gd": lambda: s.dp_gd_mechanism(eps),
+        "laplace": lambda: s.laplace_mechanism(eps),
+        "dp_sgd_sampling": lambda: s.dp_sgd_sampling_mechanism(eps),
+        "dp_sgd_iteration": lambda: s.dp_sgd_iteration_mechanism(eps, n, p),
+    }[name]()
 
 
-def compute_table2(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]) -> pd.DataFrame:
+def compute_table2(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]
+) -> pd.DataFrame:
     """Every Table 2 cell at each α of the config: closed form, generic Theorem 2 (p = q = 2), exact-factor p = q = 2,
     and whether generic ≤ closed form."""
-    eps, n, p, eta, gap = float(params["eps"]), int(params["n"]), int(params["p"]), float(params["eta"]), float(params["gap"])
+    eps, n, p, eta, gap = (
+        float(params["eps"]),
+        int(params["n"]),
+        int(params["p"]),
+        float(params["eta"]),
+        float(params["gap"]),
+    )
     rows = []
     for alpha in params["alpha"]:
         for (mech, pre), formula in s.TABLE2_CELLS.items():
@@ -72,11 +97,24 @@ def compute_table2(params: Mapping[str, Any], seed: int, progress: Callable[[Ite
             closed = float(s.table2_cell(mech, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
             generic_mech = generic_mechanism(mech, eps, n, p)
             generic = float(s.theorem2_rdp(generic_mech, float(alpha), tau, 2.0))
-            rows.append({"mechanism": mech, "preprocessing": pre, "formula": formula, "alpha": float(alpha), "eps": eps,
-                         "n": n, "p": p, "eta": eta, "gap": gap, "tau": tau, "closed_form": closed,
-                         "generic_theorem2_pq2": generic,
-                         "exact_factor_pq2": float(s.theorem2_rdp_pq2(generic_mech, float(alpha), tau)),
-                         "generic_le_closed_form": bool(generic <= closed * (1 + 1e-12))})
+            rows.append(
+                {
+                    "mechanism": mech,
+                    "preprocessing": pre,
+                    "formula": formula,
+                    "alpha": float(alpha),
+                    "eps": eps,
+                    "n": n,
+                    "p": p,
+                    "eta": eta,
+                    "gap": gap,
+                    "tau": tau,
+                    "closed_form": closed,
+                    "generic_theorem2_pq2": generic,
+                    "exact_factor_pq2": float(s.theorem2_rdp_pq2(generic_mech, float(alpha), tau)),
+                    "generic_le_closed_form": bool(generic <= closed * (1 + 1e-12)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -86,15 +124,28 @@ def _order_statistic_bounds(data: np.ndarray, imputable: list[int], m: int) -> d
     for j in imputable:
         v = np.sort(data[~np.isnan(data[:, j]), j])
         size = v.size
-        stats.append({"upper_median": v[(size + 1) // 2], "lower_median": v[size // 2 - 1],
-                      "x_m": v[m - 1], "x_n_minus_m": v[size - m - 1]})
+        stats.append(
+            {
+                "upper_median": v[(size + 1) // 2],
+                "lower_median": v[size // 2 - 1],
+                "x_m": v[m - 1],
+                "x_n_minus_m": v[size - m - 1],
+            }
+        )
     frame = pd.DataFrame(stats)
-    return {"upper_median_max": frame["upper_median"].max(), "lower_median_min": frame["lower_median"].min(),
-            "x_m_max": frame["x_m"].max(), "x_m_min": frame["x_m"].min(),
-            "x_n_minus_m_max": frame["x_n_minus_m"].max(), "x_n_minus_m_min": frame["x_n_minus_m"].min()}
+    return {
+        "upper_median_max": frame["upper_median"].max(),
+        "lower_median_min": frame["lower_median"].min(),
+        "x_m_max": frame["x_m"].max(),
+        "x_m_min": frame["x_m"].min(),
+        "x_n_minus_m_max": frame["x_n_minus_m"].max(),
+        "x_n_minus_m_min": frame["x_n_minus_m"].min(),
+    }
 
 
-def compute_table3(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]) -> pd.DataFrame:
+def compute_table3(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]
+) -> pd.DataFrame:
     """Table 3 imputation sensitivities, evaluated on a synthetic dataset with missing values, next to the empirical
     worst Δ₂ over ``trials`` random single-record replacements (complete rows replaced by random unit-ball points)."""
     rng = np.random.default_rng(derive_seed(seed, "table3"))
@@ -109,18 +160,33 @@ def compute_table3(params: Mapping[str, Any], seed: int, progress: Callable[[Ite
     eig = np.linalg.eigvalsh(X_r.T @ X_r)
     bounds = {
         "mean": ("$2/(n-p)$", s.mean_imputation_sensitivity(n, p)[0], "paper"),
-        "median": ("$x^{\\max}_{((n+1)/2)}-x^{\\min}_{(n/2)}$ (×√#features)",
-                   float(s.median_imputation_sensitivity(os_["upper_median_max"], os_["lower_median_min"])), "paper"),
-        "trimmed_mean_as_printed": ("$(x^{\\max}_{(m)}-x^{\\min}_{(n-m)})/(n-2m-p)$",
-                                    float(s.trimmed_mean_imputation_sensitivity(os_["x_m_max"], os_["x_n_minus_m_min"], n, m, p)), "as_printed"),
-        "trimmed_mean_corrected": ("$(x^{\\max}_{(n-m)}-x^{\\min}_{(m)})/(n-2m-p)$",
-                                   float(s.trimmed_mean_imputation_sensitivity(os_["x_n_minus_m_max"], os_["x_m_min"], n, m, p)), "corrected"),
-        "linear_regression": ("$\\frac{\\lambda_{\\max}^2}{(\\lambda_{\\max}+1)\\lambda_{\\min}^2}+\\frac1{\\lambda_{\\min}}$",
-                              float(s.linear_regression_imputation_sensitivity(eig.max(), eig.min())), "paper"),
+        "median": (
+            "$x^{\\max}_{((n+1)/2)}-x^{\\min}_{(n/2)}$ (×√#features)",
+            float(s.median_imputation_sensitivity(os_["upper_median_max"], os_["lower_median_min"])),
+            "paper",
+        ),
+        "trimmed_mean_as_printed": (
+            "$(x^{\\max}_{(m)}-x^{\\min}_{(n-m)})/(n-2m-p)$",
+            float(s.trimmed_mean_imputation_sensitivity(os_["x_m_max"], os_["x_n_minus_m_min"], n, m, p)),
+            "as_printed",
+        ),
+        "trimmed_mean_corrected": (
+            "$(x^{\\max}_{(n-m)}-x^{\\min}_{(m)})/(n-2m-p)$",
+            float(s.trimmed_mean_imputation_sensitivity(os_["x_n_minus_m_max"], os_["x_m_min"], n, m, p)),
+            "corrected",
+        ),
+        "linear_regression": (
+            "$\\frac{\\lambda_{\\max}^2}{(\\lambda_{\\max}+1)\\lambda_{\\min}^2}+\\frac1{\\lambda_{\\min}}$",
+            float(s.linear_regression_imputation_sensitivity(eig.max(), eig.min())),
+            "paper",
+        ),
     }
-    steps = {"mean": lambda S: impute(S, "mean"), "median": lambda S: impute(S, "median"),
-             "trimmed_mean": lambda S: impute(S, "trimmed_mean", m=m),
-             "linear_regression": lambda S: impute(S, "linear_regression")}
+    steps = {
+        "mean": lambda S: impute(S, "mean"),
+        "median": lambda S: impute(S, "median"),
+        "trimmed_mean": lambda S: impute(S, "trimmed_mean", m=m),
+        "linear_regression": lambda S: impute(S, "linear_regression"),
+    }
     empirical = {}
     for name, step in steps.items():
         worst = 0.0
@@ -132,8 +198,20 @@ def compute_table3(params: Mapping[str, Any], seed: int, progress: Callable[[Ite
     rows = []
     for model, (formula, bound, variant) in bounds.items():
         measured = empirical["trimmed_mean" if model.startswith("trimmed") else model]
-        rows.append({"model": model, "variant": variant, "formula": formula, "bound_value": bound,
-                     "empirical_delta2": measured, "within_bound": bool(measured <= bound + 1e-12),
-                     "n": n, "d": d, "p": p, "m": m, "missing_rate": float(params["missing_rate"]),
-                     "trials": int(params["trials"])})
+        rows.append(
+            {
+                "model": model,
+                "variant": variant,
+                "formula": formula,
+                "bound_value": bound,
+                "empirical_delta2": measured,
+                "within_bound": bool(measured <= bound + 1e-12),
+                "n": n,
+                "d": d,
+                "p": p,
+                "m": m,
+                "missing_rate": float(params["missing_rate"]),
+                "trials": int(params["trials"]),
+            }
+        )
     return pd.DataFrame(rows)

@@ -55,7 +55,9 @@ def _laplace_scale(name: str, delta: float, omega: float, epsilon_prime: float) 
     """b = 2Δ/ε′ on Θ = [−1, 1] (d = 1, R = 2) or Θ = [−1, 1]² as an ℓ∞ ball (d = 2, q = ∞, R = 2)."""
     if _dimension(name) == 1:
         return purification_scale_1d(math.log(delta), omega, epsilon_prime)
-    return purification_laplace_scale(purification_shift(2, math.inf, 2.0, math.log(delta), math.log(omega)), epsilon_prime)
+    return purification_laplace_scale(
+        purification_shift(2, math.inf, 2.0, math.log(delta), math.log(omega)), epsilon_prime
+    )
 
 
 def _epsilon_inf(name: str, pair, treatment: str, omega: float | None, b: float | None, params) -> float:
@@ -68,35 +70,74 @@ def _row(name, treatment, eps, delta, omega, eps_prime, value, bound) -> dict[st
     return dict(zip(EXACT_AUDIT_COLUMNS, (name, treatment, eps, delta, omega, eps_prime, value, bound)))
 
 
-def exact_audit_table(params: Mapping[str, Any], seed: int = 0,
-                      progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def exact_audit_table(
+    params: Mapping[str, Any], seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_exact_audit``: ε∞ of M1–M4 under none / mixing_only / laplace_only / full over the (ε, δ, ω, ε′) grid,
     with the bound ε + ε′ of Theorem 1 on the rows that add the prescribed Laplace noise (NaN where no pure bound
     is claimed), plus the ablation rows ``full_scale_x<f>`` whose Laplace scale is f·b.  M2 is (0, δ)-DP, so it is
     audited at ε = 0 only.  Deterministic (no sampling)."""
     rows = []
     for name in progress(params["mechanisms"]):
-        for eps in ([0.0] if name == "M2" else params["epsilons"]):
+        for eps in [0.0] if name == "M2" else params["epsilons"]:
             for delta in params["deltas"]:
                 pair = mechanism_pair(name, eps, delta, params["sensitivity"])
-                rows.append(_row(name, "none", eps, delta, np.nan, np.nan,
-                                 _epsilon_inf(name, pair, "none", None, None, params), np.nan))
+                rows.append(
+                    _row(
+                        name,
+                        "none",
+                        eps,
+                        delta,
+                        np.nan,
+                        np.nan,
+                        _epsilon_inf(name, pair, "none", None, None, params),
+                        np.nan,
+                    )
+                )
                 for omega in params["omegas"]:
-                    rows.append(_row(name, "mixing_only", eps, delta, omega, np.nan,
-                                     _epsilon_inf(name, pair, "mixing_only", omega, None, params), np.nan))
+                    rows.append(
+                        _row(
+                            name,
+                            "mixing_only",
+                            eps,
+                            delta,
+                            omega,
+                            np.nan,
+                            _epsilon_inf(name, pair, "mixing_only", omega, None, params),
+                            np.nan,
+                        )
+                    )
                     for eps_prime in params["epsilon_primes"]:
                         b = _laplace_scale(name, delta, omega, eps_prime)
                         for treatment in ("laplace_only", "full"):
-                            rows.append(_row(name, treatment, eps, delta, omega, eps_prime,
-                                             _epsilon_inf(name, pair, treatment, omega, b, params), eps + eps_prime))
+                            rows.append(
+                                _row(
+                                    name,
+                                    treatment,
+                                    eps,
+                                    delta,
+                                    omega,
+                                    eps_prime,
+                                    _epsilon_inf(name, pair, treatment, omega, b, params),
+                                    eps + eps_prime,
+                                )
+                            )
     ablation = params["ablation"]
     pair = mechanism_pair(ablation["mechanism"], ablation["epsilon"], ablation["delta"], params["sensitivity"])
     b = _laplace_scale(ablation["mechanism"], ablation["delta"], ablation["omega"], ablation["epsilon_prime"])
     for factor in [1.0, *ablation["factors"]]:
-        rows.append(_row(ablation["mechanism"], f"full_scale_x{factor:g}", ablation["epsilon"], ablation["delta"],
-                         ablation["omega"], ablation["epsilon_prime"],
-                         _epsilon_inf(ablation["mechanism"], pair, "full", ablation["omega"], factor * b, params),
-                         ablation["epsilon"] + ablation["epsilon_prime"]))
+        rows.append(
+            _row(
+                ablation["mechanism"],
+                f"full_scale_x{factor:g}",
+                ablation["epsilon"],
+                ablation["delta"],
+                ablation["omega"],
+                ablation["epsilon_prime"],
+                _epsilon_inf(ablation["mechanism"], pair, "full", ablation["omega"], factor * b, params),
+                ablation["epsilon"] + ablation["epsilon_prime"],
+            )
+        )
     return pd.DataFrame(rows, columns=EXACT_AUDIT_COLUMNS)
 
 
@@ -128,8 +169,9 @@ def _event_counts(samples: np.ndarray, thresholds: np.ndarray, atoms: np.ndarray
     return np.concatenate([below, above, equal])
 
 
-def mc_audit(params: Mapping[str, Any], seed: int,
-             progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def mc_audit(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_mc_audit``: Monte-Carlo lower bounds on the pure ε of unpurified (``none``) and purified (``full``)
     outputs of 1-D mechanisms, from N samples of each neighbour.  Events, fixed before sampling: {x < t} and
     {x > t} for ``n_thresholds`` equally spaced t in [−1 − 10b, 1 + 10b] and {x = a} for each atom, in both
@@ -155,11 +197,26 @@ def mc_audit(params: Mapping[str, Any], seed: int,
                         x = _purify_1d(x, omega, b, rng)
                     counts.append(_event_counts(x, thresholds, atoms))
                 alpha_each = params["alpha"] / n_events
-                bounds = [epsilon_lower_bound_from_counts(counts[i], n_samples, counts[1 - i], n_samples, delta=0.0,
-                                                          alpha=2 * alpha_each) for i in (0, 1)]
-                rows.append({"mechanism": mechanism, "treatment": treatment, "n_samples": int(n_samples),
-                             "epsilon_lb": float(max(np.max(bounds[0]), np.max(bounds[1]))),
-                             "epsilon_exact": exact[treatment], "n_events": n_events, "alpha": params["alpha"],
-                             "epsilon": eps, "delta": delta, "omega": omega, "epsilon_prime": eps_prime,
-                             "laplace_scale": b})
+                bounds = [
+                    epsilon_lower_bound_from_counts(
+                        counts[i], n_samples, counts[1 - i], n_samples, delta=0.0, alpha=2 * alpha_each
+                    )
+                    for i in (0, 1)
+                ]
+                rows.append(
+                    {
+                        "mechanism": mechanism,
+                        "treatment": treatment,
+                        "n_samples": int(n_samples),
+                        "epsilon_lb": float(max(np.max(bounds[0]), np.max(bounds[1]))),
+                        "epsilon_exact": exact[treatment],
+                        "n_events": n_events,
+                        "alpha": params["alpha"],
+                        "epsilon": eps,
+                        "delta": delta,
+                        "omega": omega,
+                        "epsilon_prime": eps_prime,
+                        "laplace_scale": b,
+                    }
+                )
     return pd.DataFrame(rows)

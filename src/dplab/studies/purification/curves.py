@@ -47,10 +47,18 @@ def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
     for adjacency in params["adjacencies"]:
         l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
         suffix = "" if adjacency == "add_remove" else f"_{adjacency}"
-        frames.append(pd.DataFrame({"delta": deltas, "mechanism": f"laplace{suffix}",
-                                    "variance": 2.0 * (l1 / eps) ** 2}))
-        frames.append(pd.DataFrame({"delta": deltas, "mechanism": f"analytic_gaussian{suffix}",
-                                    "variance": agm_sigma(eps, np.log(deltas), l2) ** 2}))
+        frames.append(
+            pd.DataFrame({"delta": deltas, "mechanism": f"laplace{suffix}", "variance": 2.0 * (l1 / eps) ** 2})
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "delta": deltas,
+                    "mechanism": f"analytic_gaussian{suffix}",
+                    "variance": agm_sigma(eps, np.log(deltas), l2) ** 2,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
@@ -58,8 +66,9 @@ def gaussian_crossing_delta(epsilon: float, adjacency: str) -> float:
     """δ* at which the analytic Gaussian variance equals the Laplace variance 2(Δ₁/ε)² (Figure 1's crossing)."""
     l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
     target = 2.0 * (l1 / epsilon) ** 2
-    return math.exp(brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999),
-                           xtol=1e-13))
+    return math.exp(
+        brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999), xtol=1e-13)
+    )
 
 
 def _example8_quantile_1d(delta_tilde: float):
@@ -67,9 +76,13 @@ def _example8_quantile_1d(delta_tilde: float):
     lower = (1 - delta_tilde) / 2
 
     def quantile(t: np.ndarray) -> np.ndarray:
-        return np.where(t < lower, -1 + t / lower * (1 - delta_tilde),
-                        np.where(t <= lower + delta_tilde, 0.0,
-                                 delta_tilde + (t - lower - delta_tilde) / lower * (1 - delta_tilde)))
+        return np.where(
+            t < lower,
+            -1 + t / lower * (1 - delta_tilde),
+            np.where(
+                t <= lower + delta_tilde, 0.0, delta_tilde + (t - lower - delta_tilde) / lower * (1 - delta_tilde)
+            ),
+        )
 
     return quantile
 
@@ -80,13 +93,16 @@ def example8_samples(params: Mapping[str, Any], seed: int, progress=None) -> pd.
     dt, m = float(params["delta_tilde"]), int(params["n_samples"])
     rng = np.random.default_rng(seed)
     angle_nu, radius_nu = rng.uniform(0, 2 * np.pi, m), np.sqrt(rng.random(m))
-    at_origin = rng.random(m) < dt ** 2
-    radius_mu = np.where(at_origin, 0.0, np.sqrt(dt ** 2 + rng.random(m) * (1 - dt ** 2)))
+    at_origin = rng.random(m) < dt**2
+    radius_mu = np.where(at_origin, 0.0, np.sqrt(dt**2 + rng.random(m) * (1 - dt**2)))
     angle_mu = rng.uniform(0, 2 * np.pi, m)
-    frame = pd.concat([
-        pd.DataFrame({"measure": "nu", "x1": radius_nu * np.cos(angle_nu), "x2": radius_nu * np.sin(angle_nu)}),
-        pd.DataFrame({"measure": "mu", "x1": radius_mu * np.cos(angle_mu), "x2": radius_mu * np.sin(angle_mu)}),
-    ], ignore_index=True)
+    frame = pd.concat(
+        [
+            pd.DataFrame({"measure": "nu", "x1": radius_nu * np.cos(angle_nu), "x2": radius_nu * np.sin(angle_nu)}),
+            pd.DataFrame({"measure": "mu", "x1": radius_mu * np.cos(angle_mu), "x2": radius_mu * np.sin(angle_mu)}),
+        ],
+        ignore_index=True,
+    )
     for key, value in example8_quantities(dt, 2).items():
         frame[key] = value
     frame["delta_tilde"] = dt
@@ -101,22 +117,37 @@ def tradeoff_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
     alpha = np.linspace(0.0, 1.0, params["n_alpha"])
     crossing = tradeoff_crossing_alpha(eps, delta, eps_prime)
     alpha = np.unique(np.concatenate([alpha, [crossing]]))
-    frames = [pd.DataFrame({"alpha": alpha, "curve": name, "epsilon": e, "delta": dl,
-                            "beta": tradeoff_function(alpha, e, dl)})
-              for name, e, dl in (("eps_delta", eps, delta), ("eps_0", eps, 0.0), ("eps_plus_eps_prime_0", eps + eps_prime, 0.0))]
-    frames.append(pd.DataFrame({"alpha": alpha, "curve": "no_privacy", "epsilon": np.nan, "delta": np.nan,
-                                "beta": 1.0 - alpha}))
+    frames = [
+        pd.DataFrame(
+            {"alpha": alpha, "curve": name, "epsilon": e, "delta": dl, "beta": tradeoff_function(alpha, e, dl)}
+        )
+        for name, e, dl in (
+            ("eps_delta", eps, delta),
+            ("eps_0", eps, 0.0),
+            ("eps_plus_eps_prime_0", eps + eps_prime, 0.0),
+        )
+    ]
+    frames.append(
+        pd.DataFrame({"alpha": alpha, "curve": "no_privacy", "epsilon": np.nan, "delta": np.nan, "beta": 1.0 - alpha})
+    )
     frame = pd.concat(frames, ignore_index=True)
     frame["crossing_alpha"] = crossing
     return frame
 
 
 _NODES = (
-    ("m_d", "$\\mathcal{M}(D)$", 0, 2), ("p", "$P$", 1, 2), ("p_prime", "$P'$", 2, 2), ("m_d_prime", "$\\mathcal{M}(D')$", 3, 2),
-    ("u_m_d", "$\\mathcal{U}(\\mathcal{M}(D))$", 0, 1), ("u_p", "$\\mathcal{U}(P)$", 1, 1),
-    ("u_p_prime", "$\\mathcal{U}(P')$", 2, 1), ("u_m_d_prime", "$\\mathcal{U}(\\mathcal{M}(D'))$", 3, 1),
-    ("l_m_d", "$\\mathcal{A}_{pure}(\\mathcal{M}(D))$", 0, 0), ("l_p", "$\\mathcal{U}(P) \\circledast Lap$", 1, 0),
-    ("l_p_prime", "$\\mathcal{U}(P') \\circledast Lap$", 2, 0), ("l_m_d_prime", "$\\mathcal{A}_{pure}(\\mathcal{M}(D'))$", 3, 0),
+    ("m_d", "$\\mathcal{M}(D)$", 0, 2),
+    ("p", "$P$", 1, 2),
+    ("p_prime", "$P'$", 2, 2),
+    ("m_d_prime", "$\\mathcal{M}(D')$", 3, 2),
+    ("u_m_d", "$\\mathcal{U}(\\mathcal{M}(D))$", 0, 1),
+    ("u_p", "$\\mathcal{U}(P)$", 1, 1),
+    ("u_p_prime", "$\\mathcal{U}(P')$", 2, 1),
+    ("u_m_d_prime", "$\\mathcal{U}(\\mathcal{M}(D'))$", 3, 1),
+    ("l_m_d", "$\\mathcal{A}_{pure}(\\mathcal{M}(D))$", 0, 0),
+    ("l_p", "$\\mathcal{U}(P) \\circledast Lap$", 1, 0),
+    ("l_p_prime", "$\\mathcal{U}(P') \\circledast Lap$", 2, 0),
+    ("l_m_d_prime", "$\\mathcal{A}_{pure}(\\mathcal{M}(D'))$", 3, 0),
 )
 _EDGES = (
     ("m_d", "p", "$d_{TV} < \\delta/(e^\\varepsilon+1)$ (Lemma 14)"),
@@ -129,25 +160,43 @@ _EDGES = (
     ("l_p", "l_p_prime", "$D_\\infty \\leq \\varepsilon$"),
     ("l_p_prime", "l_m_d_prime", "$D_\\infty \\leq \\varepsilon'/2$ (Lemma 15)"),
     ("l_m_d", "l_m_d_prime", "$D_\\infty \\leq \\varepsilon + \\varepsilon'$ (Lemma 16, weak triangle inequality)"),
-    *((f"{a}", f"u_{a}", "$(1-\\omega)\\cdot + \\omega\\,\\mathrm{Unif}(\\Theta)$") for a in ("m_d", "p", "p_prime", "m_d_prime")),
-    *((f"u_{a}", f"l_{a}", "$\\circledast\\,\\mathrm{Lap}^{\\otimes d}(2\\Delta/\\varepsilon')$") for a in ("m_d", "p", "p_prime", "m_d_prime")),
+    *(
+        (f"{a}", f"u_{a}", "$(1-\\omega)\\cdot + \\omega\\,\\mathrm{Unif}(\\Theta)$")
+        for a in ("m_d", "p", "p_prime", "m_d_prime")
+    ),
+    *(
+        (f"u_{a}", f"l_{a}", "$\\circledast\\,\\mathrm{Lap}^{\\otimes d}(2\\Delta/\\varepsilon')$")
+        for a in ("m_d", "p", "p_prime", "m_d_prime")
+    ),
 )
 
 
 def flowchart_table(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
     """Figure 4 as data: one row per node (``kind=node``: id, label, x, y) and per edge (``kind=edge``: source,
     target, label) of the proof of Theorem 1 (Lemma 14 → mixing → Lemma 6 → Lemma 15 → Lemma 16)."""
-    nodes = [{"kind": "node", "node_id": i, "label": lab, "x": float(x), "y": float(y), "source": "", "target": ""}
-             for i, lab, x, y in _NODES]
-    edges = [{"kind": "edge", "node_id": f"{s}->{t}", "label": lab, "x": np.nan, "y": np.nan, "source": s, "target": t}
-             for s, t, lab in _EDGES]
+    nodes = [
+        {"kind": "node", "node_id": i, "label": lab, "x": float(x), "y": float(y), "source": "", "target": ""}
+        for i, lab, x, y in _NODES
+    ]
+    edges = [
+        {"kind": "edge", "node_id": f"{s}->{t}", "label": lab, "x": np.nan, "y": np.nan, "source": s, "target": t}
+        for s, t, lab in _EDGES
+    ]
     return pd.DataFrame(nodes + edges)
 
 
 def table1(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
     """Table 1 (rates before/after purification) with both rates evaluated at the stated point (spec §3)."""
-    rows = table1_rates(params["n"], params["d"], params["epsilon"], -math.log(params["delta"]), params["lam"],
-                        params["k"], params["universe_bits"] * math.log(2.0), params["local_sensitivity"])
+    rows = table1_rates(
+        params["n"],
+        params["d"],
+        params["epsilon"],
+        -math.log(params["delta"]),
+        params["lam"],
+        params["k"],
+        params["universe_bits"] * math.log(2.0),
+        params["local_sensitivity"],
+    )
     frame = pd.DataFrame(rows)
     for key in ("n", "d", "epsilon", "delta", "lam", "k", "universe_bits", "local_sensitivity"):
         frame[key] = params[key]

@@ -38,11 +38,10 @@ from dplab.accounting.calibration import calibrate_dpsgd_sigma
 from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
 from dplab.learning.projections import project_l2_ball
-from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.exponential import sample_exponential_mechanism
+from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.seeding import derive_seed
-from dplab.studies.registry import no_progress
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
 __all__ = [
@@ -54,6 +53,7 @@ __all__ = [
     "erm_point",
     "erm_points",
 ]
+
 
 @dataclass(frozen=True)
 class RegularisedLogisticLoss:
@@ -70,8 +70,11 @@ class RegularisedLogisticLoss:
         margins = linear_margins(w, X)
         derivative = -Y * torch.sigmoid(-Y * margins)
         logistic = generalised_linear_gradients(derivative, X)
-        norms = (logistic.squared_norms + 2 * self.lam * derivative * margins
-                 + self.lam**2 * w.square().sum(-1, keepdim=True))
+        norms = (
+            logistic.squared_norms
+            + 2 * self.lam * derivative * margins
+            + self.lam**2 * w.square().sum(-1, keepdim=True)
+        )
         return FactoredGradients(norms, lambda c: logistic.weighted_sum(c) + self.lam * c.sum(1, keepdim=True) * w)
 
 
@@ -92,11 +95,12 @@ def logistic_risk(theta: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float = 
     """ℒ(θ) = (1/n)Σ log(1 + exp(−yᵢ⟨θ, xᵢ⟩)) + (λ/2)‖θ‖² for each row of θ (R, d) → (R,)."""
     theta = np.atleast_2d(theta)
     margins = (x @ theta.T) * y[:, None]
-    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta ** 2, axis=1)
+    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta**2, axis=1)
 
 
-def constrained_minimiser(x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0,
-                          iterations: int = 3000) -> tuple[np.ndarray, float]:
+def constrained_minimiser(
+    x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0, iterations: int = 3000
+) -> tuple[np.ndarray, float]:
     """argmin over 𝔹₂(radius) of ℒ by accelerated projected gradient (FISTA, step 1/β with β = λ_max(XᵀX/n)/4 + λ);
     returns (θ̂, projected-gradient residual ‖θ̂ − Π(θ̂ − ∇ℒ(θ̂)/β)‖·β), the KKT check of the reference."""
     n = x.shape[0]
@@ -122,54 +126,128 @@ def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch
     return run_noisy_gradient(config, loss, X, Y, w0, runs=runs, generator=generator, progress=False).numpy()
 
 
-def _decreasing_steps(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, batch: int, noise_scale: float,
-                      clip: float, radius: float, runs: int, generator: torch.Generator) -> np.ndarray:
+def _decreasing_steps(
+    loss,
+    X,
+    Y,
+    *,
+    lam: float,
+    n: int,
+    steps: int,
+    sampling: str,
+    batch: int,
+    noise_scale: float,
+    clip: float,
+    radius: float,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
     """Lemma 26: θ_{t+1} = Π(θ_t − η_t ĝ_t) with η_t = 2/(nλ(t+1)) on the summed gradient (engine lr = nη_t), output
     2/(T(T+1))·Σ t θ_t; one engine step per call since the step size changes every step."""
     w = torch.zeros(runs, X.shape[1], dtype=torch.float64)
     average = torch.zeros_like(w)
     for t in range(1, steps + 1):
-        config = NoisyGradientConfig(lr=2.0 / (lam * (t + 1)), noise="gaussian", noise_scale=noise_scale,
-                                     clip_norm=clip, projection=Ball(radius=radius), sampling=sampling,
-                                     batch_size=batch, steps=1)
+        config = NoisyGradientConfig(
+            lr=2.0 / (lam * (t + 1)),
+            noise="gaussian",
+            noise_scale=noise_scale,
+            clip_norm=clip,
+            projection=Ball(radius=radius),
+            sampling=sampling,
+            batch_size=batch,
+            steps=1,
+        )
         w = run_noisy_gradient(config, loss, X, Y, w, runs=runs, generator=generator, progress=False)
         average += (2.0 * t / (steps * (steps + 1))) * w
     return average.numpy()
 
 
-def _dpsgd(loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, gamma: float, noise_std: float, eta: float,
-           clip: float, radius: float, runs: int, generator: torch.Generator) -> np.ndarray:
+def _dpsgd(
+    loss,
+    X,
+    Y,
+    *,
+    lam: float,
+    n: int,
+    steps: int,
+    sampling: str,
+    gamma: float,
+    noise_std: float,
+    eta: float,
+    clip: float,
+    radius: float,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
     """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B.
 
     ``noise_std`` is σ itself, the standard deviation of the noise on the summed clipped gradients: Lemma 25's σ
     (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL."""
     batch = max(1, int(round(gamma * n)))
     if lam > 0:
-        return _decreasing_steps(loss, X, Y, lam=lam, n=n, steps=steps, sampling=sampling, batch=batch,
-                                 noise_scale=noise_std / batch, clip=clip, radius=radius, runs=runs,
-                                 generator=generator)
-    config = NoisyGradientConfig(lr=n * eta, noise="gaussian", noise_scale=noise_std / batch, clip_norm=clip,
-                                 projection=Ball(radius=radius), sampling=sampling, batch_size=batch, steps=steps,
-                                 stopping="average")
+        return _decreasing_steps(
+            loss,
+            X,
+            Y,
+            lam=lam,
+            n=n,
+            steps=steps,
+            sampling=sampling,
+            batch=batch,
+            noise_scale=noise_std / batch,
+            clip=clip,
+            radius=radius,
+            runs=runs,
+            generator=generator,
+        )
+    config = NoisyGradientConfig(
+        lr=n * eta,
+        noise="gaussian",
+        noise_scale=noise_std / batch,
+        clip_norm=clip,
+        projection=Ball(radius=radius),
+        sampling=sampling,
+        batch_size=batch,
+        steps=steps,
+        stopping="average",
+    )
     return _engine(config, loss, X, Y, runs, generator)
 
 
-def _laplace_gd(loss, X, Y, *, n: int, d: int, epsilon: float, lipschitz: float, radius: float, runs: int,
-                generator: torch.Generator) -> tuple[np.ndarray, int]:
+def _laplace_gd(
+    loss,
+    X,
+    Y,
+    *,
+    n: int,
+    d: int,
+    epsilon: float,
+    lipschitz: float,
+    radius: float,
+    runs: int,
+    generator: torch.Generator,
+) -> tuple[np.ndarray, int]:
     """Lemma 19: T = εn/d steps of full-batch GD with Laplace(Δ₁T/ε) on the summed gradient (Δ₁ = √d·L)."""
     p = lemma19_parameters(n, d, epsilon, 2 * radius, lipschitz)
     steps = max(1, int(round(p["steps"])))
     scale = p["l1_sensitivity"] * steps / epsilon
-    eta = 2 * radius / math.sqrt(steps * (n ** 2 * lipschitz ** 2 + 2 * d * scale ** 2))
-    config = NoisyGradientConfig(lr=n * eta, noise="laplace", noise_scale=scale / n, clip_norm=lipschitz,
-                                 projection=Ball(radius=radius), sampling="full_batch", steps=steps, stopping="average")
+    eta = 2 * radius / math.sqrt(steps * (n**2 * lipschitz**2 + 2 * d * scale**2))
+    config = NoisyGradientConfig(
+        lr=n * eta,
+        noise="laplace",
+        noise_scale=scale / n,
+        clip_norm=lipschitz,
+        projection=Ball(radius=radius),
+        sampling="full_batch",
+        steps=steps,
+        stopping="average",
+    )
     return _engine(config, loss, X, Y, runs, generator), steps
 
 
 def _lemma25_eta(n: int, d: int, steps: int, gamma: float, sigma: float, lipschitz: float, diameter: float) -> float:
     """η = √(C²/(T(n²L² + dσ²/γ² + nL²/γ))) (Lemma 25) for any (γ, T, σ)."""
-    return math.sqrt(diameter ** 2 / (steps * (n ** 2 * lipschitz ** 2 + d * sigma ** 2 / gamma ** 2
-                                                + n * lipschitz ** 2 / gamma)))
+    return math.sqrt(diameter**2 / (steps * (n**2 * lipschitz**2 + d * sigma**2 / gamma**2 + n * lipschitz**2 / gamma)))
 
 
 def _grid_in_ball(spacing: float, radius: float) -> np.ndarray:
@@ -181,7 +259,7 @@ def _grid_in_ball(spacing: float, radius: float) -> np.ndarray:
 def _summed_loss_on_grid(grid: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float, chunk: int = 4096) -> np.ndarray:
     out = np.empty(grid.shape[0])
     for start in range(0, grid.shape[0], chunk):
-        out[start:start + chunk] = x.shape[0] * logistic_risk(grid[start:start + chunk], x, y, lam)
+        out[start : start + chunk] = x.shape[0] * logistic_risk(grid[start : start + chunk], x, y, lam)
     return out
 
 
@@ -192,8 +270,10 @@ def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any
 def erm_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The sweep's points: every (n, ε_tot) of the ε sweep (fixed n) and of the n sweep (fixed ε), sorted."""
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
-    points = sorted({(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
-                    | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]})
+    points = sorted(
+        {(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
+        | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]}
+    )
     return [{"n": n, "epsilon_total": eps_total} for n, eps_total in points]
 
 
@@ -208,8 +288,9 @@ def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iteration
     return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed
 
 
-def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]],
-              point: Mapping[str, Any]) -> pd.DataFrame:
+def erm_point(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
+) -> pd.DataFrame:
     """Excess empirical risk of every method at one (n, ε_tot) point of the sweep (:func:`erm_points`), ``seeds``
     runs each; every random stream derives from ``seed`` and (n, ε_tot, λ). ``lam`` = 0 gives E3 (convex), ``lam`` > 0
     E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep,
@@ -222,12 +303,18 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     domain = LqBall((0.0,) * d, 2 * radius, 2.0)
     rows: list[dict[str, Any]] = []
     x, y, risk_star, residual, grid, summed = _erm_problem(
-        n, d, seed, radius, lam, int(params["reference_iterations"]), float(params["em_grid_spacing"]))
+        n, d, seed, radius, lam, int(params["reference_iterations"]), float(params["em_grid_spacing"])
+    )
     X, Y = torch.as_tensor(x), torch.as_tensor(y)
-    base = {"n": n, "d": d, "lam": lam, "epsilon_total": eps_total,
-            "in_epsilon_sweep": n == int(eps_sweep["n"]) and eps_total in map(float, eps_sweep["epsilons"]),
-            "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
-            "kkt_residual": residual}
+    base = {
+        "n": n,
+        "d": d,
+        "lam": lam,
+        "epsilon_total": eps_total,
+        "in_epsilon_sweep": n == int(eps_sweep["n"]) and eps_total in map(float, eps_sweep["epsilons"]),
+        "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
+        "kkt_residual": residual,
+    }
 
     def excess(theta: np.ndarray) -> np.ndarray:
         return logistic_risk(theta, x, y, lam) - risk_star
@@ -245,30 +332,85 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
     eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
     common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
-    apx = _dpsgd(loss, X, Y, steps=steps, sampling="without_replacement", gamma=sched["gamma"], noise_std=sigma,
-                 eta=eta, generator=generator("dpsgd_paper"), **common)
+    apx = _dpsgd(
+        loss,
+        X,
+        Y,
+        steps=steps,
+        sampling="without_replacement",
+        gamma=sched["gamma"],
+        noise_std=sigma,
+        eta=eta,
+        generator=generator("dpsgd_paper"),
+        **common,
+    )
     rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
     pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-    info = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma,
-                batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+    info = dict(
+        steps=steps,
+        capped=capped,
+        log10_delta=cor4["log_delta"] / math.log(10),
+        sigma=sigma,
+        batch_size=max(1, int(round(sched["gamma"] * n))),
+        gamma=sched["gamma"],
+    )
     rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
     rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
 
     steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
     sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
     eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t * lipschitz, lipschitz, 2 * radius)
-    apx_t = _dpsgd(loss, X, Y, steps=steps_t, sampling="poisson", gamma=sched["gamma"], noise_std=sigma_t * lipschitz,
-                   eta=eta_t, generator=generator("dpsgd_tuned"), **common)
+    apx_t = _dpsgd(
+        loss,
+        X,
+        Y,
+        steps=steps_t,
+        sampling="poisson",
+        gamma=sched["gamma"],
+        noise_std=sigma_t * lipschitz,
+        eta=eta_t,
+        generator=generator("dpsgd_tuned"),
+        **common,
+    )
     rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
     pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-    rows += _rows(base, "purified_dpsgd_tuned", excess(pure_t), pure=True, steps=steps_t,
-                  capped=steps_t < sched["steps"], log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma_t,
-                  batch_size=max(1, int(round(sched["gamma"] * n))), gamma=sched["gamma"])
+    rows += _rows(
+        base,
+        "purified_dpsgd_tuned",
+        excess(pure_t),
+        pure=True,
+        steps=steps_t,
+        capped=steps_t < sched["steps"],
+        log10_delta=cor4["log_delta"] / math.log(10),
+        sigma=sigma_t,
+        batch_size=max(1, int(round(sched["gamma"] * n))),
+        gamma=sched["gamma"],
+    )
 
-    theta_l, steps_l = _laplace_gd(loss, X, Y, n=n, d=d, epsilon=eps_total, lipschitz=lipschitz, radius=radius,
-                                   runs=runs, generator=generator("laplace_gd"))
-    rows += _rows(base, "laplace_gd", excess(theta_l), pure=True, steps=steps_l, capped=False,
-                  log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+    theta_l, steps_l = _laplace_gd(
+        loss,
+        X,
+        Y,
+        n=n,
+        d=d,
+        epsilon=eps_total,
+        lipschitz=lipschitz,
+        radius=radius,
+        runs=runs,
+        generator=generator("laplace_gd"),
+    )
+    rows += _rows(
+        base,
+        "laplace_gd",
+        excess(theta_l),
+        pure=True,
+        steps=steps_l,
+        capped=False,
+        log10_delta=-np.inf,
+        sigma=np.nan,
+        batch_size=n,
+        gamma=1.0,
+    )
 
     log_delta_ref = -2.0 * math.log(n)
     ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
@@ -276,20 +418,59 @@ def erm_point(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable
     steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
     sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
     eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r * lipschitz, lipschitz, 2 * radius)
-    theta_r = _dpsgd(loss, X, Y, steps=steps_r, sampling="poisson", gamma=gamma_r, noise_std=sigma_r * lipschitz,
-                     eta=eta_r, generator=generator("dpsgd_reference"), **common)
-    rows += _rows(base, "dpsgd_reference", excess(theta_r), pure=False, steps=steps_r,
-                  capped=steps_r < ref["steps"], log10_delta=log_delta_ref / math.log(10), sigma=sigma_r,
-                  batch_size=max(1, int(round(gamma_r * n))), gamma=gamma_r)
+    theta_r = _dpsgd(
+        loss,
+        X,
+        Y,
+        steps=steps_r,
+        sampling="poisson",
+        gamma=gamma_r,
+        noise_std=sigma_r * lipschitz,
+        eta=eta_r,
+        generator=generator("dpsgd_reference"),
+        **common,
+    )
+    rows += _rows(
+        base,
+        "dpsgd_reference",
+        excess(theta_r),
+        pure=False,
+        steps=steps_r,
+        capped=steps_r < ref["steps"],
+        log10_delta=log_delta_ref / math.log(10),
+        sigma=sigma_r,
+        batch_size=max(1, int(round(gamma_r * n))),
+        gamma=gamma_r,
+    )
 
     rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
     if grid is not None:
         picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
-        rows += _rows(base, "exponential_mechanism", excess(grid[picks]), pure=True, steps=0, capped=False,
-                      log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+        rows += _rows(
+            base,
+            "exponential_mechanism",
+            excess(grid[picks]),
+            pure=True,
+            steps=0,
+            capped=False,
+            log10_delta=-np.inf,
+            sigma=np.nan,
+            batch_size=n,
+            gamma=1.0,
+        )
     if lam > 0:
         theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
         noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
-        rows += _rows(base, "output_perturbation", excess(project_l2_ball(theta_hat + noise, radius)), pure=True,
-                      steps=0, capped=False, log10_delta=-np.inf, sigma=np.nan, batch_size=n, gamma=1.0)
+        rows += _rows(
+            base,
+            "output_perturbation",
+            excess(project_l2_ball(theta_hat + noise, radius)),
+            pure=True,
+            steps=0,
+            capped=False,
+            log10_delta=-np.inf,
+            sigma=np.nan,
+            batch_size=n,
+            gamma=1.0,
+        )
     return pd.DataFrame(rows)

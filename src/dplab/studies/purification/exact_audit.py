@@ -73,9 +73,12 @@ class Law1D:
 
     def mixed(self, omega: float) -> Law1D:
         """(1 − ω)·law + ω·Unif[lo, hi] (Algorithm 1, line 2)."""
-        return replace(self, weights=tuple((1 - omega) * w for w in self.weights),
-                       gauss_weight=(1 - omega) * self.gauss_weight,
-                       uniform_weight=(1 - omega) * self.uniform_weight + omega)
+        return replace(
+            self,
+            weights=tuple((1 - omega) * w for w in self.weights),
+            gauss_weight=(1 - omega) * self.gauss_weight,
+            uniform_weight=(1 - omega) * self.uniform_weight + omega,
+        )
 
     def atom_mass(self, location: float) -> float:
         return float(sum(w for a, w in zip(self.atoms, self.weights) if a == location))
@@ -86,7 +89,7 @@ class Law1D:
         terms = [np.full_like(x, -np.inf)]
         if self.gauss_weight > 0:
             z = (x - self.gauss_mean) / self.gauss_sigma
-            terms.append(math.log(self.gauss_weight) - 0.5 * z ** 2 - math.log(self.gauss_sigma * math.sqrt(2 * math.pi)))
+            terms.append(math.log(self.gauss_weight) - 0.5 * z**2 - math.log(self.gauss_sigma * math.sqrt(2 * math.pi)))
         if self.uniform_weight > 0:
             terms.append(np.full_like(x, math.log(self.uniform_weight / (self.hi - self.lo))))
         return logsumexp(np.stack(terms), axis=0)
@@ -99,8 +102,10 @@ class Law1D:
             if w > 0:
                 terms.append(math.log(w) - np.abs(x - a) / b - math.log(2 * b))
         if self.gauss_weight > 0:
-            terms.append(math.log(self.gauss_weight)
-                         + log_gaussian_convolved(x, self.gauss_mean, self.gauss_sigma, b, self.lo, self.hi))
+            terms.append(
+                math.log(self.gauss_weight)
+                + log_gaussian_convolved(x, self.gauss_mean, self.gauss_sigma, b, self.lo, self.hi)
+            )
         if self.uniform_weight > 0:
             terms.append(math.log(self.uniform_weight) + log_uniform_convolved(x, self.lo, self.hi, b))
         return logsumexp(np.stack(terms), axis=0)
@@ -155,8 +160,9 @@ def log_gaussian_convolved(x: np.ndarray, mean: float, sigma: float, b: float, l
     return np.logaddexp(left, right) - math.log(2 * b)
 
 
-def audit_grid(lo: float, hi: float, features: tuple[float, ...], b: float | None, n_points: int,
-               local_points: int = _LOCAL_POINTS) -> np.ndarray:
+def audit_grid(
+    lo: float, hi: float, features: tuple[float, ...], b: float | None, n_points: int, local_points: int = _LOCAL_POINTS
+) -> np.ndarray:
     """Sorted grid of [lo, hi]: ``n_points`` equally spaced, plus (if b is given) ``local_points`` equally spaced
     within ±60b of each feature (atoms and the boundary; spacing b/20 by default)."""
     parts = [np.linspace(lo, hi, n_points), np.asarray(features, float)]
@@ -198,7 +204,9 @@ def _combine(*pairs: tuple[float, float]) -> float:
     return float(max(max(pair) for pair in pairs))
 
 
-def canonical_pair(epsilon: float, delta: float, atoms: tuple[float, ...] = (-1.0, -1 / 3, 1 / 3, 1.0)) -> tuple[Law1D, Law1D]:
+def canonical_pair(
+    epsilon: float, delta: float, atoms: tuple[float, ...] = (-1.0, -1 / 3, 1 / 3, 1.0)
+) -> tuple[Law1D, Law1D]:
     """M1: the worst-case (ε, δ) pair P = (δ, ce^ε, c, 0), P′ = (0, c, ce^ε, δ), c = (1 − δ)/(1 + e^ε)
     (every (ε, δ)-DP mechanism is a post-processing of it; Kairouz, Oh, Viswanath 2015)."""
     c = (1 - delta) / (1 + math.exp(epsilon))
@@ -207,18 +215,28 @@ def canonical_pair(epsilon: float, delta: float, atoms: tuple[float, ...] = (-1.
 
 def example17_pair(delta: float, location: float = 0.3) -> tuple[Law1D, Law1D]:
     """M2 (Appendix C, Example 17): δ·Dirac(±location) + (1 − δ)·Unif[−1, 1], a (0, δ)-DP pair."""
-    return (Law1D((location,), (delta,), uniform_weight=1 - delta),
-            Law1D((-location,), (delta,), uniform_weight=1 - delta))
+    return (
+        Law1D((location,), (delta,), uniform_weight=1 - delta),
+        Law1D((-location,), (delta,), uniform_weight=1 - delta),
+    )
 
 
 def projected_gaussian_law(mean: float, sigma: float, lo: float = -1.0, hi: float = 1.0) -> Law1D:
     """Proj_[lo, hi](N(mean, σ²)): atoms Φ((lo − μ)/σ) at lo and 1 − Φ((hi − μ)/σ) at hi, density inside."""
-    return Law1D((lo, hi), (math.exp(log_ndtr((lo - mean) / sigma)), math.exp(log_ndtr((mean - hi) / sigma))),
-                 gauss_weight=1.0, gauss_mean=mean, gauss_sigma=sigma, lo=lo, hi=hi)
+    return Law1D(
+        (lo, hi),
+        (math.exp(log_ndtr((lo - mean) / sigma)), math.exp(log_ndtr((mean - hi) / sigma))),
+        gauss_weight=1.0,
+        gauss_mean=mean,
+        gauss_sigma=sigma,
+        lo=lo,
+        hi=hi,
+    )
 
 
-def projected_gaussian_pair(epsilon: float, log_delta: float, sensitivity: float,
-                            means: tuple[float, float | None] = (0.0, None)) -> tuple[Law1D, Law1D, float]:
+def projected_gaussian_pair(
+    epsilon: float, log_delta: float, sensitivity: float, means: tuple[float, float | None] = (0.0, None)
+) -> tuple[Law1D, Law1D, float]:
     """M3: the analytic Gaussian mechanism (σ for (ε, δ) at ℓ2 sensitivity s) on a mean in [−1, 1], projected onto
     [−1, 1]; μ(D) = 0, μ(D′) = s (spec review notes).  Returns (P, P′, σ)."""
     sigma = float(agm_sigma(epsilon, log_delta, sensitivity))
@@ -227,8 +245,9 @@ def projected_gaussian_pair(epsilon: float, log_delta: float, sensitivity: float
     return projected_gaussian_law(first, sigma), projected_gaussian_law(second, sigma), sigma
 
 
-def epsilon_inf_1d(p: Law1D, q: Law1D, treatment: str, *, omega: float | None = None, b: float | None = None,
-                   n_points: int = 20001) -> float:
+def epsilon_inf_1d(
+    p: Law1D, q: Law1D, treatment: str, *, omega: float | None = None, b: float | None = None, n_points: int = 20001
+) -> float:
     """ε∞ = max(D∞(P̃‖Q̃), D∞(Q̃‖P̃)) of the treated laws (``treatment`` ∈ TREATMENTS; ω for mixing, b for Laplace)."""
     if treatment not in TREATMENTS:
         raise ValueError(f"treatment={treatment!r} is not allowed; choose one of {TREATMENTS}")
@@ -244,8 +263,15 @@ def _log_outer(a: np.ndarray, c: np.ndarray) -> np.ndarray:
     return a[:, None] + c[None, :]
 
 
-def epsilon_inf_2d_product(p: tuple[Law1D, Law1D], q: tuple[Law1D, Law1D], treatment: str, *,
-                           omega: float | None = None, b: float | None = None, n_points: int = 2001) -> float:
+def epsilon_inf_2d_product(
+    p: tuple[Law1D, Law1D],
+    q: tuple[Law1D, Law1D],
+    treatment: str,
+    *,
+    omega: float | None = None,
+    b: float | None = None,
+    n_points: int = 2001,
+) -> float:
     """ε∞ of product laws P1×P2 vs Q1×Q2 on the square [lo, hi]², treated as in Algorithm 1 with the uniform law on
     the square (M4).  Products without mixing: directional sups add.  Mixing only: corners and edges keep their
     (1 − ω)-scaled ratios, the interior density (1 − ω)f1f2 + ω/W² is evaluated on the product grid.  Full: the
@@ -257,8 +283,14 @@ def epsilon_inf_2d_product(p: tuple[Law1D, Law1D], q: tuple[Law1D, Law1D], treat
         return float(max(sups[0][0] + sups[1][0], sups[0][1] + sups[1][1]))
     if treatment in ("none", "mixing_only"):
         raw = [directional_sups_raw(pi, qi, n_points) for pi, qi in zip(p, q)]
-        pieces = [(raw[0]["atoms"][k] + raw[1]["atoms"][k], raw[0]["atoms"][k] + raw[1]["density"][k],
-                   raw[0]["density"][k] + raw[1]["atoms"][k]) for k in (0, 1)]
+        pieces = [
+            (
+                raw[0]["atoms"][k] + raw[1]["atoms"][k],
+                raw[0]["atoms"][k] + raw[1]["density"][k],
+                raw[0]["density"][k] + raw[1]["atoms"][k],
+            )
+            for k in (0, 1)
+        ]
         corners_edges = max(max(pieces[0]), max(pieces[1]))
         if treatment == "none":
             interior = max(raw[0]["density"][0] + raw[1]["density"][0], raw[0]["density"][1] + raw[1]["density"][1])
@@ -287,4 +319,3 @@ def epsilon_inf_2d_product(p: tuple[Law1D, Law1D], q: tuple[Law1D, Law1D], treat
 def purification_scale_1d(log_delta: float, omega: float, epsilon_prime: float, diameter: float = 2.0) -> float:
     """b = 2Δ/ε′ of Algorithm 1 on Θ = [−1, 1] (d = 1, R = 2)."""
     return purification_laplace_scale(purification_shift(1, 2.0, diameter, log_delta, math.log(omega)), epsilon_prime)
-

@@ -52,8 +52,9 @@ BOUND_X = 1.0
 BOUND_Y = 1.0
 
 
-def regression_dataset(n: int, d: int, eig_min: float, eig_max: float, noise_sd: float,
-                       rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def regression_dataset(
+    n: int, d: int, eig_min: float, eig_max: float, noise_sd: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(X, y, θ*) of the E8 design (module docstring)."""
     q, _ = np.linalg.qr(rng.standard_normal((d, d)))
     root = q * np.sqrt(np.linspace(eig_min, eig_max, d))
@@ -65,30 +66,37 @@ def regression_dataset(n: int, d: int, eig_min: float, eig_max: float, noise_sd:
     return x, y, theta
 
 
-def table1_linear_regression_rates(n: int, d: int, epsilon: float, lambda_min: float,
-                                   log_inv_delta: float) -> tuple[float, float]:
+def table1_linear_regression_rates(
+    n: int, d: int, epsilon: float, lambda_min: float, log_inv_delta: float
+) -> tuple[float, float]:
     """Table 1, linear regression row (constants and logs dropped; ‖𝒳‖ = ‖θ*‖ = 1), λ_min = λ_min(XᵀX/n):
     before = min{√(d log(1/δ))/(nε), d log(1/δ)/(λ_min n²ε²)}, after = min{d/(nε), d²/(λ_min n²ε²)}."""
     ne = n * epsilon
-    before = min(math.sqrt(d * log_inv_delta) / ne, d * log_inv_delta / (lambda_min * ne ** 2))
-    after = min(d / ne, d ** 2 / (lambda_min * ne ** 2))
+    before = min(math.sqrt(d * log_inv_delta) / ne, d * log_inv_delta / (lambda_min * ne**2))
+    after = min(d / ne, d**2 / (lambda_min * ne**2))
     return before, after
 
 
 def _summary(values: np.ndarray) -> dict[str, float]:
-    return {"excess_mse_mean": float(values.mean()), "excess_mse_median": float(np.median(values)),
-            "excess_mse_sem_draws": float(values.std(ddof=1) / math.sqrt(values.size)) if values.size > 1 else np.nan}
+    return {
+        "excess_mse_mean": float(values.mean()),
+        "excess_mse_median": float(np.median(values)),
+        "excess_mse_sem_draws": float(values.std(ddof=1) / math.sqrt(values.size)) if values.size > 1 else np.nan,
+    }
 
 
 def _accounting(epsilon: float, log_delta: float) -> dict[str, float]:
-    return {"noise_multiplier": adassp_noise_multiplier(epsilon, log_delta),
-            "log_delta_composed_exact": adassp_log_delta_composed(epsilon, log_delta),
-            "log_delta_per_release_exact": adassp_log_delta_per_release(epsilon, log_delta),
-            "log_delta_per_release_target": log_delta - math.log(3.0)}
+    return {
+        "noise_multiplier": adassp_noise_multiplier(epsilon, log_delta),
+        "log_delta_composed_exact": adassp_log_delta_composed(epsilon, log_delta),
+        "log_delta_per_release_exact": adassp_log_delta_per_release(epsilon, log_delta),
+        "log_delta_per_release_target": log_delta - math.log(3.0),
+    }
 
 
-def _method_rows(stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any],
-                 rng: np.random.Generator) -> list[dict[str, Any]]:
+def _method_rows(
+    stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any], rng: np.random.Generator
+) -> list[dict[str, Any]]:
     n, d, zeta, draws = stats.n, stats.d, float(params["zeta"]), int(params["draws"])
     half = epsilon_total / 2.0
     pure_params = pure_adassp_parameters(n, d, half, half, BOUND_X, BOUND_Y)
@@ -96,31 +104,71 @@ def _method_rows(stats: SufficientStatistics, epsilon_total: float, params: Mapp
     reference_log_delta = -2.0 * math.log(n)
     reference = adassp(stats, epsilon_total, reference_log_delta, BOUND_X, BOUND_Y, zeta, draws, rng)
     laplace = laplace_ssp(stats, epsilon_total, BOUND_X, BOUND_Y, zeta, draws, rng)
-    purified = {"epsilon": half, "log_delta": pure_params.log_delta, "omega": math.exp(pure_params.log_omega),
-                "epsilon_prime": half, "laplace_scale": pure_params.laplace_scale, "radius": pure_params.radius,
-                "ridge_mean": float(pure["ridge"].mean()), **_accounting(half, pure_params.log_delta)}
+    purified = {
+        "epsilon": half,
+        "log_delta": pure_params.log_delta,
+        "omega": math.exp(pure_params.log_omega),
+        "epsilon_prime": half,
+        "laplace_scale": pure_params.laplace_scale,
+        "radius": pure_params.radius,
+        "ridge_mean": float(pure["ridge"].mean()),
+        **_accounting(half, pure_params.log_delta),
+    }
     return [
-        {"method": "pure_adassp", "pure": True, **purified, **_summary(excess_mse(pure["theta"], stats)),
-         "in_domain": bool(np.all(np.linalg.norm(pure["theta_apx"], axis=1) <= pure_params.radius * (1 + 1e-12)))},
-        {"method": "adassp_at_purification_delta", "pure": False, **purified, "epsilon_prime": 0.0, "laplace_scale": 0.0,
-         **_summary(excess_mse(pure["theta_apx"], stats)), "in_domain": True},
-        {"method": "adassp_reference", "pure": False, "epsilon": epsilon_total, "log_delta": reference_log_delta,
-         "ridge_mean": float(reference["ridge"].mean()), **_accounting(epsilon_total, reference_log_delta),
-         **_summary(excess_mse(reference["theta"], stats)), "in_domain": True},
-        {"method": "laplace_ssp", "pure": True, "epsilon": epsilon_total, "log_delta": -np.inf,
-         "ridge_mean": laplace_ssp_ridge(d, epsilon_total, BOUND_X, zeta),
-         **_summary(excess_mse(laplace["theta"], stats)), "in_domain": True},
+        {
+            "method": "pure_adassp",
+            "pure": True,
+            **purified,
+            **_summary(excess_mse(pure["theta"], stats)),
+            "in_domain": bool(np.all(np.linalg.norm(pure["theta_apx"], axis=1) <= pure_params.radius * (1 + 1e-12))),
+        },
+        {
+            "method": "adassp_at_purification_delta",
+            "pure": False,
+            **purified,
+            "epsilon_prime": 0.0,
+            "laplace_scale": 0.0,
+            **_summary(excess_mse(pure["theta_apx"], stats)),
+            "in_domain": True,
+        },
+        {
+            "method": "adassp_reference",
+            "pure": False,
+            "epsilon": epsilon_total,
+            "log_delta": reference_log_delta,
+            "ridge_mean": float(reference["ridge"].mean()),
+            **_accounting(epsilon_total, reference_log_delta),
+            **_summary(excess_mse(reference["theta"], stats)),
+            "in_domain": True,
+        },
+        {
+            "method": "laplace_ssp",
+            "pure": True,
+            "epsilon": epsilon_total,
+            "log_delta": -np.inf,
+            "ridge_mean": laplace_ssp_ridge(d, epsilon_total, BOUND_X, zeta),
+            **_summary(excess_mse(laplace["theta"], stats)),
+            "in_domain": True,
+        },
     ]
 
 
-def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def compute(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """The ``ext_linear_regression`` frame (module docstring): one row per method, (n, d, ε_tot) and seed."""
     records = []
     grid = [(int(n), int(d)) for n in params["ns"] for d in params["ds"]]
     for n, d in progress(grid):
         for s in range(int(params["seeds"])):
-            x, y, theta_star = regression_dataset(n, d, params["eig_min"], params["eig_max"], params["noise_sd"],
-                                                  np.random.default_rng(derive_seed(seed, "data", n, d, s)))
+            x, y, theta_star = regression_dataset(
+                n,
+                d,
+                params["eig_min"],
+                params["eig_max"],
+                params["noise_sd"],
+                np.random.default_rng(derive_seed(seed, "data", n, d, s)),
+            )
             stats = sufficient_statistics(x, y)
             lambda_min = stats.lambda_min / n
             truth_gap = float(excess_mse(theta_star, stats)[0])
@@ -128,12 +176,24 @@ def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[A
                 rng = np.random.default_rng(derive_seed(seed, "noise", n, d, eps, s))
                 for row in _method_rows(stats, float(eps), params, rng):
                     log_inv = -row["log_delta"] if math.isfinite(row["log_delta"]) else np.nan
-                    before, after = table1_linear_regression_rates(n, d, float(eps), lambda_min,
-                                                                   log_inv if log_inv == log_inv else 1.0)
-                    records.append({"n": n, "d": d, "epsilon_total": float(eps), "seed": s, "adjacency": ADJACENCY,
-                                    "lambda_min": lambda_min, "theta_star_excess_mse": truth_gap,
-                                    "rate_before": before if log_inv == log_inv else np.nan, "rate_after": after,
-                                    "draws": int(params["draws"]), **row})
+                    before, after = table1_linear_regression_rates(
+                        n, d, float(eps), lambda_min, log_inv if log_inv == log_inv else 1.0
+                    )
+                    records.append(
+                        {
+                            "n": n,
+                            "d": d,
+                            "epsilon_total": float(eps),
+                            "seed": s,
+                            "adjacency": ADJACENCY,
+                            "lambda_min": lambda_min,
+                            "theta_star_excess_mse": truth_gap,
+                            "rate_before": before if log_inv == log_inv else np.nan,
+                            "rate_after": after,
+                            "draws": int(params["draws"]),
+                            **row,
+                        }
+                    )
     frame = pd.DataFrame.from_records(records)
     first = ["method", "pure", "adjacency", "n", "d", "epsilon_total", "seed"]
     return frame[first + [c for c in frame.columns if c not in first]]

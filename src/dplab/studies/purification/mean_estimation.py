@@ -67,19 +67,22 @@ def chi_mean(d: int | np.ndarray) -> np.ndarray:
 def laplace_l2_norm_mean(d: int, scale: float = 1.0) -> float:
     """E‖Lap^{⊗d}(b)‖₂ by quadrature: √s = (1/(2√π))∫₀^∞ (1 − e^{−ts})t^{−3/2}dt gives
     E‖z‖₂ = (b/(2√π))∫₀^∞ (1 − M(t)^d)t^{−3/2}dt with M(t) = E e^{−tZ²} = ½√(π/t)·erfcx(1/(2√t)), Z ~ Lap(1)."""
+
     def integrand(t: float) -> float:
         m = 0.5 * math.sqrt(math.pi / t) * erfcx(0.5 / math.sqrt(t))
-        return -math.expm1(d * math.log(m)) * t ** -1.5
+        return -math.expm1(d * math.log(m)) * t**-1.5
 
-    total = sum(integrate.quad(integrand, a, b, limit=200, epsrel=1e-11)[0]
-                for a, b in ((0.0, 1e-3), (1e-3, 1.0), (1.0, 1e3), (1e3, np.inf)))
+    total = sum(
+        integrate.quad(integrand, a, b, limit=200, epsrel=1e-11)[0]
+        for a, b in ((0.0, 1e-3), (1e-3, 1.0), (1.0, 1e3), (1e3, np.inf))
+    )
     return scale * total / (2.0 * math.sqrt(math.pi))
 
 
 def mean_estimation_log_delta(n: int, d: int) -> tuple[float, float]:
     """(log δ, log ω) of E5: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} = 1/(8√d n²)."""
     log_omega = -2.0 * math.log(n)
-    return math.log(2.0) + log_omega - d * math.log(32.0 * d * n ** 2), log_omega
+    return math.log(2.0) + log_omega - d * math.log(32.0 * d * n**2), log_omega
 
 
 def theorem9_log_delta_range(n: int, d: int) -> tuple[float, float]:
@@ -100,7 +103,9 @@ def sample_data_mean(n: int, d: int, p_plus: float, rng: np.random.Generator) ->
     return (2.0 * rng.binomial(n, p_plus, size=d) / n - 1.0) / math.sqrt(d)
 
 
-def log10_purification_scale(d: int, diameter: float, log_delta: float, log_omega: float, epsilon_prime: float) -> float:
+def log10_purification_scale(
+    d: int, diameter: float, log_delta: float, log_omega: float, epsilon_prime: float
+) -> float:
     """log10 of b = 2Δ/ε′ with Δ = 2d·R·(δ/2ω)^{1/d} (q = ∞), in log-space (b underflows for log δ ≲ −7000d)."""
     log_b = math.log(4.0 * d * diameter / epsilon_prime) + (log_delta - math.log(2.0) - log_omega) / d
     return log_b / math.log(10.0)
@@ -114,8 +119,9 @@ def _norms(out: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return np.linalg.norm(out - mean, axis=1)
 
 
-def mean_estimation_errors(mean: np.ndarray, n: int, epsilon_total: float, reference_log_delta: float, draws: int,
-                           rng: np.random.Generator) -> list[dict[str, Any]]:
+def mean_estimation_errors(
+    mean: np.ndarray, n: int, epsilon_total: float, reference_log_delta: float, draws: int, rng: np.random.Generator
+) -> list[dict[str, Any]]:
     """One record per method: the ℓ2 errors of ``draws`` releases of D̄ = ``mean`` at ε_tot, with parameters."""
     d = mean.shape[0]
     sens2, sens1 = 2.0 / n, 2.0 * math.sqrt(d) / n
@@ -129,30 +135,68 @@ def mean_estimation_errors(mean: np.ndarray, n: int, epsilon_total: float, refer
     b_lap = sens1 / epsilon_total
     sigma_ref = float(agm_sigma(epsilon_total, reference_log_delta, sens2))
     common = {"n": n, "d": d, "epsilon_total": epsilon_total, "adjacency": ADJACENCY, "draws": draws}
-    pur = {"epsilon": half, "log_delta": log_delta, "omega": math.exp(log_omega), "epsilon_prime": half,
-           "laplace_scale": b_pur, "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, half),
-           "noise_scale": sigma}
+    pur = {
+        "epsilon": half,
+        "log_delta": log_delta,
+        "omega": math.exp(log_omega),
+        "epsilon_prime": half,
+        "laplace_scale": b_pur,
+        "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, half),
+        "noise_scale": sigma,
+    }
     rows = [
         ("purified_gaussian", True, _norms(purified, mean), pur, sigma * float(chi_mean(d))),
-        ("gaussian_at_purification_delta", False, _norms(projected, mean),
-         {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf}, sigma * float(chi_mean(d))),
-        ("laplace", True, _norms(mean + rng.laplace(scale=b_lap, size=(draws, d)), mean),
-         {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": b_lap}, laplace_l2_norm_mean(d, b_lap)),
-        ("l2_knorm", True, np.linalg.norm(sample_l2_knorm(d, sens2, epsilon_total, draws, rng), axis=1),
-         {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": sens2 / epsilon_total}, d * sens2 / epsilon_total),
-        ("gaussian_reference", False, np.linalg.norm(sigma_ref * rng.standard_normal((draws, d)), axis=1),
-         {"epsilon": epsilon_total, "log_delta": reference_log_delta, "noise_scale": sigma_ref},
-         sigma_ref * float(chi_mean(d))),
+        (
+            "gaussian_at_purification_delta",
+            False,
+            _norms(projected, mean),
+            {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf},
+            sigma * float(chi_mean(d)),
+        ),
+        (
+            "laplace",
+            True,
+            _norms(mean + rng.laplace(scale=b_lap, size=(draws, d)), mean),
+            {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": b_lap},
+            laplace_l2_norm_mean(d, b_lap),
+        ),
+        (
+            "l2_knorm",
+            True,
+            np.linalg.norm(sample_l2_knorm(d, sens2, epsilon_total, draws, rng), axis=1),
+            {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": sens2 / epsilon_total},
+            d * sens2 / epsilon_total,
+        ),
+        (
+            "gaussian_reference",
+            False,
+            np.linalg.norm(sigma_ref * rng.standard_normal((draws, d)), axis=1),
+            {"epsilon": epsilon_total, "log_delta": reference_log_delta, "noise_scale": sigma_ref},
+            sigma_ref * float(chi_mean(d)),
+        ),
     ]
     records = []
     for method, pure, errors, params, expected in rows:
-        records.append({**common, "method": method, "pure": pure, "epsilon": np.nan, "log_delta": np.nan,
-                        "omega": np.nan, "epsilon_prime": np.nan, "laplace_scale": np.nan, "log10_laplace_scale": np.nan,
-                        **params,
-                        "error_mean": float(errors.mean()), "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws))
-                        if draws > 1 else np.nan, "expected_error": expected,
-                        "in_domain": bool(np.all(np.abs(projected) <= cube.radius)) if "gaussian_at" in method or
-                        method == "purified_gaussian" else True})
+        records.append(
+            {
+                **common,
+                "method": method,
+                "pure": pure,
+                "epsilon": np.nan,
+                "log_delta": np.nan,
+                "omega": np.nan,
+                "epsilon_prime": np.nan,
+                "laplace_scale": np.nan,
+                "log10_laplace_scale": np.nan,
+                **params,
+                "error_mean": float(errors.mean()),
+                "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
+                "expected_error": expected,
+                "in_domain": bool(np.all(np.abs(projected) <= cube.radius))
+                if "gaussian_at" in method or method == "purified_gaussian"
+                else True,
+            }
+        )
     return records
 
 
@@ -181,7 +225,9 @@ def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
         log_delta = float(log10_delta) * math.log(10.0)
         sigma_half = float(agm_sigma(eps / 2, log_delta, 2.0 / n))
         sigma_full = float(agm_sigma(eps, log_delta, 2.0 / n))
-        b_pur = purification_laplace_scale(purification_shift(d, math.inf, cube.diameter, log_delta, log_omega), eps / 2)
+        b_pur = purification_laplace_scale(
+            purification_shift(d, math.inf, cube.diameter, log_delta, log_omega), eps / 2
+        )
         bound = float(theorem9_lower_bound(n, d, eps, log_delta))
         for s in range(int(params["seeds"])):
             mean = sample_data_mean(n, d, params["p_plus"], np.random.default_rng(derive_seed(seed, "data", d, s)))
@@ -189,23 +235,55 @@ def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
             projected = np.clip(mean + sigma_half * rng.standard_normal((draws, d)), -cube.radius, cube.radius)
             purified = _norms(purify(projected, cube, eps / 2, log_delta, log_omega, rng), mean)
             gaussian = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
-            common = {"panel": "delta", "seed": s, "n": n, "d": d, "epsilon_total": eps, "adjacency": ADJACENCY,
-                      "draws": draws, "log_delta": log_delta, "theorem9_lower_bound": bound,
-                      "theorem9_valid": bool(lo < log_delta < hi), "theorem9_log_delta_min": lo,
-                      "theorem9_log_delta_max": hi, "paper_log_delta": paper_log_delta,
-                      "pure_rate": d * 2.0 / (n * eps), "in_domain": True}
-            records.append({**common, "method": "purified_gaussian", "pure": True, "epsilon": eps / 2,
-                            "omega": math.exp(log_omega), "epsilon_prime": eps / 2, "laplace_scale": b_pur,
-                            "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, eps / 2),
-                            "noise_scale": sigma_half, "error_mean": float(purified.mean()),
-                            "error_sem_draws": float(purified.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-                            "expected_error": sigma_half * float(chi_mean(d))})
-            records.append({**common, "method": "gaussian_at_delta", "pure": False, "epsilon": eps, "omega": np.nan,
-                            "epsilon_prime": np.nan, "laplace_scale": np.nan, "log10_laplace_scale": np.nan,
-                            "noise_scale": sigma_full,
-                            "error_mean": float(gaussian.mean()),
-                            "error_sem_draws": float(gaussian.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-                            "expected_error": sigma_full * float(chi_mean(d))})
+            common = {
+                "panel": "delta",
+                "seed": s,
+                "n": n,
+                "d": d,
+                "epsilon_total": eps,
+                "adjacency": ADJACENCY,
+                "draws": draws,
+                "log_delta": log_delta,
+                "theorem9_lower_bound": bound,
+                "theorem9_valid": bool(lo < log_delta < hi),
+                "theorem9_log_delta_min": lo,
+                "theorem9_log_delta_max": hi,
+                "paper_log_delta": paper_log_delta,
+                "pure_rate": d * 2.0 / (n * eps),
+                "in_domain": True,
+            }
+            records.append(
+                {
+                    **common,
+                    "method": "purified_gaussian",
+                    "pure": True,
+                    "epsilon": eps / 2,
+                    "omega": math.exp(log_omega),
+                    "epsilon_prime": eps / 2,
+                    "laplace_scale": b_pur,
+                    "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, eps / 2),
+                    "noise_scale": sigma_half,
+                    "error_mean": float(purified.mean()),
+                    "error_sem_draws": float(purified.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
+                    "expected_error": sigma_half * float(chi_mean(d)),
+                }
+            )
+            records.append(
+                {
+                    **common,
+                    "method": "gaussian_at_delta",
+                    "pure": False,
+                    "epsilon": eps,
+                    "omega": np.nan,
+                    "epsilon_prime": np.nan,
+                    "laplace_scale": np.nan,
+                    "log10_laplace_scale": np.nan,
+                    "noise_scale": sigma_full,
+                    "error_mean": float(gaussian.mean()),
+                    "error_sem_draws": float(gaussian.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
+                    "expected_error": sigma_full * float(chi_mean(d)),
+                }
+            )
     return records
 
 
@@ -222,15 +300,34 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
         b = purification_laplace_scale(purification_shift(1, math.inf, 2.0, log_delta, log_omega), half)
         for treatment in TREATMENTS:
             value = epsilon_inf_1d(p, q, treatment, omega=omega, b=b, n_points=int(audit["n_points"]))
-            records.append({"panel": "audit", "method": "purified_gaussian", "treatment": treatment, "pure": treatment == "full",
-                            "n": n, "d": 1, "epsilon_total": float(eps), "epsilon": half, "log_delta": log_delta,
-                            "omega": omega, "epsilon_prime": half, "laplace_scale": b,
-                            "log10_laplace_scale": math.log10(b), "noise_scale": sigma,
-                            "adjacency": ADJACENCY, "epsilon_inf": value, "bound": float(eps), "in_domain": True})
+            records.append(
+                {
+                    "panel": "audit",
+                    "method": "purified_gaussian",
+                    "treatment": treatment,
+                    "pure": treatment == "full",
+                    "n": n,
+                    "d": 1,
+                    "epsilon_total": float(eps),
+                    "epsilon": half,
+                    "log_delta": log_delta,
+                    "omega": omega,
+                    "epsilon_prime": half,
+                    "laplace_scale": b,
+                    "log10_laplace_scale": math.log10(b),
+                    "noise_scale": sigma,
+                    "adjacency": ADJACENCY,
+                    "epsilon_inf": value,
+                    "bound": float(eps),
+                    "in_domain": True,
+                }
+            )
     return records
 
 
-def compute(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def compute(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """The ``ext_mean_estimation`` frame: panels ``dimension``, ``delta`` and ``audit`` (module docstring)."""
     records = _dimension_panel(params, seed, progress) + _delta_panel(params, seed) + _audit_panel(params)
     frame = pd.DataFrame.from_records(records)

@@ -46,26 +46,33 @@ from dplab.seeding import derive_seed
 from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale
 
-__all__ = ["mode_histogram", "compute_mode_release", "gap_at_level", "mode_release_audit", "neighbour_transitions",
-           "ALG12_VARIANTS"]
+__all__ = [
+    "mode_histogram",
+    "compute_mode_release",
+    "gap_at_level",
+    "mode_release_audit",
+    "neighbour_transitions",
+    "ALG12_VARIANTS",
+]
 
 ADJACENCY = "replace_one"
 ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
 _MAX_GAP = 100_000
 
 
-def mode_histogram(n_bits: int, n_records: int, mode_share: float, gap: int,
-                   layout: str = "uniform_rest") -> tuple[np.ndarray, np.ndarray]:
+def mode_histogram(
+    n_bits: int, n_records: int, mode_share: float, gap: int, layout: str = "uniform_rest"
+) -> tuple[np.ndarray, np.ndarray]:
     """(values, multiplicities) of the E7 histogram, the mode first with c₁ = round(share·n) and the runner-up
     c₁ − g.  ``"uniform_rest"`` (spec E7): the other 2^d − 2 items share the remaining records as evenly as possible
     (counts r + 1 and r); ``"all_runner_up"`` (PROPOSED worst case for noisy-max selection): all 2^d − 1 other items
     have count c₁ − g (then the number of records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped."""
     c1 = round(mode_share * n_records)
     if layout == "all_runner_up":
-        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2 ** n_bits - 1], dtype=np.int64)
+        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2**n_bits - 1], dtype=np.int64)
     if layout != "uniform_rest":
         raise ValueError(f"layout={layout!r} is not allowed; choose 'uniform_rest' or 'all_runner_up'")
-    others = 2 ** n_bits - 2
+    others = 2**n_bits - 2
     rest = n_records - 2 * c1 + gap
     base, extra = divmod(rest, others)
     values = np.array([c1, c1 - gap, base + 1, base], dtype=np.int64)
@@ -81,7 +88,7 @@ def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
 
 def _variant(method: str) -> tuple[str, str]:
     """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
-    rule, bottom = method[len("alg12_"):].rsplit("_", 1)
+    rule, bottom = method[len("alg12_") :].rsplit("_", 1)
     return rule, bottom
 
 
@@ -98,15 +105,17 @@ def _bisect_gap(success: Callable[[int], float], level: float) -> float:
     return float(hi)
 
 
-def _method_success(method: str, n_bits: int, params: Mapping[str, Any],
-                    layout: str = "uniform_rest") -> Callable[[int], float]:
+def _method_success(
+    method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest"
+) -> Callable[[int], float]:
     """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
     eps_tot, n, share = params["epsilon_total"], params["n_records"], params["mode_share"]
-    size = 2 ** n_bits
+    size = 2**n_bits
     if method in ALG12_VARIANTS:
         rule, bottom = _variant(method)
-        return lambda g: pure_mode_release_success_probability(0, math.ceil(g / 2), size, eps_tot / 2.0,
-                                                               delta_rule=rule, bottom=bottom)
+        return lambda g: pure_mode_release_success_probability(
+            0, math.ceil(g / 2), size, eps_tot / 2.0, delta_rule=rule, bottom=bottom
+        )
     if method == "distance_reference":
         return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, math.log(params["reference_delta"])))
     if method == "distance_uniform_bottom":
@@ -119,9 +128,11 @@ def _method_success(method: str, n_bits: int, params: Mapping[str, Any],
     if method == "report_noisy_max":
         return lambda g: report_noisy_max_success_probability(*histogram(g), eps_tot) if g > 0 else 0.5
     if method == "exponential_mechanism":
+
         def em(g: int) -> float:
             values, mult = histogram(g)
             return float(np.exp(exponential_mechanism_log_probabilities(_counts(values, mult), eps_tot, 1.0)[0]))
+
         return em
     raise ValueError(f"method={method!r} has no closed-form success probability")
 
@@ -140,18 +151,29 @@ def _alg12_row(method: str, counts: np.ndarray, eps_tot: float, trials: int, rng
     mode, _, _, distance = mode_and_distance(counts)
     if np.any((out < BOTTOM) | (out >= counts.size)) or (bottom == "uniform" and np.any(out == BOTTOM)):
         raise AssertionError(f"{method}: output outside the declared output space")
-    return {"success_rate": float(np.mean(out == mode)), "bottom_rate": float(np.mean(out == BOTTOM)),
-            "success_exact": pure_mode_release_success_probability(mode, distance, counts.size, eps, delta_rule=rule,
-                                                                   bottom=bottom),
-            "epsilon": eps, "epsilon_prime": eps, "log_delta": log_delta, "code_bits": n_bits,
-            "omega": 2.0 ** -n_bits, "threshold": stability_threshold(eps, log_delta),
-            "laplace_scale": purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps),
-            "flip_probability": bit_flip_probability(n_bits, eps, log_delta), "delta_rule": rule, "bottom": bottom,
-            "pure": True}
+    return {
+        "success_rate": float(np.mean(out == mode)),
+        "bottom_rate": float(np.mean(out == BOTTOM)),
+        "success_exact": pure_mode_release_success_probability(
+            mode, distance, counts.size, eps, delta_rule=rule, bottom=bottom
+        ),
+        "epsilon": eps,
+        "epsilon_prime": eps,
+        "log_delta": log_delta,
+        "code_bits": n_bits,
+        "omega": 2.0**-n_bits,
+        "threshold": stability_threshold(eps, log_delta),
+        "laplace_scale": purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps),
+        "flip_probability": bit_flip_probability(n_bits, eps, log_delta),
+        "delta_rule": rule,
+        "bottom": bottom,
+        "pure": True,
+    }
 
 
-def _distance_row(method: str, counts: np.ndarray, eps_tot: float, delta_ref: float, trials: int,
-                  rng: np.random.Generator) -> dict:
+def _distance_row(
+    method: str, counts: np.ndarray, eps_tot: float, delta_ref: float, trials: int, rng: np.random.Generator
+) -> dict:
     mode, _, _, distance = mode_and_distance(counts)
     uniform = method == "distance_uniform_bottom"
     log_delta = uniform_bottom_log_delta(eps_tot, counts.size) if uniform else math.log(delta_ref)
@@ -159,20 +181,32 @@ def _distance_row(method: str, counts: np.ndarray, eps_tot: float, delta_ref: fl
     p_pass = float(pass_probability(distance, eps_tot, log_delta))
     if uniform:
         u = encode_bottom(u, counts.size, "uniform", rng)
-    return {"success_rate": float(np.mean(u == mode)), "bottom_rate": float(np.mean(u == BOTTOM)),
-            "success_exact": p_pass + (1 - p_pass) / counts.size if uniform else p_pass, "epsilon": eps_tot,
-            "log_delta": log_delta, "threshold": stability_threshold(eps_tot, log_delta),
-            "bottom": "uniform" if uniform else "failure", "pure": uniform}
+    return {
+        "success_rate": float(np.mean(u == mode)),
+        "bottom_rate": float(np.mean(u == BOTTOM)),
+        "success_exact": p_pass + (1 - p_pass) / counts.size if uniform else p_pass,
+        "epsilon": eps_tot,
+        "log_delta": log_delta,
+        "threshold": stability_threshold(eps_tot, log_delta),
+        "bottom": "uniform" if uniform else "failure",
+        "pure": uniform,
+    }
 
 
-def compute_mode_release(params: Mapping[str, Any], seed: int,
-                         progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def compute_mode_release(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_mode_release``: one row per (method, bits, gap, seed) with the success rate P(output = f(D)) over
     ``trials`` releases, its exact value where a closed form exists, the ⊥ rate, and the privacy parameters; plus
     ``gap_at_level`` (exact gap for success ≥ ``success_level``) per (method, bits)."""
     eps_tot, trials = params["epsilon_total"], params["trials"]
-    methods = [*ALG12_VARIANTS, "distance_reference", "distance_uniform_bottom", "report_noisy_max",
-               "exponential_mechanism"]
+    methods = [
+        *ALG12_VARIANTS,
+        "distance_reference",
+        "distance_uniform_bottom",
+        "report_noisy_max",
+        "exponential_mechanism",
+    ]
     rows = []
     cells = [(layout, n_bits) for layout in params["layouts"] for n_bits in params["bits"]]
     for layout, n_bits in progress(cells):
@@ -189,29 +223,86 @@ def compute_mode_release(params: Mapping[str, Any], seed: int,
                     elif method.startswith("distance"):
                         row = _distance_row(method, counts, eps_tot, params["reference_delta"], trials, rng)
                     elif method == "report_noisy_max":
-                        row = {"success_rate": float(np.mean(report_noisy_max_grouped(values, mult, eps_tot, trials,
-                                                                                      rng) == 0)),
-                               "success_exact": report_noisy_max_success_probability(values, mult, eps_tot)
-                               if gap > 0 else math.nan, "epsilon": eps_tot, "laplace_scale": 2.0 / eps_tot,
-                               "pure": True}
+                        row = {
+                            "success_rate": float(
+                                np.mean(report_noisy_max_grouped(values, mult, eps_tot, trials, rng) == 0)
+                            ),
+                            "success_exact": report_noisy_max_success_probability(values, mult, eps_tot)
+                            if gap > 0
+                            else math.nan,
+                            "epsilon": eps_tot,
+                            "laplace_scale": 2.0 / eps_tot,
+                            "pure": True,
+                        }
                     else:
-                        row = {"success_rate": float(np.mean(exponential_mechanism_selection(counts, eps_tot, trials,
-                                                                                            rng) == mode)),
-                               "success_exact": float(np.exp(exponential_mechanism_log_probabilities(
-                                   counts, eps_tot, 1.0)[mode])), "epsilon": eps_tot, "pure": True}
-                    rows.append({"method": method, "layout": layout, "bits": n_bits, "universe_size": 2 ** n_bits,
-                                 "gap": gap, "seed": seed, "replicate": s, "n_trials": trials,
-                                 "n_records": int(counts.sum()), "occ1": occ1, "occ2": occ2, "distance": distance,
-                                 "epsilon_total": eps_tot, "gap_at_level": level_gap[method],
-                                 "success_level": params["success_level"], "adjacency": ADJACENCY, **row})
-    columns = ["method", "pure", "layout", "bits", "universe_size", "gap", "seed", "replicate", "n_trials", "success_rate",
-               "success_exact", "bottom_rate", "gap_at_level", "success_level", "epsilon_total", "epsilon",
-               "epsilon_prime", "log_delta", "omega", "laplace_scale", "threshold", "code_bits", "flip_probability",
-               "delta_rule", "bottom", "n_records", "occ1", "occ2", "distance", "adjacency"]
+                        row = {
+                            "success_rate": float(
+                                np.mean(exponential_mechanism_selection(counts, eps_tot, trials, rng) == mode)
+                            ),
+                            "success_exact": float(
+                                np.exp(exponential_mechanism_log_probabilities(counts, eps_tot, 1.0)[mode])
+                            ),
+                            "epsilon": eps_tot,
+                            "pure": True,
+                        }
+                    rows.append(
+                        {
+                            "method": method,
+                            "layout": layout,
+                            "bits": n_bits,
+                            "universe_size": 2**n_bits,
+                            "gap": gap,
+                            "seed": seed,
+                            "replicate": s,
+                            "n_trials": trials,
+                            "n_records": int(counts.sum()),
+                            "occ1": occ1,
+                            "occ2": occ2,
+                            "distance": distance,
+                            "epsilon_total": eps_tot,
+                            "gap_at_level": level_gap[method],
+                            "success_level": params["success_level"],
+                            "adjacency": ADJACENCY,
+                            **row,
+                        }
+                    )
+    columns = [
+        "method",
+        "pure",
+        "layout",
+        "bits",
+        "universe_size",
+        "gap",
+        "seed",
+        "replicate",
+        "n_trials",
+        "success_rate",
+        "success_exact",
+        "bottom_rate",
+        "gap_at_level",
+        "success_level",
+        "epsilon_total",
+        "epsilon",
+        "epsilon_prime",
+        "log_delta",
+        "omega",
+        "laplace_scale",
+        "threshold",
+        "code_bits",
+        "flip_probability",
+        "delta_rule",
+        "bottom",
+        "n_records",
+        "occ1",
+        "occ2",
+        "distance",
+        "adjacency",
+    ]
     return pd.DataFrame(rows).reindex(columns=columns)
 
 
 # ------------------------------------------------------------------------------------------------- exact audit
+
 
 def _histograms(universe_size: int, n_records: int) -> np.ndarray:
     """All histograms of ``n_records`` records over ``universe_size`` items, shape (H, universe_size)."""
@@ -248,14 +339,27 @@ def neighbour_transitions(universe_size: int, n_records: int) -> set[tuple[int, 
 def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int, int, int, int]]:
     """Same mode with |𝒟₀ − 𝒟₀′| ≤ 1 (0 ≤ 𝒟₀ ≤ max_distance), and mode changes with 𝒟₀, 𝒟₀′ ∈ {0, 1}: a superset
     of the replace-one transitions (checked against :func:`neighbour_transitions`)."""
-    out = {(m, k, m, k2) for m in range(universe_size) for k in range(max_distance + 1)
-           for k2 in (k - 1, k, k + 1) if 0 <= k2 <= max_distance}
-    out |= {(a, k, b, k2) for a in range(universe_size) for b in range(universe_size) if a != b
-            for k in (0, 1) for k2 in (0, 1)}
+    out = {
+        (m, k, m, k2)
+        for m in range(universe_size)
+        for k in range(max_distance + 1)
+        for k2 in (k - 1, k, k + 1)
+        if 0 <= k2 <= max_distance
+    }
+    out |= {
+        (a, k, b, k2)
+        for a in range(universe_size)
+        for b in range(universe_size)
+        if a != b
+        for k in (0, 1)
+        for k2 in (0, 1)
+    }
     return out
 
 
-def _max_log_ratio(transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]) -> tuple[float, tuple]:
+def _max_log_ratio(
+    transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
+) -> tuple[float, tuple]:
     """max over transitions and outputs of |log P(o | D) − log P(o | D′)| (∞ if one side is 0 and the other not)."""
     cache: dict[tuple[int, int], np.ndarray] = {}
 
@@ -276,8 +380,9 @@ def _max_log_ratio(transitions: set[tuple[int, int, int, int]], pmf: Callable[[i
     return worst, arg
 
 
-def mode_release_audit(params: Mapping[str, Any], seed: int = 0,
-                       progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def mode_release_audit(
+    params: Mapping[str, Any], seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_mode_release_audit``: exact pure ε (max log ratio of the exact output laws over neighbouring
     histograms) of Algorithm 12 (δ corrected / as printed × ⊥ uniform / reserved × Algorithm 2 geometry) against
     Theorem 6's 2ε, and of the unpurified u_apx with each ⊥ encoding.  Two enumerations: ``reduced`` (all
@@ -287,7 +392,7 @@ def mode_release_audit(params: Mapping[str, Any], seed: int = 0,
     eps = audit["epsilon"]
     rows = []
     for n_bits, n_records in progress(list(zip(audit["bits"], audit["exhaustive_records"]))):
-        size = 2 ** n_bits
+        size = 2**n_bits
         exhaustive = neighbour_transitions(size, n_records)
         for rule in DELTA_RULES:
             for bottom in BOTTOM_ENCODINGS:
@@ -295,38 +400,83 @@ def mode_release_audit(params: Mapping[str, Any], seed: int = 0,
                 log_delta = mode_release_log_delta(cbits, eps, rule)
                 max_k = math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"]
                 reduced = _reduced_transitions(size, max_k)
-                treatments = [(f"alg12_geometry_{g}", 2 * eps,
-                               lambda m, k, g=g: pure_mode_release_pmf(m, k, size, eps, bottom=bottom, geometry=g,
-                                                                       log_delta=log_delta))
-                              for g in audit["geometries"]]
-                treatments.append(("unpurified", uniform_bottom_pure_epsilon(eps, log_delta, size)
-                                   if bottom == "uniform" else math.inf,
-                                   lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom)))
+                treatments = [
+                    (
+                        f"alg12_geometry_{g}",
+                        2 * eps,
+                        lambda m, k, g=g: pure_mode_release_pmf(
+                            m, k, size, eps, bottom=bottom, geometry=g, log_delta=log_delta
+                        ),
+                    )
+                    for g in audit["geometries"]
+                ]
+                treatments.append(
+                    (
+                        "unpurified",
+                        uniform_bottom_pure_epsilon(eps, log_delta, size) if bottom == "uniform" else math.inf,
+                        lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom),
+                    )
+                )
                 for treatment, bound, pmf in treatments:
                     for enumeration, transitions in (("reduced", reduced), ("exhaustive", exhaustive)):
                         value, worst = _max_log_ratio(transitions, pmf)
-                        rows.append({"bits": n_bits, "universe_size": size, "treatment": treatment,
-                                     "delta_rule": rule, "bottom": bottom, "enumeration": enumeration,
-                                     "n_records": n_records if enumeration == "exhaustive" else math.nan,
-                                     "max_distance": max_k if enumeration == "reduced" else math.nan,
-                                     "n_transitions": len(transitions),
-                                     "exhaustive_within_reduced": exhaustive <= reduced,
-                                     "epsilon": eps, "code_bits": cbits, "log_delta": log_delta,
-                                     "threshold": stability_threshold(eps, log_delta), "epsilon_inf": value,
-                                     "bound": bound, "within_bound": bool(value <= bound + 1e-9),
-                                     "worst_transition": " ".join(map(str, worst)), "adjacency": ADJACENCY})
+                        rows.append(
+                            {
+                                "bits": n_bits,
+                                "universe_size": size,
+                                "treatment": treatment,
+                                "delta_rule": rule,
+                                "bottom": bottom,
+                                "enumeration": enumeration,
+                                "n_records": n_records if enumeration == "exhaustive" else math.nan,
+                                "max_distance": max_k if enumeration == "reduced" else math.nan,
+                                "n_transitions": len(transitions),
+                                "exhaustive_within_reduced": exhaustive <= reduced,
+                                "epsilon": eps,
+                                "code_bits": cbits,
+                                "log_delta": log_delta,
+                                "threshold": stability_threshold(eps, log_delta),
+                                "epsilon_inf": value,
+                                "bound": bound,
+                                "within_bound": bool(value <= bound + 1e-9),
+                                "worst_transition": " ".join(map(str, worst)),
+                                "adjacency": ADJACENCY,
+                            }
+                        )
         log_delta = uniform_bottom_log_delta(eps, size)
-        for enumeration, transitions in (("reduced", _reduced_transitions(
-                size, math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"])),
-                                         ("exhaustive", exhaustive)):
-            value, worst = _max_log_ratio(transitions, lambda m, k: distance_to_instability_pmf(
-                m, k, size, eps, log_delta, "uniform"))
-            rows.append({"bits": n_bits, "universe_size": size, "treatment": "unpurified",
-                         "delta_rule": "uniform_calibrated", "bottom": "uniform", "enumeration": enumeration,
-                         "n_records": n_records if enumeration == "exhaustive" else math.nan,
-                         "max_distance": math.nan, "n_transitions": len(transitions),
-                         "exhaustive_within_reduced": True, "epsilon": eps, "code_bits": n_bits,
-                         "log_delta": log_delta, "threshold": stability_threshold(eps, log_delta),
-                         "epsilon_inf": value, "bound": eps, "within_bound": bool(value <= eps + 1e-9),
-                         "worst_transition": " ".join(map(str, worst)), "adjacency": ADJACENCY})
+        for enumeration, transitions in (
+            (
+                "reduced",
+                _reduced_transitions(
+                    size, math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"]
+                ),
+            ),
+            ("exhaustive", exhaustive),
+        ):
+            value, worst = _max_log_ratio(
+                transitions, lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, "uniform")
+            )
+            rows.append(
+                {
+                    "bits": n_bits,
+                    "universe_size": size,
+                    "treatment": "unpurified",
+                    "delta_rule": "uniform_calibrated",
+                    "bottom": "uniform",
+                    "enumeration": enumeration,
+                    "n_records": n_records if enumeration == "exhaustive" else math.nan,
+                    "max_distance": math.nan,
+                    "n_transitions": len(transitions),
+                    "exhaustive_within_reduced": True,
+                    "epsilon": eps,
+                    "code_bits": n_bits,
+                    "log_delta": log_delta,
+                    "threshold": stability_threshold(eps, log_delta),
+                    "epsilon_inf": value,
+                    "bound": eps,
+                    "within_bound": bool(value <= eps + 1e-9),
+                    "worst_transition": " ".join(map(str, worst)),
+                    "adjacency": ADJACENCY,
+                }
+            )
     return pd.DataFrame(rows)

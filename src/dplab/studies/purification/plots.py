@@ -13,7 +13,6 @@ from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, leg
 __all__ = ["plot_fig1", "plot_fig2", "plot_fig3", "plot_fig4", "plot_mc_audit", "plot_erm"]
 
 
-
 def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Per-coordinate variance against δ: Laplace (dashed, flat) and the analytic Gaussian (solid)."""
     fig, axes = figure(1, 1, width=4.4, height=3.2)
@@ -23,16 +22,22 @@ def plot_fig1(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             part = data[data["mechanism"] == kind + adjacency].sort_values("delta")
             if len(part):
                 name = "analytic Gaussian" if kind != "laplace" else "Laplace"
-                ax.plot(part["delta"], part["variance"], style, color=colour,
-                        label=f"{name} ({'replace-one' if adjacency else 'add/remove'})")
+                ax.plot(
+                    part["delta"],
+                    part["variance"],
+                    style,
+                    color=colour,
+                    label=f"{name} ({'replace-one' if adjacency else 'add/remove'})",
+                )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("$\\delta$")
     ax.set_ylabel("per-coordinate variance")
     ax.set_title(f"$\\varepsilon$ = {params['epsilon']:g}")
     ax.legend()
-    footer(fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP "
-                "(Balle–Wang 2018).")
+    footer(
+        fig, "Histogram release; Laplace is pure DP (independent of δ), the Gaussian is (ε, δ)-DP (Balle–Wang 2018)."
+    )
     return fig
 
 
@@ -41,9 +46,10 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     fig, axes = figure(1, 2, width=2.9, height=2.9)
     dt = float(data["delta_tilde"].iloc[0])
     theta = np.linspace(0, 2 * np.pi, 400)
-    for ax, measure, title in ((axes[0][0], "nu", "$\\nu$ = Unif(unit disk)"),
-                               (axes[0][1], "mu",
-                                "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)")):
+    for ax, measure, title in (
+        (axes[0][0], "nu", "$\\nu$ = Unif(unit disk)"),
+        (axes[0][1], "mu", "$\\mu$ = $\\tilde\\Delta^2\\delta_0$ + (1-$\\tilde\\Delta^2$)Unif(annulus)"),
+    ):
         part = data[data["measure"] == measure]
         ax.scatter(part["x1"], part["x2"], s=1, alpha=0.35, color="C0" if measure == "nu" else "C1", lw=0)
         ax.plot(np.cos(theta), np.sin(theta), "k-", lw=0.8)
@@ -52,14 +58,18 @@ def plot_fig2(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.set_title(title, fontsize=7.5)
     inner = data[(data["measure"] == "nu") & (np.hypot(data["x1"], data["x2"]) < dt)].head(40)
     for row in inner.itertuples():
-        axes[0][0].annotate("", xy=(0, 0), xytext=(row.x1, row.x2),
-                            arrowprops={"arrowstyle": "->", "lw": 0.4, "color": "C3"})
+        axes[0][0].annotate(
+            "", xy=(0, 0), xytext=(row.x1, row.x2), arrowprops={"arrowstyle": "->", "lw": 0.4, "color": "C3"}
+        )
     mass = data["tv_distance"].iloc[0]
     axes[0][1].scatter([0], [0], s=400 * mass, color="C3", zorder=3)
-    footer(fig, f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
-                 f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), "
-                 f"{data['lemma6_bound_ball'].iloc[0]:.3g} (ball); 1-D quantile check "
-                 f"$W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.")
+    footer(
+        fig,
+        f"$\\tilde\\Delta$ = {dt:g}: $d_{{TV}}$ = {mass:.3g}, $W_\\infty$ = {data['w_inf'].iloc[0]:.3g}; "
+        f"Lemma 6 bound {data['lemma6_bound_general'].iloc[0]:.3g} (general), "
+        f"{data['lemma6_bound_ball'].iloc[0]:.3g} (ball); 1-D quantile check "
+        f"$W_\\infty$ = {data['w_inf_1d_numeric'].iloc[0]:.4f}.",
+    )
     return fig
 
 
@@ -67,10 +77,12 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Trade-off functions f_{ε,δ} (blue), f_{ε,0}, f_{ε+ε′,0} (red) and the diagonal."""
     fig, axes = figure(1, 1, width=3.6, height=3.4)
     ax = axes[0][0]
-    styles = {"eps_delta": ("C0", "-", f"$f_{{\\varepsilon,\\delta}}$ ({params['epsilon']:g}, {params['delta']:g})"),
-              "eps_0": ("0.4", "--", "$f_{\\varepsilon,0}$"),
-              "eps_plus_eps_prime_0": ("C3", "-", "$f_{\\varepsilon+\\varepsilon',0}$ (purified)"),
-              "no_privacy": ("k", ":", "1 - $\\alpha$")}
+    styles = {
+        "eps_delta": ("C0", "-", f"$f_{{\\varepsilon,\\delta}}$ ({params['epsilon']:g}, {params['delta']:g})"),
+        "eps_0": ("0.4", "--", "$f_{\\varepsilon,0}$"),
+        "eps_plus_eps_prime_0": ("C3", "-", "$f_{\\varepsilon+\\varepsilon',0}$ (purified)"),
+        "no_privacy": ("k", ":", "1 - $\\alpha$"),
+    }
     for curve, (colour, style, label) in styles.items():
         part = data[data["curve"] == curve]
         ax.plot(part["alpha"], part["beta"], style, color=colour, label=label)
@@ -79,9 +91,12 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_xlabel("type I error $\\alpha$")
     ax.set_ylabel("type II error $\\beta$")
     ax.legend()
-    footer(fig, f"Blue and red cross at $\\alpha$ = {crossing:.4g}: "
-                 "$f_{\\varepsilon,\\delta} \\leq f_{\\varepsilon+\\varepsilon',0}$ does not hold pointwise "
-                 "(erratum A6).")
+    footer(
+        fig,
+        f"Blue and red cross at $\\alpha$ = {crossing:.4g}: "
+        "$f_{\\varepsilon,\\delta} \\leq f_{\\varepsilon+\\varepsilon',0}$ does not hold pointwise "
+        "(erratum A6).",
+    )
     return fig
 
 
@@ -91,33 +106,74 @@ def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax = axes[0][0]
     nodes = data[data["kind"] == "node"].set_index("node_id")
     size = params["font_size"]
-    boxes = {node_id: ax.text(row["x"] * 3, row["y"] * 2, row["label"], ha="center", va="center", fontsize=size,
-                              bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"})
-             for node_id, row in nodes.iterrows()}
+    boxes = {
+        node_id: ax.text(
+            row["x"] * 3,
+            row["y"] * 2,
+            row["label"],
+            ha="center",
+            va="center",
+            fontsize=size,
+            bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"},
+        )
+        for node_id, row in nodes.iterrows()
+    }
     for row in data[data["kind"] == "edge"].itertuples():
         a, b = nodes.loc[row.source], nodes.loc[row.target]
         start, end = np.array([a["x"] * 3, a["y"] * 2]), np.array([b["x"] * 3, b["y"] * 2])
         horizontal = a["y"] == b["y"]
         curved = horizontal and abs(a["x"] - b["x"]) > 1
         # The arrows end at the node boxes' edges (patchA/patchB), however wide each label is.
-        ax.annotate("", xy=end, xytext=start, arrowprops={
-            "arrowstyle": "<->" if horizontal else "->", "lw": 0.8, "color": "C3" if curved else "0.3",
-            "patchA": boxes[row.source].get_bbox_patch(), "patchB": boxes[row.target].get_bbox_patch(),
-            "shrinkA": 3, "shrinkB": 3, "connectionstyle": "arc3,rad=0.25" if curved else "arc3"})
+        ax.annotate(
+            "",
+            xy=end,
+            xytext=start,
+            arrowprops={
+                "arrowstyle": "<->" if horizontal else "->",
+                "lw": 0.8,
+                "color": "C3" if curved else "0.3",
+                "patchA": boxes[row.source].get_bbox_patch(),
+                "patchB": boxes[row.target].get_bbox_patch(),
+                "shrinkA": 3,
+                "shrinkB": 3,
+                "connectionstyle": "arc3,rad=0.25" if curved else "arc3",
+            },
+        )
         if curved:
-            ax.text(*((start + end) / 2 + np.array([0, -0.75])), row.label, ha="center", va="center",
-                    fontsize=size - 1.5, color="C3")
+            ax.text(
+                *((start + end) / 2 + np.array([0, -0.75])),
+                row.label,
+                ha="center",
+                va="center",
+                fontsize=size - 1.5,
+                color="C3",
+            )
         elif horizontal:
-            ax.text(*((start + end) / 2 + np.array([0, 0.22])), row.label, ha="center", va="center",
-                    fontsize=size - 1.5, color="0.15")
+            ax.text(
+                *((start + end) / 2 + np.array([0, 0.22])),
+                row.label,
+                ha="center",
+                va="center",
+                fontsize=size - 1.5,
+                color="0.15",
+            )
         else:  # vertical edges: the label beside the arrow, not across it
-            ax.text(*((start + end) / 2 + np.array([0.12, 0])), row.label, ha="left", va="center",
-                    fontsize=size - 1.5, color="0.15")
+            ax.text(
+                *((start + end) / 2 + np.array([0.12, 0])),
+                row.label,
+                ha="left",
+                va="center",
+                fontsize=size - 1.5,
+                color="0.15",
+            )
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")
-    footer(fig, "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream "
-                "laws; after uniform mixing; after Laplace noise.")
+    footer(
+        fig,
+        "Proof of Theorem 1 (the paper draws it with ε' = ε, so its bottom edge reads 2ε). Rows: upstream "
+        "laws; after uniform mixing; after Laplace noise.",
+    )
     return fig
 
 
@@ -132,19 +188,28 @@ def plot_mc_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.plot(rows["n_samples"], rows["epsilon_lb"], "o-", color=colour, label=f"{label}: MC lower bound")
             exact = rows["epsilon_exact"].iloc[0]
             if np.isfinite(exact):
-                ax.axhline(exact, color=colour, ls="--", lw=0.8,
-                           label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}")
-        ax.axhline(part["epsilon"].iloc[0] + part["epsilon_prime"].iloc[0], color="k", ls=":", lw=0.8,
-                   label="bound $\\varepsilon+\\varepsilon'$")
+                ax.axhline(
+                    exact, color=colour, ls="--", lw=0.8, label=f"{label}: exact $\\varepsilon_\\infty$ = {exact:.3g}"
+                )
+        ax.axhline(
+            part["epsilon"].iloc[0] + part["epsilon_prime"].iloc[0],
+            color="k",
+            ls=":",
+            lw=0.8,
+            label="bound $\\varepsilon+\\varepsilon'$",
+        )
         ax.set_xscale("log")
         ax.set_xlabel("samples per neighbour N")
         ax.set_ylabel("$\\varepsilon$ lower bound (pure DP)")
         ax.set_title(mechanism)
         legend_below(ax)
     row = data.iloc[0]
-    footer(fig, f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
-                 f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, "
-                 f"α = {row['alpha']:g}.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. (ε, δ) = ({row['epsilon']:g}, {row['delta']:g}), ω = {row['omega']:g}, ε' = "
+        f"{row['epsilon_prime']:g}; Clopper–Pearson, Bonferroni over {int(row['n_events'])} events, "
+        f"α = {row['alpha']:g}.",
+    )
     return fig
 
 
@@ -176,19 +241,30 @@ def largest_relative_difference(summary: pd.DataFrame, keys: list[str], method: 
 def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """Excess empirical risk (mean ± s.e. over seeds) against ε_tot (fixed n) and against n (fixed ε_tot)."""
     fig, axes = figure(1, 2, width=3.6, height=3.0)
-    summary = data.groupby(["in_epsilon_sweep", "in_n_sweep", "method", "n", "epsilon_total"])["excess_risk"].agg(
-        ["mean", "sem"]).reset_index()
-    for ax, flag, xcol, title in ((axes[0][0], "in_epsilon_sweep", "epsilon_total",
-                                   f"n = {params['epsilon_sweep']['n']}"),
-                                  (axes[0][1], "in_n_sweep", "n",
-                                   f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}")):
+    summary = (
+        data.groupby(["in_epsilon_sweep", "in_n_sweep", "method", "n", "epsilon_total"])["excess_risk"]
+        .agg(["mean", "sem"])
+        .reset_index()
+    )
+    for ax, flag, xcol, title in (
+        (axes[0][0], "in_epsilon_sweep", "epsilon_total", f"n = {params['epsilon_sweep']['n']}"),
+        (axes[0][1], "in_n_sweep", "n", f"$\\varepsilon_{{tot}}$ = {params['n_sweep']['epsilon']:g}"),
+    ):
         part = summary[summary[flag]]
         for method, (colour, style, label) in METHOD_STYLES.items():
             rows = part[part["method"] == method].sort_values(xcol)
             if len(rows):
                 marker = BEFORE_PURIFICATION if method == "dpsgd_before_purification" else {"ms": 3}
-                ax.errorbar(rows[xcol], rows["mean"].clip(lower=1e-7), yerr=rows["sem"], fmt=style, color=colour,
-                            lw=1, label=label, **marker)
+                ax.errorbar(
+                    rows[xcol],
+                    rows["mean"].clip(lower=1e-7),
+                    yerr=rows["sem"],
+                    fmt=style,
+                    color=colour,
+                    lw=1,
+                    label=label,
+                    **marker,
+                )
         ax.set_xscale("log")
         ax.set_yscale("log")
         readable_log_axis(ax, "x", ticks=part[xcol].unique())
@@ -200,9 +276,14 @@ def plot_erm(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     note = f" Paper schedule capped at T = {params['max_steps_paper']} for {points} point(s)." if len(capped) else ""
     gap = largest_relative_difference(summary, ["n", "epsilon_total"], "dpsgd_before_purification", "purified_dpsgd")
     if np.isfinite(gap):
-        note += (f" DP-SGD before purification (hollow circles) and after it differ by at most {gap:.2g} "
-                 "(relative) in mean excess risk.")
-    footer(fig, f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, "
-                f"{params['seeds']} seeds; purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}")
+        note += (
+            f" DP-SGD before purification (hollow circles) and after it differ by at most {gap:.2g} "
+            "(relative) in mean excess risk."
+        )
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Logistic regression, d = {params['d']}, λ = {params['lam']:g}, "
+        f"{params['seeds']} seeds; purified methods split ε_tot equally between DP-SGD and Algorithm 1.{note}",
+    )
     legend_above(fig, axes[0][0], ncol=3)
     return fig

@@ -22,8 +22,12 @@ METHOD_STYLES = {
 }
 
 _PARAMETER_NAMES = {"epsilon_total": "ε_tot", "k": "K"}
-_SWEEPS = (("in_n_sweep", "n", "n"), ("in_epsilon_sweep", "epsilon_total", "$\\varepsilon_{tot}$"),
-           ("in_d_sweep", "d", "d"), ("in_k_sweep", "k", "K"))
+_SWEEPS = (
+    ("in_n_sweep", "n", "n"),
+    ("in_epsilon_sweep", "epsilon_total", "$\\varepsilon_{tot}$"),
+    ("in_d_sweep", "d", "d"),
+    ("in_k_sweep", "k", "K"),
+)
 
 
 def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -41,8 +45,9 @@ def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             for method, (colour, style, name) in METHOD_STYLES.items():
                 rows = summary[summary["method"] == method].sort_values(xcol)
                 if len(rows):
-                    ax.errorbar(rows[xcol], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1,
-                                label=name)
+                    ax.errorbar(
+                        rows[xcol], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=name
+                    )
             rate = sweep.groupby(xcol)["rate_theorem8"].first().sort_index()
             ax.plot(rate.index, rate.to_numpy(), "k--", lw=0.8, label="$d^{1/3}/(n\\varepsilon)^{1/3}$")
             ax.set_yscale("log")
@@ -54,12 +59,18 @@ def plot_query_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             ax.set_xlabel(label)
             ax.set_ylabel(f"$\\ell_\\infty$ error ({family.replace('_', ' ')})" if col == 0 else "")
             fixed = {key: value for key, value in base.items() if key != xcol}
-            ax.set_title(", ".join(f"{_PARAMETER_NAMES.get(key, key)} = {value:g}" for key, value in fixed.items()),
-                         fontsize=8)
-    capped = [METHOD_STYLES[method][2] if method in METHOD_STYLES else method
-              for method in data[data["capped"].astype(bool)]["method"].unique()]
-    footer(fig, f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, n public. "
-                f"Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
-                f"{', '.join(capped) if capped else 'no method'}.")
+            ax.set_title(
+                ", ".join(f"{_PARAMETER_NAMES.get(key, key)} = {value:g}" for key, value in fixed.items()), fontsize=8
+            )
+    capped = [
+        METHOD_STYLES[method][2] if method in METHOD_STYLES else method
+        for method in data[data["capped"].astype(bool)]["method"].unique()
+    ]
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Product-Bernoulli data, {params['seeds']} seeds; add/remove adjacency, n public. "
+        f"Alg. 16 at ε = ε_tot/2 (and ε' = ε_tot/2); MWEM rounds capped at {params['max_rounds']} for "
+        f"{', '.join(capped) if capped else 'no method'}.",
+    )
     legend_above(fig, axes[0][0], ncol=4)
     return fig

@@ -70,8 +70,11 @@ def plot_ptr(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax_refuse.set_ylabel("refusal rate")
     legend_beside(axes[0][-1])
     legend_beside(axes[1][-1])
-    footer(fig, f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
-                 f"{params['draws']} draws per point; purified methods use ε = ε' = ε_tot/3 with Theorem 11's ω, δ.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Triangle counts in G($n_v$, p), edge add/remove; {params['graphs']} graphs x "
+        f"{params['draws']} draws per point; purified methods use ε = ε' = ε_tot/3 with Theorem 11's ω, δ.",
+    )
     return fig
 
 
@@ -87,18 +90,29 @@ def plot_mode_release(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
             for method, (colour, style, label) in MODE_STYLES.items():
                 rows = summary[(summary["layout"] == layout) & (summary["bits"] == d) & (summary["method"] == method)]
                 if len(rows):
-                    ax.errorbar(rows["gap"], rows["mean"], yerr=np.nan_to_num(rows["sem"]), fmt=style, color=colour,
-                                label=label, **{"ms": 2.5, "lw": 1.0, **MODE_UNDERLAID.get(method, {})})
-            ax.axhline(params["success_level"], color="k", lw=0.5, ls=":",
-                       label=f"success level {params['success_level']:g}")
+                    ax.errorbar(
+                        rows["gap"],
+                        rows["mean"],
+                        yerr=np.nan_to_num(rows["sem"]),
+                        fmt=style,
+                        color=colour,
+                        label=label,
+                        **{"ms": 2.5, "lw": 1.0, **MODE_UNDERLAID.get(method, {})},
+                    )
+            ax.axhline(
+                params["success_level"], color="k", lw=0.5, ls=":", label=f"success level {params['success_level']:g}"
+            )
             ax.set_xscale("symlog", linthresh=10)
             ax.set_xlim(left=0)
             ax.set_ylim(-0.03, 1.03)
             ax.set_xlabel("gap occ$_1$ - occ$_2$")
             ax.set_ylabel("P(output = mode)")
             ax.set_title(f"$|X| = 2^{{{d}}}$, {layout.replace('_', ' ')}", fontsize=8)
-    footer(fig, f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
-                 f"{params['seeds']} x {params['trials']} trials per point; 'uniform rest': other items share the "
-                 f"remaining records, 'all runner up': every other item at the runner-up count.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. ε_tot = {params['epsilon_total']:g} (Alg. 12 at ε = ε_tot/2), replace-one; "
+        f"{params['seeds']} x {params['trials']} trials per point; 'uniform rest': other items share the "
+        f"remaining records, 'all runner up': every other item at the runner-up count.",
+    )
     legend_above(fig, axes[0][0], ncol=3)
     return fig

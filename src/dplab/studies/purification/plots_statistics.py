@@ -31,7 +31,6 @@ REGRESSION_STYLES = {
 }
 
 
-
 def _closest(values: pd.Series, target: float) -> float:
     values = np.unique(values.to_numpy(float))
     return float(values[np.argmin(np.abs(np.log(values) - np.log(target)))])
@@ -57,14 +56,22 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
 
     ax = axes[0][1]
     delta = data[data["panel"] == "delta"]
-    summary = delta.groupby(["method", "log_delta"]).agg(
-        mean=("error_mean", "mean"), sem=("error_mean", "sem"), bound=("theorem9_lower_bound", "first"),
-        valid=("theorem9_valid", "first")).reset_index()
+    summary = (
+        delta.groupby(["method", "log_delta"])
+        .agg(
+            mean=("error_mean", "mean"),
+            sem=("error_mean", "sem"),
+            bound=("theorem9_lower_bound", "first"),
+            valid=("theorem9_valid", "first"),
+        )
+        .reset_index()
+    )
     for method in ("purified_gaussian", "gaussian_at_delta"):
         colour, style, label = MEAN_STYLES[method]
         rows = summary[summary["method"] == method].sort_values("log_delta")
-        ax.errorbar(-rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1,
-                    label=label)
+        ax.errorbar(
+            -rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label
+        )
     bound = summary[summary["method"] == "gaussian_at_delta"].sort_values("log_delta")
     valid = bound["valid"].astype(bool)
     ax.plot(-bound["log_delta"], bound["bound"].where(valid), "k-", lw=1.2, label="Theorem 9 lower bound")
@@ -72,8 +79,13 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     first = delta.iloc[0]
     ax.axhline(first["pure_rate"], color="C2", ls="--", lw=0.8, label="pure rate dΔ₂/ε_tot (K-norm)")
     ax.axvline(-first["paper_log_delta"], color="C3", ls="-.", lw=0.6, label="paper's δ = 2ω/(32dn²)^d")
-    ax.set(xscale="log", yscale="log", xlabel="log(1/δ)", ylabel="E‖M(D) − D̄‖₂",
-           title=f"d = {int(first['d'])}, ε_tot = {first['epsilon_total']:g}")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="log(1/δ)",
+        ylabel="E‖M(D) − D̄‖₂",
+        title=f"d = {int(first['d'])}, ε_tot = {first['epsilon_total']:g}",
+    )
     ax.set_ylim(float(summary["bound"].min()) / 1e3, max(10 * float(summary["mean"].min()), 1.0))
     legend_below(ax)
 
@@ -84,12 +96,18 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ax.plot(rows["epsilon_total"], rows["epsilon_inf"], "o-", color=colour, label=label)
     grid = np.sort(audit["epsilon_total"].unique())
     ax.plot(grid, grid, "k:", lw=0.8, label="bound ε_tot = ε + ε'")
-    ax.set(xlabel="ε_tot", ylabel="exact pure ε (sup log density ratio)",
-           title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}")
+    ax.set(
+        xlabel="ε_tot",
+        ylabel="exact pure ε (sup log density ratio)",
+        title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}",
+    )
     legend_below(ax)
-    footer(fig, f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot "
-                f"equally; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound "
-                "drawn solid only inside its δ-range.")
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot "
+        f"equally; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds. Theorem 9 bound "
+        "drawn solid only inside its δ-range.",
+    )
     return fig
 
 
@@ -99,8 +117,10 @@ def _before_purification_note(part: pd.DataFrame) -> str:
     gap = largest_relative_difference(summary, ["d", "n"], "adassp_at_purification_delta", "pure_adassp")
     if not np.isfinite(gap):
         return ""
-    return (f" AdaSSP before purification (hollow circles) and pure AdaSSP differ by at most {gap:.2g} (relative) in "
-            "mean excess MSE.")
+    return (
+        f" AdaSSP before purification (hollow circles) and pure AdaSSP differ by at most {gap:.2g} (relative) in "
+        "mean excess MSE."
+    )
 
 
 def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -115,15 +135,22 @@ def plot_linear_regression(data: pd.DataFrame, params: Mapping[str, Any]) -> Any
         for method, (colour, style, label) in REGRESSION_STYLES.items():
             rows = summary[summary["method"] == method].sort_values("n")
             marker = BEFORE_PURIFICATION if method == "adassp_at_purification_delta" else {"ms": 3}
-            ax.errorbar(rows["n"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, lw=1, label=label,
-                        **marker)
+            ax.errorbar(rows["n"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, lw=1, label=label, **marker)
         rate = rows_d[rows_d["method"] == "pure_adassp"].groupby("n")["rate_after"].mean()
         ax.plot(rate.index, rate.to_numpy(), color="0.6", ls="--", lw=0.8, label="min{d/(nε), d²/(λ_min n²ε²)}")
         lam = rows_d["lambda_min"].mean()
-        ax.set(xscale="log", yscale="log", xlabel="n", ylabel="excess MSE over OLS",
-               title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}")
-    footer(fig, f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, "
-                f"ω = 1/n², r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; "
-                "the rate is Table 1's (constants dropped)." + _before_purification_note(part))
+        ax.set(
+            xscale="log",
+            yscale="log",
+            xlabel="n",
+            ylabel="excess MSE over OLS",
+            title=f"d = {d}, ε_tot = {eps:g}, λ_min ≈ {lam:.3g}",
+        )
+    footer(
+        fig,
+        f"{EXTENSION_NOTE}. Add/remove adjacency, ‖x‖ ≤ 1, |y| ≤ 1; pure AdaSSP uses ε = ε' = ε_tot/2, "
+        f"ω = 1/n², r̃ = 1 + nε/d; {params['seeds']} seeds × {params['draws']} draws, mean ± s.e. over seeds; "
+        "the rate is Table 1's (constants dropped)." + _before_purification_note(part),
+    )
     legend_above(fig, axes[0][0], ncol=3)
     return fig

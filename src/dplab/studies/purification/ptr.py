@@ -72,16 +72,22 @@ def margin_beta(beta: float, epsilon: float, log_delta: float) -> float:
 def _errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
     released = estimates[np.isfinite(estimates)]
     if released.size == 0:
-        return {k: math.nan for k in ("median_abs_error", "mean_abs_error", "median_relative_error",
-                                      "mean_relative_error")}
+        return {
+            k: math.nan for k in ("median_abs_error", "mean_abs_error", "median_relative_error", "mean_relative_error")
+        }
     err = np.abs(released - truth)
     denom = max(truth, 1.0)
-    return {"median_abs_error": float(np.median(err)), "mean_abs_error": float(np.mean(err)),
-            "median_relative_error": float(np.median(err) / denom), "mean_relative_error": float(np.mean(err) / denom)}
+    return {
+        "median_abs_error": float(np.median(err)),
+        "mean_abs_error": float(np.mean(err)),
+        "median_relative_error": float(np.median(err) / denom),
+        "mean_relative_error": float(np.mean(err) / denom),
+    }
 
 
-def _graph_methods(q: float, ls: float, n_v: int, p: float, eps_tot: float, draws: int, delta_ref: float,
-                   rng: np.random.Generator) -> list[dict[str, Any]]:
+def _graph_methods(
+    q: float, ls: float, n_v: int, p: float, eps_tot: float, draws: int, delta_ref: float, rng: np.random.Generator
+) -> list[dict[str, Any]]:
     """All methods on one graph at one ε_tot: rows without the graph identifiers."""
     R = float(math.comb(n_v, 3))
     eps = eps_tot / 3.0
@@ -92,47 +98,88 @@ def _graph_methods(q: float, ls: float, n_v: int, p: float, eps_tot: float, draw
     gs = triangle_global_sensitivity(n_v)
     s_beta = smooth_sensitivity_beta(eps_tot)
     smooth = triangle_smooth_sensitivity(ls, n_v, s_beta)
-    purified_common = dict(epsilon=eps, epsilon_prime=eps, log_delta=params.log_delta, omega=omega,
-                           laplace_scale=params.laplace_scale)
+    purified_common = dict(
+        epsilon=eps, epsilon_prime=eps, log_delta=params.log_delta, omega=omega, laplace_scale=params.laplace_scale
+    )
     none = dict(epsilon=math.nan, epsilon_prime=math.nan, log_delta=math.nan, omega=math.nan, laplace_scale=math.nan)
 
     rows = []
 
     def add(method: str, estimates: np.ndarray, refused: np.ndarray | None, extra: Mapping[str, Any]) -> None:
-        rows.append({"method": method, "pure": PTR_METHODS[method][0], **extra,
-                     "refusal_rate": float(np.mean(refused)) if refused is not None else 0.0,
-                     "n_released": int(np.sum(np.isfinite(estimates))), **_errors(estimates, q)})
+        rows.append(
+            {
+                "method": method,
+                "pure": PTR_METHODS[method][0],
+                **extra,
+                "refusal_rate": float(np.mean(refused)) if refused is not None else 0.0,
+                "n_released": int(np.sum(np.isfinite(estimates))),
+                **_errors(estimates, q),
+            }
+        )
 
     q_pure, q_apx = purified_local_sensitivity_release(q, ls, params, 0.0, draws, rng)
     add("alg11_purified", q_pure, None, {**purified_common, "beta_proposed": math.nan})
-    add("alg11_before_purification", q_apx, None, {**purified_common, "epsilon_prime": math.nan,
-                                                    "omega": math.nan, "laplace_scale": math.nan,
-                                                    "beta_proposed": math.nan})
+    add(
+        "alg11_before_purification",
+        q_apx,
+        None,
+        {
+            **purified_common,
+            "epsilon_prime": math.nan,
+            "omega": math.nan,
+            "laplace_scale": math.nan,
+            "beta_proposed": math.nan,
+        },
+    )
     for suffix, b in (("", beta), ("_margin", margin_beta(beta, eps, params.log_delta))):
-        theta, refused = pure_propose_test_release(q, ptr_distance_lower_bound(ls, b), b, eps, eps,
-                                                   params.log_delta, params.log_omega, 0.0, R, draws, rng)
+        theta, refused = pure_propose_test_release(
+            q, ptr_distance_lower_bound(ls, b), b, eps, eps, params.log_delta, params.log_omega, 0.0, R, draws, rng
+        )
         add("alg10_ptr_purified" + suffix, theta, refused, {**purified_common, "beta_proposed": b})
-    add("gs_laplace", global_sensitivity_laplace(q, gs, eps_tot, draws, rng), None,
-        {**none, "epsilon": eps_tot, "laplace_scale": gs / eps_tot, "beta_proposed": math.nan})
-    add("smooth_sensitivity", smooth_sensitivity_mechanism(q, smooth, eps_tot, draws, rng), None,
-        {**none, "epsilon": eps_tot, "laplace_scale": smooth / s_beta, "beta_proposed": math.nan})
+    add(
+        "gs_laplace",
+        global_sensitivity_laplace(q, gs, eps_tot, draws, rng),
+        None,
+        {**none, "epsilon": eps_tot, "laplace_scale": gs / eps_tot, "beta_proposed": math.nan},
+    )
+    add(
+        "smooth_sensitivity",
+        smooth_sensitivity_mechanism(q, smooth, eps_tot, draws, rng),
+        None,
+        {**none, "epsilon": eps_tot, "laplace_scale": smooth / s_beta, "beta_proposed": math.nan},
+    )
     q_ref, _ = bounded_local_sensitivity_release(q, ls, eps_tot / 2.0, log_ref, 0.0, R, draws, rng)
-    add("alg11_reference", q_ref, None, {**none, "epsilon": eps_tot / 2.0, "log_delta": log_ref,
-                                         "beta_proposed": math.nan})
+    add(
+        "alg11_reference",
+        q_ref,
+        None,
+        {**none, "epsilon": eps_tot / 2.0, "log_delta": log_ref, "beta_proposed": math.nan},
+    )
     for suffix, b in (("", beta), ("_margin", margin_beta(beta, eps_tot / 2.0, log_ref))):
-        released, refused = propose_test_release(q, ptr_distance_lower_bound(ls, b), b, eps_tot / 2.0, log_ref,
-                                                 draws, rng)
-        add("alg9_ptr_reference" + suffix, released, refused, {**none, "epsilon": eps_tot / 2.0,
-                                                               "log_delta": log_ref, "beta_proposed": b})
+        released, refused = propose_test_release(
+            q, ptr_distance_lower_bound(ls, b), b, eps_tot / 2.0, log_ref, draws, rng
+        )
+        add(
+            "alg9_ptr_reference" + suffix,
+            released,
+            refused,
+            {**none, "epsilon": eps_tot / 2.0, "log_delta": log_ref, "beta_proposed": b},
+        )
     for row in rows:
-        row.update(smooth_sensitivity=smooth, log_inv_delta_alg11=params.log_inv_delta,
-                   bound_offset=params.bound_offset, purification_shift=params.shift, domain_diameter=R,
-                   global_sensitivity=gs)
+        row.update(
+            smooth_sensitivity=smooth,
+            log_inv_delta_alg11=params.log_inv_delta,
+            bound_offset=params.bound_offset,
+            purification_shift=params.shift,
+            domain_diameter=R,
+            global_sensitivity=gs,
+        )
     return rows
 
 
-def compute_ptr(params: Mapping[str, Any], seed: int,
-                progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def compute_ptr(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_ptr``: one row per (method, n_v, p, ε_tot, graph): refusal rate and median / mean absolute and
     relative errors over ``draws`` noise draws, with the privacy parameters used."""
     rows = []
@@ -145,13 +192,25 @@ def compute_ptr(params: Mapping[str, Any], seed: int,
             for eps_tot in params["epsilons_total"]:
                 rng = np.random.default_rng(derive_seed(seed, "ptr_noise", n_v, p, graph, eps_tot))
                 for row in _graph_methods(q, ls, n_v, p, eps_tot, params["draws"], params["reference_delta"], rng):
-                    rows.append({"n_vertices": n_v, "edge_probability": p, "epsilon_total": eps_tot, "graph": graph,
-                                 "seed": seed, "triangles": q, "local_sensitivity": ls, "n_draws": params["draws"],
-                                 "adjacency": ADJACENCY, **row})
+                    rows.append(
+                        {
+                            "n_vertices": n_v,
+                            "edge_probability": p,
+                            "epsilon_total": eps_tot,
+                            "graph": graph,
+                            "seed": seed,
+                            "triangles": q,
+                            "local_sensitivity": ls,
+                            "n_draws": params["draws"],
+                            "adjacency": ADJACENCY,
+                            **row,
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------------------------------- the audit
+
 
 def audit_graph_pair() -> tuple[np.ndarray, np.ndarray]:
     """G = K5 minus edge {0, 1} (7 triangles, Δ_Local = 3) and its neighbour G′ = K5 (10 triangles): the edge flip
@@ -170,21 +229,25 @@ def _threshold_counts(samples: np.ndarray, thresholds: np.ndarray) -> np.ndarray
     return np.concatenate([below, above])
 
 
-def _audit_sampler(method: str, eps_tot: float) -> tuple[Callable[[np.ndarray, int, np.random.Generator], np.ndarray], float, float]:
+def _audit_sampler(
+    method: str, eps_tot: float
+) -> tuple[Callable[[np.ndarray, int, np.random.Generator], np.ndarray], float, float]:
     """(sampler(adjacency, size, rng), bound on pure ε, Laplace scale b) for an audited method on n_v = 5."""
     R = float(math.comb(5, 3))
     eps = eps_tot / 3.0
     params = alg11_parameters(R, eps)
 
     def alg11(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return purified_local_sensitivity_release(triangle_count(a), triangle_local_sensitivity(a), params, 0.0,
-                                                  size, rng)[0]
+        return purified_local_sensitivity_release(
+            triangle_count(a), triangle_local_sensitivity(a), params, 0.0, size, rng
+        )[0]
 
     def alg10(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
         beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
         distance = ptr_distance_lower_bound(triangle_local_sensitivity(a), beta)
-        return pure_propose_test_release(triangle_count(a), distance, beta, eps, eps, params.log_delta,
-                                         params.log_omega, 0.0, R, size, rng)[0]
+        return pure_propose_test_release(
+            triangle_count(a), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0, R, size, rng
+        )[0]
 
     samplers = {"alg11_purified": alg11, "alg10_ptr_purified": alg10}
     return samplers[method], eps_tot, params.laplace_scale
@@ -193,21 +256,30 @@ def _audit_sampler(method: str, eps_tot: float) -> tuple[Callable[[np.ndarray, i
 def _sensitivity_check(n_graphs: int, n_vertices: int, seed: int) -> dict[str, Any]:
     """Brute force over all single edge flips of random small graphs (p = 1/2) and the complete graph."""
     rng = np.random.default_rng(derive_seed(seed, "ptr_sensitivity_check"))
-    graphs = [random_graph(n_vertices, 0.5, rng) for _ in range(n_graphs)] + [np.ones((n_vertices,) * 2) - np.eye(n_vertices)]
+    graphs = [random_graph(n_vertices, 0.5, rng) for _ in range(n_graphs)] + [
+        np.ones((n_vertices,) * 2) - np.eye(n_vertices)
+    ]
     max_ls_change, ls_matches, max_q_change = 0.0, 0, 0.0
     for a in graphs:
         dq, dls = edge_flip_changes(a)
         max_ls_change = max(max_ls_change, float(dls.max()))
         max_q_change = max(max_q_change, float(dq.max()))
         ls_matches += int(dq.max() == triangle_local_sensitivity(a))
-    return {"kind": "sensitivity_check", "method": "bruteforce_edge_flips", "n_graphs": len(graphs),
-            "check_vertices": n_vertices, "max_local_sensitivity_change": max_ls_change,
-            "local_sensitivity_matches": ls_matches, "max_triangle_change": max_q_change,
-            "global_sensitivity": triangle_global_sensitivity(n_vertices)}
+    return {
+        "kind": "sensitivity_check",
+        "method": "bruteforce_edge_flips",
+        "n_graphs": len(graphs),
+        "check_vertices": n_vertices,
+        "max_local_sensitivity_change": max_ls_change,
+        "local_sensitivity_matches": ls_matches,
+        "max_triangle_change": max_q_change,
+        "global_sensitivity": triangle_global_sensitivity(n_vertices),
+    }
 
 
-def ptr_audit(params: Mapping[str, Any], seed: int,
-              progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def ptr_audit(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """``ext_ptr_audit``: Monte-Carlo lower bounds on the pure ε of purified Algorithms 11 and 10 on the tiny pair
     :func:`audit_graph_pair` (events {x < t}, {x > t} for ``n_thresholds`` thresholds in [−10b, R + 10b], both
     directions, Bonferroni: a (1 − α) lower bound), against the claimed ε_tot = 3ε; plus the brute-force check that
@@ -223,11 +295,26 @@ def ptr_audit(params: Mapping[str, Any], seed: int,
         for n_samples in progress(audit["sample_sizes"]):
             rng = np.random.default_rng(derive_seed(seed, "ptr_audit", method, n_samples))
             counts = [_threshold_counts(sampler(a, int(n_samples), rng), thresholds) for a in (g, g_prime)]
-            lbs = [epsilon_lower_bound_from_counts(counts[i], n_samples, counts[1 - i], n_samples, delta=0.0,
-                                                   alpha=2 * audit["alpha"] / n_events) for i in (0, 1)]
-            rows.append({"kind": "mc_audit", "method": method, "n_samples": int(n_samples),
-                         "epsilon_lb": float(max(np.max(lbs[0]), np.max(lbs[1]))), "bound": bound,
-                         "epsilon_total": audit["epsilon_total"], "n_events": n_events, "alpha": audit["alpha"],
-                         "laplace_scale": b, "triangles_g": triangle_count(g), "triangles_g_prime": triangle_count(g_prime),
-                         "adjacency": ADJACENCY})
+            lbs = [
+                epsilon_lower_bound_from_counts(
+                    counts[i], n_samples, counts[1 - i], n_samples, delta=0.0, alpha=2 * audit["alpha"] / n_events
+                )
+                for i in (0, 1)
+            ]
+            rows.append(
+                {
+                    "kind": "mc_audit",
+                    "method": method,
+                    "n_samples": int(n_samples),
+                    "epsilon_lb": float(max(np.max(lbs[0]), np.max(lbs[1]))),
+                    "bound": bound,
+                    "epsilon_total": audit["epsilon_total"],
+                    "n_events": n_events,
+                    "alpha": audit["alpha"],
+                    "laplace_scale": b,
+                    "triangles_g": triangle_count(g),
+                    "triangles_g_prime": triangle_count(g_prime),
+                    "adjacency": ADJACENCY,
+                }
+            )
     return pd.DataFrame(rows)

@@ -36,7 +36,6 @@ import pandas as pd
 
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
-from dplab.mechanisms.purification import purified_bits_log_pmf
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
@@ -45,17 +44,18 @@ from dplab.mechanisms.mwem import (
     laplace_histogram,
     lemma36_rho,
     linf_error,
+    multiplicative_weights_update,
     mwem,
     mwem_epsilon_approx,
     mwem_epsilon_pure_basic_composition,
     mwem_rounds_fixed_point,
-    multiplicative_weights_update,
     proportional_sampling,
     pure_mwem_rounds_fixed_point,
     purify_records,
     query_answers,
     sample_histograms,
 )
+from dplab.mechanisms.purification import purified_bits_log_pmf
 from dplab.seeding import derive_seed
 from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
 from dplab.studies.registry import no_progress
@@ -78,13 +78,25 @@ def sweep_points(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The union of the one-at-a-time sweeps around ``base``, each point with in_<key>_sweep flags."""
     base = section["base"]
     points: dict[tuple, dict[str, Any]] = {}
-    for key, values in (("n", section["n_sweep"]), ("d", section["d_sweep"]), ("k", section["k_sweep"]),
-                        ("epsilon_total", section["epsilon_sweep"])):
+    for key, values in (
+        ("n", section["n_sweep"]),
+        ("d", section["d_sweep"]),
+        ("k", section["k_sweep"]),
+        ("epsilon_total", section["epsilon_sweep"]),
+    ):
         for value in values:
             point = {**base, key: value}
             ident = (int(point["n"]), int(point["d"]), int(point["k"]), float(point["epsilon_total"]))
-            entry = points.setdefault(ident, {"n": ident[0], "d": ident[1], "k": ident[2], "epsilon_total": ident[3],
-                                              **{f"in_{s}_sweep": False for s in ("n", "d", "k", "epsilon")}})
+            entry = points.setdefault(
+                ident,
+                {
+                    "n": ident[0],
+                    "d": ident[1],
+                    "k": ident[2],
+                    "epsilon_total": ident[3],
+                    **{f"in_{s}_sweep": False for s in ("n", "d", "k", "epsilon")},
+                },
+            )
             entry[f"in_{'epsilon' if key == 'epsilon_total' else key}_sweep"] = True
     return list(points.values())
 
@@ -121,13 +133,34 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
 
     def emit(method: str, pure: bool, errors: np.ndarray, **extra: Any) -> None:
         for s in range(runs):
-            rows.append({"method": method, "pure": pure, "seed": s, "error_linf": float(errors[s]), **common,
-                         **{key: (value[s] if isinstance(value, np.ndarray) else value) for key, value in extra.items()}})
+            rows.append(
+                {
+                    "method": method,
+                    "pure": pure,
+                    "seed": s,
+                    "error_linf": float(errors[s]),
+                    **common,
+                    **{key: (value[s] if isinstance(value, np.ndarray) else value) for key, value in extra.items()},
+                }
+            )
 
     nan = float("nan")
-    blank = {"rounds": 0, "capped": False, "epsilon0": nan, "rho": nan, "log_delta": nan, "log_omega": nan,
-             "epsilon_prime": nan, "laplace_scale": nan, "m": 0, "n_bits": 0, "bits_flipped": 0, "mixed": False,
-             "epsilon_upstream_pure": nan, "epsilon_upstream_approx": nan}
+    blank = {
+        "rounds": 0,
+        "capped": False,
+        "epsilon0": nan,
+        "rho": nan,
+        "log_delta": nan,
+        "log_omega": nan,
+        "epsilon_prime": nan,
+        "laplace_scale": nan,
+        "m": 0,
+        "n_bits": 0,
+        "bits_flipped": 0,
+        "mixed": False,
+        "epsilon_upstream_pure": nan,
+        "epsilon_upstream_approx": nan,
+    }
 
     # Algorithm 16 at eps = eps_tot / 2 (the fixed-point T is not capped: it is the algorithm under test).
     eps = eps_tot / 2.0
@@ -137,21 +170,39 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
     sampled = proportional_sampling(run.synthetic, par.m, rng)
     purified, mixed = purify_records(sampled, d, eps, par.log_delta, rng)
     flipped = np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
-    alg16 = {**blank, "rounds": par.rounds, "epsilon0": par.epsilon0, "rho": par.rho, "log_delta": par.log_delta,
-             "log_omega": par.log_omega, "epsilon_prime": eps, "laplace_scale": par.laplace_scale, "m": par.m,
-             "n_bits": par.n_bits, "answer_noise_scale": par.answer_noise_scale,
-             "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(par.rounds, par.epsilon0),
-             "epsilon_upstream_approx": mwem_epsilon_approx(par.rounds, par.epsilon0, -par.log_delta)}
-    n_cells = 2 ** d
+    alg16 = {
+        **blank,
+        "rounds": par.rounds,
+        "epsilon0": par.epsilon0,
+        "rho": par.rho,
+        "log_delta": par.log_delta,
+        "log_omega": par.log_omega,
+        "epsilon_prime": eps,
+        "laplace_scale": par.laplace_scale,
+        "m": par.m,
+        "n_bits": par.n_bits,
+        "answer_noise_scale": par.answer_noise_scale,
+        "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(par.rounds, par.epsilon0),
+        "epsilon_upstream_approx": mwem_epsilon_approx(par.rounds, par.epsilon0, -par.log_delta),
+    }
+    n_cells = 2**d
 
     def empirical(records: np.ndarray) -> np.ndarray:
         return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
 
     emit("alg16_mwem_stage", False, linf_error(query_answers(queries, run.synthetic), true), **alg16)
     emit("alg16_sampled", False, linf_error(query_answers(queries, empirical(sampled)), true), **alg16)
-    emit("alg16_purified", True, linf_error(query_answers(queries, empirical(purified)), true),
-         **{**alg16, "bits_flipped": flipped, "mixed": mixed,
-            "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells)))})
+    emit(
+        "alg16_purified",
+        True,
+        linf_error(query_answers(queries, empirical(purified)), true),
+        **{
+            **alg16,
+            "bits_flipped": flipped,
+            "mixed": mixed,
+            "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells))),
+        },
+    )
 
     # MWEM at (eps_tot, 1/n^2): not pure.
     log_inv_delta = 2.0 * math.log(n)
@@ -159,25 +210,53 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
     rounds, capped = _capped_rounds(mwem_rounds_fixed_point(n, d, k, eps_tot, log_inv_delta), cap)
     eps0 = math.sqrt(rho / rounds)
     run = mwem(counts, queries, n, rounds, eps0, rng_for("mwem_reference"))
-    emit("mwem_reference", False, linf_error(query_answers(queries, run.synthetic), true),
-         **{**blank, "rounds": rounds, "capped": capped, "epsilon0": eps0, "rho": rho, "log_delta": -log_inv_delta,
+    emit(
+        "mwem_reference",
+        False,
+        linf_error(query_answers(queries, run.synthetic), true),
+        **{
+            **blank,
+            "rounds": rounds,
+            "capped": capped,
+            "epsilon0": eps0,
+            "rho": rho,
+            "log_delta": -log_inv_delta,
             "answer_noise_scale": 1.0 / (n * eps0),
             "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds, eps0),
-            "epsilon_upstream_approx": mwem_epsilon_approx(rounds, eps0, log_inv_delta)})
+            "epsilon_upstream_approx": mwem_epsilon_approx(rounds, eps0, log_inv_delta),
+        },
+    )
 
     # Pure MWEM by basic composition.
     rounds, capped = _capped_rounds(pure_mwem_rounds_fixed_point(n, d, k, eps_tot), cap)
     eps0 = eps_tot / (2.0 * rounds)
     run = mwem(counts, queries, n, rounds, eps0, rng_for("pure_mwem"))
-    emit("pure_mwem", True, linf_error(query_answers(queries, run.synthetic), true),
-         **{**blank, "rounds": rounds, "capped": capped, "epsilon0": eps0, "answer_noise_scale": 1.0 / (n * eps0),
-            "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds, eps0)})
+    emit(
+        "pure_mwem",
+        True,
+        linf_error(query_answers(queries, run.synthetic), true),
+        **{
+            **blank,
+            "rounds": rounds,
+            "capped": capped,
+            "epsilon0": eps0,
+            "answer_noise_scale": 1.0 / (n * eps0),
+            "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds, eps0),
+        },
+    )
 
-    emit("laplace_answers", True, linf_error(laplace_answers(counts, queries, n, eps_tot, rng_for("laplace_answers")),
-                                             true), **{**blank, "answer_noise_scale": k / (n * eps_tot)})
-    emit("laplace_histogram", True,
-         linf_error(query_answers(queries, laplace_histogram(counts, eps_tot, rng_for("laplace_histogram"))), true),
-         **{**blank, "answer_noise_scale": 1.0 / (n * eps_tot)})
+    emit(
+        "laplace_answers",
+        True,
+        linf_error(laplace_answers(counts, queries, n, eps_tot, rng_for("laplace_answers")), true),
+        **{**blank, "answer_noise_scale": k / (n * eps_tot)},
+    )
+    emit(
+        "laplace_histogram",
+        True,
+        linf_error(query_answers(queries, laplace_histogram(counts, eps_tot, rng_for("laplace_histogram"))), true),
+        **{**blank, "answer_noise_scale": 1.0 / (n * eps_tot)},
+    )
     return rows
 
 
@@ -186,8 +265,9 @@ def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{**point, "family": family} for point in sweep_points(params) for family in params["query_families"]]
 
 
-def query_release_job(params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]],
-                      job: Mapping[str, Any]) -> pd.DataFrame:
+def query_release_job(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], job: Mapping[str, Any]
+) -> pd.DataFrame:
     """ℓ∞ query-release error of every method and seed at one sweep point and query family (tidy, one row each)."""
     point = {key: value for key, value in job.items() if key != "family"}
     return pd.DataFrame(_point_rows(params, point, job["family"], seed))
@@ -203,13 +283,22 @@ def query_release_frame(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.Dat
 # Exact audit on a tiny instance (artifact ext_query_release_audit)
 # --------------------------------------------------------------------------------------------------------------------
 
+
 def _laplace_quantiles(points: int, scale: float) -> np.ndarray:
     """Laplace(scale) quantiles at the midpoints u = (i + ½)/points (midpoint rule in the CDF variable)."""
     return Laplace(scale).quantile((np.arange(points) + 0.5) / points)
 
 
-def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, queries: np.ndarray, n: float,
-                                 rounds: int, epsilon0: float, grid_points: int, halfwidth: float) -> float:
+def pure_mwem_transcript_epsilon(
+    counts_a: np.ndarray,
+    counts_b: np.ndarray,
+    queries: np.ndarray,
+    n: float,
+    rounds: int,
+    epsilon0: float,
+    grid_points: int,
+    halfwidth: float,
+) -> float:
     """sup over transcripts τ = (q_1, m_1, …, q_{T−1}, m_{T−1}) of log p_a(τ)/p_b(τ) for MWEM with per-step ε₀ (T ∈
     {2, 3}).  The printed output (1/T)Σ_{t<T} p_t is a function of τ (round T's draws are never used), so this
     upper-bounds the output's D∞(a‖b), with equality where that map is injective.  Exact except for the sup over
@@ -225,8 +314,10 @@ def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, que
 
     def em_ratio(log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         current = np.exp(log_p) @ queries.T
-        return (exponential_mechanism_log_probabilities(np.abs(current - a), epsilon0, 1.0 / n)
-                - exponential_mechanism_log_probabilities(np.abs(current - b), epsilon0, 1.0 / n)), current
+        return (
+            exponential_mechanism_log_probabilities(np.abs(current - a), epsilon0, 1.0 / n)
+            - exponential_mechanism_log_probabilities(np.abs(current - b), epsilon0, 1.0 / n)
+        ), current
 
     first, current0 = em_ratio(log_p0)
     if rounds == 2:
@@ -242,8 +333,9 @@ def pure_mwem_transcript_epsilon(counts_a: np.ndarray, counts_b: np.ndarray, que
     return best
 
 
-def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float, epsilon0: float, m_records: int,
-                               grid_points: int) -> np.ndarray:
+def algorithm16_sample_log_pmf(
+    counts: np.ndarray, queries: np.ndarray, n: float, epsilon0: float, m_records: int, grid_points: int
+) -> np.ndarray:
     """log P(Y = y) for Algorithm 16 with T = 2 rounds (so D̂/n = (p₀ + p₁)/2 depends on (q₁, m₁) only) followed by
     Algorithm 15 with m records; y indexes 𝒳^m as Σ_i y_i N^{m−1−i}, i.e. the m·d-bit code of purify_records.
     P(y) = Σ_k P_EM(k) E_{m₁}[Π_i D̂(y_i)/n], the expectation over m₁ = a_k + Lap(1/(nε₀)) by the midpoint rule in
@@ -254,10 +346,11 @@ def algorithm16_sample_log_pmf(counts: np.ndarray, queries: np.ndarray, n: float
     current0 = queries @ p0
     log_em = exponential_mechanism_log_probabilities(np.abs(current0 - a), epsilon0, 1.0 / n)
     noise = _laplace_quantiles(grid_points, 1.0 / (n * epsilon0))
-    total = np.zeros(n_cells ** m_records)
+    total = np.zeros(n_cells**m_records)
     for k in range(queries.shape[0]):
-        log_p1 = multiplicative_weights_update(np.broadcast_to(np.log(p0), (grid_points, n_cells)), queries[k],
-                                               a[k] + noise, current0[k])
+        log_p1 = multiplicative_weights_update(
+            np.broadcast_to(np.log(p0), (grid_points, n_cells)), queries[k], a[k] + noise, current0[k]
+        )
         synthetic = (p0 + np.exp(log_p1)) / 2.0
         tuples = synthetic
         for _ in range(m_records - 1):
@@ -274,8 +367,9 @@ def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, 
     return counts, half_subset_queries(audit["d"], audit["k"], rng)
 
 
-def query_release_audit(params: Mapping[str, Any], seed: int,
-                        progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress) -> pd.DataFrame:
+def query_release_audit(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+) -> pd.DataFrame:
     """Exact pure ε on a tiny instance, for every neighbour D' = D + e_x (x over all cells; both directions, so
     removal is covered), n public.  Rows: pure MWEM's transcript (bound ε_tot by basic composition, and the
     effective 2(T−1)ε₀); Algorithm 16's sampled records Y before purification and its purified output (bound
@@ -284,7 +378,7 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
     audit = params["audit"]
     counts, queries = _audit_instance(params, seed)
     n, d, k, eps_tot = audit["n"], audit["d"], audit["k"], audit["epsilon_total"]
-    n_cells = 2 ** d
+    n_cells = 2**d
     grid, width = audit["n_measurement_points"], audit["measurement_halfwidth"]
     rounds = audit["pure_mwem_rounds"]
     eps0 = eps_tot / (2.0 * rounds)
@@ -299,22 +393,61 @@ def query_release_audit(params: Mapping[str, Any], seed: int,
     for cell in progress(range(n_cells)):
         neighbour = counts.copy()
         neighbour[0, cell] += 1.0
-        transcript = max(pure_mwem_transcript_epsilon(counts, neighbour, queries, n, rounds, eps0, grid, width),
-                         pure_mwem_transcript_epsilon(neighbour, counts, queries, n, rounds, eps0, grid, width))
-        rows.append({**common, "mechanism": "pure_mwem_transcript", "neighbour_cell": cell, "rounds": rounds,
-                     "epsilon0": eps0, "epsilon_inf": transcript, "bound": eps_tot,
-                     "bound_effective": mwem_epsilon_pure_basic_composition(rounds - 1, eps0), "log_delta": float("nan"),
-                     "log_omega": float("nan"), "laplace_scale": float("nan"), "epsilon_prime": float("nan"),
-                     "m": 0, "n_bits": 0})
+        transcript = max(
+            pure_mwem_transcript_epsilon(counts, neighbour, queries, n, rounds, eps0, grid, width),
+            pure_mwem_transcript_epsilon(neighbour, counts, queries, n, rounds, eps0, grid, width),
+        )
+        rows.append(
+            {
+                **common,
+                "mechanism": "pure_mwem_transcript",
+                "neighbour_cell": cell,
+                "rounds": rounds,
+                "epsilon0": eps0,
+                "epsilon_inf": transcript,
+                "bound": eps_tot,
+                "bound_effective": mwem_epsilon_pure_basic_composition(rounds - 1, eps0),
+                "log_delta": float("nan"),
+                "log_omega": float("nan"),
+                "laplace_scale": float("nan"),
+                "epsilon_prime": float("nan"),
+                "m": 0,
+                "n_bits": 0,
+            }
+        )
         log_y_nb = algorithm16_sample_log_pmf(neighbour, queries, n, a16_eps0, par.m, grid)
         log_pure_nb = purified_bits_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
-        alg16 = {"rounds": a16_rounds, "epsilon0": a16_eps0, "log_delta": par.log_delta, "log_omega": par.log_omega,
-                 "laplace_scale": par.laplace_scale, "epsilon_prime": eps, "m": par.m, "n_bits": par.n_bits,
-                 "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0)}
-        rows.append({**common, **alg16, "mechanism": "alg16_sampled_unpurified", "neighbour_cell": cell,
-                     "epsilon_inf": float(np.max(np.abs(log_y - log_y_nb))), "bound": float("inf")})
-        rows.append({**common, **alg16, "mechanism": "alg16_purified", "neighbour_cell": cell,
-                     "epsilon_inf": float(np.max(np.abs(log_pure - log_pure_nb))), "bound": 2.0 * eps})
+        alg16 = {
+            "rounds": a16_rounds,
+            "epsilon0": a16_eps0,
+            "log_delta": par.log_delta,
+            "log_omega": par.log_omega,
+            "laplace_scale": par.laplace_scale,
+            "epsilon_prime": eps,
+            "m": par.m,
+            "n_bits": par.n_bits,
+            "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0),
+        }
+        rows.append(
+            {
+                **common,
+                **alg16,
+                "mechanism": "alg16_sampled_unpurified",
+                "neighbour_cell": cell,
+                "epsilon_inf": float(np.max(np.abs(log_y - log_y_nb))),
+                "bound": float("inf"),
+            }
+        )
+        rows.append(
+            {
+                **common,
+                **alg16,
+                "mechanism": "alg16_purified",
+                "neighbour_cell": cell,
+                "epsilon_inf": float(np.max(np.abs(log_pure - log_pure_nb))),
+                "bound": 2.0 * eps,
+            }
+        )
     frame = pd.DataFrame(rows)
     frame["within_bound"] = frame["epsilon_inf"] <= frame["bound"] + 1e-9
     return frame

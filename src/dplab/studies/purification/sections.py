@@ -71,18 +71,27 @@ def _messages(section: str) -> Callable[[str, Any, str], str]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-
 def constraints_ext_mean_estimation(section: Mapping[str, Any]) -> list[str]:
     """Cross-key checks: the audit means must stay in [−1, 1]; the δ sweep needs ≥ 3 points for a slope."""
     message = _messages(SECTION_MEAN_ESTIMATION)
     problems = []
     audit = section["audit"]
     if audit["mean"] + 2.0 / audit["n"] > 1:
-        problems.append(message("audit.mean", audit["mean"], f"<= 1 - 2/audit.n = {1 - 2 / audit['n']:g} (the "
-                                                             "neighbouring mean must stay in [-1, 1])"))
+        problems.append(
+            message(
+                "audit.mean",
+                audit["mean"],
+                f"<= 1 - 2/audit.n = {1 - 2 / audit['n']:g} (the neighbouring mean must stay in [-1, 1])",
+            )
+        )
     if len(set(section["delta_sweep"]["log10_deltas"])) < 3:
-        problems.append(message("delta_sweep.log10_deltas", section["delta_sweep"]["log10_deltas"],
-                                "at least 3 distinct values (a log-log slope is fitted)"))
+        problems.append(
+            message(
+                "delta_sweep.log10_deltas",
+                section["delta_sweep"]["log10_deltas"],
+                "at least 3 distinct values (a log-log slope is fitted)",
+            )
+        )
     if len(set(section["ds"])) < 2:
         problems.append(message("ds", section["ds"], "at least 2 distinct dimensions (a log-log slope is fitted)"))
     return problems
@@ -91,7 +100,6 @@ def constraints_ext_mean_estimation(section: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------------------------------------------------
 # Part 2: linear regression (artifact ext_linear_regression)
 # --------------------------------------------------------------------------------------------------------------------
-
 
 
 def constraints_ext_linear_regression(section: Mapping[str, Any]) -> list[str]:
@@ -113,7 +121,6 @@ def constraints_ext_linear_regression(section: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-
 def constraints_ptr(section: Mapping[str, Any]) -> list[str]:
     """Cross-key checks: distinct sweep values, and draws below the audit sample sizes make no sense."""
     message = _messages(SECTION_PTR)
@@ -132,8 +139,6 @@ def constraints_ptr(section: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------------------------------------------------
 
 
-
-
 def constraints_mode_release(section: Mapping[str, Any]) -> list[str]:
     """Cross-key checks: the histogram must have the stated top two counts for every (bits, gap), and the audit
     lists must align."""
@@ -147,24 +152,32 @@ def constraints_mode_release(section: Mapping[str, Any]) -> list[str]:
         if gap > c1:
             problems.append(message("gaps", gap, f"<= mode count round(mode_share * n_records) = {c1}"))
             continue
-        for bits in (section["bits"] if "uniform_rest" in section["layouts"] else []):
+        for bits in section["bits"] if "uniform_rest" in section["layouts"] else []:
             rest = section["n_records"] - 2 * c1 + gap
-            if rest < 0 or math.ceil(rest / (2 ** bits - 2)) > c1 - gap:
-                problems.append(message("mode_share", section["mode_share"],
-                                        f"a share that keeps the other {2 ** bits - 2} items below the runner-up "
-                                        f"(bits={bits}, gap={gap}: remaining {rest} records)"))
+            if rest < 0 or math.ceil(rest / (2**bits - 2)) > c1 - gap:
+                problems.append(
+                    message(
+                        "mode_share",
+                        section["mode_share"],
+                        f"a share that keeps the other {2**bits - 2} items below the runner-up "
+                        f"(bits={bits}, gap={gap}: remaining {rest} records)",
+                    )
+                )
     audit = section["audit"]
     if len(audit["exhaustive_records"]) != len(audit["bits"]):
-        problems.append(message("audit.exhaustive_records", audit["exhaustive_records"],
-                                f"one entry per audit bit count ({len(audit['bits'])})"))
+        problems.append(
+            message(
+                "audit.exhaustive_records",
+                audit["exhaustive_records"],
+                f"one entry per audit bit count ({len(audit['bits'])})",
+            )
+        )
     return problems
 
 
 # --------------------------------------------------------------------------------------------------------------------
 # Part 2: query release (artifacts ext_query_release, ext_query_release_audit)
 # --------------------------------------------------------------------------------------------------------------------
-
-
 
 
 def constraints_query_release(section: Mapping[str, Any]) -> list[str]:
@@ -177,8 +190,14 @@ def constraints_query_release(section: Mapping[str, Any]) -> list[str]:
         problems.append(message("bias_low", section["bias_low"], f"< bias_high = {section['bias_high']}"))
     for n in [section["base"]["n"], *section["n_sweep"]]:
         if n < 2 ** max([section["base"]["d"], *section["d_sweep"]]):
-            problems.append(message("n_sweep", n, f">= 2^d = {2 ** max([section['base']['d'], *section['d_sweep']])} "
-                                    "(at least one record per cell on average)"))
+            problems.append(
+                message(
+                    "n_sweep",
+                    n,
+                    f">= 2^d = {2 ** max([section['base']['d'], *section['d_sweep']])} "
+                    "(at least one record per cell on average)",
+                )
+            )
             break
     return problems
 
@@ -203,7 +222,9 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
     if fig1["delta_min"] >= fig1["delta_max"]:
         problems.append(_message("fig1.delta_min", fig1["delta_min"], f"< fig1.delta_max = {fig1['delta_max']}"))
     if study_config["dp_erm"]["lam"] != 0:
-        problems.append(_message("dp_erm.lam", study_config["dp_erm"]["lam"], "0 (convex ERM; use dp_erm_sc for lam > 0)"))
+        problems.append(
+            _message("dp_erm.lam", study_config["dp_erm"]["lam"], "0 (convex ERM; use dp_erm_sc for lam > 0)")
+        )
     if study_config["dp_erm_sc"]["lam"] <= 0:
         problems.append(_message("dp_erm_sc.lam", study_config["dp_erm_sc"]["lam"], "> 0 (strongly convex ERM)"))
     mc = study_config["mc_audit"]

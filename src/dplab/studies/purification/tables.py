@@ -10,8 +10,7 @@ import pandas as pd
 
 __all__ = ["summarise_exact_audit", "summarise_mode_release_audit"]
 
-TREATMENTS = {"none": "none", "mixing_only": "mixing only", "laplace_only": "Laplace only",
-              "full": "full purification"}
+TREATMENTS = {"none": "none", "mixing_only": "mixing only", "laplace_only": "Laplace only", "full": "full purification"}
 
 
 def _treatment_name(treatment: str) -> str:
@@ -39,15 +38,17 @@ def summarise_exact_audit(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.
     for (mechanism, treatment), group in frame.groupby(["mechanism", "treatment"], sort=False):
         finite = np.isfinite(group["epsilon_inf"])
         ratio = (group["epsilon_inf"] / group["bound"]).where(group["bound"].notna())
-        rows.append({
-            "mechanism": mechanism,
-            "treatment": _treatment_name(treatment),
-            "configurations": len(group),
-            "finite ε∞": f"{int(finite.sum())} of {len(group)}",
-            "largest ε∞": float(group["epsilon_inf"].max()),
-            "largest ε∞ / (ε + ε′)": float(ratio.max()) if ratio.notna().any() else np.nan,
-            "ε∞ ≤ ε + ε′": _within_bound(group),
-        })
+        rows.append(
+            {
+                "mechanism": mechanism,
+                "treatment": _treatment_name(treatment),
+                "configurations": len(group),
+                "finite ε∞": f"{int(finite.sum())} of {len(group)}",
+                "largest ε∞": float(group["epsilon_inf"].max()),
+                "largest ε∞ / (ε + ε′)": float(ratio.max()) if ratio.notna().any() else np.nan,
+                "ε∞ ≤ ε + ε′": _within_bound(group),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -58,8 +59,11 @@ def summarise_mode_release_audit(frame: pd.DataFrame, params: Mapping[str, Any])
     rows = []
     keys = ["treatment", "delta_rule", "bottom"]
     for (treatment, rule, bottom), group in frame.groupby(keys, sort=False):
-        row: dict[str, Any] = {"treatment": treatment.replace("_", " "), "δ rule": rule.replace("_", " "),
-                               "⊥ encoding": bottom}
+        row: dict[str, Any] = {
+            "treatment": treatment.replace("_", " "),
+            "δ rule": rule.replace("_", " "),
+            "⊥ encoding": bottom,
+        }
         for size, part in group.groupby("universe_size", sort=True):
             row[f"largest ε∞, |X| = {size}"] = float(part["epsilon_inf"].max())
         bounds = sorted(group["bound"].unique())
