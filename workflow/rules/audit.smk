@@ -15,7 +15,7 @@ rule contraction_audit_grid:
     conda:
         CONDA_ENV
     resources:
-        mem_mb=1000,
+        mem_mb=max(1000, job_mem_mb("contraction", "audit_grid", CONTRACTION)),
         runtime=5,
     params:
         audit=CONTRACTION["audit"],

@@ -5,6 +5,7 @@ from pathlib import Path
 import yaml
 
 from dplab.config import validate_config
+from dplab.resources import job_mem_mb  # rules declare the memory their job is estimated to need
 from dplab.studies.preprocessing import pipeline as preprocessing_pipeline
 from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
