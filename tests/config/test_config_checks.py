@@ -123,7 +123,7 @@ BAD = {
     "oversized fig3 design matrix": (
         "preprocessing.fig3",
         {"n": 10_000_000, "d": 5000},
-        ["preprocessing.fig3'", "n: 10000000, d: 5000", "estimated peak 9920089 MB"],
+        ["preprocessing.fig3'", "n: 10000000, d: 5000", "estimated peak 9920189 MB"],
     ),
 }
 
