@@ -159,8 +159,8 @@ def test_a_sweep_csv_is_byte_identical_whatever_the_number_of_shards(local_quick
     for shards in (1, 4):
         workdir = tmp_path / f"shards-{shards}"
         targets = [f"results-quick/{path}" for path in SWEEPS]
-        result = quick_runner(workdir, *targets, "--cores", "2", "--config", f"shards={shards}")  # --config last: it
-        # takes every argument that follows
+        # quick_runner's --configfile takes every argument up to the next option, and --config every one after it
+        result = quick_runner(workdir, "--cores", "2", *targets, "--config", f"shards={shards}")
         assert result.returncode == 0, result.stderr[-5000:]
         planned = result.stdout + result.stderr
         assert f"of {shards} of f8" in planned
