@@ -2,8 +2,8 @@
 
 ``python -m benchmarks.critical_path [snakemake options]`` plans the run's DAG with Snakemake itself (a dry run with
 ``--forceall`` and the given options, e.g. ``--configfile config.quick.yaml --config shards=50 --directory DIR``),
-reads each job's wall time (the ``s`` column) from the ``benchmark:`` file that job declares, and prints the job
-count, the summed job time, the critical path (the longest chain of dependent jobs, in seconds), their ratio and the
+reads each job's wall time (the ``s`` column; ``--weight cpu_time`` for CPU seconds, less sensitive to a loaded
+machine) from the ``benchmark:`` file that job declares, and prints the job count (as ``snakemake -n`` counts them), the summed job time, the critical path (the longest chain of dependent jobs, in seconds), their ratio and the
 jobs of that chain. With unlimited nodes and no queueing, no schedule can finish faster than the critical path, so
 the ratio bounds the speed-up of a cluster over one core.
 
@@ -66,8 +66,8 @@ def job_from_record(record: logging.LogRecord) -> Job:
 
 def planned_jobs(snakemake_options: Sequence[str]) -> tuple[list[Job], Path]:
     """Every job of the DAG that ``snakemake --dry-run --forceall <options>`` plans, and the working directory the
-    jobs' paths are relative to. Snakemake runs in this process, quiet; its job records are collected by a filter on
-    its logger."""
+    jobs' paths are relative to. Snakemake runs in this process; a filter on its logger collects the job records and
+    silences everything below a warning."""
     from snakemake.cli import args_to_api, parse_args
     from snakemake.logging import logger
     from snakemake_interface_logger_plugins.common import LogEvent
@@ -75,11 +75,12 @@ def planned_jobs(snakemake_options: Sequence[str]) -> tuple[list[Job], Path]:
     jobs: list[Job] = []
 
     def collect(record: logging.LogRecord) -> bool:
+        """Keep the job records; let only warnings and errors through to the console."""
         if getattr(record, "event", None) == LogEvent.JOB_INFO:
             jobs.append(job_from_record(record))
-        return True
+        return record.levelno >= logging.WARNING
 
-    parser, args = parse_args(["--dry-run", "--forceall", "--quiet", "all", *snakemake_options])
+    parser, args = parse_args(["--dry-run", "--forceall", *snakemake_options])
     logger.addFilter(collect)
     try:
         if not args_to_api(args, parser):
@@ -95,8 +96,9 @@ def dependencies(jobs: Sequence[Job]) -> list[tuple[int, int]]:
     return sorted({(writer[path], job.jobid) for job in jobs for path in job.inputs if path in writer})
 
 
-def job_seconds(jobs: Sequence[Job], workdir: Path) -> dict[int, float]:
-    """Every job's wall time: the mean ``s`` of its benchmark file (one row per repeat; 0 without a benchmark)."""
+def job_seconds(jobs: Sequence[Job], workdir: Path, column: str = "s") -> dict[int, float]:
+    """Every job's time: the mean ``column`` of its benchmark file (``s``: wall time, ``cpu_time``: CPU seconds; one
+    row per repeat), 0 for a job without a benchmark."""
     seconds = {}
     for job in jobs:
         if job.benchmark is None:
@@ -105,7 +107,7 @@ def job_seconds(jobs: Sequence[Job], workdir: Path) -> dict[int, float]:
         path = workdir / job.benchmark
         if not path.exists():
             raise FileNotFoundError(f"no benchmark file {path} for job {job}: run the same DAG first")
-        seconds[job.jobid] = float(pd.read_csv(path, sep="\t")["s"].mean())
+        seconds[job.jobid] = float(pd.read_csv(path, sep="\t")[column].mean())
     return seconds
 
 
@@ -143,9 +145,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, object]:
         description=__doc__.split("\n")[0],
         epilog="Every other option is passed to snakemake (e.g. --configfile, --config, --directory, --profile).",
     )
-    _, snakemake_options = parser.parse_known_args(argv)
+    parser.add_argument(
+        "--weight",
+        default="s",
+        choices=["s", "cpu_time"],
+        help="the benchmark column that weighs a job: wall seconds (default) or CPU seconds (less sensitive to load)",
+    )
+    known, snakemake_options = parser.parse_known_args(argv)
     jobs, workdir = planned_jobs(snakemake_options)
-    seconds = job_seconds(jobs, workdir)
+    seconds = job_seconds(jobs, workdir, known.weight)
     longest, chain = critical_path(seconds, dependencies(jobs))
     total = sum(seconds.values())
     by_id = {job.jobid: job for job in jobs}

@@ -62,9 +62,11 @@ def test_job_records_give_paths_without_annotations():
 
 def test_job_seconds_read_each_jobs_own_benchmark(tmp_path):
     (tmp_path / "b").mkdir()
-    pd.DataFrame({"s": [2.0, 4.0], "h:m:s": ["0:00:02", "0:00:04"]}).to_csv(tmp_path / "b/x.tsv", sep="\t")
+    frame = pd.DataFrame({"s": [2.0, 4.0], "h:m:s": ["0:00:02", "0:00:04"], "cpu_time": [1.0, 1.5]})
+    frame.to_csv(tmp_path / "b/x.tsv", sep="\t", index=False)
     jobs = [job(1, "x", benchmark="b/x.tsv"), job(0, "all")]
     assert job_seconds(jobs, tmp_path) == {1: 3.0, 0: 0.0}  # the mean of the repeats; no benchmark: 0 s
+    assert job_seconds(jobs, tmp_path, "cpu_time") == {1: 1.25, 0: 0.0}
     with pytest.raises(FileNotFoundError, match="no benchmark file .*y.tsv for job y\\[k=1\\]: run the same DAG"):
         job_seconds([job(2, "y", benchmark="b/y.tsv", k="1")], tmp_path)
 
