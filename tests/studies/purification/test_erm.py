@@ -6,6 +6,7 @@ import math
 
 import dp_accounting
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from dp_accounting import rdp
@@ -131,7 +132,7 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
         "em_grid_spacing": 0.1,
         "reference_iterations": 200,
     }
-    rows = erm.erm_point(params, 5, iter, {"n": 100, "epsilon_total": 2.0})
+    rows = pd.concat([erm.erm_point(params, 5, iter, point) for point in erm.erm_points(params)])
     rows = rows.drop_duplicates("method").set_index("method")
     lipschitz = 1.0 + lam
     paper = [std for sampling, std in recorded if sampling == "without_replacement"]
@@ -140,3 +141,17 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
     calibrated = {round(std, 12) for sampling, std in recorded if sampling == "poisson"}
     expected = {round(rows.loc[m, "sigma"] * lipschitz, 12) for m in ("purified_dpsgd_tuned", "dpsgd_reference")}
     assert calibrated == expected
+
+
+def test_points_are_method_groups_of_each_n_and_epsilon():
+    params = {
+        "d": 5,
+        "lam": 0.0,
+        "epsilon_sweep": {"n": 100, "epsilons": [1.0, 2.0]},
+        "n_sweep": {"epsilon": 2.0, "ns": [50]},
+    }
+    groups = ["dpsgd_paper", "dpsgd_tuned", "laplace_gd", "dpsgd_reference"]
+    expected = [(n, e, g) for n, e in [(50, 2.0), (100, 1.0), (100, 2.0)] for g in groups]
+    assert [(p["n"], p["epsilon_total"], p["methods"]) for p in erm.erm_points(params)] == expected
+    for changed in ({"d": 2}, {"lam": 0.1}):  # the exponential mechanism (d = 2), output perturbation (lam > 0)
+        assert erm.erm_points({**params, **changed})[4]["methods"] == "baselines"

@@ -267,14 +267,23 @@ def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any
     return [{**base, "method": method, "seed": s, "excess_risk": float(e), **extra} for s, e in enumerate(excess)]
 
 
+# The methods of one (n, ε_tot), in row order, as groups that share a random stream (their own derived seeds):
+# each group is a point of the sweep, so the slowest (n, ε_tot) spreads over several jobs.
+METHOD_GROUPS = ("dpsgd_paper", "dpsgd_tuned", "laplace_gd", "dpsgd_reference", "baselines")
+
+
 def erm_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: every (n, ε_tot) of the ε sweep (fixed n) and of the n sweep (fixed ε), sorted."""
+    """The sweep's points: every (n, ε_tot) of the ε sweep (fixed n) and of the n sweep (fixed ε), sorted, times
+    every method group (:data:`METHOD_GROUPS`; the baselines only where there is one: the exponential mechanism
+    for d = 2, output perturbation for λ > 0)."""
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
     points = sorted(
         {(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
         | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]}
     )
-    return [{"n": n, "epsilon_total": eps_total} for n, eps_total in points]
+    has_baselines = int(params["d"]) == 2 or float(params["lam"]) > 0
+    groups = [g for g in METHOD_GROUPS if g != "baselines" or has_baselines]
+    return [{"n": n, "epsilon_total": eps_total, "methods": group} for n, eps_total in points for group in groups]
 
 
 @functools.lru_cache(maxsize=4)
@@ -291,14 +300,15 @@ def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iteration
 def erm_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """Excess empirical risk of every method at one (n, ε_tot) point of the sweep (:func:`erm_points`), ``seeds``
-    runs each; every random stream derives from ``seed`` and (n, ε_tot, λ). ``lam`` = 0 gives E3 (convex), ``lam`` > 0
-    E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep,
-    method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size, gamma, kkt_residual."""
+    """Excess empirical risk of one method group at one (n, ε_tot) point of the sweep (:func:`erm_points`),
+    ``seeds`` runs each; every random stream derives from ``seed``, the stream's name and (n, ε_tot, λ). ``lam`` = 0
+    gives E3 (convex), ``lam`` > 0 E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total,
+    in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size,
+    gamma, kkt_residual."""
     d, runs, radius, lam = int(params["d"]), int(params["seeds"]), float(params["radius"]), float(params["lam"])
     lipschitz = 1.0 + lam * radius
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
-    n, eps_total = int(point["n"]), float(point["epsilon_total"])
+    n, eps_total, group = int(point["n"]), float(point["epsilon_total"]), point["methods"]
     loss = RegularisedLogisticLoss(lam) if lam > 0 else LogisticLoss()
     domain = LqBall((0.0,) * d, 2 * radius, 2.0)
     rows: list[dict[str, Any]] = []
@@ -332,20 +342,6 @@ def erm_point(
     sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
     eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
     common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
-    apx = _dpsgd(
-        loss,
-        X,
-        Y,
-        steps=steps,
-        sampling="without_replacement",
-        gamma=sched["gamma"],
-        noise_std=sigma,
-        eta=eta,
-        generator=generator("dpsgd_paper"),
-        **common,
-    )
-    rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
-    pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
     info = dict(
         steps=steps,
         capped=capped,
@@ -354,123 +350,142 @@ def erm_point(
         batch_size=max(1, int(round(sched["gamma"] * n))),
         gamma=sched["gamma"],
     )
-    rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
-    rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
+    if group == "dpsgd_paper":
+        apx = _dpsgd(
+            loss,
+            X,
+            Y,
+            steps=steps,
+            sampling="without_replacement",
+            gamma=sched["gamma"],
+            noise_std=sigma,
+            eta=eta,
+            generator=generator("dpsgd_paper"),
+            **common,
+        )
+        rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
+        pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
+        rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
+        rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
 
-    steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
-    sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
-    eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t * lipschitz, lipschitz, 2 * radius)
-    apx_t = _dpsgd(
-        loss,
-        X,
-        Y,
-        steps=steps_t,
-        sampling="poisson",
-        gamma=sched["gamma"],
-        noise_std=sigma_t * lipschitz,
-        eta=eta_t,
-        generator=generator("dpsgd_tuned"),
-        **common,
-    )
-    rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
-    pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-    rows += _rows(
-        base,
-        "purified_dpsgd_tuned",
-        excess(pure_t),
-        pure=True,
-        steps=steps_t,
-        capped=steps_t < sched["steps"],
-        log10_delta=cor4["log_delta"] / math.log(10),
-        sigma=sigma_t,
-        batch_size=max(1, int(round(sched["gamma"] * n))),
-        gamma=sched["gamma"],
-    )
-
-    theta_l, steps_l = _laplace_gd(
-        loss,
-        X,
-        Y,
-        n=n,
-        d=d,
-        epsilon=eps_total,
-        lipschitz=lipschitz,
-        radius=radius,
-        runs=runs,
-        generator=generator("laplace_gd"),
-    )
-    rows += _rows(
-        base,
-        "laplace_gd",
-        excess(theta_l),
-        pure=True,
-        steps=steps_l,
-        capped=False,
-        log10_delta=-np.inf,
-        sigma=np.nan,
-        batch_size=n,
-        gamma=1.0,
-    )
-
-    log_delta_ref = -2.0 * math.log(n)
-    ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
-    gamma_r = min(1.0, ref["gamma"])
-    steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
-    sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
-    eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r * lipschitz, lipschitz, 2 * radius)
-    theta_r = _dpsgd(
-        loss,
-        X,
-        Y,
-        steps=steps_r,
-        sampling="poisson",
-        gamma=gamma_r,
-        noise_std=sigma_r * lipschitz,
-        eta=eta_r,
-        generator=generator("dpsgd_reference"),
-        **common,
-    )
-    rows += _rows(
-        base,
-        "dpsgd_reference",
-        excess(theta_r),
-        pure=False,
-        steps=steps_r,
-        capped=steps_r < ref["steps"],
-        log10_delta=log_delta_ref / math.log(10),
-        sigma=sigma_r,
-        batch_size=max(1, int(round(gamma_r * n))),
-        gamma=gamma_r,
-    )
-
-    rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
-    if grid is not None:
-        picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
+    if group == "dpsgd_tuned":
+        steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
+        sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
+        eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t * lipschitz, lipschitz, 2 * radius)
+        apx_t = _dpsgd(
+            loss,
+            X,
+            Y,
+            steps=steps_t,
+            sampling="poisson",
+            gamma=sched["gamma"],
+            noise_std=sigma_t * lipschitz,
+            eta=eta_t,
+            generator=generator("dpsgd_tuned"),
+            **common,
+        )
+        rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
+        pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
         rows += _rows(
             base,
-            "exponential_mechanism",
-            excess(grid[picks]),
+            "purified_dpsgd_tuned",
+            excess(pure_t),
             pure=True,
-            steps=0,
+            steps=steps_t,
+            capped=steps_t < sched["steps"],
+            log10_delta=cor4["log_delta"] / math.log(10),
+            sigma=sigma_t,
+            batch_size=max(1, int(round(sched["gamma"] * n))),
+            gamma=sched["gamma"],
+        )
+
+    if group == "laplace_gd":
+        theta_l, steps_l = _laplace_gd(
+            loss,
+            X,
+            Y,
+            n=n,
+            d=d,
+            epsilon=eps_total,
+            lipschitz=lipschitz,
+            radius=radius,
+            runs=runs,
+            generator=generator("laplace_gd"),
+        )
+        rows += _rows(
+            base,
+            "laplace_gd",
+            excess(theta_l),
+            pure=True,
+            steps=steps_l,
             capped=False,
             log10_delta=-np.inf,
             sigma=np.nan,
             batch_size=n,
             gamma=1.0,
         )
-    if lam > 0:
-        theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
-        noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
+
+    if group == "dpsgd_reference":
+        log_delta_ref = -2.0 * math.log(n)
+        ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
+        gamma_r = min(1.0, ref["gamma"])
+        steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
+        sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
+        eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r * lipschitz, lipschitz, 2 * radius)
+        theta_r = _dpsgd(
+            loss,
+            X,
+            Y,
+            steps=steps_r,
+            sampling="poisson",
+            gamma=gamma_r,
+            noise_std=sigma_r * lipschitz,
+            eta=eta_r,
+            generator=generator("dpsgd_reference"),
+            **common,
+        )
         rows += _rows(
             base,
-            "output_perturbation",
-            excess(project_l2_ball(theta_hat + noise, radius)),
-            pure=True,
-            steps=0,
-            capped=False,
-            log10_delta=-np.inf,
-            sigma=np.nan,
-            batch_size=n,
-            gamma=1.0,
+            "dpsgd_reference",
+            excess(theta_r),
+            pure=False,
+            steps=steps_r,
+            capped=steps_r < ref["steps"],
+            log10_delta=log_delta_ref / math.log(10),
+            sigma=sigma_r,
+            batch_size=max(1, int(round(gamma_r * n))),
+            gamma=gamma_r,
         )
+
+    if group == "baselines":
+        rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
+        if grid is not None:
+            picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
+            rows += _rows(
+                base,
+                "exponential_mechanism",
+                excess(grid[picks]),
+                pure=True,
+                steps=0,
+                capped=False,
+                log10_delta=-np.inf,
+                sigma=np.nan,
+                batch_size=n,
+                gamma=1.0,
+            )
+        if lam > 0:
+            theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
+            noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
+            rows += _rows(
+                base,
+                "output_perturbation",
+                excess(project_l2_ball(theta_hat + noise, radius)),
+                pure=True,
+                steps=0,
+                capped=False,
+                log10_delta=-np.inf,
+                sigma=np.nan,
+                batch_size=n,
+                gamma=1.0,
+            )
     return pd.DataFrame(rows)
