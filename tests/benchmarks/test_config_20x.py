@@ -47,6 +47,8 @@ def test_the_merged_configuration_is_valid():
 @pytest.mark.parametrize(
     "study, artifact",
     [
+        ("purification", "ext_dp_erm"),
+        ("purification", "ext_dp_erm_sc"),
         ("purification", "ext_linear_regression"),
         ("purification", "ext_query_release"),
         ("generalization", "f8"),
