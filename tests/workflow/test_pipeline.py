@@ -2,6 +2,7 @@
 identical CSVs on a second run, and bad configurations stopped before any job."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -79,6 +80,22 @@ def test_second_run_gives_identical_csvs(runs):
     assert len(csvs) >= 10
     for path in csvs:
         assert (first / path).read_bytes() == (second / path).read_bytes(), path
+
+
+def test_verify_passes_on_an_independent_run_and_fails_on_a_flipped_verdict(runs, tmp_path):
+    """``python -m dplab.verify`` as a user runs it: two independent runs agree; one flipped verdict fails it."""
+    first, second = runs
+    verify = [sys.executable, "-m", "dplab.verify"]
+    passed = subprocess.run([*verify, str(second), str(first)], capture_output=True, text=True)
+    assert passed.returncode == 0, passed.stdout[-3000:]
+    flipped = tmp_path / "flipped"
+    shutil.copytree(second, flipped)
+    claims = pd.read_csv(flipped / "contraction" / "claims.csv")
+    claims.loc[0, "verdict"] = "fails" if claims.loc[0, "verdict"] != "fails" else "holds"
+    claims.to_csv(flipped / "contraction" / "claims.csv", index=False)
+    failed = subprocess.run([*verify, str(flipped), str(first)], capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert f"verdict of {claims.loc[0, 'claim_id']!r} flipped" in failed.stdout
 
 
 @pytest.mark.parametrize(
