@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
+from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.mechanisms.local_sensitivity import (
     alg11_parameters,
     bounded_local_sensitivity_release,
@@ -221,14 +221,6 @@ def audit_graph_pair() -> tuple[np.ndarray, np.ndarray]:
     return g, g_prime
 
 
-def _threshold_counts(samples: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """Counts of the events {x < t} and {x > t} for every threshold (fixed before sampling)."""
-    ordered = np.sort(samples)
-    below = np.searchsorted(ordered, thresholds, side="left")
-    above = samples.size - np.searchsorted(ordered, thresholds, side="right")
-    return np.concatenate([below, above])
-
-
 def _audit_sampler(
     method: str, eps_tot: float
 ) -> tuple[Callable[[np.ndarray, int, np.random.Generator], np.ndarray], float, float]:
@@ -291,25 +283,19 @@ def ptr_audit(
     for method in ("alg11_purified", "alg10_ptr_purified"):
         sampler, bound, b = _audit_sampler(method, audit["epsilon_total"])
         thresholds = np.linspace(-10 * b, R + 10 * b, audit["n_thresholds"])
-        n_events = 2 * 2 * thresholds.size
         for n_samples in progress(audit["sample_sizes"]):
             rng = np.random.default_rng(derive_seed(seed, "ptr_audit", method, n_samples))
-            counts = [_threshold_counts(sampler(a, int(n_samples), rng), thresholds) for a in (g, g_prime)]
-            lbs = [
-                epsilon_lower_bound_from_counts(
-                    counts[i], n_samples, counts[1 - i], n_samples, delta=0.0, alpha=2 * audit["alpha"] / n_events
-                )
-                for i in (0, 1)
-            ]
+            samples = [sampler(a, int(n_samples), rng) for a in (g, g_prime)]
+            lower = pure_epsilon_lower_bound(*samples, thresholds, alpha=audit["alpha"])
             rows.append(
                 {
                     "kind": "mc_audit",
                     "method": method,
                     "n_samples": int(n_samples),
-                    "epsilon_lb": float(max(np.max(lbs[0]), np.max(lbs[1]))),
+                    "epsilon_lb": lower.epsilon_lb,
                     "bound": bound,
                     "epsilon_total": audit["epsilon_total"],
-                    "n_events": n_events,
+                    "n_events": lower.n_events,
                     "alpha": audit["alpha"],
                     "laplace_scale": b,
                     "triangles_g": triangle_count(g),
