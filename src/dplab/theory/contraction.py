@@ -250,14 +250,15 @@ def epsilon_prop1(delta: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
         return scalar_or_array(k + 2.0 * np.sqrt(-k * np.log(d)))
 
 
-# ------------------------------------------------------------------------------------ exact contraction [EXT]
+# ----------------------------------------------------------------- exact contraction (an extension, not in the paper)
 
 
 def log_projected_gaussian_contraction_exact(
     epsilon: ArrayLike, *, diameter: ArrayLike, scale: ArrayLike
 ) -> float | np.ndarray:
-    """[EXT, not in the paper] log η_{e^ε}(K), the exact E_γ contraction coefficient (Theorem 2) of the 1-D kernel
-    K(y) = Π_[0,D](y + N(0, s²)), y ∈ [0, D]; the paper bounds it by θ_{e^ε}(D/s) (eq. (23) with M D = D).
+    """(Extension, not in the paper.) log η_{e^ε}(K), the exact E_γ contraction coefficient (Theorem 2) of the
+    1-D kernel K(y) = Π_[0,D](y + N(0, s²)), y ∈ [0, D]; the paper bounds it by θ_{e^ε}(D/s) (eq. (23) with
+    M D = D).
 
     Why the sup of Theorem 2 sits at the pair (y1, y2) = (0, D).  For y1 < y2 the likelihood ratio of K(y1) to
     K(y2) is non-increasing on [0, D] (Gaussian location family; the atoms at 0 and D carry the tails
