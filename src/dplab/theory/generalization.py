@@ -394,8 +394,8 @@ def fl_privacy(
 
 def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: ArrayLike) -> float | np.ndarray:
     """Wang et al. [68] as quoted by the paper: "SGLD is (ε, δ)-DP if T > ε²N/(32τ log(2/δ))"; returns the
-    threshold ε²N/(32τ log(2/δ)) (erratum in the quote: privacy degrades
-    with T, so the original condition must be an upper limit on T)."""
+    threshold ε²N/(32τ log(2/δ)) (presumably an erratum in the quote:
+    privacy degrades with T, so the original condition should be an upper limit on T)."""
     e, d = as_positive_array(eps, "eps"), _delta(delta)
     n, t = as_positive_array(N, "N"), as_positive_array(tau, "tau")
     return scalar_or_array(e**2 * n / (32.0 * t * np.log(2.0 / d)))

@@ -164,8 +164,8 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
 
 def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma: float = 1.0) -> Mechanism:
     """DP-SGD with subsampling (Theorem 13, Table 1 row 5): RDP α²ε²/2, SRDP αμ²τ²ε²γ²/(2L²), γ the inverse
-    point-wise distance (Def. 7); γ = 1 for PCA (Table 2's PCA row: every
-    PCA-processed point moves by at most Δ₂ = τ/n, so k = n in Def. 7)."""
+    point-wise distance (Def. 7); γ = 1 for PCA (our derivation for Table 2's
+    PCA row: every PCA-processed point moves by at most Δ₂ = τ/n, so k = n in Def. 7)."""
     e, lip, m, g = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
     return Mechanism(
         "dp_sgd_sampling",
