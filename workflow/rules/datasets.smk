@@ -2,7 +2,7 @@
 
 
 rule logistic_dataset:
-    """Synthetic logistic-regression data (train and test) for PNSGD's utility, spec section 4.5."""
+    """Synthetic logistic-regression data (train and test) for our PNSGD utility experiment."""
     input:
         code=dplab_sources("dplab.data.synthetic"),
     output:
