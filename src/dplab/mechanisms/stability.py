@@ -72,6 +72,9 @@ __all__ = [
     "exponential_mechanism_selection",
 ]
 
+#: Lap(1): a draw of Lap(1/ε) exceeds s exactly when a draw of Lap(1) exceeds εs.
+_STANDARD_LAPLACE = Laplace(1.0)
+
 BOTTOM = -1
 DELTA_RULES = ("corrected", "as_printed")
 BOTTOM_ENCODINGS = ("uniform", "reserved")
@@ -131,8 +134,7 @@ def pass_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> 
     as_non_negative_array(distance, "distance")
     log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
-    upper = 0.5 * np.exp(-epsilon * np.abs(s))
-    return np.where(s >= 0, upper, 1.0 - upper)
+    return np.asarray(_STANDARD_LAPLACE.sf(epsilon * s))
 
 
 def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> np.ndarray:
@@ -140,8 +142,7 @@ def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -
     as_non_negative_array(distance, "distance")
     log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
-    lower = 0.5 * np.exp(-epsilon * np.abs(s))
-    return np.where(s >= 0, 1.0 - lower, lower)
+    return np.asarray(_STANDARD_LAPLACE.cdf(epsilon * s))
 
 
 def distance_to_instability(
