@@ -790,7 +790,7 @@ MECHANISMS = {
         kinds={"statistic": "not_nan", "epsilon": "pos", "delta": "prob"},
     ),
     "propose_test_release.ptr_dp_gd_noise": E(n=100, steps=10, epsilon=0.5, L=1.0, kinds={"epsilon": "pos"}),
-    "propose_test_release.propose_test_release": E(
+    "propose_test_release.ptr_pca_dp_gd": E(
         X=np.random.default_rng(3).normal(size=(101, 3)) / 4,
         y=np.where(np.arange(101) % 2, 1.0, -1.0),
         k=1,

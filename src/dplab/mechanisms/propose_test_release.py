@@ -41,7 +41,7 @@ __all__ = [
     "ptr_refusal_probability",
     "ptr_test",
     "ptr_dp_gd_noise",
-    "propose_test_release",
+    "ptr_pca_dp_gd",
 ]
 
 
@@ -86,7 +86,7 @@ def ptr_dp_gd_noise(n: int, steps: int, epsilon: float, L: float = 1.0) -> float
     return 2 * L * math.sqrt(steps) / (positive_finite("epsilon", epsilon) * n)
 
 
-def propose_test_release(
+def ptr_pca_dp_gd(
     X: ArrayLike,
     y: ArrayLike,
     k: int,

@@ -32,8 +32,8 @@ from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, NoProjection, project_l2_ball
 from dplab.mechanisms.propose_test_release import (
-    propose_test_release,
     ptr_distance_statistic,
+    ptr_pca_dp_gd,
     ptr_refusal_probability,
     ptr_threshold,
 )
@@ -229,7 +229,7 @@ def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapp
         rng = np.random.default_rng(derive_seed(seed, "ptr", name))
         data = load_low_rank(inputs[f"ptr_{name}"])
         statistic = ptr_distance_statistic(data.X, k, beta)
-        thetas = propose_test_release(
+        thetas = ptr_pca_dp_gd(
             data.X,
             data.y,
             k,
