@@ -581,7 +581,6 @@ MECHANISMS = {
         rng=RNG,
         kinds={"epsilon": "pos"},
     ),
-    "adassp.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
     "adassp.pure_adassp_parameters": E(
         n=100,
         d=2,
@@ -999,7 +998,6 @@ LEARNING = {
         derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T, kinds={"derivative": None, "X": None}
     ),
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
-    "projections.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
 }

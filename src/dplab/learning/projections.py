@@ -14,13 +14,12 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-import numpy as np
 import torch
 from torch import Tensor
 
 from dplab.checks import as_finite_array, finite, positive_finite
 
-__all__ = ["Projection", "Interval", "Ball", "NoProjection", "project_l2_ball"]
+__all__ = ["Projection", "Interval", "Ball", "NoProjection"]
 
 
 @runtime_checkable
@@ -98,12 +97,3 @@ class NoProjection:
 
     def __call__(self, w: Tensor) -> Tensor:
         return w
-
-
-def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
-    """NumPy twin of :class:`Ball` centred at 0, row-wise on the last axis: θ·min(1, R/‖θ‖₂) (0 maps to 0)."""
-    as_finite_array(theta, "theta")
-    positive_finite("radius", radius)
-    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
-    with np.errstate(divide="ignore"):
-        return theta * np.minimum(1.0, radius / norm)

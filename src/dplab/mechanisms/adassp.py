@@ -32,7 +32,7 @@ import numpy as np
 from dplab.checks import as_finite_array, positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_log_delta
 from dplab.mechanisms.purification import LqBall, purify
-from dplab.numerics import symmetric_from_upper
+from dplab.numerics import project_l2_ball, symmetric_from_upper
 from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "adassp_log_delta_composed",
     "adassp_log_delta_per_release",
     "adassp",
-    "project_l2_ball",
     "PureAdasspParameters",
     "pure_adassp_parameters",
     "pure_adassp",
@@ -136,15 +135,6 @@ def adassp(
     xty = stats.xty + multiplier * bound_x * bound_y * rng.standard_normal((size, d))
     theta = np.linalg.solve(xtx, xty[:, :, None])[:, :, 0]
     return {"theta": theta, "ridge": ridge, "lambda_min_private": lam_min}
-
-
-def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
-    """Proj onto 𝔹₂(radius), row-wise: θ·min(1, radius/‖θ‖₂)."""
-    as_finite_array(theta, "theta")
-    positive_finite("radius", radius)
-    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
-    with np.errstate(divide="ignore"):
-        return theta * np.minimum(1.0, radius / norm)
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,14 @@ from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
-from dplab.learning.projections import Ball, NoProjection, project_l2_ball
+from dplab.learning.projections import Ball, NoProjection
 from dplab.mechanisms.propose_test_release import (
     ptr_distance_statistic,
     ptr_pca_dp_gd,
     ptr_refusal_probability,
     ptr_threshold,
 )
+from dplab.numerics import project_l2_ball
 from dplab.preprocessing import pca_rank_reduce
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed

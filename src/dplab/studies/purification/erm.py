@@ -37,10 +37,10 @@ import torch
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
 from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
-from dplab.learning.projections import project_l2_ball
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
+from dplab.numerics import project_l2_ball
 from dplab.seeding import derive_seed
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
