@@ -1,0 +1,214 @@
+"""Every purification verdict flips on a small input built here: a frame (or, for claims decided by closed forms
+alone, the measured numbers) on which it holds (or is an erratum), and a modified one on which it does not.
+
+``test_every_verdict_has_a_flip_test`` keeps it so: a rule added to ``RULES`` without a flip case fails it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dplab.report.claims import VERDICTS
+from dplab.studies.purification.claims import RULES
+from dplab.studies.purification.claims_conversion import NOT_TESTED
+from dplab.studies.purification.curves import example8_samples
+
+RULE = {rule.claim_id: rule for rule in RULES}
+ERM = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
+CONFIG = {"dp_erm": ERM, "dp_erm_sc": ERM}
+
+
+# --------------------------------------------------------------------------------------------- frame builders
+
+
+def fig1(crossing: float) -> dict[str, pd.DataFrame]:
+    """Laplace variance 2; the Gaussian's 2 log(1/delta)/log(1/crossing) exceeds it exactly below ``crossing``."""
+    delta = np.logspace(-8, -0.05, 60)
+    gauss = pd.DataFrame(
+        {"delta": delta, "mechanism": "analytic_gaussian", "variance": 2 * np.log(delta) / math.log(crossing)}
+    )
+    lap = pd.DataFrame({"delta": delta, "mechanism": "laplace", "variance": 2.0})
+    return {"fig1": pd.concat([gauss, lap], ignore_index=True)}
+
+
+def table1(after_of_last: float) -> dict[str, pd.DataFrame]:
+    rows = [("DP-ERM", 2.0, 1.0), ("Mode release", 5.0, after_of_last)]
+    frame = pd.DataFrame(rows, columns=["problem", "before_value", "after_value"])
+    return {"table1": frame.assign(n=1e4, d=10, epsilon=1.0, delta=1e-6)}
+
+
+def exact_audit(**changes: float) -> dict[str, pd.DataFrame]:
+    """M1, M2 purified within the bound 2, infinite without Laplace, Laplace alone and a halved scale above it."""
+    values = {
+        ("M1", "full"): 1.5,
+        ("M2", "full"): 1.2,
+        ("M1", "none"): math.inf,
+        ("M2", "none"): math.inf,
+        ("M1", "mixing_only"): math.inf,
+        ("M2", "mixing_only"): math.inf,
+        ("M1", "laplace_only"): 3.0,
+        ("M1", "full_scale_x1"): 1.9,
+        ("M1", "full_scale_x0.5"): 2.5,
+    }
+    values.update({tuple(key.split("__")): v for key, v in changes.items()})
+    rows = [(m, t, v) for (m, t), v in values.items()]
+    frame = pd.DataFrame(rows, columns=["mechanism", "treatment", "epsilon_inf"])
+    return {"ext_exact_audit": frame.assign(epsilon=1.0, delta=1e-3, omega=0.01, epsilon_prime=1.0, bound=2.0)}
+
+
+def mc_audit(purified_lb: float) -> dict[str, pd.DataFrame]:
+    rows = [
+        ("M1", "full", 1e4, 0.5, 1.0),
+        ("M1", "full", 1e6, purified_lb, 1.0),
+        ("M1", "none", 1e4, 1.0, math.inf),
+        ("M1", "none", 1e6, 3.0, math.inf),
+    ]
+    return {
+        "ext_mc_audit": pd.DataFrame(
+            rows, columns=["mechanism", "treatment", "n_samples", "epsilon_lb", "epsilon_exact"]
+        )
+    }
+
+
+ERM_BASE = {
+    "purified_dpsgd": (10.0, -1.0),
+    "dpsgd_before_purification": (10.0, -1.0),
+    "purified_dpsgd_tuned": (5.0, -1.0),
+    "laplace_gd": (1.0, -0.5),
+    "dpsgd_reference": (0.01, -0.1),
+    "exponential_mechanism": (0.1, -1.0),
+}
+
+
+def erm(sc: bool = False, shift_before: float = 0.0, **rates: tuple[float, float]) -> dict[str, pd.DataFrame]:
+    """Excess risk c n^slope per method, two seeds, on the n sweep and (at n = 1000) the eps sweep."""
+    rows = []
+    for method, (c, slope) in {**ERM_BASE, **rates}.items():
+        for n in (500, 1000, 2000, 4000):
+            for seed in (0, 1):
+                risk = c * n**slope + (shift_before if method == "dpsgd_before_purification" else 0.0)
+                rows.append((n, method, seed, risk, n == 1000, method == "dpsgd_reference"))
+    frame = pd.DataFrame(rows, columns=["n", "method", "seed", "excess_risk", "in_epsilon_sweep", "capped"])
+    frame = frame.assign(epsilon_total=2.0, in_n_sweep=True, steps=10)
+    return {"ext_dp_erm_sc" if sc else "ext_dp_erm": frame}
+
+
+def fig3(above: bool) -> dict[str, pd.DataFrame]:
+    alpha = np.linspace(0.01, 0.99, 50)
+    low = 1 - alpha - 0.05
+    frame = pd.concat(
+        [
+            pd.DataFrame({"alpha": alpha, "curve": "eps_delta", "beta": low + (0.02 * (alpha > 0.5) if above else 0)}),
+            pd.DataFrame({"alpha": alpha, "curve": "eps_plus_eps_prime_0", "beta": low + 0.01}),
+        ]
+    )
+    return {"fig3": frame.assign(crossing_alpha=0.5)}
+
+
+def fig2(**columns: float) -> dict[str, pd.DataFrame]:
+    frame = example8_samples({"delta_tilde": 0.3, "n_samples": 2000, "n_levels_1d": 200001}, seed=3)
+    return {"fig2": frame.assign(**columns)}
+
+
+#: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
+FRAME_FLIPS = {
+    "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
+    "table1_log_inv_delta_replaced_by_d": (table1(4.0), table1(6.0)),
+    "thm1_purification_is_pure_dp": (exact_audit(), exact_audit(M2__full=2.1)),
+    "unpurified_and_mixing_only_not_pure": (exact_audit(), exact_audit(M2__none=7.0)),
+    "ablation_laplace_scale_needed": (exact_audit(), exact_audit(**{"M1__full_scale_x0.5": 1.95})),
+    "mc_audit_consistent_with_exact": (mc_audit(0.8), mc_audit(1.2)),
+    "thm3_purified_dpsgd_rate": (erm(), erm(purified_dpsgd=(10.0, -0.3))),
+    "thm3_purified_dpsgd_rate_sc": (erm(True, purified_dpsgd=(10.0, -2.0)), erm(True, purified_dpsgd=(10.0, -0.3))),
+    "purified_dpsgd_vs_laplace_gd": (erm(), erm(purified_dpsgd=(200.0, -0.4))),
+    "purified_dpsgd_vs_laplace_gd_sc": (erm(True), erm(True, purified_dpsgd=(200.0, -0.4))),
+    "purified_matches_exponential_mechanism": (erm(), erm(purified_dpsgd=(10.0, -0.5))),
+    "purified_matches_exponential_mechanism_sc": (erm(True), erm(True, purified_dpsgd=(10.0, -0.5))),
+    "purification_noise_negligible": (erm(), erm(shift_before=0.01)),
+    "purification_noise_negligible_sc": (erm(True), erm(True, shift_before=0.01)),
+    "erratum_appB_tradeoff_dominance": (fig3(True), fig3(False)),
+    "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
+    "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
+}
+
+
+def _worst_row_below_bound(numbers):
+    rows = list(numbers["rows"])
+    d, eps, _, printed, bound = rows[-1]
+    return {"rows": rows[:-1] + [(d, eps, bound - 1e-3, printed, bound)]}
+
+
+#: claims decided by closed forms alone (no frame): a change of the measured numbers that flips the verdict
+NUMBER_FLIPS = {
+    "erratum_R_is_diameter": lambda n: {**n, "radius_reading": n["printed"]},
+    "erratum_thm1_l1_utility_q_not_1": lambda n: {**n, "laplace_mean_l1": n["printed_bound"] / 2},
+    "erratum_lemma6_volume": lambda n: {"cases": [(d, q, true, true) for d, q, _, true in n["cases"]]},
+    "erratum_algorithm12_delta": lambda n: {**n, "printed": n["required"] + 1.0},
+    "erratum_lemma19_gradient_count": lambda n: {**n, "printed": n["count"]},
+    "erratum_lemma25_schedule_half_budget": lambda n: {**n, "certified": n["target"]},
+    "thm2_algorithm2_utility": _worst_row_below_bound,
+}
+
+
+def _verdict(claim_id: str, frames: dict[str, pd.DataFrame]) -> str:
+    return RULE[claim_id].decide(frames, CONFIG).verdict
+
+
+@pytest.mark.parametrize("claim_id", sorted(FRAME_FLIPS))
+def test_verdict_flips_on_a_modified_frame(claim_id):
+    good, bad = FRAME_FLIPS[claim_id]
+    before, after = _verdict(claim_id, good), _verdict(claim_id, bad)
+    assert before in ("holds", "erratum") and after != before and after in VERDICTS
+
+
+@pytest.mark.parametrize("claim_id", sorted(NUMBER_FLIPS))
+def test_verdict_flips_on_modified_numbers(claim_id):
+    rule = RULE[claim_id]
+    assert rule.needs == ()
+    numbers = rule.measure({}, CONFIG)
+    before, after = rule.verdict(numbers), rule.verdict(NUMBER_FLIPS[claim_id](numbers))
+    assert before in ("holds", "erratum") and after != before and after in VERDICTS
+
+
+#: claims with no experiment: their verdict is the constant ``not_tested``
+WITHOUT_EXPERIMENT = {"thm4_purified_frank_wolfe"}
+
+
+def test_every_verdict_has_a_flip_test():
+    untested = set(RULE) - WITHOUT_EXPERIMENT - set(FRAME_FLIPS) - set(NUMBER_FLIPS)
+    assert not untested, f"verdicts without a flip test: {sorted(untested)}"
+    assert not (set(FRAME_FLIPS) | set(NUMBER_FLIPS)) - set(RULE), "flip tests of claims that no longer exist"
+
+
+@pytest.mark.parametrize("claim_id", sorted(WITHOUT_EXPERIMENT))
+def test_a_claim_without_experiment_says_so(claim_id):
+    claim = RULE[claim_id].decide({}, CONFIG)
+    assert claim.verdict == NOT_TESTED and "no experiment" in claim.evidence
+
+
+def test_every_row_states_its_decision_rule():
+    for rule in RULES:
+        frames = FRAME_FLIPS.get(rule.claim_id, ({},))[0]
+        assert "Decision rule: " in rule.decide(frames, CONFIG).evidence
+
+
+def test_theorem2_measure_is_the_closed_form_law_of_algorithm2():
+    """P[u_pure = u_apx] = (1 - w)(1 - p)^d + w 2^-d, p = e^(-1/(2b))/2, b = 2 Delta/eps, Delta = 2d (delta/2w)^(1/d)
+    (the cube [0, 1]^d, w = 2^-d), at delta on Theorem 2's threshold eps^d/(2d)^(3d): written out by hand here."""
+    rows = RULE["thm2_algorithm2_utility"].measure({}, CONFIG)["rows"]
+    for d, eps, exact, _, bound in rows:
+        omega = 2.0**-d
+        delta = eps**d / (2 * d) ** (3 * d)
+        b = 2 * (2 * d * (delta / (2 * omega)) ** (1 / d)) / eps
+        p = 0.5 * math.exp(-1 / (2 * b))
+        assert exact == pytest.approx((1 - omega) * (1 - p) ** d + omega * 2.0**-d, rel=1e-12)
+        assert bound == pytest.approx(1 - 2.0**-d - d / 2 * math.exp(-d), rel=1e-12)
+
+
+def test_the_index_defines_every_verdict():
+    from dplab.report.index import VERDICTS as DEFINED
+
+    assert set(DEFINED) == set(VERDICTS)
