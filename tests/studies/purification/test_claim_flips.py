@@ -113,6 +113,51 @@ def fig2(**columns: float) -> dict[str, pd.DataFrame]:
     return {"fig2": frame.assign(**columns)}
 
 
+QR_METHODS = {  # method -> (constant, slope in n) of the mean l_inf error
+    "alg16_purified": (1.0, -1 / 3),
+    "alg16_sampled": (1.0, -1 / 3),
+    "mwem_reference": (1.0, -0.5),
+    "pure_mwem": (2.0, -0.5),
+    "laplace_answers": (3.0, -1.0),
+    "laplace_histogram": (4.0, -1.0),
+}
+
+
+def query_release(upstream_approx=0.9, upstream_pure=2.0, **rates: tuple[float, float]) -> dict[str, pd.DataFrame]:
+    """One query family on an n sweep at eps_tot = 2; the upstream epsilons as fractions of eps = eps_tot/2."""
+    rows = [
+        (method, n, seed, c * n**slope)
+        for method, (c, slope) in {**QR_METHODS, **rates}.items()
+        for n in (1e3, 1e4, 1e5)
+        for seed in (0, 1)
+    ]
+    frame = pd.DataFrame(rows, columns=["method", "n", "seed", "error_linf"])
+    frame = frame.assign(d=6, k=20, epsilon_total=2.0, query_family="conjunctions", in_n_sweep=True)
+    frame = frame.assign(in_epsilon_sweep=False, in_d_sweep=False, capped=False, rate_theorem8=frame["n"] ** (-1 / 3))
+    return {
+        "ext_query_release": frame.assign(
+            epsilon_upstream_approx=upstream_approx,
+            epsilon_upstream_pure=upstream_pure,
+            log_delta=-100.0,
+            rounds=10,
+            bits_flipped=0,
+            mixed=False,
+            n_bits=6,
+            laplace_scale=1e-6,
+        )
+    }
+
+
+def query_release_audit(purified_within: bool) -> dict[str, pd.DataFrame]:
+    rows = [
+        ("pure_mwem_transcript", 0, 0.9, True),
+        ("alg16_sampled_unpurified", 0, 5.0, False),
+        ("alg16_purified", 0, 1.5 if purified_within else 2.5, purified_within),
+    ]
+    frame = pd.DataFrame(rows, columns=["mechanism", "neighbour_cell", "epsilon_inf", "within_bound"])
+    return {"ext_query_release_audit": frame.assign(d=3, n=4, k=2, epsilon_total=2.0, bound=2.0, bound_effective=1.0)}
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -132,6 +177,12 @@ FRAME_FLIPS = {
     "erratum_appB_tradeoff_dominance": (fig3(True), fig3(False)),
     "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
     "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
+    "thm8_query_release_rate": (query_release(), query_release(alg16_purified=(1.0, 0.2))),
+    "table1_mwem_rate_before": (query_release(), query_release(mwem_reference=(1.0, 0.1))),
+    "lemma36_mwem_accounting": (query_release(), query_release(upstream_approx=1.1)),
+    "alg16_purification_needed": (query_release(), query_release(upstream_pure=0.5)),
+    "alg16_vs_pure_baselines": (query_release(alg16_purified=(0.5, -1.0)), query_release()),
+    "thm8_purified_mwem_pure_dp_audit": (query_release_audit(True), query_release_audit(False)),
 }
 
 
