@@ -158,6 +158,55 @@ def query_release_audit(purified_within: bool) -> dict[str, pd.DataFrame]:
     return {"ext_query_release_audit": frame.assign(d=3, n=4, k=2, epsilon_total=2.0, bound=2.0, bound_effective=1.0)}
 
 
+def mean_estimation(pur_slope=1.0, knorm_slope=1.0, bound_scale=1e-3, paper=-100.0, audit_eps=0.9) -> dict:
+    """Errors c d^slope in d (eps_tot = 1); the Gaussian's 0.01 sqrt(log(1/delta)) above Theorem 9's bound
+    (bound_scale sqrt(log(1/delta))), the purified error smallest at log delta = -100; the audit at bound 1."""
+    ds, lds = np.array([2.0, 4.0, 8.0, 16.0, 32.0]), np.array([-400.0, -200.0, -100.0, -50.0, -25.0])
+    dimension = pd.concat(
+        [
+            pd.DataFrame({"method": m, "d": ds, "error_mean": c * ds**k, "expected_error": 0.1 * ds})
+            for m, c, k in (
+                ("purified_gaussian", 0.1, pur_slope),
+                ("l2_knorm", 0.05, knorm_slope),
+                ("gaussian_reference", 0.1, 0.5),
+            )
+        ]
+    ).assign(panel="dimension")
+    delta = pd.concat(
+        [
+            pd.DataFrame({"method": "gaussian_at_delta", "log_delta": lds, "error_mean": 0.01 * np.sqrt(-lds)}),
+            pd.DataFrame({"method": "purified_gaussian", "log_delta": lds, "error_mean": 1 + np.abs(lds + 100) / 10}),
+        ]
+    ).assign(panel="delta", theorem9_lower_bound=bound_scale * np.sqrt(-np.tile(lds, 2)), theorem9_valid=True)
+    delta = delta.assign(
+        paper_log_delta=paper, pure_rate=0.5, theorem9_log_delta_min=-500.0, theorem9_log_delta_max=-1.0
+    )
+    audit = pd.DataFrame(
+        {"treatment": ["full", "none"], "epsilon_inf": [audit_eps, 3.0], "panel": "audit", "bound": 1.0}
+    )
+    frame = pd.concat([dimension, delta, audit], ignore_index=True).assign(epsilon_total=1.0, n=1000)
+    return {"ext_mean_estimation": frame.assign(d=frame["d"].fillna(8.0))}
+
+
+def regression(pure_slope=-1.0, reference=0.1, composed_gap=-1.0, before=1.0, laplace=2.0) -> dict:
+    """Pure AdaSSP's excess MSE n^pure_slope against the rate 1/n; the other methods as multiples of it."""
+    rows = []
+    for n in (1e3, 1e4, 1e5):
+        pure = n**pure_slope
+        for method, error in (
+            ("pure_adassp", pure),
+            ("adassp_at_purification_delta", pure * before),
+            ("adassp_reference", pure * reference),
+            ("laplace_ssp", pure * laplace),
+        ):
+            rows.append((method, n, error, 1 / n))
+    frame = pd.DataFrame(rows, columns=["method", "n", "excess_mse_mean", "rate_after"])
+    frame = frame.assign(d=5, epsilon_total=1.0, log_delta=-100.0, log_delta_composed_exact=-100.0 + composed_gap)
+    return {
+        "ext_linear_regression": frame.assign(log_delta_per_release_exact=-30.0, log_delta_per_release_target=-31.0)
+    }
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -183,6 +232,16 @@ FRAME_FLIPS = {
     "alg16_purification_needed": (query_release(), query_release(upstream_pure=0.5)),
     "alg16_vs_pure_baselines": (query_release(alg16_purified=(0.5, -1.0)), query_release()),
     "thm8_purified_mwem_pure_dp_audit": (query_release_audit(True), query_release_audit(False)),
+    "e5_purified_mean_rate_in_d": (mean_estimation(), mean_estimation(pur_slope=0.5)),
+    "e5_purified_mean_matches_optimal_pure_up_to_logs": (mean_estimation(), mean_estimation(knorm_slope=0.5)),
+    "thm9_lower_bound_consistent": (mean_estimation(), mean_estimation(bound_scale=1.0)),
+    "e5_purification_tradeoff_in_delta": (mean_estimation(), mean_estimation(paper=-400.0)),
+    "e5_purified_mean_is_pure_dp": (mean_estimation(), mean_estimation(audit_eps=1.1)),
+    "thm7_pure_adassp_rate": (regression(), regression(pure_slope=0.0)),
+    "table1_linear_regression_log_factor": (regression(), regression(reference=0.01)),
+    "lemma35_adassp_privacy": (regression(), regression(composed_gap=1.0)),
+    "thm7_purification_noise_negligible": (regression(), regression(before=1.01)),
+    "ext_pure_adassp_vs_laplace_ssp": (regression(), regression(laplace=0.5)),
 }
 
 

@@ -1,7 +1,7 @@
 """Verdicts on the claims of Lin, Wang, Ma, Wang (purification) and its errata, decided by the study's frames.
 
-``RULES`` holds every claim built as measure / verdict / evidence (:class:`ClaimRule`); the statistics and selection
-claims are still built by their modules' functions."""
+``RULES`` holds every claim built as measure / verdict / evidence (:class:`ClaimRule`); the selection claims
+(PTR, mode release) are still built by their module's functions."""
 
 from __future__ import annotations
 
@@ -18,16 +18,15 @@ from dplab.studies.purification.claims_erm import ERM_RULES
 from dplab.studies.purification.claims_errata import ERRATA_RULES
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.claims_selection import selection_claims
-from dplab.studies.purification.claims_statistics import statistics_claims
+from dplab.studies.purification.claims_statistics import STATISTICS_RULES
 
 __all__ = ["RULES", "build_claims"]
 
-RULES = AUDIT_RULES + CONVERSION_RULES + ERM_RULES + ERRATA_RULES + QUERY_RELEASE_RULES
+RULES = AUDIT_RULES + CONVERSION_RULES + ERM_RULES + ERRATA_RULES + STATISTICS_RULES + QUERY_RELEASE_RULES
 
 
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
     """All claims whose frames are present (artifact ids as keys)."""
     claims = build_rules(RULES, frames, study_config)
-    claims += statistics_claims(frames, study_config)
     claims += selection_claims(frames, study_config)
     return claims
