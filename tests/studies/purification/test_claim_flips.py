@@ -18,7 +18,7 @@ from dplab.studies.purification.curves import example8_samples
 
 RULE = {rule.claim_id: rule for rule in RULES}
 ERM = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
-CONFIG = {"dp_erm": ERM, "dp_erm_sc": ERM}
+CONFIG = {"dp_erm": ERM, "dp_erm_sc": ERM, "mode_release": {"epsilon_total": 2.0, "success_level": 0.9}}
 
 
 # --------------------------------------------------------------------------------------------- frame builders
@@ -207,6 +207,73 @@ def regression(pure_slope=-1.0, reference=0.1, composed_gap=-1.0, before=1.0, la
     }
 
 
+def ptr(error_over_bound=0.5, gs_error=1e4) -> dict[str, pd.DataFrame]:
+    """Purified Alg. 11 at a fixed fraction of its explicit bound 10/eps + 5/eps^2 (two seeds)."""
+    rows = []
+    for n_v in (100, 1000):
+        for eps_tot in (1.0, 2.0, 4.0):
+            eps = eps_tot / 3
+            bound = 10 / eps + 5 / eps**2
+            for seed, jitter in ((0, 0.99), (1, 1.01)):
+                for method, error in (
+                    ("alg11_purified", error_over_bound * bound * jitter),
+                    ("alg11_reference", 0.5 * bound),
+                    ("gs_laplace", gs_error),
+                    ("smooth_sensitivity", 0.1 * bound),
+                    ("alg10_ptr_purified", 0.2 * bound),
+                ):
+                    rows.append((n_v, eps_tot, seed, method, error, eps))
+    frame = pd.DataFrame(rows, columns=["n_vertices", "epsilon_total", "seed", "method", "mean_abs_error", "epsilon"])
+    frame = frame.assign(median_abs_error=frame["mean_abs_error"], edge_probability=0.1, local_sensitivity=10.0)
+    frame = frame.assign(bound_offset=5 / frame["epsilon"], laplace_scale=0.0, omega=0.0, domain_diameter=1.0)
+    return {"ext_ptr": frame.assign(refusal_rate=0.01)}
+
+
+def ptr_audit(lower_bound=1.0) -> dict[str, pd.DataFrame]:
+    frame = pd.DataFrame(
+        [
+            ("mc_audit", "alg11_purified", 1e6, lower_bound, 3.0),
+            ("sensitivity_check", "bruteforce_edge_flips", np.nan, np.nan, np.nan),
+        ],
+        columns=["kind", "method", "n_samples", "epsilon_lb", "bound"],
+    )
+    frame = frame.assign(n_graphs=20, check_vertices=5, max_local_sensitivity_change=1.0, local_sensitivity_matches=20)
+    return {**ptr(), "ext_ptr_audit": frame}
+
+
+def mode_release(purified_factor=None, corrected_success=0.99999, printed_success=0.2) -> dict[str, pd.DataFrame]:
+    """Gaps per method and d on the 'all_runner_up' layout (RNM d/eps; Alg. 12 3 log(8 d^3/eps) times RNM, or a
+    constant ``purified_factor`` times), exact success at a gap of 50 >= 4 ceil(10/eps)."""
+    rows = []
+    for d in (2, 4, 8, 16):
+        rnm = float(d)
+        factor = purified_factor or 3 * math.log(8 * d**3)
+        for method, gap, success in (
+            ("alg12_corrected_uniform", factor * rnm, corrected_success),
+            ("alg12_as_printed_uniform", np.nan, printed_success),
+            ("report_noisy_max", rnm, 1.0),
+            ("distance_reference", 40.0, 1.0),
+            ("distance_uniform_bottom", 20.0, 1.0),
+        ):
+            rows.append((method, d, gap, success))
+    frame = pd.DataFrame(rows, columns=["method", "bits", "gap_at_level", "success_exact"])
+    frame = frame.assign(layout="all_runner_up", gap=50.0, log_delta=-10.0, epsilon=1.0)
+    return {"ext_mode_release": frame}
+
+
+def mode_audit(alg12_within=True, uniform_within=True) -> dict[str, pd.DataFrame]:
+    rows = [
+        ("alg12_geometry_corrected", "corrected", "uniform", "reduced", 1.9, alg12_within),
+        ("alg12_geometry_as_printed", "as_printed", "reserved", "reduced", 1.5, True),
+        ("unpurified", "corrected", "reserved", "reduced", math.inf, False),
+        ("unpurified", "corrected", "uniform", "reduced", 0.9, uniform_within),
+        ("unpurified", "uniform_calibrated", "uniform", "reduced", 1.0, True),
+    ]
+    columns = ["treatment", "delta_rule", "bottom", "enumeration", "epsilon_inf", "within_bound"]
+    frame = pd.DataFrame(rows, columns=columns).assign(bits=3, epsilon=1.0, bound=2.0, exhaustive_within_reduced=True)
+    return {**mode_release(), "ext_mode_release_audit": frame}
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -242,6 +309,14 @@ FRAME_FLIPS = {
     "lemma35_adassp_privacy": (regression(), regression(composed_gap=1.0)),
     "thm7_purification_noise_negligible": (regression(), regression(before=1.01)),
     "ext_pure_adassp_vs_laplace_ssp": (regression(), regression(laplace=0.5)),
+    "thm5_bounding_local_sensitivity_rate": (ptr(), ptr(error_over_bound=2.0)),
+    "alg11_adaptive_beats_global_sensitivity": (ptr(), ptr(gs_error=1e-3)),
+    "thm5_lemma34_purified_ptr_pure_dp_audit": (ptr_audit(), ptr_audit(lower_bound=3.5)),
+    "thm6_mode_release_gap_rate": (mode_release(), mode_release(purified_factor=10.0)),
+    "thm6_mode_release_success": (mode_release(), mode_release(corrected_success=0.5)),
+    "erratum_algorithm12_delta_utility": (mode_release(), mode_release(printed_success=1.0)),
+    "thm6_mode_release_pure_dp_exact_audit": (mode_audit(), mode_audit(alg12_within=False)),
+    "ext_uniform_bottom_is_pure_without_alg2": (mode_audit(), mode_audit(uniform_within=False)),
 }
 
 

@@ -1,7 +1,7 @@
 """Verdicts on the claims of Lin, Wang, Ma, Wang (purification) and its errata, decided by the study's frames.
 
-``RULES`` holds every claim built as measure / verdict / evidence (:class:`ClaimRule`); the selection claims
-(PTR, mode release) are still built by their module's functions."""
+``RULES`` holds every claim, each built as measure / verdict / evidence
+(:class:`~dplab.studies.purification.claims_common.ClaimRule`)."""
 
 from __future__ import annotations
 
@@ -17,16 +17,16 @@ from dplab.studies.purification.claims_conversion import CONVERSION_RULES
 from dplab.studies.purification.claims_erm import ERM_RULES
 from dplab.studies.purification.claims_errata import ERRATA_RULES
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
-from dplab.studies.purification.claims_selection import selection_claims
+from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.claims_statistics import STATISTICS_RULES
 
 __all__ = ["RULES", "build_claims"]
 
-RULES = AUDIT_RULES + CONVERSION_RULES + ERM_RULES + ERRATA_RULES + STATISTICS_RULES + QUERY_RELEASE_RULES
+RULES = (
+    AUDIT_RULES + CONVERSION_RULES + ERM_RULES + ERRATA_RULES + STATISTICS_RULES + SELECTION_RULES + QUERY_RELEASE_RULES
+)
 
 
 def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
     """All claims whose frames are present (artifact ids as keys)."""
-    claims = build_rules(RULES, frames, study_config)
-    claims += selection_claims(frames, study_config)
-    return claims
+    return build_rules(RULES, frames, study_config)
