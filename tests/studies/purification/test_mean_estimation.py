@@ -140,7 +140,7 @@ def test_schema_and_constraints():
 
 
 def test_claims_and_plot(frame):
-    claims = build_rules(MEAN_RULES, {"ext_mean_estimation": frame}, {})
+    claims = build_rules(MEAN_RULES, {"ext_mean_estimation": frame}, config={})
     table = claims_frame(claims)
     assert set(table["verdict"]) <= set(VERDICTS) and (table["evidence"].str.len() > 20).all()
     assert {"e5_purified_mean_is_pure_dp", "thm9_lower_bound_consistent"} <= set(table["claim_id"])

@@ -153,13 +153,13 @@ CONVERSION_RULES = (
     ClaimRule(
         "example8_conversion_tight",
         "Example 8, Fig. 2",
-        "For mu = Delta~^d delta_0 + (1 - Delta~^d) Unif(B(1) minus B(Delta~)) and nu = Unif(B(1)), d_TV = Delta~^d and "
-        "W_inf = Delta~, so Lemma 6's bound 8 Delta~ is tight up to a constant",
+        "For mu = Delta~^d delta_0 + (1 - Delta~^d) Unif(B(1) minus B(Delta~)) and nu = Unif(B(1)), d_TV = Delta~^d "
+        "and W_inf = Delta~, so Lemma 6's bound 8 Delta~ is tight up to a constant",
         _FIG2,
         ("fig2",),
         f"holds if d_TV = Delta~^d (and the sampled point mass is within SAMPLE_Z = {SAMPLE_Z:g} binomial standard "
-        f"errors of it, no other sample inside the Delta~ ball), the 1-D W_inf from quantile functions is Delta~ within "
-        f"W_INF_1D_TOLERANCE = {W_INF_1D_TOLERANCE:g}, and Lemma 6's general bound lies between W_inf and "
+        "errors of it, no other sample inside the Delta~ ball), the 1-D W_inf from quantile functions is Delta~ "
+        f"within W_INF_1D_TOLERANCE = {W_INF_1D_TOLERANCE:g}, and Lemma 6's general bound lies between W_inf and "
         f"EXAMPLE8_CONSTANT = {EXAMPLE8_CONSTANT:g} W_inf (Example 8's 'W_inf <= 8 Delta~'); fails otherwise",
         measure_example8,
         verdict_example8,

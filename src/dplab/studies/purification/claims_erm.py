@@ -85,8 +85,8 @@ def evidence_rate(numbers: Numbers) -> str:
     return (
         f"fitted slope of mean excess risk vs n at eps_tot = {numbers['epsilon']:g}: purified {numbers['slope']:.2f} "
         f"(theory {numbers['target']:g}), tuned-accounting variant {numbers['slope_tuned']:.2f}, Laplace GD "
-        f"{numbers['slope_laplace']:.2f}{'' if numbers['sc'] else ' (theory -0.5)'}; purified / Laplace GD ratio by "
-        "n: "
+        f"{numbers['slope_laplace']:.2f}{'' if numbers['sc'] else ' (theory -0.5)'}; "
+        "purified / Laplace GD ratio by n: "
         + ", ".join(f"n={n}: {r:.2f}" for n, r in numbers["ratio"])
         + (
             f"; paper schedule T capped at {numbers['cap']} steps for n in {capped} (slope then not the paper's "
@@ -269,8 +269,8 @@ def _comparison_rules(sc: bool) -> tuple[ClaimRule, ...]:
             "Purified DP-SGD matches the utility of the (slow) exponential mechanism",
             artifact,
             needs,
-            f"a rate claim of Table 2 (up to logs): holds if purified's fitted slope of mean excess risk in n is at most "
-            f"the exponential mechanism's + RATE_SLOPE_TOLERANCE = {RATE_SLOPE_TOLERANCE:g}; fails otherwise; "
+            "a rate claim of Table 2 (up to logs): holds if purified's fitted slope of mean excess risk in n is at "
+            f"most the exponential mechanism's + RATE_SLOPE_TOLERANCE = {RATE_SLOPE_TOLERANCE:g}; fails otherwise; "
             "constants do not decide",
             partial(measure_em, sc=sc),
             verdict_em,

@@ -59,8 +59,8 @@ def verdict_diameter(numbers: Numbers) -> str:
 def evidence_diameter(numbers: Numbers) -> str:
     return (
         f"proofs use the diameter: Cor. 4 (l2 diameter C) gives Delta = {numbers['shift']:.6g} = 1/(8 sqrt(d) n^2) = "
-        f"{numbers['printed']:.6g} at n=1e4, d=10 only with R = diameter; with R the radius (a ball of radius C, diameter 2C) "
-        f"it is {numbers['radius_reading']:.6g}; the exact audit with R = diameter stays within eps + eps' (claim "
+        f"{numbers['printed']:.6g} at n=1e4, d=10 only with R = diameter; with R the radius "
+        f"(a ball of radius C, diameter 2C) it is {numbers['radius_reading']:.6g}; the exact audit with R = diameter stays within eps + eps' (claim "
         "thm1_purification_is_pure_dp)"
     )
 
@@ -187,8 +187,8 @@ ERRATA_RULES = (
         "R is called the radius of the l_q ball Theta",
         artifact_path("ext_exact_audit", "tables"),
         (),
-        f"erratum if Corollary 4's printed Delta = 1/(8 sqrt(d) n^2) equals Algorithm 1's Delta with R the diameter and "
-        f"not with R the radius (relative difference RELATIVE_TOLERANCE = {RELATIVE_TOLERANCE:g}); holds otherwise",
+        "erratum if Corollary 4's printed Delta = 1/(8 sqrt(d) n^2) equals Algorithm 1's Delta with R the diameter "
+        f"and not with R the radius (relative difference RELATIVE_TOLERANCE = {RELATIVE_TOLERANCE:g}); holds otherwise",
         measure_diameter,
         verdict_diameter,
         evidence_diameter,

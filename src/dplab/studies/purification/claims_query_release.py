@@ -157,9 +157,11 @@ def evidence_needed(numbers: Numbers) -> str:
     (f_lo, f_hi), (l_lo, l_hi), (t_lo, t_hi) = numbers["frac"], numbers["log_inv_delta"], numbers["rounds"]
     return (
         f"the upstream MWEM run is itself 2 T eps0 = 2 sqrt(rho T)-pure DP by basic composition, which is "
-        f"{f_lo:.4f}..{f_hi:.4f} of eps at the {numbers['points']} parameter points (log(1/delta) = {l_lo:.4g}..{l_hi:.4g}, "
+        f"{f_lo:.4f}..{f_hi:.4f} of eps at the {numbers['points']} parameter points (log(1/delta) = "
+        f"{l_lo:.4g}..{l_hi:.4g}, "
         f"T = {t_lo}..{t_hi}); purification flipped {numbers['flipped']} of {numbers['bits']} bits and mixed "
-        f"{numbers['mixed']} of {numbers['runs']} runs (flip probability 1/2 exp(-1/(2b)) with b = {numbers['scale']:.3g} "
+        f"{numbers['mixed']} of {numbers['runs']} runs (flip probability 1/2 exp(-1/(2b)) with b = "
+        f"{numbers['scale']:.3g} "
         f"at most); max |error(purified) - error(before purification)| = {numbers['diff']:.3g}"
     )
 
@@ -225,8 +227,8 @@ def verdict_audit(numbers: Numbers) -> str:
 def evidence_audit(numbers: Numbers) -> str:
     d, n, k, eps = numbers["point"]
     return (
-        f"exact sup log-probability ratios on d={d}, n={n}, K={k}, eps_tot={eps:g}, all neighbours D + e_x in both "
-        "directions: "
+        f"exact sup log-probability ratios on d={d}, n={n}, K={k}, eps_tot={eps:g}, all neighbours D + e_x "
+        "in both directions: "
         + "; ".join(
             f"{m}: max eps_inf {v:.5f} over {count} neighbours (bound {bound:g}, basic-composition bound {eff:.4g})"
             for m, v, count, bound, eff, _ in numbers["rows"]

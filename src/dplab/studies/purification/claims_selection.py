@@ -93,7 +93,8 @@ def evidence_alg11_rate(numbers: Numbers) -> str:
     return (
         f"d = 1 triangle counting, {numbers['cells']} (n_v, p, eps_tot) cells: mean |error| <= the proof's explicit "
         f"bound (Delta_L + log(2/delta)/eps)/eps + b + omega R in {numbers['within']}/{numbers['cells']} cells, "
-        f"measured/bound {t_lo:.2f}..{t_hi:.2f}; log-log slope of mean |error| vs eps_tot: measured {m_lo:.2f}..{m_hi:.2f} "
+        f"measured/bound {t_lo:.2f}..{t_hi:.2f}; log-log slope of mean |error| vs eps_tot: measured "
+        f"{m_lo:.2f}..{m_hi:.2f} "
         f"vs predicted {p_lo:.2f}..{p_hi:.2f} (mean abs difference {numbers['gap']:.3f}; -1 = Delta_L/eps regime, "
         f"-2 = 1/eps^2 regime); the 1/eps^2 term carries the hidden factor log(2/delta) = {l_lo:.1f}..{l_hi:.1f} "
         "(log of R^2 eps, Theorem 11's delta), so log(1/delta) is not replaced by d = 1 but by log(R eps); purified / "
@@ -157,7 +158,8 @@ def evidence_ptr_audit(numbers: Numbers) -> str:
         "Monte-Carlo (1 - alpha) lower bounds on pure eps for K5 minus an edge vs K5: "
         + "; ".join(f"{m} N={n:.0e}: {lb:.3f} <= {bound:g}" for m, n, lb, bound in numbers["mc"])
         + f"; brute force over all edge flips of {n_graphs} graphs on {vertices} vertices: max change of Delta_local "
-        f"{numbers['max_change']:g} (<= 1), Delta_local = max flip change of the count in {numbers['matches']}/{n_graphs}; "
+        f"{numbers['max_change']:g} (<= 1), Delta_local = max flip change of the count in "
+        f"{numbers['matches']}/{n_graphs}; "
         f"Alg. 10 refusal rate with the proposed beta {refusal['alg10_ptr_purified']:.3f}"
         + (
             f", with the margin beta {refusal['alg10_ptr_purified_margin']:.3f}"
@@ -373,7 +375,8 @@ SELECTION_RULES = (
     ClaimRule(
         "alg11_adaptive_beats_global_sensitivity",
         "Sec. 5.1 (adaptive utility of Alg. 11)",
-        "Privately bounding the local sensitivity gives error adaptive to Delta_local, far below the global-sensitivity "
+        "Privately bounding the local sensitivity gives error adaptive to Delta_local, far below the "
+        "global-sensitivity "
         "Laplace mechanism",
         artifact_path("ext_ptr"),
         _PTR,

@@ -83,7 +83,8 @@ def evidence_rate_in_d(numbers: Numbers) -> str:
         f"fitted log-log slopes of mean E||.||_2 against d in {numbers['ds']}: "
         + "; ".join(
             f"eps_tot={r['eps']:g}: purified {r['slopes']['purified_gaussian']:.3f} (chi-mean prediction with "
-            f"log(1/delta) = d log(32 d n^2): {r['slopes']['predicted']:.3f}), l2 K-norm {r['slopes']['l2_knorm']:.3f}, "
+            f"log(1/delta) = d log(32 d n^2): {r['slopes']['predicted']:.3f}), l2 K-norm "
+            f"{r['slopes']['l2_knorm']:.3f}, "
             f"Gaussian at fixed delta {r['slopes']['gaussian_reference']:.3f}"
             for r in numbers["rows"]
         )
@@ -161,8 +162,8 @@ def evidence_tradeoff(numbers: Numbers) -> str:
     (n, d, eps), (best, at) = numbers["point"], numbers["best"]
     (paper, at_paper), (largest, at_largest) = numbers["paper"], numbers["largest"]
     return (
-        f"purified Gaussian (n={n}, d={d}, eps_tot={eps:g}): smallest mean error {best:.4g} at log(1/delta) = {-at:.0f} "
-        f"({-at / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: {at_paper:.4g}; at the largest delta swept "
+        f"purified Gaussian (n={n}, d={d}, eps_tot={eps:g}): smallest mean error {best:.4g} at "
+        f"log(1/delta) = {-at:.0f} ({-at / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: {at_paper:.4g}; at the largest delta swept "
         f"({math.exp(largest):.2g}): {at_largest:.4g}; pure rate d Delta_2/eps_tot = {numbers['pure_rate']:.4g}"
     )
 

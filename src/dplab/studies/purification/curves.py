@@ -32,7 +32,7 @@ __all__ = [
     "table2",
 ]
 
-#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (spec §3, Figure 1).
+#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (Figure 1).
 ADJACENCY_SENSITIVITIES = {"add_remove": (1.0, 1.0), "replace_one": (2.0, math.sqrt(2.0))}
 
 
@@ -112,7 +112,8 @@ def example8_samples(params: Mapping[str, Any], seed: int, progress=None) -> pd.
 
 def tradeoff_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
     """Figure 3 (Appendix B): f_{ε,δ}, f_{ε,0} and f_{ε+ε′,0} on α ∈ [0, 1], the diagonal 1 − α, and the α where
-    f_{ε,δ} and f_{ε+ε′,0} cross (erratum A6).  Columns ``alpha, curve, epsilon, delta, beta, crossing_alpha``."""
+    f_{ε,δ} and f_{ε+ε′,0} cross (so Appendix B's pointwise dominance is an erratum).  Columns ``alpha, curve, epsilon,
+    delta, beta, crossing_alpha``."""
     eps, delta, eps_prime = float(params["epsilon"]), float(params["delta"]), float(params["epsilon_prime"])
     alpha = np.linspace(0.0, 1.0, params["n_alpha"])
     crossing = tradeoff_crossing_alpha(eps, delta, eps_prime)
@@ -186,7 +187,7 @@ def flowchart_table(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
 
 
 def table1(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
-    """Table 1 (rates before/after purification) with both rates evaluated at the stated point (spec §3)."""
+    """Table 1 (rates before/after purification) with both rates evaluated at the stated point."""
     rows = table1_rates(
         params["n"],
         params["d"],
