@@ -60,8 +60,8 @@ def evidence_diameter(numbers: Numbers) -> str:
     return (
         f"proofs use the diameter: Cor. 4 (l2 diameter C) gives Delta = {numbers['shift']:.6g} = 1/(8 sqrt(d) n^2) = "
         f"{numbers['printed']:.6g} at n=1e4, d=10 only with R = diameter; with R the radius "
-        f"(a ball of radius C, diameter 2C) it is {numbers['radius_reading']:.6g}; the exact audit with R = diameter stays within eps + eps' (claim "
-        "thm1_purification_is_pure_dp)"
+        f"(a ball of radius C, diameter 2C) it is {numbers['radius_reading']:.6g}; the exact audit with R = diameter "
+        "stays within eps + eps' (claim thm1_purification_is_pure_dp)"
     )
 
 

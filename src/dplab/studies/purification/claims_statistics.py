@@ -163,8 +163,8 @@ def evidence_tradeoff(numbers: Numbers) -> str:
     (paper, at_paper), (largest, at_largest) = numbers["paper"], numbers["largest"]
     return (
         f"purified Gaussian (n={n}, d={d}, eps_tot={eps:g}): smallest mean error {best:.4g} at "
-        f"log(1/delta) = {-at:.0f} ({-at / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: {at_paper:.4g}; at the largest delta swept "
-        f"({math.exp(largest):.2g}): {at_largest:.4g}; pure rate d Delta_2/eps_tot = {numbers['pure_rate']:.4g}"
+        f"log(1/delta) = {-at:.0f} ({-at / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: {at_paper:.4g}; "
+        f"at the largest delta swept ({math.exp(largest):.2g}): {at_largest:.4g}; pure rate d Delta_2/eps_tot = {numbers['pure_rate']:.4g}"
     )
 
 
