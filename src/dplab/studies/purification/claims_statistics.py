@@ -164,7 +164,8 @@ def evidence_tradeoff(numbers: Numbers) -> str:
     return (
         f"purified Gaussian (n={n}, d={d}, eps_tot={eps:g}): smallest mean error {best:.4g} at "
         f"log(1/delta) = {-at:.0f} ({-at / d:.1f} d); at the paper's log(1/delta) = {-paper:.1f}: {at_paper:.4g}; "
-        f"at the largest delta swept ({math.exp(largest):.2g}): {at_largest:.4g}; pure rate d Delta_2/eps_tot = {numbers['pure_rate']:.4g}"
+        f"at the largest delta swept ({math.exp(largest):.2g}): {at_largest:.4g}; pure rate d Delta_2/eps_tot = "
+        f"{numbers['pure_rate']:.4g}"
     )
 
 
