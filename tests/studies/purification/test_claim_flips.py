@@ -397,3 +397,14 @@ def test_the_index_defines_every_verdict():
     from dplab.report.index import VERDICTS as DEFINED
 
     assert set(DEFINED) == set(VERDICTS)
+
+
+def test_a_rule_is_built_only_when_its_frames_are_present_and_it_applies():
+    """The exponential mechanism is sampled in d = 2 only: without its rows its claim is left out, not failed."""
+    from dplab.studies.purification.claims_common import build_rules
+
+    frames = erm()
+    frames["ext_dp_erm"] = frames["ext_dp_erm"][frames["ext_dp_erm"]["method"] != "exponential_mechanism"]
+    ids = {c.claim_id for c in build_rules(RULES, frames, CONFIG)}
+    assert "thm3_purified_dpsgd_rate" in ids and "purified_matches_exponential_mechanism" not in ids
+    assert not any(i.endswith("_sc") for i in ids)  # no strongly convex frame

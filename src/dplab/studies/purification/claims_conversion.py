@@ -118,7 +118,8 @@ def evidence_theorem2(numbers: Numbers) -> str:
     margin = min(rows, key=lambda r: r[2] - r[4])
     at_one = [r for r in rows if r[1] == 1.0]
     return (
-        f"exact min over input codes of P[u_pure = u_apx] (the diagonal of Algorithm 2's law) at delta on Theorem 2's "
+        "exact min over input codes of P[u_pure = u_apx] (the diagonal of Algorithm 2's law, computed here from "
+        f"dplab.mechanisms.stability.discrete_purification_kernel) at delta on Theorem 2's "
         f"threshold, d = {THEOREM2_BITS[0]}..{THEOREM2_BITS[-1]}, eps in {list(THEOREM2_EPSILONS)}: above the bound "
         f"in {sum(r[2] > r[4] for r in rows)}/{len(rows)} cells; smallest margin {margin[2] - margin[4]:.3g} at "
         f"d = {margin[0]}, eps = {margin[1]:g}; at eps = 1: "
