@@ -19,7 +19,7 @@ import pandas as pd
 from dplab.report.claims import Claim
 from dplab.studies.purification.sections import NAME
 
-__all__ = ["ClaimRule", "artifact_path", "build_rules", "loglog_slope"]
+__all__ = ["ClaimRule", "Numbers", "artifact_path", "build_rules", "loglog_slope"]
 
 Numbers = Mapping[str, Any]
 
