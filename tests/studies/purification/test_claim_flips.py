@@ -14,7 +14,7 @@ import pytest
 from dplab.report.claims import VERDICTS
 from dplab.studies.purification.claims import RULES
 from dplab.studies.purification.claims_conversion import NOT_TESTED
-from dplab.studies.purification.curves import example8_samples
+from dplab.studies.purification.curves import example8_samples, theorem2_utility
 
 RULE = {rule.claim_id: rule for rule in RULES}
 ERM = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
@@ -274,6 +274,14 @@ def mode_audit(alg12_within=True, uniform_within=True) -> dict[str, pd.DataFrame
     return {**mode_release(), "ext_mode_release_audit": frame}
 
 
+def algorithm2(below_bound: bool = False) -> dict[str, pd.DataFrame]:
+    """Theorem 2's table for d = 1..4, eps = 1; ``below_bound`` puts the last cell's success just under the bound."""
+    frame = theorem2_utility({"max_bits": 4, "epsilons": [1.0]})
+    if below_bound:
+        frame.loc[frame.index[-1], "success_exact"] = frame["bound"].iloc[-1] - 1e-3
+    return {"ext_theorem2_utility": frame}
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -293,6 +301,7 @@ FRAME_FLIPS = {
     "erratum_appB_tradeoff_dominance": (fig3(True), fig3(False)),
     "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
     "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
+    "thm2_algorithm2_utility": (algorithm2(), algorithm2(below_bound=True)),
     "thm8_query_release_rate": (query_release(), query_release(alg16_purified=(1.0, 0.2))),
     "table1_mwem_rate_before": (query_release(), query_release(mwem_reference=(1.0, 0.1))),
     "lemma36_mwem_accounting": (query_release(), query_release(upstream_approx=1.1)),
@@ -320,12 +329,6 @@ FRAME_FLIPS = {
 }
 
 
-def _worst_row_below_bound(numbers):
-    rows = list(numbers["rows"])
-    d, eps, _, printed, bound = rows[-1]
-    return {"rows": rows[:-1] + [(d, eps, bound - 1e-3, printed, bound)]}
-
-
 #: claims decided by closed forms alone (no frame): a change of the measured numbers that flips the verdict
 NUMBER_FLIPS = {
     "erratum_R_is_diameter": lambda n: {**n, "radius_reading": n["printed"]},
@@ -334,7 +337,6 @@ NUMBER_FLIPS = {
     "erratum_algorithm12_delta": lambda n: {**n, "printed": n["required"] + 1.0},
     "erratum_lemma19_gradient_count": lambda n: {**n, "printed": n["count"]},
     "erratum_lemma25_schedule_half_budget": lambda n: {**n, "certified": n["target"]},
-    "thm2_algorithm2_utility": _worst_row_below_bound,
 }
 
 
@@ -380,11 +382,12 @@ def test_every_row_states_its_decision_rule():
         assert "Decision rule: " in rule.decide(frames, CONFIG).evidence
 
 
-def test_theorem2_measure_is_the_closed_form_law_of_algorithm2():
+def test_theorem2_table_is_the_closed_form_law_of_algorithm2():
     """P[u_pure = u_apx] = (1 - w)(1 - p)^d + w 2^-d, p = e^(-1/(2b))/2, b = 2 Delta/eps, Delta = 2d (delta/2w)^(1/d)
     (the cube [0, 1]^d, w = 2^-d), at delta on Theorem 2's threshold eps^d/(2d)^(3d): written out by hand here."""
-    rows = RULE["thm2_algorithm2_utility"].measure({}, CONFIG)["rows"]
-    for d, eps, exact, _, bound in rows:
+    frame = theorem2_utility({"max_bits": 8, "epsilons": [0.5, 2.0]})
+    assert len(frame) == 16
+    for d, eps, exact, bound in frame[["d", "epsilon", "success_exact", "bound"]].itertuples(index=False):
         omega = 2.0**-d
         delta = eps**d / (2 * d) ** (3 * d)
         b = 2 * (2 * d * (delta / (2 * omega)) ** (1 / d)) / eps

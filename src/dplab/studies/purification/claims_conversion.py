@@ -1,6 +1,6 @@
 """Claims of Lin, Wang, Ma, Wang (purification) on the TV-to-W-infinity conversion (Lemma 6, Example 8 and its
-Figure 2), on Algorithm 2's utility (Theorem 2) and on the purified DP Frank-Wolfe (Theorem 4): measure, verdict,
-evidence per claim."""
+Figure 2), on Algorithm 2's utility (Theorem 2, ``ext_theorem2_utility``) and on the purified DP Frank-Wolfe
+(Theorem 4): measure, verdict, evidence per claim."""
 
 from __future__ import annotations
 
@@ -11,11 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.mechanisms.stability import discrete_purification_kernel
 from dplab.studies.purification.claims_common import ClaimRule, Numbers, artifact_path
-from dplab.theory.purification import theorem2_log_delta_threshold, theorem2_success_bound
 
-__all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT", "NOT_TESTED", "THEOREM2_BITS", "THEOREM2_EPSILONS"]
+__all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT", "NOT_TESTED"]
 
 #: Example 8: Lemma 6's bound for the general convex domain is 8 Delta~, "tight up to a constant" 8.
 EXAMPLE8_CONSTANT = 8.0
@@ -23,9 +21,6 @@ EXAMPLE8_CONSTANT = 8.0
 W_INF_1D_TOLERANCE = 1e-4
 #: Example 8's point mass Delta~^d is checked on the sampled mu: a binomial z-score above 4 refutes it.
 SAMPLE_Z = 4.0
-#: Theorem 2 is checked at delta on its threshold eps^d/(2d)^(3d) (the largest delta it allows, the least accurate).
-THEOREM2_BITS = tuple(range(1, 11))
-THEOREM2_EPSILONS = (0.5, 1.0, 2.0)
 #: The verdict of a claim with no experiment.
 NOT_TESTED = "not_tested"
 _FIG2 = artifact_path("fig2")
@@ -97,16 +92,9 @@ def evidence_lemma6(numbers: Numbers) -> str:
 
 
 def measure_theorem2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    rows = []
-    for d in THEOREM2_BITS:
-        for eps in THEOREM2_EPSILONS:
-            log_delta = theorem2_log_delta_threshold(d, eps)
-            success = {
-                geometry: float(np.diag(discrete_purification_kernel(d, eps, log_delta, geometry)).min())
-                for geometry in ("corrected", "as_printed")
-            }
-            rows.append((d, eps, success["corrected"], success["as_printed"], theorem2_success_bound(d)))
-    return {"rows": rows}
+    frame = frames["ext_theorem2_utility"]
+    columns = ["d", "epsilon", "success_exact", "success_exact_paper_geometry", "bound"]
+    return {"rows": [tuple(row) for row in frame[columns].itertuples(index=False)]}
 
 
 def verdict_theorem2(numbers: Numbers) -> str:
@@ -116,16 +104,16 @@ def verdict_theorem2(numbers: Numbers) -> str:
 def evidence_theorem2(numbers: Numbers) -> str:
     rows = numbers["rows"]
     margin = min(rows, key=lambda r: r[2] - r[4])
-    at_one = [r for r in rows if r[1] == 1.0]
+    ds, epsilons = sorted({int(r[0]) for r in rows}), sorted({r[1] for r in rows})
+    middle = [r for r in rows if r[1] == epsilons[len(epsilons) // 2]]
     return (
-        "exact min over input codes of P[u_pure = u_apx] (the diagonal of Algorithm 2's law, computed here from "
-        f"dplab.mechanisms.stability.discrete_purification_kernel) at delta on Theorem 2's "
-        f"threshold, d = {THEOREM2_BITS[0]}..{THEOREM2_BITS[-1]}, eps in {list(THEOREM2_EPSILONS)}: above the bound "
-        f"in {sum(r[2] > r[4] for r in rows)}/{len(rows)} cells; smallest margin {margin[2] - margin[4]:.3g} at "
-        f"d = {margin[0]}, eps = {margin[1]:g}; at eps = 1: "
+        f"exact min over input codes of P[u_pure = u_apx] (the diagonal of Algorithm 2's law) at delta on Theorem 2's "
+        f"threshold, d = {ds[0]}..{ds[-1]}, eps in {epsilons}: above the bound in "
+        f"{sum(r[2] > r[4] for r in rows)}/{len(rows)} cells; smallest margin {margin[2] - margin[4]:.3g} at "
+        f"d = {int(margin[0])}, eps = {margin[1]:g}; at eps = {middle[0][1]:g}: "
         + ", ".join(
-            f"d={d}: {exact:.5f} (paper's l1 geometry {printed:.5f}) vs {bound:.5f}"
-            for d, _, exact, printed, bound in at_one
+            f"d={int(d)}: {exact:.5f} (paper's l1 geometry {printed:.5f}) vs {bound:.5f}"
+            for d, _, exact, printed, bound in middle
         )
     )
 
@@ -183,11 +171,11 @@ CONVERSION_RULES = (
         "thm2_algorithm2_utility",
         "Theorem 2, Algorithm 2",
         "If delta < eps^d/(2d)^(3d), Algorithm 2 returns its input with P[u_apx = u_pure] > 1 - 2^-d - (d/2) e^-d",
-        artifact_path("ext_mode_release_audit", "tables"),
-        (),
-        f"holds if the exact probability that Algorithm 2 returns its input code (the smallest diagonal entry of "
-        f"its law, cube geometry) exceeds Theorem 2's bound at every d in {THEOREM2_BITS[0]}..{THEOREM2_BITS[-1]} and "
-        f"eps in {list(THEOREM2_EPSILONS)} with delta on the theorem's threshold; fails otherwise",
+        artifact_path("ext_theorem2_utility", "tables"),
+        ("ext_theorem2_utility",),
+        "holds if the exact probability that Algorithm 2 returns its input code (the smallest diagonal entry of its "
+        "law, cube geometry) exceeds Theorem 2's bound 1 - 2^-d - (d/2) e^-d at every (d, eps) of the table, with "
+        "delta on the theorem's threshold; fails otherwise",
         measure_theorem2,
         verdict_theorem2,
         evidence_theorem2,
