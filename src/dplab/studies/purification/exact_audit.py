@@ -1,4 +1,4 @@
-"""Exact pure-ε audit of purification (spec paperD §4 E2-A): the sup of the log density ratio, ε∞ = D∞ in both
+"""Exact pure-ε audit of purification (Theorem 1, Algorithm 1): the sup of the log density ratio, ε∞ = D∞ in both
 directions, of neighbouring output laws under four treatments: none, mixing only, Laplace only, full purification.
 
 Laws on Θ = [lo, hi] are mixtures of atoms, a restricted Gaussian density (the interior of a projected Gaussian)
@@ -238,7 +238,7 @@ def projected_gaussian_pair(
     epsilon: float, log_delta: float, sensitivity: float, means: tuple[float, float | None] = (0.0, None)
 ) -> tuple[Law1D, Law1D, float]:
     """M3: the analytic Gaussian mechanism (σ for (ε, δ) at ℓ2 sensitivity s) on a mean in [−1, 1], projected onto
-    [−1, 1]; μ(D) = 0, μ(D′) = s (spec review notes).  Returns (P, P′, σ)."""
+    [−1, 1]; μ(D) = 0, μ(D′) = s.  Returns (P, P′, σ)."""
     sigma = float(agm_sigma(epsilon, log_delta, sensitivity))
     first = means[0]
     second = first + sensitivity if means[1] is None else means[1]
