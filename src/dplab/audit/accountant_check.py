@@ -65,7 +65,7 @@ from numpy.typing import ArrayLike
 from dplab.accounting.calibration import RDP_ORDERS
 from dplab.audit.auditor import AuditResult, audit_samplers
 from dplab.audit.montecarlo import clopper_pearson
-from dplab.checks import positive_finite, probability, require, whole_number
+from dplab.checks import as_non_negative_array, positive_finite, probability, require, whole_number
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 
@@ -137,6 +137,9 @@ class AccountantCheck:
 
 def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int) -> dp_accounting.DpEvent:
     """``steps``-fold composition of the Poisson-subsampled Gaussian (rate q, noise multiplier σ)."""
+    positive_finite("noise_multiplier", noise_multiplier)
+    probability("sampling_rate", sampling_rate, allow_one=True)
+    steps = whole_number("steps", steps)
     return dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
     )
@@ -252,6 +255,7 @@ def check_dpsgd_accountant(
     steps = whole_number("steps", steps)
     probability("delta", delta)
     probability("audit_delta", audit_delta)
+    samples = whole_number("samples", samples, minimum=20)
     reduced_batch, reduced_n = _reduced_batch(sampling, sampling_rate, batch_size, n)
     require(
         samples * reduced_n <= _MAX_DRAWS_PER_STEP,
@@ -296,11 +300,12 @@ def monte_carlo_delta_band(check: AccountantCheck, epsilon: np.ndarray) -> tuple
     max(0, P_lo − e^ε Q_hi) is a lower bound on δ(ε) of the mechanism (eq. (5) of Asoodeh, Diaz, Calmon 2020) for all
     ε simultaneously; the upper edge P_hi − e^ε Q_lo bounds the event's own hockey-stick value from above.
     """
+    epsilon = as_non_negative_array(epsilon, "epsilon")
     k_p, m_p, k_q, m_q = check.audit.counts
     alpha = 1.0 - check.audit.confidence
     p_low, p_high = clopper_pearson(np.array(k_p), np.array(m_p), alpha=alpha / 2)
     q_low, q_high = clopper_pearson(np.array(k_q), np.array(m_q), alpha=alpha / 2)
-    growth = np.exp(np.asarray(epsilon, dtype=float))
+    growth = np.exp(epsilon)
     return np.maximum(0.0, p_low - growth * q_high), np.maximum(0.0, p_high - growth * q_low)
 
 
@@ -312,7 +317,8 @@ def plot_accountant_check(check: AccountantCheck, *, epsilon_max: float | None =
     from dplab.report.style import figure, legend_below
 
     top = max(*check.epsilon_upper.values(), check.audit.epsilon_lower_bound) * 1.2
-    epsilon = np.linspace(0.0, top if epsilon_max is None else positive_finite("epsilon_max", epsilon_max), points)
+    top = top if epsilon_max is None else positive_finite("epsilon_max", epsilon_max)
+    epsilon = np.linspace(0.0, top, whole_number("points", points, minimum=2))
     fig, axes = figure(width=4.4, height=3.0)
     ax = axes[0, 0]
     for name, delta in check.delta_upper(epsilon).items():
