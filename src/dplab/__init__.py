@@ -4,7 +4,8 @@ Library entry points (see docs/library.md), imported lazily so that ``import dpl
 :func:`pnsgd_curve` (task 1, account; :mod:`dplab.account`), :func:`dpsgd_noise_multiplier`, :func:`gaussian_sigma`,
 :func:`purification_budget` (task 2, :mod:`dplab.calibrate`), :func:`purify_continuous`, :func:`purify_integer`
 (task 3, :mod:`dplab.purify`), :func:`audit_samplers` (task 4, :mod:`dplab.audit`), :func:`train_dpsgd`,
-:func:`train_pure_dp` (task 5, :mod:`dplab.train`), :func:`check_dpsgd_accountant`, :func:`plot_accountant_check`
+:func:`train_pure_dp` (task 5, :mod:`dplab.train`), :func:`check_dpsgd_accountant`, :func:`check_pnsgd_accountant`,
+:func:`plot_accountant_check`
 (task 6, :mod:`dplab.audit.accountant_check`).
 """
 
@@ -27,6 +28,7 @@ _PUBLIC = {
     "audit_samplers": "dplab.audit",
     "AccountantCheck": "dplab.audit",
     "check_dpsgd_accountant": "dplab.audit",
+    "check_pnsgd_accountant": "dplab.audit",
     "plot_accountant_check": "dplab.audit",
     "DPSGDReport": "dplab.train",
     "train_dpsgd": "dplab.train",
@@ -42,6 +44,7 @@ __all__ = [
     "__version__",
     "audit_samplers",
     "check_dpsgd_accountant",
+    "check_pnsgd_accountant",
     "dpsgd_noise_multiplier",
     "gaussian_sigma",
     "plot_accountant_check",

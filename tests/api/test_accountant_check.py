@@ -116,3 +116,32 @@ def test_figure_draws_both_accountants_and_the_monte_carlo_bound(tmp_path):
     assert "Monte-Carlo lower bound" in labels
     save_figure(figure, tmp_path / "check")
     assert (tmp_path / "check.png").stat().st_size > 0
+
+
+def test_projected_single_pass_checks_the_contraction_bound():
+    """One step on a wide domain: Theorem 4 (i = n) is the Gaussian mechanism's exact curve, as is the PLD; the
+    audit (no clamping in practice) is consistent with both."""
+    check = dplab.check_pnsgd_accountant(noise_multiplier=1.0, lr=0.5, diameter=20.0, steps=1, samples=40_000, seed=9)
+    assert check.contraction.startswith("applicable") and not check.sampler_mismatch
+    assert check.epsilon_upper["contraction"] == pytest.approx(check.epsilon_upper["pld"], rel=0.01)
+    assert check.verdict == "consistent"
+    earlier = dplab.check_pnsgd_accountant(
+        noise_multiplier=1.0, lr=0.5, diameter=1.0, steps=10, position=8, samples=2_000, seed=9
+    )
+    assert earlier.epsilon_upper["contraction"] < 0.6 * earlier.epsilon_upper["pld"]  # amplification by iteration
+    assert set(earlier.delta_upper([1.0])) == {"rdp", "pld", "contraction"}
+
+
+def test_contraction_bound_told_three_times_the_noise_is_violated():
+    check = dplab.check_pnsgd_accountant(
+        noise_multiplier=1.0,
+        lr=0.5,
+        diameter=1.0,
+        steps=10,
+        position=8,
+        accounted_noise_multiplier=3.0,
+        samples=40_000,
+        seed=10,
+    )
+    assert check.verdict == "violated"
+    assert check.audit.epsilon_lower_bound > check.audit_epsilon_upper["contraction"]

@@ -48,6 +48,7 @@ __all__ = [
     "audit_samplers",
     "bin_index",
     "check_dpsgd_accountant",
+    "check_pnsgd_accountant",
     "clopper_pearson",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
@@ -66,7 +67,7 @@ __all__ = [
 
 _LAZY = {
     name: "dplab.audit.accountant_check"
-    for name in ("AccountantCheck", "check_dpsgd_accountant", "plot_accountant_check")
+    for name in ("AccountantCheck", "check_dpsgd_accountant", "check_pnsgd_accountant", "plot_accountant_check")
 }
 
 

@@ -7,7 +7,9 @@ subsampling whatever sampler was used.
 Per-user contraction bound (Asoodeh, Diaz, Calmon 2020, Theorems 3-5, :mod:`dplab.account`): it needs projected
 noisy SGD on a bounded convex set, a single pass in which each record is used once at a known position, and a
 smooth Lipschitz loss.  DP-SGD with Poisson, shuffled or without-replacement batches and no projection meets none
-of these, so for every sampler this check accepts the bound is reported as not applicable, with that reason.
+of these, so :func:`check_dpsgd_accountant` reports it as not applicable, with that reason;
+:func:`check_pnsgd_accountant` checks single-pass projected noisy SGD, where Theorem 4 applies, with the same
+verdict rule (its instance is described there).
 
 Lower bound: the worst-case 1-D instance, run by the engine's own sampler.  One record has gradient −C (after
 clipping to norm C) and every other record gradient 0; its neighbour (the record removed, equivalently replaced by
@@ -62,17 +64,21 @@ import torch
 from dp_accounting import pld, rdp
 from numpy.typing import ArrayLike
 
+from dplab.account import PNSGDCurve, pnsgd_curve
 from dplab.accounting.calibration import RDP_ORDERS
-from dplab.audit.auditor import AuditResult, audit_samplers
+from dplab.audit.auditor import AuditResult, Sampler, audit_samplers
+from dplab.audit.instances import audit_instance
 from dplab.audit.montecarlo import clopper_pearson
 from dplab.checks import as_non_negative_array, positive_finite, probability, require, whole_number
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
+from dplab.learning.projections import Interval
 
 __all__ = [
     "LOOSE_FACTOR",
     "AccountantCheck",
     "check_dpsgd_accountant",
+    "check_pnsgd_accountant",
     "dpsgd_event",
     "monte_carlo_delta_band",
     "plot_accountant_check",
@@ -83,7 +89,7 @@ _SAMPLERS = {
     "poisson": "poisson",
     "shuffled": "shuffled",
     "shuffle": "shuffled",
-    "without_replacement": ("without_replacement"),
+    "without_replacement": "without_replacement",
 }
 _ACCOUNTED_SAMPLING = "poisson"
 _PLD_DISCRETIZATION = 1e-3
@@ -91,17 +97,21 @@ _MAX_DRAWS_PER_STEP = 2**25
 _CONTRACTION_NOT_APPLICABLE = (
     "not applicable: the contraction bound (Asoodeh, Diaz, Calmon 2020, Theorems 3-5) needs projected noisy SGD "
     "on a bounded convex set with each record used once at a known position; DP-SGD with {sampling} batches and no "
-    "projection visits records at random steps on an unbounded domain"
+    "projection visits records at random steps on an unbounded domain (check_pnsgd_accountant checks the single-pass "
+    "projected case)"
 )
 
 
 @dataclass(frozen=True)
 class AccountantCheck:
-    """Result of :func:`check_dpsgd_accountant`: what was run, what was accounted, the bounds and the verdict.
+    """Result of :func:`check_dpsgd_accountant` or :func:`check_pnsgd_accountant`: what was run, what was accounted,
+    the bounds and the verdict.
 
-    ``epsilon_upper`` maps "rdp" and "pld" to ε at ``delta``; ``audit_epsilon_upper`` to ε at ``audit_delta``;
-    ``audit`` is the Monte-Carlo lower bound at ``audit_delta``.  ``contraction`` is the per-user bound's note
-    ("not applicable: <reason>").  ``verdict`` is "consistent", "loose" or "violated" (module docstring).
+    ``accounted_event`` is the dp_accounting event the accountants were given; ``contraction_curve`` the per-user
+    curve of Theorem 4 (Asoodeh, Diaz, Calmon 2020) where it applies, else None, and ``contraction`` says which
+    (with the reason when not applicable).  ``epsilon_upper`` maps "rdp", "pld" (and "contraction") to ε at
+    ``delta``; ``audit_epsilon_upper`` to ε at ``audit_delta``; ``audit`` is the Monte-Carlo lower bound at
+    ``audit_delta``.  ``verdict`` is "consistent", "loose" or "violated" (module docstring).
     """
 
     noise_multiplier: float
@@ -109,6 +119,8 @@ class AccountantCheck:
     sampling_rate: float
     steps: int
     sampling: str
+    accounted_sampling: str
+    accounted_event: dp_accounting.DpEvent
     delta: float
     audit_delta: float
     epsilon_upper: dict[str, float]
@@ -117,22 +129,25 @@ class AccountantCheck:
     audit: AuditResult
     verdict: str
     evidence: str
-    accounted_sampling: str = _ACCOUNTED_SAMPLING
+    contraction_curve: PNSGDCurve | None = None
 
     @property
     def sampler_mismatch(self) -> bool:
-        """True when the accountant assumes Poisson subsampling and the sampler that ran is not Poisson."""
+        """True when the sampler that ran is not the one the accountant assumes (shuffled batches accounted as
+        Poisson)."""
         return self.sampling != self.accounted_sampling
 
     def delta_upper(self, epsilon: ArrayLike) -> dict[str, np.ndarray]:
-        """δ(ε) of the RDP and PLD accountants for the accounted configuration (σ claimed, q, T, Poisson), one value
-        per entry of ``epsilon``."""
-        event = dpsgd_event(self.accounted_noise_multiplier, self.sampling_rate, self.steps)
-        values = np.atleast_1d(np.asarray(epsilon, dtype=float))
-        return {
+        """δ(ε) of the RDP and PLD accountants of ``accounted_event`` (and of the contraction curve where it
+        applies), one value per entry of ``epsilon``."""
+        values = np.atleast_1d(as_non_negative_array(epsilon, "epsilon"))
+        deltas = {
             name: np.array([accountant.get_delta(value) for value in values])
-            for name, accountant in _accountants(event).items()
+            for name, accountant in _accountants(self.accounted_event).items()
         }
+        if self.contraction_curve is not None:
+            deltas["contraction"] = np.minimum(1.0, np.asarray(self.contraction_curve.delta(values), dtype=float))
+        return deltas
 
 
 def dpsgd_event(noise_multiplier: float, sampling_rate: float, steps: int) -> dp_accounting.DpEvent:
@@ -206,19 +221,58 @@ def _verdict(audit_lower: float, upper: float) -> str:
     return "consistent"
 
 
-def _evidence(verdict: str, audit: AuditResult, upper: dict[str, float], sampling: str, mismatch: bool) -> str:
+def _evidence(verdict: str, audit: AuditResult, upper: dict[str, float], sampling: str, accounted: str) -> str:
     bounds = ", ".join(f"{name.upper()} {value:.4g}" for name, value in upper.items())
     text = (
         f"{verdict}: Monte-Carlo lower bound eps >= {audit.epsilon_lower_bound:.4g} at delta={audit.delta:g} "
         f"({audit.confidence:.0%} confidence, {audit.counts[1]} held-out samples per side) against upper bounds "
         f"{bounds} (loose above {LOOSE_FACTOR:g}x the lower bound)"
     )
-    if mismatch:
+    if sampling != accounted:
         text += (
-            f"; SAMPLER MISMATCH: the accountant assumes Poisson subsampling but the sampler was {sampling!r}, "
+            f"; SAMPLER MISMATCH: the accountant assumes {accounted!r} sampling but the sampler was {sampling!r}, "
             "so its bounds are not proved for this run"
         )
     return text
+
+
+def _checked(
+    accounted: dict,
+    event: dp_accounting.DpEvent,
+    curve: PNSGDCurve | None,
+    contraction: str,
+    samplers: tuple[Sampler, Sampler],
+    *,
+    delta: float,
+    audit_delta: float,
+    samples: int,
+    alpha: float,
+    seed: int,
+) -> AccountantCheck:
+    """Upper bounds of ``event`` (and ``curve``) at ``delta`` and ``audit_delta``, the audit of ``samplers`` and the
+    verdict; ``accounted`` holds the record's description fields."""
+    accountants = _accountants(event)
+
+    def epsilons(target: float) -> dict[str, float]:
+        found = {name: float(accountant.get_epsilon(target)) for name, accountant in accountants.items()}
+        return found if curve is None else {**found, "contraction": float(curve.epsilon(target))}
+
+    audit = audit_samplers(*samplers, delta=audit_delta, samples=samples, alpha=alpha, rng=seed)
+    audit_upper = epsilons(audit_delta)
+    verdict = _verdict(audit.epsilon_lower_bound, min(audit_upper.values()))
+    return AccountantCheck(
+        **accounted,
+        accounted_event=event,
+        delta=float(delta),
+        audit_delta=float(audit_delta),
+        epsilon_upper=epsilons(delta),
+        audit_epsilon_upper=audit_upper,
+        contraction=contraction,
+        audit=audit,
+        verdict=verdict,
+        evidence=_evidence(verdict, audit, audit_upper, accounted["sampling"], accounted["accounted_sampling"]),
+        contraction_curve=curve,
+    )
 
 
 def check_dpsgd_accountant(
@@ -264,32 +318,125 @@ def check_dpsgd_accountant(
         f"samples * n / gcd(batch_size, n) = samples * {reduced_n} <= {_MAX_DRAWS_PER_STEP} (memory of one step)",
     )
     rate = reduced_batch / reduced_n
-    accountants = _accountants(dpsgd_event(claimed, rate, steps))
-    epsilon_upper = {name: float(accountant.get_epsilon(delta)) for name, accountant in accountants.items()}
-    audit_epsilon_upper = {name: float(accountant.get_epsilon(audit_delta)) for name, accountant in accountants.items()}
-    audit = audit_samplers(
-        *(_sum_statistic_sampler(noise_multiplier, reduced_batch, reduced_n, steps, sampling, one) for one in (1, 0)),
-        delta=audit_delta,
+    return _checked(
+        {
+            "noise_multiplier": float(noise_multiplier),
+            "accounted_noise_multiplier": float(claimed),
+            "sampling_rate": rate,
+            "steps": steps,
+            "sampling": sampling,
+            "accounted_sampling": _ACCOUNTED_SAMPLING,
+        },
+        dpsgd_event(claimed, rate, steps),
+        None,
+        _CONTRACTION_NOT_APPLICABLE.format(sampling=sampling),
+        tuple(
+            _sum_statistic_sampler(noise_multiplier, reduced_batch, reduced_n, steps, sampling, one) for one in (1, 0)
+        ),
+        delta=delta,
+        audit_delta=audit_delta,
         samples=samples,
         alpha=alpha,
-        rng=seed,
+        seed=seed,
     )
-    verdict = _verdict(audit.epsilon_lower_bound, min(audit_epsilon_upper.values()))
-    mismatch = sampling != _ACCOUNTED_SAMPLING
-    return AccountantCheck(
-        noise_multiplier=float(noise_multiplier),
-        accounted_noise_multiplier=float(claimed),
-        sampling_rate=rate,
+
+
+def _final_iterate_sampler(noise: float, lr: float, diameter: float, records: np.ndarray, start: float) -> Sampler:
+    """Sampler of the final iterate of single-pass projected noisy SGD on [−D/2, D/2] with the linear loss (gradient
+    x_t at step t, ``records`` x_1..x_n), start ``start``, noise lr·N(0, ``noise``²), run by the engine."""
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=noise,
+        projection=Interval(-diameter / 2, diameter / 2),
+        sampling="single_pass",
+    )
+    features = torch.tensor(np.array(records), dtype=torch.float64).reshape(-1, 1)
+
+    def sample(size: int, rng: np.random.Generator) -> np.ndarray:
+        generator = torch.Generator().manual_seed(int(rng.integers(2**62)))
+        final = run_noisy_gradient(
+            config, LinearLoss(), features, None, torch.tensor([start]), runs=size, generator=generator, progress=False
+        )
+        return final[:, 0].numpy()
+
+    return sample
+
+
+def check_pnsgd_accountant(
+    *,
+    noise_multiplier: float,
+    lr: float,
+    diameter: float,
+    steps: int,
+    position: int | None = None,
+    delta: float = 1e-5,
+    audit_delta: float = 1e-3,
+    accounted_noise_multiplier: float | None = None,
+    samples: int = 100_000,
+    alpha: float = 0.05,
+    seed: int = 0,
+) -> AccountantCheck:
+    """Check the accountants of single-pass projected noisy SGD (Algorithm 1 of Asoodeh, Diaz, Calmon 2020), where
+    the per-user contraction bound applies, against the engine's own single-pass sampler.
+
+    Units of the gradient bound L (the clipping norm or Lipschitz constant; L = 1): the gradient noise is
+    N(0, σ² I) with σ = ``noise_multiplier``, the step w ← Π_𝕂(w − lr·(∇ℓ + Z)), 𝕂 of diameter ``diameter``, one
+    record per step for ``steps`` = n steps; the user's record is used at step ``position`` i (default n, the
+    worst user).  Neighbours differ in that record (replace-one, gradients +L and −L: sensitivity 2L).
+
+    Upper bounds: dp_accounting's RDP and PLD accountants of the Gaussian mechanism with noise multiplier σ/2 (the
+    record enters one step with sensitivity 2L; later steps are post-processing), and Theorem 4's per-user bound
+    (:func:`dplab.account.pnsgd_curve`, M = 1: a convex loss with lr ≤ 2/β; a strongly convex loss's smaller M is
+    not checked by this instance).  Lower bound: instance D of :func:`dplab.audit.audit_instance` (x_i = ±L, every
+    other record −L, start at the top b = D/2 of 𝕂 = [−D/2, D/2], so that the iterate is held near b before step i;
+    of the instances A-D it gave the largest lower bounds in trials at D ∈ {1, 2, 20}), the final iterate drawn by
+    :func:`dplab.learning.engine.run_noisy_gradient`.  Only the final iterate is released, so the noise of the other
+    steps hides the record too and "loose" is the common verdict for i < n or wide domains.  ``accounted_noise_multiplier`` (default σ) is the σ the
+    accountants were told.  Verdict and factor as in :func:`check_dpsgd_accountant`.
+    """
+    positive_finite("noise_multiplier", noise_multiplier)
+    claimed = noise_multiplier if accounted_noise_multiplier is None else accounted_noise_multiplier
+    positive_finite("accounted_noise_multiplier", claimed)
+    positive_finite("lr", lr)
+    positive_finite("diameter", diameter)
+    steps = whole_number("steps", steps)
+    position = steps if position is None else whole_number("position", position, maximum=steps)
+    probability("delta", delta)
+    probability("audit_delta", audit_delta)
+    samples = whole_number("samples", samples, minimum=20)
+    curve = pnsgd_curve(
+        theorem=4,
+        noise=claimed,
+        lipschitz=1.0,
+        contraction_gap=1.0,
+        diameter=diameter,
+        lr=lr,
         steps=steps,
-        sampling=sampling,
-        delta=float(delta),
-        audit_delta=float(audit_delta),
-        epsilon_upper=epsilon_upper,
-        audit_epsilon_upper=audit_epsilon_upper,
-        contraction=_CONTRACTION_NOT_APPLICABLE.format(sampling=sampling),
-        audit=audit,
-        verdict=verdict,
-        evidence=_evidence(verdict, audit, audit_epsilon_upper, sampling, mismatch),
+        position=position,
+    )
+    instance = audit_instance("D", n=steps, i=position, a=-diameter / 2, b=diameter / 2, L=1.0)
+    return _checked(
+        {
+            "noise_multiplier": float(noise_multiplier),
+            "accounted_noise_multiplier": float(claimed),
+            "sampling_rate": 1.0,
+            "steps": steps,
+            "sampling": "single_pass",
+            "accounted_sampling": "single_pass",
+        },
+        dp_accounting.GaussianDpEvent(claimed / 2),
+        curve,
+        f"applicable: Theorem 4 of Asoodeh, Diaz, Calmon (2020) for the user at position {position} of {steps}",
+        tuple(
+            _final_iterate_sampler(noise_multiplier, lr, diameter, records, instance.y0)
+            for records in (instance.data, instance.data_prime)
+        ),
+        delta=delta,
+        audit_delta=audit_delta,
+        samples=samples,
+        alpha=alpha,
+        seed=seed,
     )
 
 
@@ -310,9 +457,9 @@ def monte_carlo_delta_band(check: AccountantCheck, epsilon: np.ndarray) -> tuple
 
 
 def plot_accountant_check(check: AccountantCheck, *, epsilon_max: float | None = None, points: int = 60):
-    """The δ(ε) figure of a check: RDP and PLD upper bounds, the Monte-Carlo lower bound of the held-out event with
-    its estimate and two-sided band (:func:`monte_carlo_delta_band`), the ε lower bound at ``audit_delta``, and the
-    verdict in the title; the legend gives the contraction bound's status.
+    """The δ(ε) figure of a check: RDP and PLD upper bounds, the contraction bound where it applies (else the legend
+    says it does not), the Monte-Carlo lower bound of the held-out event with its estimate and two-sided band
+    (:func:`monte_carlo_delta_band`), the ε lower bound at ``audit_delta``, and the verdict in the title.
     Returns the matplotlib figure (save it with :func:`dplab.report.style.save_figure`)."""
     from dplab.report.style import figure, legend_below
 
@@ -321,8 +468,9 @@ def plot_accountant_check(check: AccountantCheck, *, epsilon_max: float | None =
     epsilon = np.linspace(0.0, top, whole_number("points", points, minimum=2))
     fig, axes = figure(width=4.4, height=3.0)
     ax = axes[0, 0]
+    names = {"rdp": "RDP upper bound (dp_accounting)", "pld": "PLD upper bound (dp_accounting)"}
     for name, delta in check.delta_upper(epsilon).items():
-        ax.plot(epsilon, delta, label=f"{name.upper()} upper bound (dp_accounting)")
+        ax.plot(epsilon, delta, label=names.get(name, "contraction bound (Theorem 4)"))
     lower, upper = monte_carlo_delta_band(check, epsilon)
     ax.fill_between(epsilon, lower, upper, color="0.8", label=f"Monte-Carlo {check.audit.confidence:.0%} band")
     ax.plot(epsilon, lower, color="black", label="Monte-Carlo lower bound")
@@ -331,7 +479,8 @@ def plot_accountant_check(check: AccountantCheck, *, epsilon_max: float | None =
     ax.plot(
         [check.audit.epsilon_lower_bound], [check.audit_delta], "kv", label=f"ε lower bound at δ={check.audit_delta:g}"
     )
-    ax.plot([], [], " ", label=f"contraction bound: {check.contraction.split(':')[0]}")
+    if check.contraction_curve is None:
+        ax.plot([], [], " ", label=f"contraction bound: {check.contraction.split(':')[0]}")
     ax.set_yscale("log")
     ax.set_ylim(max(1e-8, min(check.delta, check.audit_delta) / 10), 1.0)
     ax.set_xlabel("ε")
