@@ -28,6 +28,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dplab.audit.accountant_check import check_dpsgd_accountant
 from dplab.audit.grid import UniformGrid, linear_loss_psi
 from dplab.learning.engine import NoisyGradientConfig
 from dplab.learning.losses import LinearLoss, LogisticLoss
@@ -222,6 +223,7 @@ X_T = torch.tensor(X_SMALL)
 Y_T = torch.tensor(Y_SIGNS)
 STATS = sufficient_statistics(X_SMALL / 2, Y_SIGNS / 2)
 GRID = UniformGrid(-1.0, 1.0, 8)
+ACCOUNTANT_CHECK = check_dpsgd_accountant(noise_multiplier=1.0, steps=2, sampling_rate=0.5, samples=200)
 ADJACENCY = np.array([[0, 1, 1, 0], [1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 0]])
 COUNTS = np.array([5, 2, 1, 0])
 QUERIES = np.array([[1, 0, 1, 0], [0, 1, 1, 0]])
@@ -1038,6 +1040,57 @@ AUDIT = {
         shapes={"initial": [np.full(4, 0.25)]},
     ),
     "instances.audit_instance": E(name="A", n=4, i=2, a=-1.0, b=1.0, L=1.0, kinds={"a": "real", "b": "real"}),
+    "accountant_check.check_dpsgd_accountant": E(
+        noise_multiplier=1.0,
+        steps=2,
+        sampling_rate=0.5,
+        delta=1e-5,
+        audit_delta=1e-3,
+        accounted_noise_multiplier=1.0,
+        samples=200,
+        alpha=0.05,
+        seed=0,
+        kinds={
+            "noise_multiplier": "pos",
+            "accounted_noise_multiplier": "pos",
+            "sampling_rate": "prob1",
+            "delta": "prob",
+            "audit_delta": "prob",
+            "alpha": "prob",
+            "samples": None,
+            "seed": None,
+        },
+    ),
+    "accountant_check.check_pnsgd_accountant": E(
+        noise_multiplier=1.0,
+        lr=0.5,
+        diameter=1.0,
+        steps=3,
+        position=2,
+        delta=1e-5,
+        audit_delta=1e-3,
+        accounted_noise_multiplier=1.0,
+        samples=200,
+        alpha=0.05,
+        seed=0,
+        kinds={
+            "noise_multiplier": "pos",
+            "accounted_noise_multiplier": "pos",
+            "position": "size",
+            "delta": "prob",
+            "audit_delta": "prob",
+            "alpha": "prob",
+            "samples": None,
+            "seed": None,
+        },
+    ),
+    "accountant_check.dpsgd_event": E(
+        noise_multiplier=1.0, sampling_rate=0.5, steps=3, kinds={"noise_multiplier": "pos", "sampling_rate": "prob1"}
+    ),
+    "accountant_check.monte_carlo_delta_band": E(check=ACCOUNTANT_CHECK, epsilon=np.array([0.0, 1.0])),
+    "accountant_check.plot_accountant_check": E(
+        check=ACCOUNTANT_CHECK, epsilon_max=2.0, points=5, kinds={"points": "size"}
+    ),
     "auditor.audit_samplers": E(
         sample_p=lambda size, rng: rng.normal(0.0, 1.0, size),
         sample_q=lambda size, rng: rng.normal(1.0, 1.0, size),
@@ -1169,6 +1222,7 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.learning.losses.LogisticLoss": "no constructor arguments",
     "dplab.learning.projections.NoProjection": "no constructor arguments",
     "dplab.audit.auditor.AuditResult": "a result record built by audit_samplers",
+    "dplab.audit.accountant_check.AccountantCheck": "a result record built by check_dpsgd_accountant",
     "dplab.learning.projections.Projection": "a Protocol (interface), not called",
     "dplab.audit.instances.AuditInstance": "record built by the checked audit_instance",
     "dplab.audit.montecarlo.HockeyStickLowerBound": "result record returned by the checked lower bounds",
