@@ -91,15 +91,6 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
                 f"one of the checkpoints {empirical['checkpoints']}",
             )
         )
-    if empirical["runs"] * empirical["datasets"] < 2:
-        problems.append(
-            _problem(
-                "empirical",
-                "runs",
-                empirical["runs"],
-                "runs * datasets >= 2 (a confidence interval needs two replicates)",
-            )
-        )
     block_sizes = sizes["empirical"]
     if len(set(block_sizes)) < len(block_sizes):
         problems.append(_problem("empirical", "grid", block_sizes, "each size in exactly one block (no repeats)"))
