@@ -131,7 +131,7 @@ def test_points_group_training_sets_by_cell_records():
 
 def test_training_sets_and_csv_independent_of_shards():
     """The sweep through the registry on three points (one training set each): 1 shard and 3 shards (given in
-    another order) give a byte-identical CSV; every σ sees the same three sets (the paired comparison)."""
+    another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
     params = {**PARAMS, "cell_records": 300}
     artifact = STUDY.artifact("f8")
     count = len(artifact.sweep(params))

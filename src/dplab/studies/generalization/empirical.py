@@ -12,7 +12,8 @@ SGLD (Algorithm 1): θ_0 ~ N(0, init_std²I), each step a uniform batch of τ wi
 training sets, E_S[R(A(S)) − R̂_S(A(S))], the left side of Theorem 2's on-average bound.
 
 Replication is at the level of training sets: each (d, N) block of the grid has ``datasets`` independent training
-sets (each its own derived seed from (d, N, dataset index); the teacher, hence the population, is shared), and
+sets (each its own derived seed from (d, N, dataset index); the teacher, hence the population, is shared: by
+rotation invariance of x, θ_0 and g the law of the gap does not depend on which unit teacher is drawn), and
 ``runs`` SGLD runs on each. One observation is a training set's mean gap over its runs; intervals are Student-t over
 the training sets. A sweep point holds up to ``cell_records`` training records and trains all its sets and runs
 as the rows of one torch batch (:func:`sgld_runs`). Every checkpoint of one run is recorded (the prefix of a run is
