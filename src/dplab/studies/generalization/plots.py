@@ -314,7 +314,7 @@ GAP_LINEAR_RANGE = 1e-3
 GAP_Y_LIMITS = (-5e-2, 2.0)
 
 
-def _jitter(count: int, spread: float = 0.12) -> np.ndarray:
+def _jitter(count: int, spread: float = 0.25) -> np.ndarray:
     """Multiplicative x offsets (log axis) that keep ``count`` curves' error bars at the same T apart."""
     return 10 ** (spread * (np.arange(count) - (count - 1) / 2) / max(count - 1, 1))
 
