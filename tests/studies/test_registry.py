@@ -108,3 +108,12 @@ def test_a_sweep_is_identical_whatever_the_number_of_shards(shards):
     pd.testing.assert_frame_equal(combined, whole)
     assert list(whole["k"]) == [k for k in range(7) for _ in range(2)]
     assert whole["total"].nunique() == 1
+
+
+def test_an_empty_shard_does_not_turn_integer_columns_into_floats():
+    artifact = Artifact("sweep", "figure", "s", lambda *a: None, "c", plot="m:f", points="m:p")
+    full = pd.DataFrame({"n": [1, 2], "_point": [0, 1]})
+    empty = pd.DataFrame({"_point": []})
+    combined = combine_shards(artifact, [full, empty], {})
+    assert combined["n"].dtype.kind == "i"
+    assert combined.equals(combine_shards(artifact, [full], {}))

@@ -218,7 +218,10 @@ def combine_shards(artifact: Artifact, shards: Iterable[pd.DataFrame], params: M
     """The artifact's frame from the rows of its shards: every point's rows in point order, then ``combine``."""
     import pandas as pd
 
-    rows = pd.concat(list(shards), ignore_index=True)
+    frames = list(shards)
+    # A shard without points (more shards than points) has no rows and untyped columns: leave it out, so that
+    # integer columns of the others stay integers.
+    rows = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
     rows = rows.sort_values("_point", kind="stable").drop(columns="_point").reset_index(drop=True)
     return resolve(artifact.combine)(rows, params) if artifact.combine else rows
 
