@@ -77,6 +77,25 @@ def test_full_purification_against_brute_force(omega, b):
     assert value == pytest.approx(_brute_force_full_epsilon(p, q, omega, b), rel=1e-6)
 
 
+def test_full_purification_of_products_against_brute_force():
+    """2-D: the purified density (1 − ω)(P1⊛ℓ)(P2⊛ℓ) + ω(U⊛ℓ)(U⊛ℓ), summed term by term on a 2001² grid."""
+    p1 = Law1D((-0.5, 0.5), (0.3, 0.1), uniform_weight=0.6)
+    q1 = Law1D((-0.5, 0.5), (0.1, 0.3), uniform_weight=0.6)
+    omega, b = 0.1, 0.2
+    x = np.linspace(-1.0, 1.0, 2001)
+    uniform = 0.5 * (stats.laplace.cdf(x, -1.0, b) - stats.laplace.cdf(x, 1.0, b))
+
+    def convolved(law: Law1D) -> np.ndarray:
+        return sum(w * stats.laplace.pdf(x, a, b) for a, w in zip(law.atoms, law.weights)) + 0.6 * uniform
+
+    def purified(first: Law1D, second: Law1D) -> np.ndarray:
+        return (1 - omega) * np.outer(convolved(first), convolved(second)) + omega * np.outer(uniform, uniform)
+
+    brute = float(np.max(np.abs(np.log(purified(p1, q1)) - np.log(purified(q1, p1)))))
+    value = epsilon_inf_2d_product((p1, q1), (q1, p1), "full", omega=omega, b=b, n_points=2001)
+    assert value == pytest.approx(brute, rel=1e-6)
+
+
 def test_raw_laws_singular_parts_and_equal_laws():
     point, spread = Law1D((0.0,), (1.0,)), Law1D(uniform_weight=1.0)
     assert epsilon_inf_1d(point, spread, "none") == math.inf  # an atom the other law does not charge
