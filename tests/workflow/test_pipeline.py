@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from dplab.report.claims import VERDICTS
+
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
 
@@ -46,7 +48,7 @@ def test_output_contract(runs):
         assert data.groupby(["i", "method"]).size().min() >= 200
     claims = pd.read_csv(study / "claims.csv")
     assert list(claims.columns) == ["claim_id", "source", "statement", "verdict", "evidence", "artifact"]
-    assert set(claims["verdict"]) <= {"holds", "fails", "partial", "erratum"}
+    assert set(claims["verdict"]) <= set(VERDICTS)
     for artifact in claims["artifact"]:
         assert (results / artifact).exists(), artifact
     audits = claims.set_index("claim_id").loc[["thm4_audit", "thm3_audit", "prop1_audit", "thm5_random_stopping"]]

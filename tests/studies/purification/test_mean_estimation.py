@@ -18,7 +18,8 @@ from dplab.config import load_config
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_statistics import mean_estimation_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_statistics import MEAN_RULES
 from dplab.studies.purification.mean_estimation import (
     compute,
     log10_purification_scale,
@@ -128,7 +129,7 @@ def test_schema_and_constraints():
 
 
 def test_claims_and_plot(frame):
-    claims = mean_estimation_claims(frame)
+    claims = build_rules(MEAN_RULES, {"ext_mean_estimation": frame}, config={})
     table = claims_frame(claims)
     assert set(table["verdict"]) <= set(VERDICTS) and (table["evidence"].str.len() > 20).all()
     assert {"e5_purified_mean_is_pure_dp", "thm9_lower_bound_consistent"} <= set(table["claim_id"])

@@ -75,6 +75,16 @@ STUDY = Study(
             runtime=2,
         ),
         Artifact(
+            "ext_theorem2_utility",
+            "table",
+            "theorem2",
+            "dplab.studies.purification.curves:theorem2_utility",
+            "Theorem 2: exact probability that Algorithm 2 returns its input (from its exact law) at delta on the "
+            "theorem's threshold, against the bound 1 - 2^-d - (d/2) e^-d.",
+            mem_mb=500,
+            runtime=2,
+        ),
+        Artifact(
             "ext_exact_audit",
             "table",
             "exact_audit",

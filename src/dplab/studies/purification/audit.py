@@ -1,4 +1,4 @@
-"""Privacy audits of purification (spec paperD §4 E2): the exact pure-ε table (``ext_exact_audit``) and black-box
+"""Privacy audits of purification (Theorem 1, Algorithm 1): the exact pure-ε table (``ext_exact_audit``) and black-box
 Monte-Carlo lower bounds from samples (``ext_mc_audit``)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""DP-ERM with purification (spec paperD §4 E3, E4): purified DP-SGD (Algorithms 3–4 with Lemma 25/26 and
+"""DP-ERM with purification (Theorem 3, Table 2): purified DP-SGD (Algorithms 3–4 with Lemma 25/26 and
 Corollary 4) against pure-DP competitors, on synthetic logistic regression in the unit ℓ2 ball.
 
 Methods (``method`` column; ``pure`` says whether the output is (ε_tot, 0)-DP):
@@ -57,7 +57,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class RegularisedLogisticLoss:
-    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖² (spec E4): (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
+    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖²: (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
 
     lam: float
 
@@ -79,7 +79,7 @@ class RegularisedLogisticLoss:
 
 
 def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Spec E3 data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
+    """Data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
     y = sign(4⟨θ*, x⟩ + 0.5·N(0, 1))."""
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((n, d))
@@ -453,9 +453,10 @@ def erm_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
     """Excess empirical risk of every method at one (n, ε_tot) point of the sweep (:func:`erm_points`), ``seeds``
-    runs each; every random stream derives from ``seed`` and (n, ε_tot, λ). ``lam`` = 0 gives E3 (convex), ``lam`` > 0
-    E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total, in_epsilon_sweep, in_n_sweep,
-    method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size, gamma, kkt_residual."""
+    runs each; every random stream derives from ``seed`` and (n, ε_tot, λ). ``lam`` = 0 gives the convex problem,
+    ``lam`` > 0 the strongly convex one (with output perturbation). Columns: n, d, lam, epsilon_total,
+    in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size,
+    gamma, kkt_residual."""
     d, radius, lam = int(params["d"]), float(params["radius"]), float(params["lam"])
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
     n, eps_total = int(point["n"]), float(point["epsilon_total"])

@@ -1,4 +1,4 @@
-"""Mean estimation with purification (spec paperD §4 E5; Section 7 and Theorem 9 of Lin, Wang, Ma, Wang): artifact
+"""Mean estimation with purification (Section 7 and Theorem 9 of Lin, Wang, Ma, Wang): artifact
 ``ext_mean_estimation``, config section ``mean_estimation``.
 
 Data: n records x_i ∈ {±1/√d}^d, each coordinate +1/√d with probability ``p_plus``; only the mean D̄ enters, drawn
@@ -58,7 +58,8 @@ ADJACENCY = "replace_one"
 
 
 def mean_estimation_log_delta(n: int, d: int) -> tuple[float, float]:
-    """(log δ, log ω) of E5: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} = 1/(8√d n²)."""
+    """(log δ, log ω) of the mean-estimation experiment: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} =
+    1/(8√d n²)."""
     log_omega = -2.0 * math.log(n)
     return math.log(2.0) + log_omega - d * math.log(32.0 * d * n**2), log_omega
 

@@ -1,4 +1,4 @@
-"""Query release with purified MWEM (spec paperD §4 E9; Algorithms 14–16, Theorem 8/13) against pure-DP baselines,
+"""Query release with purified MWEM (Algorithms 14–16, Theorem 8/13) against pure-DP baselines,
 and an exact privacy audit of the whole pipeline on a tiny instance.
 
 ``query_release_sweep`` (artifact ``ext_query_release``): synthetic data from a product of Bernoulli(b_j),
@@ -11,7 +11,7 @@ Methods (``pure`` says whether the released answers are (ε_tot, 0)-DP):
 - ``alg16_mwem_stage`` and ``alg16_sampled``: the same runs before sampling (Q(D̂)) and before purification (Q(Y)):
   (ε_tot/2, δ)-DP by Lemma 36; they separate the cost of the tiny δ from that of sampling and purification.
 - ``mwem_reference``: MWEM at (ε_tot, δ = 1/n²) with Lemma 36's ρ and the same fixed-point T: not pure.
-- ``pure_mwem``: MWEM by basic composition, ε_tot/(2T) per step, T PROPOSED (``pure_mwem_rounds_fixed_point``).
+- ``pure_mwem``: MWEM by basic composition, ε_tot/(2T) per step, T our choice (``pure_mwem_rounds_fixed_point``).
 - ``laplace_answers``: Laplace(K/(nε_tot)) on every normalised answer, clipped to [0, 1].
 - ``laplace_histogram``: Laplace(1/ε_tot) on every count, clipped at 0, renormalised, queries answered on it.
 
