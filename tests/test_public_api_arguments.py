@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from dplab.audit.accountant_check import check_dpsgd_accountant
 from dplab.audit.grid import UniformGrid, linear_loss_psi
+from dplab.audit.interval_laws import Law1D
 from dplab.learning.engine import NoisyGradientConfig
 from dplab.learning.losses import LinearLoss, LogisticLoss
 from dplab.learning.projections import Ball
@@ -79,6 +80,7 @@ KINDS = {
     "order": Kind("a Rényi order > 1 (finite)", lambda x: math.isfinite(x) and x > 1),
     "labels": Kind("labels in {-1, +1}", lambda x: x in (-1.0, 1.0)),
     "bits": Kind("bits in {0, 1}", lambda x: x in (0.0, 1.0)),
+    "log_density": Kind("a log-mass or log-density in [-inf, inf)", lambda x: x < math.inf),
 }
 
 #: The kind of an argument from its name, unless an example overrides it (``None``: not mutated).
@@ -625,6 +627,8 @@ MECHANISMS = {
     "gaussian.agm_sigma": E(epsilon=0.5, log_delta=-10.0),
     "gaussian.classical_gaussian_sigma": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "knorm.sample_l2_knorm": E(d=2, sensitivity=1.0, epsilon=0.5, size=3, rng=RNG, kinds={"epsilon": "pos"}),
+    "noise_norms.chi_mean": E(d=np.array([1, 4])),
+    "noise_norms.laplace_l2_norm_mean": E(d=2, scale=0.5),
     "local_sensitivity.random_graph": E(n_vertices=5, p=0.5, rng=RNG, kinds={"p": "prob01"}),
     "local_sensitivity.common_neighbours": E(
         adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
@@ -1004,7 +1008,59 @@ LEARNING = {
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
 }
 
+LAW_P = Law1D((0.0,), (0.3,), gauss_weight=0.5, gauss_mean=0.1, gauss_sigma=0.3, uniform_weight=0.2)
+LAW_Q = Law1D((0.0,), (0.2,), gauss_weight=0.5, gauss_mean=0.2, gauss_sigma=0.3, uniform_weight=0.3)
+INTERVAL = dict(lo=-1.0, hi=1.0)
+INTERVAL_KINDS = {"lo": "real", "hi": "real"}
+
 AUDIT = {
+    "interval_laws.Law1D": E(
+        atoms=(0.0,),
+        weights=(1.0,),
+        gauss_weight=0.5,
+        gauss_mean=0.1,
+        gauss_sigma=0.3,
+        uniform_weight=0.2,
+        **INTERVAL,
+        kinds={"gauss_weight": "nonneg", "gauss_mean": "real", "gauss_sigma": "pos", "uniform_weight": "nonneg"}
+        | INTERVAL_KINDS,
+    ),
+    "interval_laws.log_uniform_convolved": E(
+        x=np.array([0.0, 1.5]), b=0.1, **INTERVAL, kinds={"x": "not_nan", "b": "pos"} | INTERVAL_KINDS
+    ),
+    "interval_laws.log_gaussian_convolved": E(
+        x=np.array([0.0, 1.5]),
+        mean=0.1,
+        sigma=0.3,
+        b=0.1,
+        **INTERVAL,
+        kinds={"x": "not_nan", "mean": "real", "b": "pos"} | INTERVAL_KINDS,
+    ),
+    "interval_laws.projected_gaussian_law": E(mean=0.1, sigma=0.3, **INTERVAL, kinds={"mean": "real"} | INTERVAL_KINDS),
+    "interval_laws.epsilon_inf_1d": E(
+        p=LAW_P, q=LAW_Q, treatment="full", omega=0.1, b=0.1, n_points=101, kinds={"b": "pos", "n_points": "size"}
+    ),
+    "interval_laws.epsilon_inf_2d_product": E(
+        p=(LAW_P, LAW_P),
+        q=(LAW_Q, LAW_Q),
+        treatment="full",
+        omega=0.1,
+        b=0.1,
+        n_points=21,
+        kinds={"b": "pos", "n_points": "size"},
+    ),
+    "pure_epsilon.directional_log_ratio_sups": E(
+        log_p=np.log(P3),
+        log_q=np.log(Q3),
+        kinds={"log_p": "log_density", "log_q": "log_density"},
+        shapes={"log_q": [np.log(Q3[:2])]},
+    ),
+    "pure_epsilon.pure_epsilon_from_log_pmfs": E(
+        log_p=np.log(P3),
+        log_q=np.log(Q3),
+        kinds={"log_p": "log_density", "log_q": "log_density"},
+        shapes={"log_q": [np.log(Q3[:2])]},
+    ),
     "grid.UniformGrid": E(a=-1.0, b=1.0, n_cells=8, kinds={"a": "real", "b": "real"}),
     "grid.bin_index": E(samples=np.array([0.0, 0.5]), grid=GRID, kinds={"samples": "not_nan"}),
     "grid.kernel_matrix": E(

@@ -10,13 +10,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.interval_laws import Law1D, epsilon_inf_1d, epsilon_inf_2d_product
 from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.seeding import derive_seed
 from dplab.studies.purification.exact_audit import (
-    Law1D,
     canonical_pair,
-    epsilon_inf_1d,
-    epsilon_inf_2d_product,
     example17_pair,
     projected_gaussian_pair,
     purification_scale_1d,
@@ -168,7 +166,7 @@ def mc_audit(
     {x > t} for ``n_thresholds`` equally spaced t in [−1 − 10b, 1 + 10b] and {x = a} for each atom, in both
     directions; ε_LB = max over events of log(P_lo/Q_hi) with one-sided Clopper–Pearson bounds at level
     α/(number of events) each (Bonferroni: the maximum is a (1 − α) lower bound).  ``epsilon_exact`` is the exact
-    ε∞ of the same pair (:mod:`exact_audit`)."""
+    ε∞ of the same pair (:mod:`dplab.audit.interval_laws`)."""
     rows = []
     for mechanism in params["mechanisms"]:
         eps, delta, omega, eps_prime = (params[k] for k in ("epsilon", "delta", "omega", "epsilon_prime"))

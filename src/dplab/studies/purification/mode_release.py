@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_shift
 from dplab.mechanisms.stability import (
@@ -361,23 +362,21 @@ def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int
 def _max_log_ratio(
     transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
 ) -> tuple[float, tuple]:
-    """max over transitions and outputs of |log P(o | D) − log P(o | D′)| (∞ if one side is 0 and the other not)."""
+    """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
+    if one side is 0 and the other not), and the transition attaining it."""
     cache: dict[tuple[int, int], np.ndarray] = {}
 
     def law(m: int, k: int) -> np.ndarray:
         if (m, k) not in cache:
-            cache[(m, k)] = pmf(m, k)
+            with np.errstate(divide="ignore"):
+                cache[(m, k)] = np.log(pmf(m, k))
         return cache[(m, k)]
 
     worst, arg = 0.0, ()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for t in sorted(transitions):
-            p, q = law(t[0], t[1]), law(t[2], t[3])
-            both = (p > 0) | (q > 0)
-            ratio = np.abs(np.log(p[both]) - np.log(q[both]))
-            value = float(np.max(ratio)) if ratio.size else 0.0
-            if value > worst:
-                worst, arg = value, t
+    for t in sorted(transitions):
+        value = pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3]))
+        if value > worst:
+            worst, arg = value, t
     return worst, arg
 
 

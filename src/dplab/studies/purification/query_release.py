@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
@@ -434,7 +435,7 @@ def query_release_audit(
                 **alg16,
                 "mechanism": "alg16_sampled_unpurified",
                 "neighbour_cell": cell,
-                "epsilon_inf": float(np.max(np.abs(log_y - log_y_nb))),
+                "epsilon_inf": pure_epsilon_from_log_pmfs(log_y, log_y_nb),
                 "bound": float("inf"),
             }
         )
@@ -444,7 +445,7 @@ def query_release_audit(
                 **alg16,
                 "mechanism": "alg16_purified",
                 "neighbour_cell": cell,
-                "epsilon_inf": float(np.max(np.abs(log_pure - log_pure_nb))),
+                "epsilon_inf": pure_epsilon_from_log_pmfs(log_pure, log_pure_nb),
                 "bound": 2.0 * eps,
             }
         )
