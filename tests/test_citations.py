@@ -32,7 +32,6 @@ FORBIDDEN = {
 # the repository root; a folder covers everything below it.
 ALLOWLIST = (
     "src/dplab/studies/contraction",
-    "src/dplab/studies/generalization",
     "src/dplab/studies/preprocessing",
     "src/dplab/learning/engine.py",
     "src/dplab/audit/__init__.py",

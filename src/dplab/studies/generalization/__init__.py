@@ -1,9 +1,9 @@
 """The generalization study: He, Wang, Tao, *Tighter Generalization Bounds for Iterative Differentially Private
 Learning Algorithms* (UAI 2021), reproduced, extended and audited.
 
-The paper has no figures or tables: F1-F9 and T1-T4 are the spec's (``specs/paperC_generalization.md`` §3), built
-to test each "strictly tighter" claim next to the universal lower bound, the exact optimal composition, and an
-empirical companion (E1: SGLD on synthetic logistic regression with the exact risk).
+The paper has no figures or tables: F1-F9 and T1-T4 are our own, built to test each "strictly tighter" claim next
+to the universal lower bound, the exact optimal composition, and an empirical companion (E1: SGLD, the paper's
+Algorithm 1, on synthetic logistic regression with the exact risk).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Verdicts on the claims of He, Wang, Tao, decided by the study's frames (by artifact id).
 
-Each "strictly tighter" claim gets a row; each erratum of the spec (re-checked against the paper) an ``erratum``
-row. The evidence quotes the numbers of the frames that decide the verdict.
+Each "strictly tighter" claim gets a row; each erratum we found in the paper (its statement against its own proof)
+an ``erratum`` row. The evidence quotes the numbers of the frames that decide the verdict.
 """
 
 from __future__ import annotations
@@ -254,7 +254,7 @@ def composition_claims(f4: pd.DataFrame, f5: pd.DataFrame, f6: pd.DataFrame, t2:
     claims.append(
         Claim(
             "composition_fair_comparison",
-            "Thm 4, Cor 2, Cor 3 (F6 of the spec)",
+            "Thm 4, Cor 2, Cor 3 (our F6)",
             "At a fixed total delta, the paper's theorems certify a smaller eps' than KOV",
             "fails" if len(below) or len(only) else "holds",
             "Rule: fails if a paper value is below the exact optimum or finite where no valid method is. "
@@ -462,7 +462,7 @@ def empirical_claims(f8: pd.DataFrame, params: Mapping[str, Any]) -> list[Claim]
     return [
         Claim(
             "e1_gap_below_bounds",
-            "Thm 7 + Thms 1-2 (E1 of the spec)",
+            "Thm 7 + Thms 1-2 (our E1)",
             "The measured generalization gap of SGLD lies below the (valid) bounds",
             "holds" if len(violations) == 0 and len(on_avg_violated) == 0 else "fails",
             "Rule: holds if max|gap| stays below every non-vacuous HP bound and no on-average bound is violated "

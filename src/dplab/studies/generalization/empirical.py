@@ -1,4 +1,4 @@
-"""E1 (spec §4): SGLD exactly as Algorithm 1 of He-Wang-Tao on synthetic logistic regression, with the exact risk.
+"""E1 (our empirical companion): SGLD exactly as Algorithm 1 of He-Wang-Tao on synthetic logistic regression, with the exact risk.
 
 Data: teacher w* ~ N(0, I_d) normalised (one per d); features uniform on the unit sphere (‖x‖ = 1); labels
 sign(w*ᵀx) (ties → +1) flipped with probability ρ. Model h_θ(x) = sign(θᵀx); training loss log(1 + e^{−yθᵀx}), whose

@@ -1,6 +1,6 @@
 """Figures F1-F9 of the generalization study, each drawn only from its tidy data file (no computation here).
 
-The paper has no figures: every figure is proposed by the spec and carries the extension footer.
+The paper has no figures: every figure is our own and carries the extension footer.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ VACUOUS_Y = 1.0
 
 def _footer(fig, text: str) -> None:
     """The project footer (:func:`dplab.report.style.footer`) after this study's extension note."""
-    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}")
+    footer(fig, f"{EXTENSION_NOTE}: our figure; the paper has no figures. {text}")
 
 
 def _bool(series: pd.Series) -> np.ndarray:
