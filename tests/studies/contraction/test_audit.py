@@ -179,3 +179,12 @@ def test_the_random_stopping_artifact_stops_above_theorem5(monkeypatch):
     monkeypatch.setattr(audit, "log_delta_thm5", lambda eps, **kwargs: np.full_like(np.asarray(eps, float), -50.0))
     with pytest.raises(AuditViolation, match="grid values exceed Theorem 5"):
         compute_random_stopping(params, 0, iter)
+
+
+def test_an_audit_of_a_noise_no_audited_configuration_uses_is_not_declared():
+    from dplab.studies.contraction import STUDY
+
+    study_config = {"audit": {**SWEEP_AUDIT, "run": ["G1", "G2"]}, "utility": {"noise_types": ["gaussian"]}}
+    assert "ext_audit_laplace" not in STUDY.ids("figure", study_config)
+    assert "ext_audit_gaussian" in STUDY.ids("figure", study_config)
+    assert STUDY.artifact("ext_audit_laplace").sweep(study_config["audit"]) == []
