@@ -179,7 +179,7 @@ def memory_problems(config: Mapping[str, Any], skip: Collection[str] = ()) -> li
     ceiling = max_mem_mb(config)
     problems = []
     for study, artifact_id in HEAVY_JOBS:
-        if study in skip or study not in config or study != "contraction" and study not in config.get("studies", []):
+        if study in skip or study not in config or study not in config.get("studies", []):
             continue
         estimate, section, keys = _estimate(study, artifact_id, config[study])
         if estimate > ceiling:

@@ -71,9 +71,9 @@ def _write_tsv(path: Path, seconds: float) -> None:
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("repo")
-    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G1.tsv", 3.0)
-    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G2.tsv", 4.5)
-    _write_tsv(root / "work/benchmarks/contraction_lemmas.tsv", 1.25)
+    _write_tsv(root / "work/benchmarks/contraction_audit_grid/G1.tsv", 3.0)
+    _write_tsv(root / "work/benchmarks/contraction_audit_grid/G2.tsv", 4.5)
+    _write_tsv(root / "work/benchmarks/contraction_ext_lemmas.tsv", 1.25)
     _write_tsv(root / "work/benchmarks/preprocessing_table1.tsv", 2.0)
     out = root / "results/performance"
     frame = main.run(TINY, out, quick=True, root=root, log=lambda message: None)
@@ -122,9 +122,9 @@ def test_every_case_is_measured_side_by_side_with_consistent_ratios(tiny_run) ->
 def test_reproduction_rows_sum_jobs_per_rule_and_study(tiny_run) -> None:
     frame, _ = tiny_run
     rules = frame[frame.benchmark == "reproduction_rule"].set_index("case")
-    assert rules.loc["contraction_audit_mc", "median_seconds"] == pytest.approx(7.5)
-    assert rules.loc["contraction_audit_mc", "runs"] == 2
-    assert rules.loc["contraction_lemmas", "median_seconds"] == pytest.approx(1.25)
+    assert rules.loc["contraction_audit_grid", "median_seconds"] == pytest.approx(7.5)
+    assert rules.loc["contraction_audit_grid", "runs"] == 2
+    assert rules.loc["contraction_ext_lemmas", "median_seconds"] == pytest.approx(1.25)
     study = frame[frame.benchmark == "reproduction_study"].set_index("case")
     assert study.loc["contraction", "median_seconds"] == pytest.approx(8.75)
     assert study.loc["contraction", "runs"] == 3

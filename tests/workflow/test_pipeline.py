@@ -163,6 +163,8 @@ def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
 
 
 SWEEPS = [
+    "contraction/data/ext_audit_gaussian.csv",
+    "contraction/data/ext_audit_laplace.csv",
     "generalization/data/f8.csv",
     "purification/data/ext_dp_erm.csv",
     "purification/data/ext_dp_erm_sc.csv",

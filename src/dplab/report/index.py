@@ -43,7 +43,9 @@ def _caption(captions: Mapping[str, str], study: str, artifact: str) -> str:
     try:
         return captions[artifact]
     except KeyError:
-        raise KeyError(f"no caption for {study}/{artifact}: add one to workflow/report/captions.yaml") from None
+        raise KeyError(
+            f"no caption for {study}/{artifact}: declare one in the study's Artifact (dplab.studies.<study>)"
+        ) from None
 
 
 def _verdict_table() -> list[str]:
