@@ -1,11 +1,11 @@
 """Empirical privacy auditing: exact numerical laws of 1-D noisy chains and Monte-Carlo lower bounds.
 
 Submodules:
-    grid        exact binned law of projected 1-D PNSGD (spec paperB §4.2, §4.4)
-    instances   neighbouring-dataset family A–D and their swapped orders (spec paperB §4.3)
+    grid        exact binned law of projected 1-D PNSGD (our audit design for Asoodeh et al. 2020)
+    instances   neighbouring-dataset family A–D and their swapped orders (our audit instances)
     auditor     audit_samplers: event selection on half the samples, Clopper–Pearson bound on the other half
     accountant_check  check_dpsgd_accountant: dp_accounting's DP-SGD bounds against the engine's own sampler
-    montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (spec paperB §4.3)
+    montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (eq. (7) of Asoodeh et al. 2020)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Empirical audit of Theorems 3-5 and Proposition 1 of Asoodeh et al. (2020) on 1-D projected noisy chains.
 
-Three numbers per (configuration, position i, epsilon), spec section 4.3:
+Three numbers per (configuration, position i, epsilon), our audit design (the paper has no audit):
 
 - the theorem's upper bound on delta;
 - ``delta_grid``: the grid-exact E_{e^eps} between the output laws on neighbouring datasets, maximised over the

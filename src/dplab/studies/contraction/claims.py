@@ -1,7 +1,7 @@
 """Verdicts on every claim of Asoodeh, Diaz, Calmon (2020), decided by the study's data files.
 
 Each function takes the tidy frames the workflow wrote and returns :class:`~dplab.report.claims.Claim` rows whose
-``evidence`` quotes the deciding numbers. Errata (spec section 7, re-checked against the paper) are ``erratum`` rows.
+``evidence`` quotes the deciding numbers. Errata we found (each re-checked against the paper's own statements and proofs) are ``erratum`` rows.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Utility of PNSGD on synthetic logistic regression, next to the epsilon the theorems certify (spec section 4.5).
+"""Utility of PNSGD on synthetic logistic regression, next to the epsilon the theorems certify (our utility experiment; the paper has none).
 
 Gaussian PNSGD runs in d dimensions on a ball of radius R (D = 2R); Laplace PNSGD in 1-D on [-R, R] (Theorem 3 is
 one-dimensional). The logistic loss with ||x|| <= 1 is 1-Lipschitz, 1/4-smooth and convex (M = 1).
