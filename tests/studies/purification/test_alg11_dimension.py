@@ -94,3 +94,15 @@ def test_monte_carlo_privacy_loss_reaches_sqrt_d_eps():
 def test_bad_arguments_are_named(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_summary_has_one_row_per_d_with_the_printed_and_corrected_steps():
+    from dplab.studies.purification.tables import summarise_alg11_dimension
+
+    summary = summarise_alg11_dimension(alg11_dimension_table(PARAMS), PARAMS)
+    assert list(summary["d"]) == PARAMS["dimensions"]
+    printed = summary["exact ε of the step, Lap(β̂/ε) (printed)"].to_numpy()
+    corrected = summary["exact ε of the step, Lap(√d β̂/ε) (corrected)"].to_numpy()
+    assert np.allclose(printed, 0.7 * np.sqrt(PARAMS["dimensions"]), rtol=1e-12)
+    assert np.allclose(corrected, 0.7, rtol=1e-12)
+    assert np.allclose(summary["ε + step + ε′ (printed; upper bound)"], 1.4 + printed, rtol=1e-12)

@@ -94,6 +94,7 @@ STUDY = Study(
             "scale sqrt(d) beta-hat/eps, against the claimed eps, with a grid reference.",
             mem_mb=500,
             runtime=2,
+            summary="dplab.studies.purification.tables:summarise_alg11_dimension",
         ),
         Artifact(
             "ext_exact_audit",
