@@ -286,7 +286,8 @@ def algorithm2(below_bound: bool = False) -> dict[str, pd.DataFrame]:
 def alg11(corrected_noise: bool = False) -> dict[str, pd.DataFrame]:
     """Algorithm 11's Laplace step at d = 1, 2, 4; ``corrected_noise`` runs the as-printed rows with the corrected
     scale sqrt(d) beta_hat/eps."""
-    frame = alg11_dimension_table({"dimensions": [1, 2, 4], "epsilon": 1.0, "local_sensitivity": 1.0, "n_grid": 101})
+    params = {"dimensions": [1, 2, 4], "epsilon": 1.0, "local_sensitivities": [1.0], "diameter": 10.0, "n_beta": 2}
+    frame = alg11_dimension_table({**params, "n_grid": 101})
     if corrected_noise:
         corrected = frame[frame["rule"] == "corrected"]
         frame = pd.concat([corrected.assign(rule="as_printed"), corrected], ignore_index=True)

@@ -10,6 +10,15 @@ spreads it evenly, v = (Δ/√d)·1 with ‖v‖₁ = √d·Δ, so at the edge o
 the step is exactly √d·ε-DP, not ε.  Corrected: the scale √d·β̂/ε (an ℓ1 bound, since ‖v‖₁ ≤ √d‖v‖₂), or Δ_Local
 measured in ℓ1, gives ε for every d.
 
+What the proof needs from the step is (ε, δ)-DP, with δ the proof's δ = 2ω/(16dRε)^d (ω = 1/100 ∧ 1/(Rε²)).  On a pair
+with equal Δ_Local (β̂ then has the same law on both sides) the step's δ(ε) is δ_step = E_β̂[H_ε(β̂)], H_ε the
+hockey-stick divergence of the two product Laplace laws at scale β̂/ε (zero once β̂ ≥ β*, the β̂ at which the step's
+pure ε falls to ε: √d·Δ as printed, Δ corrected; decreasing in β̂, since a smaller shift per scale is a garbling).
+H_ε comes from dp_accounting's privacy loss distributions of the d-fold Laplace (pessimistic: an upper bound,
+optimistic: a lower bound), and the expectation over β̂ ~ Δ + Lap(1/ε) + log(2/δ)/ε is bracketed by the lower and
+upper Riemann sums of the monotone H_ε on a grid of β̂ (all masses exact, relative to δ).  The proof's event bound
+P(β̂ < β*)/δ = e^{ε(β* − Δ)}/4 (β* below the centre of β̂) bounds δ_step/δ from above in closed form.
+
 Only the Laplace step is computed exactly.  The purified output (Algorithm 1 after Proj_Θ) does not factorise over
 coordinates: the projection onto the ℓ2 ball Θ and the uniform mixing (which replaces the whole vector) couple
 them, and β̂ is shared.  The table states the composition bound the proof of Theorem 11 gives with the exact step,
@@ -25,9 +34,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from dp_accounting.pld import privacy_loss_distribution
 from scipy.stats import laplace
 
 from dplab.checks import choice, positive_finite, whole_number
+from dplab.mechanisms.local_sensitivity import alg11_parameters
 
 __all__ = [
     "NOISE_RULES",
@@ -35,6 +46,9 @@ __all__ = [
     "alg11_noise_scale",
     "laplace_step_epsilon",
     "laplace_step_epsilon_grid",
+    "beta_hat_mass_below_over_delta",
+    "laplace_step_hockey_stick",
+    "laplace_step_delta_bracket",
     "alg11_dimension_table",
 ]
 
@@ -42,6 +56,10 @@ __all__ = [
 NOISE_RULES = ("as_printed", "corrected")
 #: The grid of :func:`laplace_step_epsilon_grid` spans this many noise scales beyond both means.
 GRID_HALF_WIDTH_SCALES = 20.0
+#: Privacy-loss discretisation of dp_accounting's PLDs (the bracket stays valid; only its width depends on it).
+PLD_DISCRETISATION = 1e-2
+#: The β̂ grid of :func:`laplace_step_delta_bracket` starts at this fraction of β* (below it H_ε ≤ 1 is used).
+BETA_GRID_START = 1e-3
 
 
 def worst_pair_difference(d: int, local_sensitivity: float) -> np.ndarray:
@@ -80,24 +98,77 @@ def laplace_step_epsilon_grid(difference: np.ndarray, scale: float, n_grid: int)
     return total
 
 
+def beta_hat_mass_below_over_delta(beta: float, local_sensitivity: float, epsilon: float, log_delta: float) -> float:
+    """P(β̂ ≤ β)/δ for β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (Algorithm 11, line 1), from the Laplace CDF:
+    e^{ε(β − Δ)}/4 below the centre Δ + log(2/δ)/ε, (1 − e^{−ε(β − centre)}/2)/δ above it."""
+    epsilon = positive_finite("epsilon", epsilon)
+    x = float(beta) - positive_finite("local_sensitivity", local_sensitivity) - (math.log(2.0) - log_delta) / epsilon
+    log_mass = math.log(0.5) + epsilon * x if x < 0 else math.log1p(-0.5 * math.exp(-epsilon * x))
+    return math.exp(log_mass - log_delta)
+
+
+def laplace_step_hockey_stick(
+    beta_hat: float, local_sensitivity: float, epsilon: float, d: int, rule: str, pessimistic: bool
+) -> float:
+    """H_ε = sup_S P(S) − e^ε Q(S) between q + Lap^{⊗d}(b) and q′ + Lap^{⊗d}(b) on the worst pair, b by ``rule``
+    at β̂: the d-fold composition of dp_accounting's Laplace privacy loss distribution with shift |v_j|/b
+    (``pessimistic``: an upper bound, else a lower bound)."""
+    difference = worst_pair_difference(d, local_sensitivity)
+    shift = float(difference[0]) / alg11_noise_scale(beta_hat, epsilon, d, rule)
+    pld = privacy_loss_distribution.from_laplace_mechanism(
+        1.0,
+        sensitivity=shift,
+        pessimistic_estimate=pessimistic,
+        value_discretization_interval=PLD_DISCRETISATION,
+        use_connect_dots=pessimistic,
+    )
+    return float(pld.self_compose(int(d)).get_delta_for_epsilon(epsilon))
+
+
+def laplace_step_delta_bracket(
+    local_sensitivity: float, epsilon: float, d: int, rule: str, log_delta: float, n_beta: int
+) -> tuple[float, float, float]:
+    """(lower, upper) bounds on δ_step/δ = E_β̂[H_ε(β̂)]/δ and the proof's event bound P(β̂ < β*)/δ, where β* is
+    the β̂ at which the step's pure ε equals ε (H_ε = 0 above it).  Riemann sums of the decreasing H_ε on
+    ``n_beta`` cells of [BETA_GRID_START·β*, β*]: upper with H_ε at the left ends (pessimistic PLD) and H_ε ≤ 1
+    below the grid, lower with H_ε at the right ends (optimistic PLD)."""
+    whole_number("n_beta", n_beta)
+    unit_scale = alg11_noise_scale(1.0, epsilon, d, rule)
+    top = laplace_step_epsilon(worst_pair_difference(d, local_sensitivity), unit_scale) / epsilon
+    edges = np.linspace(BETA_GRID_START * top, top, int(n_beta) + 1)
+    mass = [beta_hat_mass_below_over_delta(b, local_sensitivity, epsilon, log_delta) for b in edges]
+    lower, upper = 0.0, mass[0]
+    for left, right, cell in zip(edges[:-1], edges[1:], np.diff(mass), strict=True):
+        upper += cell * laplace_step_hockey_stick(left, local_sensitivity, epsilon, d, rule, pessimistic=True)
+        lower += cell * laplace_step_hockey_stick(right, local_sensitivity, epsilon, d, rule, pessimistic=False)
+    return lower, upper, mass[-1]
+
+
 def alg11_dimension_table(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
-    """For each d in ``params['dimensions']`` and each noise rule, the exact ε of Algorithm 11's Laplace step on
-    the worst pair at the edge of the proof's event β̂ = Δ_Local (``local_sensitivity``), its grid reference, the
-    claimed ε, and the composition bound ε + ε_step + ε′ (ε′ = ε, proof of Theorem 11) against Theorem 5's 3ε.
-    Columns ``d, rule, epsilon, local_sensitivity, scale, l1_difference, epsilon_step, epsilon_step_grid,
-    claimed_step, step_over_claimed, composition_bound, theorem5_claimed``."""
+    """For each local sensitivity Δ (``local_sensitivities``), d (``dimensions``) and noise rule: the exact pure ε of
+    Algorithm 11's Laplace step on the worst pair at the edge of the proof's event (β̂ = Δ), its grid reference, the
+    claimed ε, the composition bound ε + ε_step + ε′ (ε′ = ε, proof of Theorem 11) against Theorem 5's 3ε, and the
+    step's δ(ε) relative to the proof's δ (for Θ of ℓ2 diameter ``diameter``): the bracket of
+    :func:`laplace_step_delta_bracket` and the event bound.  Columns ``local_sensitivity, d, rule, epsilon, scale,
+    l1_difference, epsilon_step, epsilon_step_grid, claimed_step, step_over_claimed, composition_bound,
+    theorem5_claimed, log_delta, delta_ratio_lower, delta_ratio_upper, event_bound_ratio``."""
     epsilon = positive_finite("epsilon", params["epsilon"])
-    delta_local = positive_finite("local_sensitivity", params["local_sensitivity"])
     rows = []
-    for d in params["dimensions"]:
-        difference = worst_pair_difference(d, delta_local)
-        for rule in NOISE_RULES:
-            scale = alg11_noise_scale(delta_local, epsilon, d, rule)
-            step = laplace_step_epsilon(difference, scale)
-            grid = laplace_step_epsilon_grid(difference, scale, params["n_grid"])
-            rows.append((int(d), rule, epsilon, delta_local, scale, float(np.abs(difference).sum()), step, grid))
-    columns = ["d", "rule", "epsilon", "local_sensitivity", "scale", "l1_difference", "epsilon_step"]
-    frame = pd.DataFrame(rows, columns=[*columns, "epsilon_step_grid"])
+    for delta_local in params["local_sensitivities"]:
+        delta_local = positive_finite("local_sensitivity", delta_local)
+        for d in params["dimensions"]:
+            difference = worst_pair_difference(d, delta_local)
+            log_delta = alg11_parameters(params["diameter"], epsilon, d).log_delta
+            for rule in NOISE_RULES:
+                scale = alg11_noise_scale(delta_local, epsilon, d, rule)
+                step = laplace_step_epsilon(difference, scale)
+                grid = laplace_step_epsilon_grid(difference, scale, params["n_grid"])
+                bracket = laplace_step_delta_bracket(delta_local, epsilon, d, rule, log_delta, params["n_beta"])
+                l1 = float(np.abs(difference).sum())
+                rows.append((delta_local, int(d), rule, epsilon, scale, l1, step, grid, log_delta, *bracket))
+    columns = ["local_sensitivity", "d", "rule", "epsilon", "scale", "l1_difference", "epsilon_step"]
+    columns += ["epsilon_step_grid", "log_delta", "delta_ratio_lower", "delta_ratio_upper", "event_bound_ratio"]
+    frame = pd.DataFrame(rows, columns=columns)
     return frame.assign(
         claimed_step=epsilon,
         step_over_claimed=frame["epsilon_step"] / epsilon,

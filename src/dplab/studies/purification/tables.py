@@ -74,21 +74,22 @@ def summarise_mode_release_audit(frame: pd.DataFrame, params: Mapping[str, Any])
 
 
 def summarise_alg11_dimension(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per d of Algorithm 11's Laplace-step table: the exact ε of the step as printed (scale β̂/ε) and
-    corrected (√d·β̂/ε) against the claimed ε, the grid reference of the printed one, and the composition
-    ε + ε_step + ε′ of the proof of Theorem 11 with the printed step against Theorem 5's 3ε."""
-    wide = frame.pivot_table(
-        index="d", columns="rule", values=["epsilon_step", "epsilon_step_grid", "composition_bound"]
-    )
-    claimed = frame.groupby("d")[["claimed_step", "theorem5_claimed"]].first()
+    """One row per (Δ_Local, d) of Algorithm 11's Laplace-step table: the exact pure ε of the step as printed (scale
+    β̂/ε, at β̂ = Δ_Local) and corrected (√d·β̂/ε), the composition ε + ε_step + ε′ of the proof of Theorem 11 with
+    the printed step against Theorem 5's 3ε, and the bracket on the printed step's δ(ε) relative to the proof's δ."""
+    printed = frame[frame["rule"] == "as_printed"].set_index(["local_sensitivity", "d"])
+    corrected = frame[frame["rule"] == "corrected"].set_index(["local_sensitivity", "d"])
     return pd.DataFrame(
         {
-            "d": wide.index,
-            "exact ε of the step, Lap(β̂/ε) (printed)": wide[("epsilon_step", "as_printed")].to_numpy(),
-            "grid sup (printed)": wide[("epsilon_step_grid", "as_printed")].to_numpy(),
-            "exact ε of the step, Lap(√d β̂/ε) (corrected)": wide[("epsilon_step", "corrected")].to_numpy(),
-            "claimed ε of the step": claimed["claimed_step"].to_numpy(),
-            "ε + step + ε′ (printed; upper bound)": wide[("composition_bound", "as_printed")].to_numpy(),
-            "Theorem 5": claimed["theorem5_claimed"].to_numpy(),
+            "Δ_Local": printed.index.get_level_values(0),
+            "d": printed.index.get_level_values(1),
+            "pure ε of the step, Lap(β̂/ε) (printed)": printed["epsilon_step"].to_numpy(),
+            "pure ε, Lap(√d β̂/ε) (corrected)": corrected["epsilon_step"].to_numpy(),
+            "claimed ε": printed["claimed_step"].to_numpy(),
+            "ε + step + ε′ (printed; upper bound)": printed["composition_bound"].to_numpy(),
+            "Theorem 5": printed["theorem5_claimed"].to_numpy(),
+            "δ_step(ε)/δ printed, lower": printed["delta_ratio_lower"].to_numpy(),
+            "δ_step(ε)/δ printed, upper": printed["delta_ratio_upper"].to_numpy(),
+            "δ_step(ε)/δ corrected, upper": corrected["delta_ratio_upper"].to_numpy(),
         }
     )
