@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,3 +164,24 @@ def test_finer_beta_grid_brackets_nest_inside_coarser_ones():
     assert fine[2] == coarse[2] == pytest.approx(math.exp(1.0 * (2 * 3.0 - 3.0)) / 4, rel=1e-12)
     corrected = laplace_step_delta_bracket(3.0, 1.0, 4, "corrected", log_delta, 3)
     assert corrected[1] <= corrected[2] == pytest.approx(0.25, rel=1e-12)
+
+
+def test_hockey_stick_stays_a_probability_for_huge_shifts():
+    """At beta_hat = 1e-3 the shift is ~700 scales: the pessimistic PLD alone would return far more than 1."""
+    for pessimistic in (True, False):
+        value = laplace_step_hockey_stick(1e-3, 1.0, 1.0, 2, "as_printed", pessimistic=pessimistic)
+        assert 0.99 <= value <= 1.0
+
+
+def test_configured_points_keep_beta_star_below_the_centre_of_beta_hat():
+    """The pair reading of the bracket (beta_hat's density ratio exactly e^eps) needs beta* = sqrt(d) Delta below
+    Delta + log(2/delta)/eps, with the proof's delta, at every point of config.yaml."""
+    from dplab.config import load_config
+    from dplab.mechanisms.local_sensitivity import alg11_parameters
+
+    section = load_config(Path(__file__).resolve().parents[3] / "config.yaml")["purification"]["alg11_dimension"]
+    eps = section["epsilon"]
+    for ls in section["local_sensitivities"]:
+        for d in section["dimensions"]:
+            log_delta = alg11_parameters(section["diameter"], eps, d).log_delta
+            assert math.sqrt(d) * ls < ls + (math.log(2.0) - log_delta) / eps

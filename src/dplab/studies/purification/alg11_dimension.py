@@ -16,7 +16,12 @@ hockey-stick divergence of the two product Laplace laws at scale β̂/ε (zero o
 pure ε falls to ε: √d·Δ as printed, Δ corrected; decreasing in β̂, since a smaller shift per scale is a garbling).
 H_ε comes from dp_accounting's privacy loss distributions of the d-fold Laplace (pessimistic: an upper bound,
 optimistic: a lower bound), and the expectation over β̂ ~ Δ + Lap(1/ε) + log(2/δ)/ε is bracketed by the lower and
-upper Riemann sums of the monotone H_ε on a grid of β̂ (all masses exact, relative to δ).  The proof's event bound
+upper Riemann sums of the monotone H_ε on a grid of β̂ (all masses exact, relative to δ).  The same number is the exact δ(2ε)
+of the pair (β̂, noisy query) that the proof composes into "(2ε, δ)-DP", on a pair whose Δ_Local differ by 1
+(Δ_Local(D′) = Δ_Local(D) + 1, ‖q(D) − q(D′)‖₂ = Δ_Local(D)): below its centre β̂'s density ratio is exactly e^ε,
+so sup_S P(S) − e^{2ε}Q(S) of the pair is E_β̂[H_ε(β̂)] under D (when β* lies below that centre
+Δ + log(2/δ)/ε, as at every configured point: log(2/δ)/ε ≥ 20 there).  It says nothing about q_apx alone (β̂ is not
+released), whose δ can only be smaller.  The proof's event bound
 P(β̂ < β*)/δ = e^{ε(β* − Δ)}/4 (β* below the centre of β̂) bounds δ_step/δ from above in closed form.
 
 Only the Laplace step is computed exactly.  The purified output (Algorithm 1 after Proj_Θ) does not factorise over
@@ -112,7 +117,8 @@ def laplace_step_hockey_stick(
 ) -> float:
     """H_ε = sup_S P(S) − e^ε Q(S) between q + Lap^{⊗d}(b) and q′ + Lap^{⊗d}(b) on the worst pair, b by ``rule``
     at β̂: the d-fold composition of dp_accounting's Laplace privacy loss distribution with shift |v_j|/b
-    (``pessimistic``: an upper bound, else a lower bound)."""
+    (``pessimistic``: an upper bound, else a lower bound), clipped to [0, 1] where every hockey-stick divergence
+    lies (the pessimistic PLD returns values far above 1 for shifts of hundreds of scales)."""
     difference = worst_pair_difference(d, local_sensitivity)
     shift = float(difference[0]) / alg11_noise_scale(beta_hat, epsilon, d, rule)
     pld = privacy_loss_distribution.from_laplace_mechanism(
@@ -122,7 +128,7 @@ def laplace_step_hockey_stick(
         value_discretization_interval=PLD_DISCRETISATION,
         use_connect_dots=pessimistic,
     )
-    return float(pld.self_compose(int(d)).get_delta_for_epsilon(epsilon))
+    return float(min(max(pld.self_compose(int(d)).get_delta_for_epsilon(epsilon), 0.0), 1.0))
 
 
 def laplace_step_delta_bracket(

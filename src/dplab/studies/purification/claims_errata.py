@@ -227,9 +227,10 @@ def evidence_alg11_l2(numbers: Numbers) -> str:
         "as printed: "
         + ", ".join(f"d={d}: {v:.4g}" for d, v in numbers["printed_composition"].items())
         + f" against Theorem 5's {numbers['theorem5']:g} (an upper bound; the purified output's exact eps is not "
-        "computed). The step's delta(eps) over the proof's delta, beta_hat random (PLD bracket): above 1, so the "
-        f"(eps, delta)-DP Theorem 1 needs fails, at {_cases(fails, 0)} (lower bounds); at most 1 (saved by the "
-        f"slack P(beta_hat < Delta_Local) = delta/4) at {_cases(survives, 1)} (upper bounds); corrected at most "
+        "computed). The step's delta(eps) over the proof's delta (beta_hat random; PLD bracket; also the delta(2 eps) "
+        "of (beta_hat, noisy query), which the proof calls (2 eps, delta)-DP, on a pair whose Delta_Local differ by "
+        f"1): above 1, so the proof's step fails, at {_cases(fails, 0)} (lower bounds); at most 1 (saved by the slack "
+        f"P(beta_hat < Delta_Local) = delta/4) at {_cases(survives, 1)} (upper bounds); corrected at most "
         f"{numbers['corrected_delta_upper']:.3g}"
     )
 
