@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from dplab.report.claims import VERDICTS
+from dplab.studies.purification.alg11_dimension import alg11_dimension_table
 from dplab.studies.purification.claims import RULES
 from dplab.studies.purification.claims_conversion import NOT_TESTED
 from dplab.studies.purification.curves import example8_samples, theorem2_utility
@@ -282,6 +283,17 @@ def algorithm2(below_bound: bool = False) -> dict[str, pd.DataFrame]:
     return {"ext_theorem2_utility": frame}
 
 
+def alg11(corrected_noise: bool = False) -> dict[str, pd.DataFrame]:
+    """Algorithm 11's Laplace step at d = 1, 2, 4; ``corrected_noise`` runs the as-printed rows with the corrected
+    scale sqrt(d) beta_hat/eps."""
+    params = {"dimensions": [1, 2, 4], "epsilon": 1.0, "local_sensitivities": [1.0], "diameter": 10.0, "n_beta": 2}
+    frame = alg11_dimension_table({**params, "n_grid": 101})
+    if corrected_noise:
+        corrected = frame[frame["rule"] == "corrected"]
+        frame = pd.concat([corrected.assign(rule="as_printed"), corrected], ignore_index=True)
+    return {"ext_alg11_dimension": frame}
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -302,6 +314,7 @@ FRAME_FLIPS = {
     "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
     "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
     "thm2_algorithm2_utility": (algorithm2(), algorithm2(below_bound=True)),
+    "erratum_alg11_l2_sensitivity": (alg11(), alg11(corrected_noise=True)),
     "thm8_query_release_rate": (query_release(), query_release(alg16_purified=(1.0, 0.2))),
     "table1_mwem_rate_before": (query_release(), query_release(mwem_reference=(1.0, 0.1))),
     "lemma36_mwem_accounting": (query_release(), query_release(upstream_approx=1.1)),
