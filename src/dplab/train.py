@@ -117,7 +117,7 @@ def train_dpsgd(
             for name, p in model.named_parameters():
                 if name in sums:
                     noise = torch.randn(p.shape, generator=noise_generator, device=p.device, dtype=p.dtype)
-                    p.add_(noise.mul_(noise_multiplier * clip).add_(sums[name]), alpha=-lr / batch_size)
+                    p -= lr / batch_size * noise.mul_(noise_multiplier * clip).add_(sums[name])
     rate = batch_size / len(X)
     epsilon = dpsgd_epsilon(noise_multiplier, rate, int(steps), delta)
     return DPSGDReport(epsilon, delta, noise_multiplier, rate, int(steps), sampling, gradient_method=clipped_sum.method)
