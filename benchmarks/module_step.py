@@ -19,6 +19,7 @@ drawn by a tensor mask (Opacus and torch) or by ``train_dpsgd``'s own sampler (t
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -46,10 +47,9 @@ MODULE_IMPLEMENTATIONS: tuple[str, ...] = (
 
 
 def dplab_module_steps(
-    settings: Settings, spec: Any, X: torch.Tensor, y: torch.Tensor, batch_size: int, **options: Any
+    settings: Settings, module: torch.nn.Module, X: torch.Tensor, y: torch.Tensor, batch_size: int, **options: Any
 ) -> Callable[[], object]:
-    """``settings.steps`` steps of ``train_dpsgd`` (one call) on the module, continuing from its current weights."""
-    module = make_module(spec, settings.seed, DTYPE)
+    """``settings.steps`` steps of ``train_dpsgd`` (one call) on ``module``, continuing from its current weights."""
     return lambda: train_dpsgd(
         module,
         logistic_losses,
@@ -104,12 +104,13 @@ def module_step_rows(settings: Settings, progress: Callable[[str], None] = print
     rows: list[dict[str, Any]] = []
     for name in settings.module_models:
         spec = model_spec(name, settings.inputs, settings.hidden)
+        module = functools.partial(make_module, spec, settings.seed, DTYPE)
         case = f"{name}_b{batch_size}"
         progress(f"module_step {case}")
         functions = {
-            "dplab_module": dplab_module_steps(settings, spec, X, y, batch_size, batched_loss=True),
-            "dplab_module_vmap_loss": dplab_module_steps(settings, spec, X, y, batch_size),
-            "dplab_module_vmap": dplab_module_steps(settings, spec, X, y, batch_size, gradient_method="vmap"),
+            "dplab_module": dplab_module_steps(settings, module(), X, y, batch_size, batched_loss=True),
+            "dplab_module_vmap_loss": dplab_module_steps(settings, module(), X, y, batch_size),
+            "dplab_module_vmap": dplab_module_steps(settings, module(), X, y, batch_size, gradient_method="vmap"),
             "opacus_ghost": opacus_ghost_steps(settings, spec, X, y, batch_size),
             "opacus": opacus_steps(settings, spec, X, y, batch_size, tensor_batches=True),
             "torch_nonprivate": nonprivate_steps(settings, spec, X, y, batch_size),
