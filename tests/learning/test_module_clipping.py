@@ -186,3 +186,23 @@ def test_empty_batch_gives_zero_sums_and_bad_method_is_refused():
     assert all(torch.count_nonzero(value) == 0 for value in sums.values()) and len(sums) == 4
     with pytest.raises(ValueError, match="gradient_method='fast' is invalid"):
         ModuleGradientClipper(model, loss_fn, 1.0, method="fast")
+
+
+def test_layer_called_with_a_keyword_input_falls_back_to_vmap():
+    class Keyword(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = nn.Linear(3, 2)
+
+        def forward(self, x):
+            return self.layer(input=x)
+
+    torch.manual_seed(0)
+    model = Keyword().to(DTYPE)
+    x, y = torch.randn(5, 3, dtype=DTYPE), torch.randn(5, 2, dtype=DTYPE)
+    clipper = ModuleGradientClipper(model, squared_error, 0.4)
+    got = clipper(x, y)
+    assert clipper.method == "vmap"
+    expected = reference_clipped_sum(model, squared_error, x, y, 0.4)
+    for key in expected:
+        torch.testing.assert_close(got[key], expected[key], rtol=1e-10, atol=1e-12)

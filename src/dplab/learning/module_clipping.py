@@ -9,12 +9,11 @@ C: clip_C(g) = g·min(1, C/‖g‖). Two ways to compute that sum, equal up to t
   (B, …, d)) and output z_i, then one backward pass of Σ_i ℓ_i to the layer outputs only (no parameter gradient is
   formed), giving g_i = ∂ℓ_i/∂z_i (T × p). The per-example weight gradient is g_iᵀa_i, so
   ‖∇_W ℓ_i‖²_F = ⟨a_i a_iᵀ, g_i g_iᵀ⟩ (the "ghost norm": Goodfellow 2015, "Efficient per-example gradient
-  computations"; Li, Tramèr, Liang, Hashimoto 2022, Section 4), = ‖a_i‖²‖g_i‖² when T = 1, and
+  computations"; Li, Tramèr, Liang, Hashimoto 2022, "ghost clipping"), = ‖a_i‖²‖g_i‖² when T = 1, and
   ‖∇_b ℓ_i‖² = ‖Σ_t g_it‖². With c_i = min(1, C/‖∇ℓ_i‖) over all layers, the clipped sum of a layer is
   Σ_i c_i g_iᵀa_i, one matrix product of the stored factors (the "book-keeping" trick of Bu, Wang, Zha, Karypis 2023,
-  "Differentially private optimization on large model at small cost", Algorithm 1): no second backward pass and no
-  (B × p × d) tensor. For T > 1 the per-example weight gradients are formed instead when that is cheaper
-  (p·d < T², as in Opacus's fast gradient clipping).
+  "Differentially private optimization on large model at small cost"): no second backward pass and no (B × p × d)
+  tensor. For T > 1 the per-example weight gradients are formed instead when that is cheaper (p·d < T²).
 - ``"vmap"`` (any module): ``torch.func.vmap(torch.func.grad(ℓ))`` over ``torch.func.functional_call``, the module
   called on one example at a time (with a batch axis of 1).
 
@@ -118,10 +117,14 @@ def _parameter_name(layer_name: str, parameter_name: str) -> str:
 def _record_calls(model: nn.Module, layers: dict[str, nn.Linear], x: Tensor) -> tuple[Tensor, dict[str, list]]:
     """``model(x)`` with every layer's (input, output) pairs recorded by forward hooks (removed afterwards)."""
     calls: dict[str, list] = {name: [] for name in layers}
-    handles = [
-        layer.register_forward_hook(lambda _module, args, output, record=calls[name]: record.append((args[0], output)))
-        for name, layer in layers.items()
-    ]
+
+    def recorder(record: list) -> Callable:
+        def hook(_module: nn.Module, args: tuple, output: Tensor) -> None:
+            record.append((args[0] if args else None, output))
+
+        return hook
+
+    handles = [layer.register_forward_hook(recorder(calls[name])) for name, layer in layers.items()]
     try:
         return model(x), calls
     finally:
@@ -129,8 +132,11 @@ def _record_calls(model: nn.Module, layers: dict[str, nn.Linear], x: Tensor) -> 
             handle.remove()
 
 
-def _as_batch_of_sequences(name: str, tensor: Tensor, batch: int) -> Tensor:
-    """(B, d) → (B, 1, d); (B, …, d) → (B, T, d); anything without the batch as its first axis is refused."""
+def _as_batch_of_sequences(name: str, tensor: Tensor | None, batch: int) -> Tensor:
+    """(B, d) → (B, 1, d); (B, …, d) → (B, T, d); anything without the batch as its first axis is refused (so is an
+    input passed by keyword, which the hook does not see: ``None``)."""
+    if tensor is None:
+        raise GhostClippingUnsupported(f"layer {name!r} was called with its input as a keyword argument")
     if tensor.ndim < 2 or tensor.shape[0] != batch:
         raise GhostClippingUnsupported(
             f"layer {name!r} got an input of shape {tuple(tensor.shape)}; the ghost path needs (batch={batch}, ..., d)"
@@ -169,7 +175,7 @@ def ghost_clipped_sum(
     batch = len(x)
     factors = {
         name: _LinearFactors(
-            _as_batch_of_sequences(name, inputs.detach(), batch),
+            _as_batch_of_sequences(name, None if inputs is None else inputs.detach(), batch),
             _as_batch_of_sequences(name, torch.zeros_like(output) if gradient is None else gradient, batch),
         )
         for (name, (inputs, output)), gradient in zip(used.items(), output_gradients)
