@@ -186,6 +186,8 @@ def test_empty_batch_gives_zero_sums_and_bad_method_is_refused():
     assert all(torch.count_nonzero(value) == 0 for value in sums.values()) and len(sums) == 4
     with pytest.raises(ValueError, match="gradient_method='fast' is invalid"):
         ModuleGradientClipper(model, loss_fn, 1.0, method="fast")
+    model.requires_grad_(False)
+    assert ModuleGradientClipper(model, loss_fn, 1.0)(x, y) == {}
 
 
 def test_layer_called_with_a_keyword_input_falls_back_to_vmap():

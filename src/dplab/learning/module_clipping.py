@@ -165,6 +165,8 @@ def ghost_clipped_sum(
     ℓ = :func:`per_example_losses` of ``model(x)``. Raises :class:`GhostClippingUnsupported` for a layer called twice or on an
     input without the batch axis first; the caller checks :func:`ghost_unsupported` first."""
     layers = _trainable_linear_layers(model)
+    if not layers:  # nothing to train
+        return {}
     outputs, calls = _record_calls(model, layers, x)
     shared = [name for name, records in calls.items() if len(records) > 1]
     if shared:
