@@ -208,3 +208,18 @@ def test_layer_called_with_a_keyword_input_falls_back_to_vmap():
     expected = reference_clipped_sum(model, squared_error, x, y, 0.4)
     for key in expected:
         torch.testing.assert_close(got[key], expected[key], rtol=1e-10, atol=1e-12)
+
+
+def test_weights_tied_across_two_layers_take_the_vmap_path():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4)).to(DTYPE)
+    model[2].weight = model[0].weight
+    assert ghost_unsupported(model) == ["0 (Linear)", "2 (Linear)"]
+    x, y = torch.randn(6, 4, dtype=DTYPE), torch.randn(6, 4, dtype=DTYPE)
+    clipper = ModuleGradientClipper(model, squared_error, 0.5)
+    assert clipper.method == "vmap"
+    expected = reference_clipped_sum(model, squared_error, x, y, 0.5)
+    got = clipper(x, y)
+    assert got.keys() == expected.keys() == {"0.weight", "0.bias", "2.bias"}
+    for key in expected:
+        torch.testing.assert_close(got[key], expected[key], rtol=1e-10, atol=1e-12)

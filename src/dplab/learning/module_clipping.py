@@ -20,8 +20,9 @@ C: clip_C(g) = g·min(1, C/‖g‖). Two ways to compute that sum, equal up to t
 The ghost path calls the module once on the whole batch, so the module must treat the rows of a batch independently
 (what per-example clipping presupposes); :func:`ghost_unsupported` refuses the modules that own trainable parameters
 and are not nn.Linear (convolutions, embeddings, normalisation layers, recurrent layers, parameters registered on a
-custom module) and batch normalisation, and :func:`ghost_clipped_sum` refuses a Linear layer called more than once
-per forward pass (shared weights) or on an input whose first axis is not the batch.
+custom module), modules sharing a parameter (tied weights) and batch normalisation, and :func:`ghost_clipped_sum`
+refuses a Linear layer called more than once per forward pass (shared weights), called with its input as a keyword, or
+on an input whose first axis is not the batch; "auto" then takes the vmap path.
 """
 
 from __future__ import annotations
@@ -56,13 +57,25 @@ def _owns_trainable_parameters(module: nn.Module) -> bool:
     return any(p.requires_grad for p in module.parameters(recurse=False))
 
 
+def _shares_a_parameter(module: nn.Module, owners: dict[int, int]) -> bool:
+    """Whether one of ``module``'s own parameters is also owned by another module (``owners``: id -> count)."""
+    return any(owners[id(p)] > 1 for p in module.parameters(recurse=False))
+
+
 def ghost_unsupported(model: nn.Module) -> list[str]:
     """The submodules (``"name (Type)"``) that keep ``model`` off the ghost path: owners of trainable parameters that
-    are not nn.Linear, and batch normalisation (it mixes the examples of a batch). Empty when the path applies."""
+    are not nn.Linear, modules sharing a parameter with another module (tied weights: the per-example gradient is the
+    sum of both uses), and batch normalisation (it mixes the examples of a batch). Empty when the path applies."""
+    owners: dict[int, int] = {}
+    for module in model.modules():
+        for p in module.parameters(recurse=False):
+            owners[id(p)] = owners.get(id(p), 0) + 1
     return [
         f"{name or '<root>'} ({type(module).__name__})"
         for name, module in model.named_modules()
-        if (_owns_trainable_parameters(module) and not isinstance(module, nn.Linear)) or isinstance(module, _BatchNorm)
+        if (_owns_trainable_parameters(module) and not isinstance(module, nn.Linear))
+        or _shares_a_parameter(module, owners)
+        or isinstance(module, _BatchNorm)
     ]
 
 
