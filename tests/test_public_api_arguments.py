@@ -963,6 +963,12 @@ LEARNING = {
     "engine.uniform_subsets": E(runs=2, n=5, size=2, generator=torch.Generator().manual_seed(0)),
     # clip_by_norm, generalised_linear_gradients and linear_margins run inside the engine's step loop: their tensors
     # are checked once per call of run_noisy_gradient / per_sample_gradients, not per step (not mutated here).
+    "module_clipping.ModuleGradientClipper": E(
+        model=torch.nn.Linear(2, 1),
+        loss_fn=torch.nn.functional.mse_loss,
+        clip=1.0,
+        kinds={"model": None, "clip": "pos"},
+    ),
     "engine.clip_by_norm": E(g=torch.ones(2, 3), max_norm=1.0, kinds={"g": None}),
     "engine.run_noisy_gradient": E(
         config=GD_CONFIG,
@@ -1276,6 +1282,8 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.mechanisms.mwem.Algorithm16Parameters": "record built by the checked algorithm16_parameters",
     "dplab.learning.losses.FactoredGradients": "result record returned by generalised_linear_gradients",
     "dplab.learning.losses.LogisticLoss": "no constructor arguments",
+    "dplab.learning.module_clipping.GhostClippingUnsupported": "an exception type",
+    "dplab.learning.module_clipping.ghost_unsupported": "takes a module only",
     "dplab.learning.projections.NoProjection": "no constructor arguments",
     "dplab.audit.auditor.AuditResult": "a result record built by audit_samplers",
     "dplab.audit.accountant_check.AccountantCheck": "a result record built by check_dpsgd_accountant",
