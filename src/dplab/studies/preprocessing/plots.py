@@ -142,8 +142,8 @@ def plot_ext_fig3_regimes(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any
         part = frame[frame["regime"] == regime]
         _errorbars(ax, part)
         row = part.iloc[0]
-        ax.set_title(f"d/n={row['d_over_n']:.2g}, k={row['k']}, gap={row['gap']:.2f}")
+        ax.set_title(f"d/n = {row['d_over_n']:.2g}, k = {row['k']}\ngap = {row['gap']:.2f}")
     axes[0][0].set_ylabel("excess empirical risk")
     legend_beside(axes[0][-1])
-    footer(fig, f"{EXTENSION_NOTE}. Same protocol as fig3 over regimes.")
+    footer(fig, f"{EXTENSION_NOTE}. The full-batch DP-GD protocol of fig3 over regimes.")
     return fig
