@@ -51,6 +51,8 @@ def test_sgd_budget_matches_a_scan_of_the_papers_rows(epsilon):
         assert value == pytest.approx(target, rel=1e-6), method
         assert alpha == pytest.approx(argmin, rel=1e-3), method
         assert calibrate_eps0(method, epsilon, delta, gap, protocol=DP_SGD) == eps0
+    with pytest.raises(ValueError, match="protocol='dp_sgd'"):
+        calibrate_eps0("no_preprocessing", epsilon, delta, protocol="dp_sgd")
 
 
 def test_noise_penalty_of_a_shrinks_at_small_epsilon_only_under_dp_sgd():

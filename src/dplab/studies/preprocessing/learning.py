@@ -150,6 +150,37 @@ def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: in
     return theta
 
 
+def _noisy_descent(
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_scale: float,
+    steps: int,
+    lr: float,
+    radius: float | None,
+    sampling: str,
+    batch_size: int | None,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """``runs`` outputs (runs, d) of the engine's clipped (C = 1) noisy gradient descent from θ₀ = 0 with noise std
+    ``noise_scale`` on the normalised gradient, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average
+    iterate."""
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=noise_scale,
+        clip_norm=1.0,
+        projection=NoProjection() if radius is None else Ball(radius),
+        sampling=sampling,
+        batch_size=batch_size,
+        steps=steps,
+        stopping="average",
+    )
+    return run_noisy_gradient(
+        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
+    ).numpy()
+
+
 def dp_gd(
     X: np.ndarray,
     y: np.ndarray,
@@ -163,20 +194,7 @@ def dp_gd(
     """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1), projected onto ‖θ‖ ≤ radius
     (``radius=None``: unconstrained)."""
     sigma = math.sqrt(steps) / (eps0 * X.shape[0])
-    projection = NoProjection() if radius is None else Ball(radius)
-    config = NoisyGradientConfig(
-        lr=lr,
-        noise="gaussian",
-        noise_scale=sigma,
-        clip_norm=1.0,
-        projection=projection,
-        sampling="full_batch",
-        steps=steps,
-        stopping="average",
-    )
-    return run_noisy_gradient(
-        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
-    ).numpy()
+    return _noisy_descent(X, y, sigma, steps, lr, radius, "full_batch", None, runs, generator)
 
 
 def dp_sgd(
@@ -192,20 +210,8 @@ def dp_sgd(
 ) -> np.ndarray:
     """``runs`` outputs (runs, d) of Poisson-subsampled DP-SGD at rate batch_size/n: (Σ_batch clip₁(∇ℓ) + N(0, z²I))
     divided by the expected batch size, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average iterate."""
-    config = NoisyGradientConfig(
-        lr=lr,
-        noise="gaussian",
-        noise_scale=dp_sgd_noise_scale(noise_multiplier, 1.0, batch_size),
-        clip_norm=1.0,
-        projection=NoProjection() if radius is None else Ball(radius),
-        sampling="poisson",
-        batch_size=batch_size,
-        steps=steps,
-        stopping="average",
-    )
-    return run_noisy_gradient(
-        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
-    ).numpy()
+    noise = dp_sgd_noise_scale(noise_multiplier, 1.0, batch_size)
+    return _noisy_descent(X, y, noise, steps, lr, radius, "poisson", batch_size, runs, generator)
 
 
 def dp_accounting_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
