@@ -254,6 +254,8 @@ def outperforms_measure(frame: pd.DataFrame) -> pd.DataFrame:
     if "dp_accounting_epsilon" in sel:
         checked = sel[sel["method"] == "no_preprocessing"]
         means["c_dp_accounting_epsilon"] = checked.groupby(keys)["dp_accounting_epsilon"].max()
+        in_range = checked["alpha"] <= checked["theorem13_alpha_max"]
+        means["c_alpha_in_theorem13_range"] = in_range.groupby([checked[key] for key in keys]).all()
     means["a_best"] = True
     for other in ("dp_pca", "no_preprocessing"):
         margin = MARGIN_SE * np.hypot(means["nonprivate_pca_se"], means[f"{other}_se"])
@@ -268,9 +270,13 @@ def outperforms_verdict(a_best: pd.Series) -> str:
 
 
 def _accounting_note(row: Any) -> str:
-    """ ", (c)'s noise spends ε' by dp_accounting" for a DP-SGD row, nothing for a full-batch one."""
+    """For a DP-SGD row: the ε dp_accounting charges (c)'s noise and whether (c)'s optimal order α* lies in the range
+    Theorem 13 states its RDP for; nothing for a full-batch row."""
     value = getattr(row, "c_dp_accounting_epsilon", math.nan)
-    return "" if not math.isfinite(value) else f", (c)'s noise spends {value:.3g} by dp_accounting"
+    if not math.isfinite(value):
+        return ""
+    inside = "inside" if row.c_alpha_in_theorem13_range else "outside"
+    return f", (c)'s noise spends {value:.3g} by dp_accounting, its alpha* {inside} Theorem 13's range"
 
 
 def outperforms_evidence(m: pd.DataFrame) -> str:
