@@ -75,6 +75,9 @@ __all__ = [
     "prop8_failure_probability",
     "lemma2_subsampled_srdp",
     "remark1_factor",
+    "dp_sgd_sampling_noise_multiplier",
+    "theorem13_alpha_max",
+    "parameter_for_epsilon",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -703,3 +706,54 @@ def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
     values = factor(ks)
     i = int(np.argmin(values))
     return float(values[i]), float(ks[i])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# DP-SGD with subsampling (Theorem 13): the noise of a privacy parameter, and a parameter for a target (ε, δ)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def dp_sgd_sampling_noise_multiplier(eps: float, steps: int, sampling_rate: float, variant: str = "corrected") -> float:
+    """Noise multiplier z (noise std on the clipped gradient sum, per unit clip L) of Theorem 13's DP-SGD with
+    privacy parameter ε at Poisson sampling rate q: the theorem's σ = L√(cT)/(εn) is for one sampled point per step
+    (q = 1/n); with Lemma G (Abadi et al. 2016, Lemma 3, whose rate q the paper sets to 1/n) at rate q it reads
+    z = q√(cT)/ε, the constant c from Lemma G's leading term q²α(α+1)/((1−q)z²) ≤ cq²α²/z².
+
+    - ``"as_printed"``: c = 2/(1−q), the smallest c for step (a) of eq. (18) at every α ≥ 1; step (b) then gives
+      α²ε²/T per step, twice the printed α²ε²/(2T) (the factor-2 slip of eq. (18)).
+    - ``"corrected"``: c = 4/(1−q), √2 more noise, which gives the printed α²ε²/(2T) per step and so Table 1's
+      RDP α²ε²/2 after T steps.
+    """
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    in_range("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True, high_open=True)
+    c = {"as_printed": 2.0, "corrected": 4.0}[_variant(variant)] / (1 - sampling_rate)
+    return sampling_rate * math.sqrt(c * steps) / eps
+
+
+def theorem13_alpha_max(eps: float, steps: int, n: int) -> float:
+    """The largest order at which Theorem 13 states its RDP (L = 1): min{√T/ε, T/(ε²n²)·log(n²ε/√T)}."""
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    whole_number("n", n)
+    return min(math.sqrt(steps) / eps, steps / (eps * n) ** 2 * math.log(n**2 * eps / math.sqrt(steps)))
+
+
+def parameter_for_epsilon(
+    rdp_of: Callable[[float], Callable[[np.ndarray], np.ndarray]],
+    epsilon: float,
+    delta: float,
+    alpha_min: float = 1.0 + 1e-9,
+) -> tuple[float, float]:
+    """(ε₀, α*): the privacy parameter ε₀ whose RDP curve ``rdp_of(ε₀)`` converts (Lemma M, :func:`rdp_to_dp` over
+    α ≥ α_min) to exactly ``epsilon`` at ``delta``, and the optimal order there. The converted ε increases with ε₀
+    (every Table 1/2 curve does), so ε₀ is the root of a bracketed monotone equation in log ε₀."""
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
+
+    def excess(log_eps0: float) -> float:
+        return rdp_to_dp(rdp_of(math.exp(log_eps0)), delta, alpha_min)[0] - epsilon
+
+    log_eps0 = brentq(excess, math.log(1e-12), math.log(1e6), xtol=1e-13, rtol=1e-13)
+    eps0 = math.exp(log_eps0)
+    return eps0, rdp_to_dp(rdp_of(eps0), delta, alpha_min)[1]
