@@ -333,7 +333,7 @@ def _fig3_claims(frames: Mapping[str, pd.DataFrame]) -> list[Claim]:
             claims.append(
                 Claim(
                     "fig3_dimension_reduction_ablation",
-                    "Sec. 5, Fig. 3 (extension, spec review R4)",
+                    "Sec. 5, Fig. 3 (extension: our ablation)",
                     "With dimension reduction (DP-GD in R^k, budget with tau_dim = 2 tau_rank) non-private PCA outperforms "
                     "DP-PCA and no pre-processing",
                     outperforms_verdict(m["dim_best"]),

@@ -3,11 +3,11 @@ PCA rank reduction with the Table-2 budget adjustment, (b) DP-PCA with half the 
 
 Learner: full-batch DP-GD of :mod:`dplab.learning.engine` (clip C = L = 1, never binding on the unit ball; noise
 σ = L√T/(ε₀n) on the mean gradient; projection onto ‖θ‖ ≤ R; average iterate; θ₀ = 0), accounted with Table 1's
-DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (spec §3):
+DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (our reading of Sec. 5; the paper gives no formula):
 (c) min_α 2αε₀² + log(1/δ)/(α−1) = ε; (a) min_{α≥11} 1.05αε₀²(4 + 12.2²/δ_k²) + log(1/δ)/(α−1) = ε, δ_k the
 dataset's eigen-gap (a conditional guarantee); (b) DP-PCA at (ε/2, δ/2) and DP-GD calibrated like (c) at (ε/2, δ/2).
 Excess empirical risk: ℓ̂ on π(S) at θ̂ minus ℓ̂ on S at θ* = argmin over ‖θ‖ ≤ R (accelerated projected GD).
-Variants of (a) (spec §3, review R4; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
+Variants of (a) (our extensions; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
 of Song et al. (2021) that Prop. 8 invokes (θ₀ = 0, no projection; only A_kᵀθ matters on π(S), so the noise is
 effectively k-dimensional), with the (a) budget; ``nonprivate_pca_dim``, the dimension-reduction ablation (DP-GD
 in ℝ^k on A_kᵀx, projected onto ‖θ‖ ≤ R) with τ_dim = 2τ_rank, i.e. 24.4/δ_k in the Table-2 form.
