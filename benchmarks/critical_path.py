@@ -1,81 +1,125 @@
 """The best speed-up any cluster could give a run: the sum of its job times over its critical path.
 
-``python -m benchmarks.critical_path [snakemake options]`` asks Snakemake for the run's DAG (``--dag --forceall``
-with the given options, e.g. ``--configfile config.quick.yaml --config shards=50``), reads each job's wall time from
-its ``benchmark:`` file (``<work>/benchmarks/<rule>/<wildcard values>.tsv`` or ``<work>/benchmarks/<rule>.tsv``, as
-every rule of the workflow declares it) and prints the job count, the summed job time, the critical path (the
-longest chain of dependent jobs, in seconds) and their ratio. With unlimited nodes and no queueing, no schedule can
-finish faster than the critical path, so the ratio bounds the speed-up of a cluster over one core.
+``python -m benchmarks.critical_path [snakemake options]`` plans the run's DAG with Snakemake itself (a dry run with
+``--forceall`` and the given options, e.g. ``--configfile config.quick.yaml --config shards=50 --directory DIR``),
+reads each job's wall time (the ``s`` column; ``--weight cpu_time`` for CPU seconds, less sensitive to a loaded
+machine) from the ``benchmark:`` file that job declares, and prints the job count (as ``snakemake -n`` counts them), the summed job time, the critical path (the longest chain of dependent jobs, in seconds), their ratio and the
+jobs of that chain. With unlimited nodes and no queueing, no schedule can finish faster than the critical path, so
+the ratio bounds the speed-up of a cluster over one core.
 
-The times must come from a run of the same DAG (the same ``shards``): the script refuses a job without a benchmark
-file rather than guessing. ``all`` (no work) counts 0 s.
+The jobs come from the records Snakemake's dry run logs for every job (``LogEvent.JOB_INFO``, the records its logger
+plugins receive: rule, wildcards, input, output and benchmark paths, relative to the working directory), so each job
+is mapped to its own benchmark file whatever its wildcards; a job depends on the jobs that write one of its inputs.
+(``--dag`` labels cannot do this: they show only the wildcards a job adds to its dependencies'.)
+
+The times must come from a run of the same DAG (the same ``shards``): the script refuses a job whose benchmark file
+is missing rather than guessing. A job that declares no benchmark (``all``, which does no work) counts 0 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import re
-import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Job", "parse_dag", "benchmark_file", "critical_path", "main"]
+__all__ = ["Job", "planned_jobs", "dependencies", "job_seconds", "critical_path", "main"]
 
-_NODE = re.compile(r'^\s*(\d+)\[label = "([^"]*)"')
-_EDGE = re.compile(r"^\s*(\d+) -> (\d+)")
+_ANNOTATION = re.compile(r" \([^()]*\)$")  # Snakemake's " (pipe)", " (send to storage)" ... after a path
 
 
 @dataclass(frozen=True)
 class Job:
+    """One job of the DAG as the dry run announces it."""
+
+    jobid: int
     rule: str
-    wildcards: tuple[str, ...]  # the values, in the order the DAG label lists them
+    wildcards: tuple[tuple[str, str], ...]
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    benchmark: str | None
+
+    def __str__(self) -> str:
+        wildcards = ", ".join(f"{name}={value}" for name, value in self.wildcards)
+        return f"{self.rule}[{wildcards}]" if wildcards else self.rule
 
 
-def parse_dag(dot: str) -> tuple[dict[int, Job], list[tuple[int, int]]]:
-    """Jobs and dependency edges (``before -> after``) of Snakemake's ``--dag`` output."""
-    jobs, edges = {}, []
-    for line in dot.splitlines():
-        if node := _NODE.match(line):
-            rule, *pairs = node.group(2).split("\\n")
-            jobs[int(node.group(1))] = Job(rule, tuple(pair.split(": ", 1)[1] for pair in pairs))
-        elif edge := _EDGE.match(line):
-            edges.append((int(edge.group(1)), int(edge.group(2))))
-    return jobs, edges
+def _path(formatted: str) -> str:
+    return _ANNOTATION.sub("", formatted)
 
 
-def benchmark_file(bench: Path, job: Job) -> Path:
-    """Where the workflow's rules write a job's benchmark: the rule's folder and the wildcard values as a path."""
-    if not job.wildcards:
-        return bench / f"{job.rule}.tsv"
-    return bench.joinpath(job.rule, *job.wildcards[:-1], f"{job.wildcards[-1]}.tsv")
+def job_from_record(record: logging.LogRecord) -> Job:
+    """A :class:`Job` from a ``LogEvent.JOB_INFO`` log record (its attributes are the job's properties)."""
+    return Job(
+        jobid=int(record.jobid),
+        rule=record.rule_name,
+        wildcards=tuple((str(k), str(v)) for k, v in dict(record.wildcards or {}).items()),
+        inputs=tuple(_path(f) for f in record.input),
+        outputs=tuple(_path(f) for f in record.output),
+        benchmark=_path(record.benchmark) if record.benchmark else None,
+    )
 
 
-def job_seconds(bench: Path, jobs: Mapping[int, Job]) -> dict[int, float]:
-    """The wall time of the last measured run of every job (0 for ``all``)."""
+def planned_jobs(snakemake_options: Sequence[str]) -> tuple[list[Job], Path]:
+    """Every job of the DAG that ``snakemake --dry-run --forceall <options>`` plans, and the working directory the
+    jobs' paths are relative to. Snakemake runs in this process; a filter on its logger collects the job records and
+    silences everything below a warning."""
+    from snakemake.cli import args_to_api, parse_args
+    from snakemake.logging import logger
+    from snakemake_interface_logger_plugins.common import LogEvent
+
+    jobs: list[Job] = []
+
+    def collect(record: logging.LogRecord) -> bool:
+        """Keep the job records; let only warnings and errors through to the console."""
+        if getattr(record, "event", None) == LogEvent.JOB_INFO:
+            jobs.append(job_from_record(record))
+        return record.levelno >= logging.WARNING
+
+    parser, args = parse_args(["--dry-run", "--forceall", *snakemake_options])
+    logger.addFilter(collect)
+    try:
+        if not args_to_api(args, parser):
+            raise RuntimeError(f"snakemake --dry-run {' '.join(snakemake_options)} failed")
+    finally:
+        logger.removeFilter(collect)
+    return jobs, Path(args.directory or Path.cwd())
+
+
+def dependencies(jobs: Sequence[Job]) -> list[tuple[int, int]]:
+    """Edges ``(before, after)`` between job ids: ``after`` reads a file that ``before`` writes."""
+    writer = {path: job.jobid for job in jobs for path in job.outputs}
+    return sorted({(writer[path], job.jobid) for job in jobs for path in job.inputs if path in writer})
+
+
+def job_seconds(jobs: Sequence[Job], workdir: Path, column: str = "s") -> dict[int, float]:
+    """Every job's time: the mean ``column`` of its benchmark file (``s``: wall time, ``cpu_time``: CPU seconds; one
+    row per repeat), 0 for a job without a benchmark."""
     seconds = {}
-    for node, job in jobs.items():
-        if job.rule == "all":
-            seconds[node] = 0.0
+    for job in jobs:
+        if job.benchmark is None:
+            seconds[job.jobid] = 0.0
             continue
-        path = benchmark_file(bench, job)
+        path = workdir / job.benchmark
         if not path.exists():
             raise FileNotFoundError(f"no benchmark file {path} for job {job}: run the same DAG first")
-        seconds[node] = float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
+        seconds[job.jobid] = float(pd.read_csv(path, sep="\t")[column].mean())
     return seconds
 
 
-def critical_path(seconds: Mapping[int, float], edges: Sequence[tuple[int, int]]) -> float:
-    """The longest chain of dependent jobs: finish(j) = seconds(j) + max over predecessors of finish."""
+def critical_path(seconds: Mapping[int, float], edges: Sequence[tuple[int, int]]) -> tuple[float, list[int]]:
+    """The longest chain of dependent jobs, its length and its jobs in run order:
+    finish(j) = seconds(j) + max over the predecessors p of finish(p)."""
     before: dict[int, list[int]] = {node: [] for node in seconds}
     for first, then in edges:
         before[then].append(first)
     finish: dict[int, float] = {}
-
-    def finish_time(node: int) -> float:
+    slowest_before: dict[int, int | None] = {}
+    for node in seconds:
         stack = [node]
         while stack:
             current = stack[-1]
@@ -84,32 +128,47 @@ def critical_path(seconds: Mapping[int, float], edges: Sequence[tuple[int, int]]
                 stack.extend(pending)
                 continue
             stack.pop()
-            finish[current] = seconds[current] + max((finish[p] for p in before[current]), default=0.0)
-        return finish[node]
+            previous = max(before[current], key=finish.__getitem__, default=None)
+            slowest_before[current] = previous
+            finish[current] = seconds[current] + (finish[previous] if previous is not None else 0.0)
+    # The longest chain ends at a job nothing depends on; starting from such a sink keeps zero-second jobs at the end
+    # of the chain (a tie with their predecessor would otherwise cut them off).
+    sinks = set(seconds) - {first for first, _ in edges}
+    last: int | None = max(sinks, key=lambda node: (finish[node], -node))
+    length, chain = finish[last], []
+    while last is not None:
+        chain.append(last)
+        last = slowest_before[last]
+    return length, chain[::-1]
 
-    return max(finish_time(node) for node in seconds)
 
-
-def main(argv: Sequence[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.critical_path", description=__doc__.split("\n")[0])
-    parser.add_argument("--bench", type=Path, default=Path("work/benchmarks"), help="the run's benchmark folder")
+def main(argv: Sequence[str] | None = None) -> dict[str, object]:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.critical_path",
+        description=__doc__.split("\n")[0],
+        epilog="Every other option is passed to snakemake (e.g. --configfile, --config, --directory, --profile).",
+    )
+    parser.add_argument(
+        "--weight",
+        default="s",
+        choices=["s", "cpu_time"],
+        help="the benchmark column that weighs a job: wall seconds (default) or CPU seconds (less sensitive to load)",
+    )
     known, snakemake_options = parser.parse_known_args(argv)
-    dot = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--dag", "--forceall", *snakemake_options],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    jobs, edges = parse_dag(dot)
-    seconds = job_seconds(known.bench, jobs)
-    total, longest = sum(seconds.values()), critical_path(seconds, edges)
-    result = {
-        "jobs": len(jobs) - 1,
+    jobs, workdir = planned_jobs(snakemake_options)
+    seconds = job_seconds(jobs, workdir, known.weight)
+    longest, chain = critical_path(seconds, dependencies(jobs))
+    total = sum(seconds.values())
+    by_id = {job.jobid: job for job in jobs}
+    result: dict[str, object] = {
+        "jobs": len(jobs),
         "total_seconds": total,
         "critical_path_seconds": longest,
-        "best_cluster_speedup": total / longest,
+        "best_cluster_speedup": total / longest if longest > 0 else float("nan"),
+        "critical_chain": [(str(by_id[node]), seconds[node]) for node in chain],
     }
-    print(", ".join(f"{key} {value:.4g}" for key, value in result.items()))
+    print(", ".join(f"{key} {result[key]:.4g}" for key in list(result)[:4]))
+    print("critical chain: " + " -> ".join(f"{name} ({s:.1f} s)" for name, s in result["critical_chain"]))
     return result
 
 

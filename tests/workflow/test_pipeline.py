@@ -171,6 +171,8 @@ SWEEPS = [
     "purification/data/ext_query_release.csv",
     "preprocessing/data/fig3.csv",
     "preprocessing/data/ext_fig3_regimes.csv",
+    "preprocessing/data/fig2.csv",
+    "purification/data/ext_linear_regression.csv",
 ]
 
 

@@ -10,20 +10,23 @@ from pathlib import Path
 import jsonschema
 import matplotlib
 import numpy as np
+import pandas as pd
 import pytest
 import yaml
 
 from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
+from dplab.studies.purification import STUDY
 from dplab.studies.purification.claims_common import build_rules
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
 from dplab.studies.purification.linear_regression import (
-    compute,
     regression_dataset,
+    regression_points,
     table1_linear_regression_rates,
 )
 from dplab.studies.purification.plots_statistics import plot_linear_regression
 from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
+from dplab.studies.registry import combine_shards, compute_artifact, compute_shard, shard_points
 
 matplotlib.use("Agg")
 
@@ -31,11 +34,12 @@ ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["purification"]["linear_regression"]
 FULL = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["purification"]["linear_regression"]
 METHODS = {"pure_adassp", "adassp_at_purification_delta", "adassp_reference", "laplace_ssp"}
+ARTIFACT = STUDY.artifact("ext_linear_regression")
 
 
 @pytest.fixture(scope="module")
 def frame():
-    return compute(QUICK, 20200114)
+    return compute_artifact(ARTIFACT, QUICK, 20200114)
 
 
 def test_regression_dataset_bounds_and_covariance():
@@ -66,7 +70,24 @@ def test_compute_quick_frame(frame):
     adassp_rows = frame[frame["method"].isin(["pure_adassp", "adassp_reference"])]
     assert (adassp_rows["log_delta_composed_exact"] <= adassp_rows["log_delta"]).all()
     assert (frame["epsilon_total"] == frame.groupby(["n", "d", "seed"])["epsilon_total"].transform("first")).all()
-    assert compute(QUICK, 20200114).equals(frame)
+    assert compute_artifact(ARTIFACT, QUICK, 20200114).equals(frame)
+
+
+def test_points_are_the_datasets_in_output_order():
+    points = regression_points({**QUICK, "ns": [500, 2000], "ds": [3, 4], "seeds": 2})
+    assert [(p["n"], p["d"], p["seed"]) for p in points] == [
+        (n, d, s) for n in (500, 2000) for d in (3, 4) for s in range(2)
+    ]
+
+
+@pytest.mark.parametrize("shards", [1, 3])
+def test_the_frame_is_the_same_for_any_number_of_shards(frame, shards):
+    count = len(ARTIFACT.sweep(QUICK))
+    assert count == len(QUICK["ns"]) * len(QUICK["ds"]) * QUICK["seeds"]
+    parts = [compute_shard(ARTIFACT, QUICK, 20200114, shard_points(count, shards, i)) for i in range(shards)]
+    combined = combine_shards(ARTIFACT, parts[::-1], QUICK)
+    pd.testing.assert_frame_equal(combined, frame)
+    assert combined.to_csv(index=False) == frame.to_csv(index=False)
 
 
 def test_schema_and_constraints():

@@ -84,11 +84,12 @@ ARTIFACTS = (
         "fig2",
         "figure",
         "fig2",
-        "dplab.studies.preprocessing.figure2:compute_fig2",
+        "dplab.studies.preprocessing.figure2:fig2_point",
         "Figure 2: overall epsilon of the pre-processed Gaussian mechanism (eps = 1, delta = 1e-3), SRDP vs group privacy.",
         plot="dplab.studies.preprocessing.plots:plot_fig2",
         mem_mb=500,
         runtime=3,
+        points="dplab.studies.preprocessing.figure2:fig2_points",
     ),
     Artifact(
         "ext_sensitivity",

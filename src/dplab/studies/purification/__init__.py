@@ -155,12 +155,13 @@ STUDY = Study(
             "ext_linear_regression",
             "figure",
             "linear_regression",
-            "dplab.studies.purification.linear_regression:compute",
+            "dplab.studies.purification.linear_regression:regression_point",
             "Linear regression: excess MSE over OLS against n for pure AdaSSP (Algorithm 13), AdaSSP before "
             "purification and at delta = 1/n^2, and pure Laplace-SSP, with Table 1's rate.",
             "dplab.studies.purification.plots_statistics:plot_linear_regression",
             mem_mb=800,
             runtime=3,
+            points="dplab.studies.purification.linear_regression:regression_points",
         ),
         Artifact(
             "ext_ptr",

@@ -13,6 +13,9 @@ x = z/max(1, ‖z‖₂) (so ‖𝒳‖ = 1); θ* uniform on the unit sphere; y 
 Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), averaged over ``draws`` runs per seed (one row per
 method, (n, d, ε_tot) and seed).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian releases
 (and of one release alone, against δ/3), and Table 1's rates before/after purification (constants dropped).
+
+A sweep (:class:`dplab.studies.registry.Artifact`): one point per (n, d) and seed index, whose dataset and noise
+derive from ``seed`` and those values only, so the shards of a run may split the points any way.
 """
 
 from __future__ import annotations
@@ -38,13 +41,13 @@ from dplab.mechanisms.adassp import (
     sufficient_statistics,
 )
 from dplab.seeding import derive_seed
-from dplab.studies.registry import no_progress
 
 __all__ = [
     "regression_dataset",
     "table1_linear_regression_rates",
     "ADJACENCY",
-    "compute",
+    "regression_point",
+    "regression_points",
 ]
 
 ADJACENCY = "add_remove"
@@ -153,47 +156,56 @@ def _method_rows(
     ]
 
 
-def compute(
-    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
+def regression_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sweep's points in output order: every (n, d) of the grid and seed index (one dataset each)."""
+    return [
+        {"n": int(n), "d": int(d), "seed": s}
+        for n in params["ns"]
+        for d in params["ds"]
+        for s in range(int(params["seeds"]))
+    ]
+
+
+def regression_point(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """The ``ext_linear_regression`` frame (module docstring): one row per method, (n, d, ε_tot) and seed."""
+    """The rows of one point (:func:`regression_points`) of ``ext_linear_regression`` (module docstring): one row per
+    method and ε_tot on the point's dataset; the data and every ε's noise derive from ``seed`` and (n, d, seed index)."""
+    n, d, s = point["n"], point["d"], point["seed"]
+    x, y, theta_star = regression_dataset(
+        n,
+        d,
+        params["eig_min"],
+        params["eig_max"],
+        params["noise_sd"],
+        np.random.default_rng(derive_seed(seed, "data", n, d, s)),
+    )
+    stats = sufficient_statistics(x, y)
+    lambda_min = stats.lambda_min / n
+    truth_gap = float(excess_mse(theta_star, stats)[0])
     records = []
-    grid = [(int(n), int(d)) for n in params["ns"] for d in params["ds"]]
-    for n, d in progress(grid):
-        for s in range(int(params["seeds"])):
-            x, y, theta_star = regression_dataset(
-                n,
-                d,
-                params["eig_min"],
-                params["eig_max"],
-                params["noise_sd"],
-                np.random.default_rng(derive_seed(seed, "data", n, d, s)),
+    for eps in params["epsilons"]:
+        rng = np.random.default_rng(derive_seed(seed, "noise", n, d, eps, s))
+        for row in _method_rows(stats, float(eps), params, rng):
+            log_inv = -row["log_delta"] if math.isfinite(row["log_delta"]) else np.nan
+            before, after = table1_linear_regression_rates(
+                n, d, float(eps), lambda_min, log_inv if log_inv == log_inv else 1.0
             )
-            stats = sufficient_statistics(x, y)
-            lambda_min = stats.lambda_min / n
-            truth_gap = float(excess_mse(theta_star, stats)[0])
-            for eps in params["epsilons"]:
-                rng = np.random.default_rng(derive_seed(seed, "noise", n, d, eps, s))
-                for row in _method_rows(stats, float(eps), params, rng):
-                    log_inv = -row["log_delta"] if math.isfinite(row["log_delta"]) else np.nan
-                    before, after = table1_linear_regression_rates(
-                        n, d, float(eps), lambda_min, log_inv if log_inv == log_inv else 1.0
-                    )
-                    records.append(
-                        {
-                            "n": n,
-                            "d": d,
-                            "epsilon_total": float(eps),
-                            "seed": s,
-                            "adjacency": ADJACENCY,
-                            "lambda_min": lambda_min,
-                            "theta_star_excess_mse": truth_gap,
-                            "rate_before": before if log_inv == log_inv else np.nan,
-                            "rate_after": after,
-                            "draws": int(params["draws"]),
-                            **row,
-                        }
-                    )
+            records.append(
+                {
+                    "n": n,
+                    "d": d,
+                    "epsilon_total": float(eps),
+                    "seed": s,
+                    "adjacency": ADJACENCY,
+                    "lambda_min": lambda_min,
+                    "theta_star_excess_mse": truth_gap,
+                    "rate_before": before if log_inv == log_inv else np.nan,
+                    "rate_after": after,
+                    "draws": int(params["draws"]),
+                    **row,
+                }
+            )
     frame = pd.DataFrame.from_records(records)
     first = ["method", "pure", "adjacency", "n", "d", "epsilon_total", "seed"]
     return frame[first + [c for c in frame.columns if c not in first]]
