@@ -481,6 +481,17 @@ THEORY = {
         },
     ),
     "purification.table2_rates": E(n=1000, d=2, epsilon=0.5, kinds={"n": "pos", "d": "pos", "epsilon": "pos"}),
+    "smooth_rdp.dp_sgd_sampling_noise_multiplier": E(
+        eps=0.5, steps=10, sampling_rate=0.05, kinds={"eps": "pos", "sampling_rate": "prob"}
+    ),
+    "smooth_rdp.theorem13_alpha_max": E(eps=0.5, steps=10, n=100, kinds={"eps": "pos"}),
+    "smooth_rdp.parameter_for_epsilon": E(
+        rdp_of=lambda eps0: lambda alpha: 2.0 * alpha * eps0**2,
+        epsilon=1.0,
+        delta=1e-5,
+        alpha_min=1.5,
+        kinds={"rdp_of": None, "epsilon": "pos", "delta": "prob", "alpha_min": "order"},
+    ),
     "smooth_rdp.gaussian_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
     "smooth_rdp.laplace_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
     "smooth_rdp.exponential_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),

@@ -750,6 +750,7 @@ def parameter_for_epsilon(
     (every Table 1/2 curve does), so ε₀ is the root of a bracketed monotone equation in log ε₀."""
     positive_finite("epsilon", epsilon)
     probability("delta", delta)
+    in_range("alpha_min", alpha_min, 1.0, math.inf, low_open=True, high_open=True)
 
     def excess(log_eps0: float) -> float:
         return rdp_to_dp(rdp_of(math.exp(log_eps0)), delta, alpha_min)[0] - epsilon

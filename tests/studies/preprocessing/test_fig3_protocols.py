@@ -17,7 +17,7 @@ from dplab.studies.preprocessing.learning import (
     dp_accounting_epsilon,
     sgd_budget,
 )
-from dplab.studies.preprocessing.pipeline import build_products
+from dplab.studies.preprocessing.products import build_products
 from dplab.studies.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.theory import smooth_rdp as s
 
