@@ -131,7 +131,10 @@ def critical_path(seconds: Mapping[int, float], edges: Sequence[tuple[int, int]]
             previous = max(before[current], key=finish.__getitem__, default=None)
             slowest_before[current] = previous
             finish[current] = seconds[current] + (finish[previous] if previous is not None else 0.0)
-    last: int | None = max(finish, key=finish.__getitem__)
+    # The longest chain ends at a job nothing depends on; starting from such a sink keeps zero-second jobs at the end
+    # of the chain (a tie with their predecessor would otherwise cut them off).
+    sinks = set(seconds) - {first for first, _ in edges}
+    last: int | None = max(sinks, key=lambda node: (finish[node], -node))
     length, chain = finish[last], []
     while last is not None:
         chain.append(last)

@@ -17,7 +17,17 @@ from torch import Tensor, nn
 
 from dplab.learning.losses import LogisticLoss, TwoLayerLogisticLoss
 
-__all__ = ["MODELS", "ModelSpec", "model_spec", "make_module", "flat_parameters", "module_loss", "make_data"]
+__all__ = [
+    "MODELS",
+    "LogisticCriterion",
+    "ModelSpec",
+    "logistic_losses",
+    "make_data",
+    "make_module",
+    "flat_parameters",
+    "model_spec",
+    "module_loss",
+]
 
 MODELS: tuple[str, ...] = ("logistic", "mlp")
 
@@ -58,11 +68,31 @@ def flat_parameters(module: nn.Module) -> Tensor:
     return torch.cat([p.detach().reshape(-1) for p in module.parameters()]).clone()
 
 
+def logistic_losses(outputs: Tensor, y: Tensor) -> Tensor:
+    """log(1 + exp(−y·f)) per sample from the module's outputs f, (B, 1) → (B,); one sample (1,) → a scalar."""
+    negative_margin = -y * outputs.squeeze(-1)
+    return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
+
+
 def module_loss(module: nn.Module, x: Tensor, y: Tensor, reduction: str = "mean") -> Tensor:
     """The logistic loss of the module's output on a batch (mean or sum over samples)."""
-    negative_margin = -y * module(x).squeeze(-1)
-    losses = torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
+    losses = logistic_losses(module(x), y)
     return losses.mean() if reduction == "mean" else losses.sum()
+
+
+class LogisticCriterion(nn.Module):
+    """:func:`logistic_losses` as a loss module with a ``reduction`` ("mean", "sum", "none"), the form Opacus's
+    ghost clipping wraps (it switches the reduction to "none" to get the per-sample losses)."""
+
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def forward(self, outputs: Tensor, y: Tensor) -> Tensor:
+        losses = logistic_losses(outputs, y)
+        if self.reduction == "none":
+            return losses
+        return losses.mean() if self.reduction == "mean" else losses.sum()
 
 
 def make_data(n: int, inputs: int, seed: int, dtype: torch.dtype) -> tuple[Tensor, Tensor]:

@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from benchmarks.records import COLUMNS
 from dplab.report.style import figure, label, legend_below, save_figure
 
-__all__ = ["write_csv", "target_rows", "write_summary", "write_figure"]
+__all__ = ["write_csv", "target_rows", "module_target_rows", "write_summary", "write_figure"]
 
 IMPLEMENTATION_ORDER = ("dplab", "opacus", "opacus_tensor_batches", "torch_nonprivate")
 
@@ -52,6 +52,26 @@ def target_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
                 "opacus_target_met": bool(versus_opacus <= needed),
                 "dp_over_nonprivate": overhead,
                 "opacus_over_nonprivate": opacus_overhead,
+                "nonprivate_target_met": bool(overhead <= 2.0),
+            }
+        )
+    return rows
+
+
+def module_target_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Issue 15's targets per case: ``train_dpsgd`` on the module ≤ 0.5 × Opacus's ghost-clipping step and
+    ≤ 2 × a non-private step."""
+    rows = []
+    for case in frame[frame.benchmark == "module_step"].case.unique():
+        versus_ghost = _ratio(frame, "module_step", case, "dplab_module")
+        overhead = _ratio(frame, "module_nonprivate_step", case, "dplab_module")
+        rows.append(
+            {
+                "case": case,
+                "dplab_module_over_opacus_ghost": versus_ghost,
+                "opacus_ghost_target_met": bool(versus_ghost <= 0.5),
+                "dplab_module_over_nonprivate": overhead,
+                "opacus_ghost_over_nonprivate": _ratio(frame, "module_nonprivate_step", case, "opacus_ghost"),
                 "nonprivate_target_met": bool(overhead <= 2.0),
             }
         )
@@ -97,10 +117,21 @@ def write_summary(frame: pd.DataFrame, path: Path, environment: dict[str, Any], 
     text += [f"- {key}: {value}" for key, value in environment.items()]
     text += ["", "## Targets", ""]
     text += [_markdown(targets) if not targets.empty else "_no DP-step cases measured_\n"]
+    module_targets = pd.DataFrame(module_target_rows(frame))
+    text += ["DP-SGD on an nn.Module (issue 15):", ""]
+    text += [_markdown(module_targets) if not module_targets.empty else "_no module cases measured_\n"]
     text += [
         "## (1) One DP-SGD step: dplab vs Opacus (reference: opacus)",
         "",
         _section(frame, "dp_step", timing),
+        "## (1b) DP-SGD on an nn.Module: train_dpsgd vs Opacus (reference: opacus_ghost)",
+        "",
+        "Implementations: see `benchmarks/module_step.py`.",
+        "",
+        _section(frame, "module_step", timing),
+        "Against a non-private step (reference: torch_nonprivate):",
+        "",
+        _section(frame, "module_nonprivate_step", timing),
         "## (2) DP step vs a non-private torch step (reference: torch_nonprivate)",
         "",
         _section(frame, "nonprivate_step", timing),

@@ -2,7 +2,7 @@
 time of ``snakemake -n --forceall`` (a dry run that plans every job of the full configuration).
 
 ``work/benchmarks/<rule>/<wildcards>.tsv`` (or ``work/benchmarks/<rule>.tsv``) holds one line per run of a job with
-its wall time ``s``. The study is the rule name up to its first underscore (``contraction_audit_mc`` ->
+its wall time ``s``. The study is the rule name up to its first underscore (``contraction_audit_grid`` ->
 ``contraction``, ``purification_ext_dp_erm`` -> ``purification``), except for the rules of :data:`RULE_STUDY`, whose
 names do not start with their study's.
 """

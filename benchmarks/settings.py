@@ -24,6 +24,10 @@ class Settings:
     lr: float = 0.1
     steps: int = 10
     repeats: int = 7
+    # (1b) DP-SGD on an nn.Module (train_dpsgd) against Opacus ghost clipping and a non-private step
+    module_models: tuple[str, ...] = ("mlp",)
+    module_batch_size: int = 256
+    module_repeats: int = 21
     # (3) S seeds at once against S sequential runs
     seed_counts: tuple[int, ...] = (8, 32)
     seeds_n: int = 2048
@@ -52,6 +56,7 @@ def quick_settings() -> Settings:
         batch_sizes=(64, 256),
         steps=5,
         repeats=3,
+        module_repeats=5,
         seed_counts=(8,),
         seeds_steps=10,
         seeds_repeats=3,

@@ -28,7 +28,9 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dplab.audit.accountant_check import check_dpsgd_accountant
 from dplab.audit.grid import UniformGrid, linear_loss_psi
+from dplab.audit.interval_laws import Law1D
 from dplab.learning.engine import NoisyGradientConfig
 from dplab.learning.losses import LinearLoss, LogisticLoss
 from dplab.learning.projections import Ball
@@ -78,6 +80,7 @@ KINDS = {
     "order": Kind("a Rényi order > 1 (finite)", lambda x: math.isfinite(x) and x > 1),
     "labels": Kind("labels in {-1, +1}", lambda x: x in (-1.0, 1.0)),
     "bits": Kind("bits in {0, 1}", lambda x: x in (0.0, 1.0)),
+    "log_density": Kind("a log-mass or log-density in [-inf, inf)", lambda x: x < math.inf),
 }
 
 #: The kind of an argument from its name, unless an example overrides it (``None``: not mutated).
@@ -222,6 +225,7 @@ X_T = torch.tensor(X_SMALL)
 Y_T = torch.tensor(Y_SIGNS)
 STATS = sufficient_statistics(X_SMALL / 2, Y_SIGNS / 2)
 GRID = UniformGrid(-1.0, 1.0, 8)
+ACCOUNTANT_CHECK = check_dpsgd_accountant(noise_multiplier=1.0, steps=2, sampling_rate=0.5, samples=200)
 ADJACENCY = np.array([[0, 1, 1, 0], [1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 0]])
 COUNTS = np.array([5, 2, 1, 0])
 QUERIES = np.array([[1, 0, 1, 0], [0, 1, 1, 0]])
@@ -477,6 +481,17 @@ THEORY = {
         },
     ),
     "purification.table2_rates": E(n=1000, d=2, epsilon=0.5, kinds={"n": "pos", "d": "pos", "epsilon": "pos"}),
+    "smooth_rdp.dp_sgd_sampling_noise_multiplier": E(
+        eps=0.5, steps=10, sampling_rate=0.05, kinds={"eps": "pos", "sampling_rate": "prob"}
+    ),
+    "smooth_rdp.theorem13_alpha_max": E(eps=0.5, steps=10, n=100, kinds={"eps": "pos"}),
+    "smooth_rdp.parameter_for_epsilon": E(
+        rdp_of=lambda eps0: lambda alpha: 2.0 * alpha * eps0**2,
+        epsilon=1.0,
+        delta=1e-5,
+        alpha_min=1.5,
+        kinds={"rdp_of": None, "epsilon": "pos", "delta": "prob", "alpha_min": "order"},
+    ),
     "smooth_rdp.gaussian_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
     "smooth_rdp.laplace_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
     "smooth_rdp.exponential_mechanism": E(eps=0.5, L=1.0, sensitivity=1.0, kinds={"eps": "pos"}),
@@ -581,7 +596,6 @@ MECHANISMS = {
         rng=RNG,
         kinds={"epsilon": "pos"},
     ),
-    "adassp.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
     "adassp.pure_adassp_parameters": E(
         n=100,
         d=2,
@@ -624,6 +638,8 @@ MECHANISMS = {
     "gaussian.agm_sigma": E(epsilon=0.5, log_delta=-10.0),
     "gaussian.classical_gaussian_sigma": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "knorm.sample_l2_knorm": E(d=2, sensitivity=1.0, epsilon=0.5, size=3, rng=RNG, kinds={"epsilon": "pos"}),
+    "noise_norms.chi_mean": E(d=np.array([1, 4])),
+    "noise_norms.laplace_l2_norm_mean": E(d=2, scale=0.5),
     "local_sensitivity.random_graph": E(n_vertices=5, p=0.5, rng=RNG, kinds={"p": "prob01"}),
     "local_sensitivity.common_neighbours": E(
         adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
@@ -790,7 +806,7 @@ MECHANISMS = {
         kinds={"statistic": "not_nan", "epsilon": "pos", "delta": "prob"},
     ),
     "propose_test_release.ptr_dp_gd_noise": E(n=100, steps=10, epsilon=0.5, L=1.0, kinds={"epsilon": "pos"}),
-    "propose_test_release.propose_test_release": E(
+    "propose_test_release.ptr_pca_dp_gd": E(
         X=np.random.default_rng(3).normal(size=(101, 3)) / 4,
         y=np.where(np.arange(101) % 2, 1.0, -1.0),
         k=1,
@@ -958,6 +974,12 @@ LEARNING = {
     "engine.uniform_subsets": E(runs=2, n=5, size=2, generator=torch.Generator().manual_seed(0)),
     # clip_by_norm, generalised_linear_gradients and linear_margins run inside the engine's step loop: their tensors
     # are checked once per call of run_noisy_gradient / per_sample_gradients, not per step (not mutated here).
+    "module_clipping.ModuleGradientClipper": E(
+        model=torch.nn.Linear(2, 1),
+        loss_fn=torch.nn.functional.mse_loss,
+        clip=1.0,
+        kinds={"model": None, "clip": "pos"},
+    ),
     "engine.clip_by_norm": E(g=torch.ones(2, 3), max_norm=1.0, kinds={"g": None}),
     "engine.run_noisy_gradient": E(
         config=GD_CONFIG,
@@ -999,12 +1021,63 @@ LEARNING = {
         derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T, kinds={"derivative": None, "X": None}
     ),
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
-    "projections.project_l2_ball": E(theta=np.array([[3.0, 4.0]]), radius=1.0),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
 }
 
+LAW_P = Law1D((0.0,), (0.3,), gauss_weight=0.5, gauss_mean=0.1, gauss_sigma=0.3, uniform_weight=0.2)
+LAW_Q = Law1D((0.0,), (0.2,), gauss_weight=0.5, gauss_mean=0.2, gauss_sigma=0.3, uniform_weight=0.3)
+INTERVAL = dict(lo=-1.0, hi=1.0)
+INTERVAL_KINDS = {"lo": "real", "hi": "real"}
+
 AUDIT = {
+    "interval_laws.Law1D": E(
+        atoms=(0.0,),
+        weights=(1.0,),
+        gauss_weight=0.5,
+        gauss_mean=0.1,
+        gauss_sigma=0.3,
+        uniform_weight=0.2,
+        **INTERVAL,
+        kinds={"gauss_weight": "nonneg", "gauss_mean": "real", "gauss_sigma": "pos", "uniform_weight": "nonneg"}
+        | INTERVAL_KINDS,
+    ),
+    "interval_laws.log_uniform_convolved": E(
+        x=np.array([0.0, 1.5]), b=0.1, **INTERVAL, kinds={"x": "not_nan", "b": "pos"} | INTERVAL_KINDS
+    ),
+    "interval_laws.log_gaussian_convolved": E(
+        x=np.array([0.0, 1.5]),
+        mean=0.1,
+        sigma=0.3,
+        b=0.1,
+        **INTERVAL,
+        kinds={"x": "not_nan", "mean": "real", "b": "pos"} | INTERVAL_KINDS,
+    ),
+    "interval_laws.projected_gaussian_law": E(mean=0.1, sigma=0.3, **INTERVAL, kinds={"mean": "real"} | INTERVAL_KINDS),
+    "interval_laws.epsilon_inf_1d": E(
+        p=LAW_P, q=LAW_Q, treatment="full", omega=0.1, b=0.1, n_points=101, kinds={"b": "pos", "n_points": "size"}
+    ),
+    "interval_laws.epsilon_inf_2d_product": E(
+        p=(LAW_P, LAW_P),
+        q=(LAW_Q, LAW_Q),
+        treatment="full",
+        omega=0.1,
+        b=0.1,
+        n_points=21,
+        kinds={"b": "pos", "n_points": "size"},
+    ),
+    "pure_epsilon.directional_log_ratio_sups": E(
+        log_p=np.log(P3),
+        log_q=np.log(Q3),
+        kinds={"log_p": "log_density", "log_q": "log_density"},
+        shapes={"log_q": [np.log(Q3[:2])]},
+    ),
+    "pure_epsilon.pure_epsilon_from_log_pmfs": E(
+        log_p=np.log(P3),
+        log_q=np.log(Q3),
+        kinds={"log_p": "log_density", "log_q": "log_density"},
+        shapes={"log_q": [np.log(Q3[:2])]},
+    ),
     "grid.UniformGrid": E(a=-1.0, b=1.0, n_cells=8, kinds={"a": "real", "b": "real"}),
     "grid.bin_index": E(samples=np.array([0.0, 0.5]), grid=GRID, kinds={"samples": "not_nan"}),
     "grid.kernel_matrix": E(
@@ -1040,6 +1113,57 @@ AUDIT = {
         shapes={"initial": [np.full(4, 0.25)]},
     ),
     "instances.audit_instance": E(name="A", n=4, i=2, a=-1.0, b=1.0, L=1.0, kinds={"a": "real", "b": "real"}),
+    "accountant_check.check_dpsgd_accountant": E(
+        noise_multiplier=1.0,
+        steps=2,
+        sampling_rate=0.5,
+        delta=1e-5,
+        audit_delta=1e-3,
+        accounted_noise_multiplier=1.0,
+        samples=200,
+        alpha=0.05,
+        seed=0,
+        kinds={
+            "noise_multiplier": "pos",
+            "accounted_noise_multiplier": "pos",
+            "sampling_rate": "prob1",
+            "delta": "prob",
+            "audit_delta": "prob",
+            "alpha": "prob",
+            "samples": None,
+            "seed": None,
+        },
+    ),
+    "accountant_check.check_pnsgd_accountant": E(
+        noise_multiplier=1.0,
+        lr=0.5,
+        diameter=1.0,
+        steps=3,
+        position=2,
+        delta=1e-5,
+        audit_delta=1e-3,
+        accounted_noise_multiplier=1.0,
+        samples=200,
+        alpha=0.05,
+        seed=0,
+        kinds={
+            "noise_multiplier": "pos",
+            "accounted_noise_multiplier": "pos",
+            "position": "size",
+            "delta": "prob",
+            "audit_delta": "prob",
+            "alpha": "prob",
+            "samples": None,
+            "seed": None,
+        },
+    ),
+    "accountant_check.dpsgd_event": E(
+        noise_multiplier=1.0, sampling_rate=0.5, steps=3, kinds={"noise_multiplier": "pos", "sampling_rate": "prob1"}
+    ),
+    "accountant_check.monte_carlo_delta_band": E(check=ACCOUNTANT_CHECK, epsilon=np.array([0.0, 1.0])),
+    "accountant_check.plot_accountant_check": E(
+        check=ACCOUNTANT_CHECK, epsilon_max=2.0, points=5, kinds={"points": "size"}
+    ),
     "auditor.audit_samplers": E(
         sample_p=lambda size, rng: rng.normal(0.0, 1.0, size),
         sample_q=lambda size, rng: rng.normal(1.0, 1.0, size),
@@ -1073,6 +1197,21 @@ AUDIT = {
         epsilon=np.array([0.5]),
         kinds={"p": "nonneg", "q": "nonneg"},
         shapes={"q": [np.full(3, 1 / 3)]},
+    ),
+    "threshold.threshold_event_counts": E(
+        samples=np.array([0.1, 0.5, 0.9]),
+        thresholds=np.array([0.2, 0.6]),
+        atoms=np.array([0.5]),
+        kinds={"samples": "not_nan", "thresholds": "not_nan", "atoms": "not_nan"},
+        shapes={"samples": [np.zeros((2, 2))], "thresholds": [np.zeros((2, 2))]},
+    ),
+    "threshold.pure_epsilon_lower_bound": E(
+        samples_p=np.array([0.1, 0.5, 0.9]),
+        samples_q=np.array([0.2, 0.3, 0.4]),
+        thresholds=np.array([0.2, 0.6]),
+        alpha=0.05,
+        kinds={"alpha": "prob", "samples_p": "not_nan", "samples_q": "not_nan", "thresholds": "not_nan"},
+        shapes={"samples_p": [np.zeros((2, 2))], "samples_q": [np.zeros((3, 1))]},
     ),
     "montecarlo.hockey_stick_lower_bound": E(
         in_event_p=np.array([True, False, True]),
@@ -1154,11 +1293,15 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.mechanisms.mwem.Algorithm16Parameters": "record built by the checked algorithm16_parameters",
     "dplab.learning.losses.FactoredGradients": "result record returned by generalised_linear_gradients",
     "dplab.learning.losses.LogisticLoss": "no constructor arguments",
+    "dplab.learning.module_clipping.GhostClippingUnsupported": "an exception type",
+    "dplab.learning.module_clipping.ghost_unsupported": "takes a module only",
     "dplab.learning.projections.NoProjection": "no constructor arguments",
     "dplab.audit.auditor.AuditResult": "a result record built by audit_samplers",
+    "dplab.audit.accountant_check.AccountantCheck": "a result record built by check_dpsgd_accountant",
     "dplab.learning.projections.Projection": "a Protocol (interface), not called",
     "dplab.audit.instances.AuditInstance": "record built by the checked audit_instance",
     "dplab.audit.montecarlo.HockeyStickLowerBound": "result record returned by the checked lower bounds",
+    "dplab.audit.threshold.PureEpsilonLowerBound": "result record returned by pure_epsilon_lower_bound",
     "dplab.preprocessing.clusters.PreprocessedDataset": "record built by the checked deduplicate/quantize",
     "dplab.preprocessing.sensitivity.EmpiricalSensitivity": "result record returned by empirical_sensitivity",
     "dplab.preprocessing.sensitivity.as_preprocessed": "wraps the output of a pre-processing step, no numbers",

@@ -4,7 +4,9 @@ Library entry points (see docs/library.md), imported lazily so that ``import dpl
 :func:`pnsgd_curve` (task 1, account; :mod:`dplab.account`), :func:`dpsgd_noise_multiplier`, :func:`gaussian_sigma`,
 :func:`purification_budget` (task 2, :mod:`dplab.calibrate`), :func:`purify_continuous`, :func:`purify_integer`
 (task 3, :mod:`dplab.purify`), :func:`audit_samplers` (task 4, :mod:`dplab.audit`), :func:`train_dpsgd`,
-:func:`train_pure_dp` (task 5, :mod:`dplab.train`).
+:func:`train_pure_dp` (task 5, :mod:`dplab.train`), :func:`check_dpsgd_accountant`, :func:`check_pnsgd_accountant`,
+:func:`plot_accountant_check`
+(task 6, :mod:`dplab.audit.accountant_check`).
 """
 
 from __future__ import annotations
@@ -24,20 +26,28 @@ _PUBLIC = {
     "purify_integer": "dplab.purify",
     "AuditResult": "dplab.audit",
     "audit_samplers": "dplab.audit",
+    "AccountantCheck": "dplab.audit",
+    "check_dpsgd_accountant": "dplab.audit",
+    "check_pnsgd_accountant": "dplab.audit",
+    "plot_accountant_check": "dplab.audit",
     "DPSGDReport": "dplab.train",
     "train_dpsgd": "dplab.train",
     "train_pure_dp": "dplab.train",
 }
 
 __all__ = [
+    "AccountantCheck",
     "AuditResult",
     "DPSGDReport",
     "PNSGDCurve",
     "PureRelease",
     "__version__",
     "audit_samplers",
+    "check_dpsgd_accountant",
+    "check_pnsgd_accountant",
     "dpsgd_noise_multiplier",
     "gaussian_sigma",
+    "plot_accountant_check",
     "pnsgd_curve",
     "purification_budget",
     "purify_continuous",

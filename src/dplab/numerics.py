@@ -1,4 +1,5 @@
-"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, and symmetric noise matrices.
+"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, symmetric noise matrices and the
+projection onto an ℓ2 ball (NumPy, torch-free; :class:`dplab.learning.projections.Ball` is its torch twin).
 
 ``log1mexp`` uses the two-branch rule of Mächler (2012, "Accurately computing log(1 − exp(−|a|))", the R package
 Rmpfr vignette, eq. (7)): log(−expm1(x)) for −log 2 ≤ x ≤ 0 (where 1 − eˣ is small and log1p would lose it), and
@@ -11,6 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from dplab.checks import as_finite_array, positive_finite
 
 _MINUS_LOG_2 = -math.log(2.0)
 
@@ -48,3 +51,13 @@ def symmetric_from_upper(draws: np.ndarray) -> np.ndarray:
     E of sufficient-statistics and covariance perturbation, whose i.i.d. entries are drawn for i ≤ j only."""
     upper = np.triu(draws)
     return upper + np.swapaxes(np.triu(upper, 1), -1, -2)
+
+
+def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
+    """Projection onto the ℓ2 ball 𝔹₂(radius) centred at 0, row-wise on the last axis: θ·min(1, R/‖θ‖₂) (0 maps
+    to 0)."""
+    as_finite_array(theta, "theta")
+    positive_finite("radius", radius)
+    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        return theta * np.minimum(1.0, radius / norm)

@@ -56,18 +56,24 @@ def _preprocessing_regimes(section: Mapping[str, Any]) -> tuple[float, list[str]
 
 
 def _generalization_empirical(section: Mapping[str, Any]) -> tuple[float, list[str]]:
-    """E1 of He, Wang, Tao, :func:`dplab.studies.generalization.empirical.e1_records`, one (d, n, dataset) cell at a
-    time: the Gaussian draw, X (float64 and float32) and the held-out set, about 2 arrays of (n + test_size) x d
-    (measured: 1184 MB peak, 884 MB above the interpreter, for n = 10^6, d = 50, test_size = 2 x 10^5), and the
-    (n or test_size) x runs predictions; plus about 1 kB per result row (dims x datasets x grid x checkpoints x
-    runs)."""
+    """E1 of He, Wang, Tao, :func:`dplab.studies.generalization.empirical.e1_cell_records`, one sweep point at a time:
+    the Gaussian draw, the point's training sets (float64 and float32: max(1, cell_records // N) sets of N records,
+    the largest over the sizes) and the held-out set, about 2 arrays of (records + test_size) x d (measured: 1184 MB
+    peak, 884 MB above the interpreter, for one set of N = 10^6, d = 50, test_size = 2 x 10^5), and the
+    (records or test_size) x (sigmas x runs) predictions; plus about 1 kB per result row (dims x datasets x grid x
+    checkpoints x runs)."""
     d = max(section["dims"])
-    n = max(size for block in section["grid"] for size in block["sizes"])
     test, runs = section["test_size"], section["runs"]
-    cells = sum(len(block["sizes"]) * len(block["sigmas"]) for block in section["grid"])
-    rows = len(section["dims"]) * section["datasets"] * cells * len(section["checkpoints"]) * runs
-    values = 2 * (n + test) * d + 2 * (n + test) * runs + rows * 1024 / _FLOAT
-    return values, ["dims", "grid[].sizes", "test_size", "runs", "datasets"]
+    records = max(
+        n * min(block["datasets"], max(1, section["cell_records"] // n))
+        for block in section["grid"]
+        for n in block["sizes"]
+    )
+    sigmas = max(len(block["sigmas"]) for block in section["grid"])
+    cells = sum(block["datasets"] * len(block["sizes"]) * len(block["sigmas"]) for block in section["grid"])
+    rows = len(section["dims"]) * cells * len(section["checkpoints"]) * runs
+    values = 2 * (records + test) * d + 2 * (records + test) * runs * sigmas + rows * 1024 / _FLOAT
+    return values, ["dims", "grid[].sizes", "grid[].datasets", "cell_records", "test_size", "runs"]
 
 
 def _purification_erm(section: Mapping[str, Any]) -> tuple[float, list[str]]:
@@ -173,7 +179,7 @@ def memory_problems(config: Mapping[str, Any], skip: Collection[str] = ()) -> li
     ceiling = max_mem_mb(config)
     problems = []
     for study, artifact_id in HEAVY_JOBS:
-        if study in skip or study not in config or study != "contraction" and study not in config.get("studies", []):
+        if study in skip or study not in config or study not in config.get("studies", []):
             continue
         estimate, section, keys = _estimate(study, artifact_id, config[study])
         if estimate > ceiling:

@@ -1,15 +1,17 @@
 """DP-SGD on a ``torch.nn.Module`` with an attached dp_accounting accountant, and a one-call pure-DP variant.
 
-Per-sample gradients come from ``torch.func.vmap(torch.func.grad(...))`` over ``torch.func.functional_call``; each is
-clipped to ℓ2 norm ``clip`` and Gaussian noise N(0, (σ·clip)² I) is added to their sum (Abadi et al. 2016,
-Algorithm 1).  Sampling is Poisson (rate batch_size/n, what the accountant assumes) or shuffled fixed-size batches;
-the shuffled case is still accounted as Poisson by dp_accounting's RDP accountant, and the report says so
-(``accounted_sampling`` differs from ``sampling``, ``sampler_matches_accountant`` is False).
-Factored (ghost-norm) per-sample gradients for Linear layers are not implemented here.
+Each per-example gradient is clipped to ℓ2 norm ``clip`` and Gaussian noise N(0, (σ·clip)² I) is added to their sum
+(Abadi et al. 2016, Algorithm 1). The clipped sum comes from
+:class:`dplab.learning.module_clipping.ModuleGradientClipper`: ghost norms and book-keeping when every trainable
+parameter is in an nn.Linear layer (no per-example gradient is formed), else ``torch.func.vmap(torch.func.grad(...))``
+over ``torch.func.functional_call``. Sampling is Poisson (rate batch_size/n, what the accountant assumes) or shuffled
+fixed-size batches; the shuffled case is still accounted as Poisson by dp_accounting's RDP accountant, and the report
+says so (``accounted_sampling`` differs from ``sampling``, ``sampler_matches_accountant`` is False).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,10 +19,10 @@ from dataclasses import dataclass
 import dp_accounting
 import torch
 from dp_accounting import rdp
-from torch.func import functional_call, grad, vmap
 
 from dplab.accounting.calibration import RDP_ORDERS
 from dplab.checks import require
+from dplab.learning.module_clipping import ModuleGradientClipper
 from dplab.purify import PureRelease, purify_continuous
 
 __all__ = ["DPSGDReport", "dpsgd_epsilon", "train_dpsgd", "train_pure_dp"]
@@ -40,14 +42,17 @@ class DPSGDReport:
     steps: int
     sampling: str
     accounted_sampling: str = "poisson"
+    gradient_method: str = "vmap"
 
     @property
     def sampler_matches_accountant(self) -> bool:
         return self.sampling == self.accounted_sampling
 
 
+@functools.lru_cache(maxsize=256)
 def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
-    """ε at δ of ``steps`` Poisson-subsampled Gaussian steps (dp_accounting RDP accountant, orders RDP_ORDERS)."""
+    """ε at δ of ``steps`` Poisson-subsampled Gaussian steps (dp_accounting RDP accountant, orders RDP_ORDERS).
+    Cached: the accountant takes ≈40 ms, longer than a short training run of a small model."""
     event = dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
     )
@@ -84,11 +89,17 @@ def train_dpsgd(
     sampling: str = "poisson",
     device: str | torch.device = "cpu",
     seed: int = 0,
+    gradient_method: str = "auto",
+    batched_loss: bool = False,
 ) -> DPSGDReport:
-    """Train ``model`` in place by DP-SGD on (X, Y); ``loss_fn(prediction, target)`` is the loss of one example.
+    """Train ``model`` in place by DP-SGD on (X, Y); ``loss_fn(prediction, target)`` is the loss of one example, or
+    with ``batched_loss=True`` the vector of per-example losses of a batch (``reduction="none"``; faster, since no
+    ``vmap`` over the loss is needed).
 
     Step: θ ← θ − lr/B · (Σ_{i∈batch} clip_C(∇ℓ_i(θ)) + N(0, σ²C² I)), B = ``batch_size`` (the expected batch).
-    Returns the :class:`DPSGDReport` with ε at ``delta``.
+    ``gradient_method``: "auto" (ghost clipping when the model allows, else vmap), "ghost" or "vmap" (see
+    :mod:`dplab.learning.module_clipping`; both give the same step up to floating-point summation order).
+    Returns the :class:`DPSGDReport` with ε at ``delta`` and the gradient method used.
     """
     require(sampling in _SAMPLINGS, "sampling", sampling, f"one of {_SAMPLINGS}")
     require(0 < noise_multiplier < math.inf, "noise_multiplier", noise_multiplier, "0 < noise_multiplier < inf")
@@ -99,31 +110,17 @@ def train_dpsgd(
     X, Y = X.to(device), Y.to(device)
     generator = torch.Generator().manual_seed(seed)
     noise_generator = torch.Generator(device=device).manual_seed(seed + 1)
-    names = [name for name, p in model.named_parameters() if p.requires_grad]
-
-    def example_loss(params: dict, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        return loss_fn(functional_call(model, params, (x.unsqueeze(0),)).squeeze(0), y)
-
-    per_sample_grads = vmap(grad(example_loss), in_dims=(None, 0, 0))
+    clipped_sum = ModuleGradientClipper(model, loss_fn, clip, gradient_method, batched_loss)
     for index in _batches(len(X), batch_size, int(steps), sampling, generator):
-        params = {name: p.detach() for name, p in model.named_parameters() if name in names}
-        grads = (
-            per_sample_grads(params, X[index], Y[index])
-            if len(index)
-            else {name: torch.zeros((0, *p.shape), device=p.device, dtype=p.dtype) for name, p in params.items()}
-        )
-        norms = torch.sqrt(sum(g.flatten(1).pow(2).sum(1) for g in grads.values()))
-        scale = (clip / norms.clamp_min(1e-12)).clamp(max=1.0)
+        sums = clipped_sum(X.index_select(0, index), Y.index_select(0, index))  # ~25x faster than X[index] on CPU
         with torch.no_grad():
             for name, p in model.named_parameters():
-                if name in names:
-                    summed = torch.einsum("b,b...->...", scale, grads[name])
+                if name in sums:
                     noise = torch.randn(p.shape, generator=noise_generator, device=p.device, dtype=p.dtype)
-                    p -= lr / batch_size * (summed + noise_multiplier * clip * noise)
+                    p -= lr / batch_size * noise.mul_(noise_multiplier * clip).add_(sums[name])
     rate = batch_size / len(X)
-    return DPSGDReport(
-        dpsgd_epsilon(noise_multiplier, rate, int(steps), delta), delta, noise_multiplier, rate, int(steps), sampling
-    )
+    epsilon = dpsgd_epsilon(noise_multiplier, rate, int(steps), delta)
+    return DPSGDReport(epsilon, delta, noise_multiplier, rate, int(steps), sampling, gradient_method=clipped_sum.method)
 
 
 def train_pure_dp(

@@ -1,9 +1,14 @@
 """Compare a fresh results folder with the committed one: verdicts must not flip, numbers must agree within a tolerance.
 
-Usage (after a fresh run, e.g. ``snakemake --cores 2 --config results=fresh``)::
+Usage, from the repository's root::
 
-    python -m dplab.verify fresh results            # fresh results folder, committed results folder
+    python -m dplab.verify --run                    # a fresh full run in a temporary folder, compared with results/
+    python -m dplab.verify --run --cores 8 --keep fresh-run   # keep the fresh run's folders under fresh-run/
+    python -m dplab.verify fresh results            # two existing results folders: fresh, committed
     python -m dplab.verify fresh results --rtol 1e-6 --atol 1e-12
+
+``--run`` runs the whole workflow (``snakemake --cores N --config results=<tmp>/results work=<tmp>/work``) with the
+repository's ``config.yaml``, so nothing of the committed ``results/`` or ``work/`` is reused or touched, then compares.
 
 Rules (the exit status is 1 if any is broken, 0 otherwise; every difference is printed):
 
@@ -21,7 +26,9 @@ Rules (the exit status is 1 if any is broken, 0 otherwise; every difference is p
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["DEFAULT_RTOL", "DEFAULT_ATOL", "Comparison", "compare_results", "main"]
+__all__ = ["DEFAULT_RTOL", "DEFAULT_ATOL", "Comparison", "compare_results", "fresh_run_command", "main"]
 
 DEFAULT_RTOL = 1e-6
 DEFAULT_ATOL = 1e-12
@@ -156,23 +163,61 @@ def compare_results(
     return result
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dplab.verify", description=__doc__.split("\n")[0])
-    parser.add_argument("fresh", help="results folder of a fresh run")
-    parser.add_argument("committed", help="committed results folder (e.g. results)")
-    parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance ({DEFAULT_RTOL:g})")
-    parser.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance ({DEFAULT_ATOL:g})")
-    args = parser.parse_args(argv)
-    result = compare_results(args.fresh, args.committed, rtol=args.rtol, atol=args.atol)
+def fresh_run_command(folder: Path, cores: int) -> list[str]:
+    """The Snakemake call of ``--run``: the whole workflow with results and intermediate files under ``folder``."""
+    if cores < 1:
+        raise ValueError(f"cores={cores!r} is invalid; allowed: a whole number >= 1")
+    return [
+        sys.executable, "-m", "snakemake", "--cores", str(cores),
+        "--config", f"results={folder / 'results'}", f"work={folder / 'work'}",
+    ]  # fmt: skip
+
+
+def _fresh_run(folder: Path, cores: int) -> Path:
+    """Run the workflow into ``folder`` (from the current directory, which must hold the Snakefile)."""
+    if not Path("Snakefile").is_file():
+        raise SystemExit("verify --run: run it from the repository's root (no Snakefile in the current folder)")
+    command = fresh_run_command(folder, cores)
+    print("verify: fresh run:", " ".join(command), flush=True)
+    if subprocess.run(command).returncode != 0:
+        raise SystemExit(f"verify --run: the fresh run failed (logs under {folder / 'work'})")
+    return folder / "results"
+
+
+def _report(result: Comparison, rtol: float, atol: float) -> int:
     for note in result.notes:
         print(f"moved (not failing): {note}")
     for failure in result.failures:
         print(f"FAIL: {failure}")
     print(
         f"verify: {'passed' if result.ok else 'failed'} ({len(result.failures)} failures, {len(result.notes)} notes; "
-        f"rtol {args.rtol:g}, atol {args.atol:g})"
+        f"rtol {rtol:g}, atol {atol:g})"
     )
     return 0 if result.ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dplab.verify", description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="*", help="FRESH COMMITTED (two results folders), or with --run: [COMMITTED]")
+    parser.add_argument("--run", action="store_true", help="make the fresh results with a full run first")
+    parser.add_argument("--cores", type=int, default=2, help="cores of the fresh run (2)")
+    parser.add_argument("--keep", help="folder for the fresh run (default: a temporary folder, removed afterwards)")
+    parser.add_argument("--rtol", type=float, default=DEFAULT_RTOL, help=f"relative tolerance ({DEFAULT_RTOL:g})")
+    parser.add_argument("--atol", type=float, default=DEFAULT_ATOL, help=f"absolute tolerance ({DEFAULT_ATOL:g})")
+    args = parser.parse_args(argv)
+    wanted = "at most one folder (COMMITTED)" if args.run else "two folders, FRESH and COMMITTED"
+    if len(args.folders) > (1 if args.run else 2) or (not args.run and len(args.folders) != 2):
+        parser.error(f"got {len(args.folders)} folders {args.folders}; allowed: {wanted}")
+    if not args.run:
+        fresh, committed = args.folders
+        return _report(compare_results(fresh, committed, rtol=args.rtol, atol=args.atol), args.rtol, args.atol)
+    committed = args.folders[0] if args.folders else "results"
+    if args.keep:
+        fresh = _fresh_run(Path(args.keep).resolve(), args.cores)
+        return _report(compare_results(fresh, committed, rtol=args.rtol, atol=args.atol), args.rtol, args.atol)
+    with tempfile.TemporaryDirectory(prefix="dplab-verify-") as folder:
+        fresh = _fresh_run(Path(folder), args.cores)
+        return _report(compare_results(fresh, committed, rtol=args.rtol, atol=args.atol), args.rtol, args.atol)
 
 
 if __name__ == "__main__":

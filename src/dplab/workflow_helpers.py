@@ -57,7 +57,7 @@ def mock_snakemake(
     Lets a script be run (or debugged) directly, as PyPSA-Eur's helper of the same name does::
 
         if "snakemake" not in globals():
-            snakemake = mock_snakemake("contraction_audit_mc", cfg="G1")
+            snakemake = mock_snakemake("contraction_audit_grid", cfg="G1")
 
     ``configfiles`` are applied over ``config.yaml`` as ``--configfile`` would; paths resolve from ``root``
     (default: the repository holding this package's sources, i.e. the current directory's checkout).

@@ -24,7 +24,7 @@ BLOCKS = library_blocks()
 
 
 def test_there_is_one_example_per_available_task():
-    assert sum(source == "docs/library.md" for source, _ in BLOCKS) == 5
+    assert sum(source == "docs/library.md" for source, _ in BLOCKS) == 6
 
 
 @pytest.mark.parametrize("source, code", BLOCKS, ids=[f"{s}-{i}" for i, (s, _) in enumerate(BLOCKS)])

@@ -18,6 +18,10 @@ def loss_fn(prediction, target):
     return torch.nn.functional.binary_cross_entropy_with_logits(prediction.squeeze(-1), target)
 
 
+def batch_loss(predictions, targets):
+    return torch.nn.functional.binary_cross_entropy_with_logits(predictions.squeeze(-1), targets, reduction="none")
+
+
 def data(n=64):
     generator = torch.Generator().manual_seed(1)
     X = torch.randn(n, 3, generator=generator)
@@ -124,3 +128,38 @@ def test_pure_dp_variant_certifies_dpsgd_epsilon_plus_epsilon_prime_and_loads_th
     assert release.epsilon == pytest.approx(dpsgd_epsilon(1.0, 8 / 64, 20, 1e-5) + 1.0)
     loaded = torch.nn.utils.parameters_to_vector(model.parameters()).detach().double().numpy()
     assert loaded == pytest.approx(release.value, rel=1e-6)
+
+
+@pytest.mark.parametrize("batched_loss", [False, True])
+def test_ghost_and_vmap_paths_train_to_the_same_weights_with_the_same_noise(batched_loss):
+    X, Y = data(200)
+    trained = {}
+    for method in ("ghost", "vmap"):
+        model = mlp()
+        report = train_dpsgd(
+            model,
+            batch_loss if batched_loss else loss_fn,
+            X,
+            Y,
+            noise_multiplier=0.8,
+            clip=0.05,
+            batch_size=32,
+            steps=15,
+            lr=0.5,
+            delta=1e-5,
+            seed=7,
+            gradient_method=method,
+            batched_loss=batched_loss,
+        )
+        assert report.gradient_method == method
+        trained[method] = torch.nn.utils.parameters_to_vector(model.parameters()).detach()
+    torch.testing.assert_close(trained["ghost"], trained["vmap"], rtol=1e-5, atol=1e-6)
+
+
+def test_auto_picks_ghost_for_a_linear_model_and_vmap_otherwise():
+    X, Y = data(64)
+    arguments = {"noise_multiplier": 1.0, "clip": 1.0, "batch_size": 8, "steps": 2, "lr": 0.1, "delta": 1e-5}
+    assert train_dpsgd(mlp(), loss_fn, X, Y, **arguments).gradient_method == "ghost"
+    torch.manual_seed(0)
+    scaled = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4), torch.nn.Linear(4, 1))
+    assert train_dpsgd(scaled, loss_fn, X, Y, **arguments).gradient_method == "vmap"

@@ -46,6 +46,8 @@ TINY = dataclasses.replace(
     inputs=20,
     hidden=4,
     batch_sizes=(16,),
+    module_batch_size=16,
+    module_repeats=1,
     steps=2,
     repeats=2,
     seed_counts=(2,),
@@ -71,9 +73,9 @@ def _write_tsv(path: Path, seconds: float) -> None:
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("repo")
-    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G1.tsv", 3.0)
-    _write_tsv(root / "work/benchmarks/contraction_audit_mc/G2.tsv", 4.5)
-    _write_tsv(root / "work/benchmarks/contraction_lemmas.tsv", 1.25)
+    _write_tsv(root / "work/benchmarks/contraction_audit_grid/G1.tsv", 3.0)
+    _write_tsv(root / "work/benchmarks/contraction_audit_grid/G2.tsv", 4.5)
+    _write_tsv(root / "work/benchmarks/contraction_ext_lemmas.tsv", 1.25)
     _write_tsv(root / "work/benchmarks/preprocessing_table1.tsv", 2.0)
     out = root / "results/performance"
     frame = main.run(TINY, out, quick=True, root=root, log=lambda message: None)
@@ -88,6 +90,8 @@ def test_writes_csv_summary_and_figure(tiny_run) -> None:
     assert set(written.benchmark) == {
         "dp_step",
         "nonprivate_step",
+        "module_step",
+        "module_nonprivate_step",
         "seeds",
         "audit_sampler",
         "accounting_curve",
@@ -97,7 +101,7 @@ def test_writes_csv_summary_and_figure(tiny_run) -> None:
     for suffix in (".png", ".pdf"):
         assert (out / "figures" / f"performance{suffix}").stat().st_size > 1000
     summary = (out / "summary.md").read_text()
-    for heading in ("## Targets", "## (1)", "## (2)", "## (3)", "## (4)", "## (5)"):
+    for heading in ("## Targets", "## (1)", "## (1b)", "## (2)", "## (3)", "## (4)", "## (5)"):
         assert heading in summary
     assert (written.median_seconds > 0).all() and (written.repeats >= 1).all()
 
@@ -122,9 +126,9 @@ def test_every_case_is_measured_side_by_side_with_consistent_ratios(tiny_run) ->
 def test_reproduction_rows_sum_jobs_per_rule_and_study(tiny_run) -> None:
     frame, _ = tiny_run
     rules = frame[frame.benchmark == "reproduction_rule"].set_index("case")
-    assert rules.loc["contraction_audit_mc", "median_seconds"] == pytest.approx(7.5)
-    assert rules.loc["contraction_audit_mc", "runs"] == 2
-    assert rules.loc["contraction_lemmas", "median_seconds"] == pytest.approx(1.25)
+    assert rules.loc["contraction_audit_grid", "median_seconds"] == pytest.approx(7.5)
+    assert rules.loc["contraction_audit_grid", "runs"] == 2
+    assert rules.loc["contraction_ext_lemmas", "median_seconds"] == pytest.approx(1.25)
     study = frame[frame.benchmark == "reproduction_study"].set_index("case")
     assert study.loc["contraction", "median_seconds"] == pytest.approx(8.75)
     assert study.loc["contraction", "runs"] == 3
@@ -219,3 +223,29 @@ def test_redraw_draws_the_figure_from_the_csv_alone(tiny_run, tmp_path) -> None:
     _import("benchmarks.__main__").main(["--redraw", "--out", str(copy)])
     assert (copy / "figures" / "performance.png").stat().st_size > 1000
     assert not (copy / "summary.md").exists()  # nothing was timed or summarised
+
+
+def test_module_step_times_every_implementation_against_opacus_ghost_and_nonprivate(tiny_run) -> None:
+    frame, out = tiny_run
+    module_step = _import("benchmarks.module_step")
+    for benchmark, reference in (("module_step", "opacus_ghost"), ("module_nonprivate_step", "torch_nonprivate")):
+        part = frame[frame.benchmark == benchmark]
+        assert set(part.case) == {"mlp_b16"} and set(part.reference) == {reference}
+        assert tuple(part.implementation) == module_step.MODULE_IMPLEMENTATIONS
+    assert "dplab_module_over_opacus_ghost" in (out / "summary.md").read_text()
+
+
+def test_the_three_dplab_module_variants_train_the_same_weights() -> None:
+    """The timed dplab variants (ghost with a batched loss, ghost with a vmapped loss, vmap) do the same steps."""
+    module_step = _import("benchmarks.module_step")
+    models = _import("benchmarks.models")
+    X, y = models.make_data(TINY.n, TINY.inputs, TINY.seed, torch.float32)
+    spec = models.model_spec("mlp", TINY.inputs, TINY.hidden)
+    weights = []
+    for options in ({"batched_loss": True}, {}, {"gradient_method": "vmap"}):
+        module = models.make_module(spec, TINY.seed, torch.float32)
+        report = module_step.dplab_module_steps(TINY, module, X, y, 16, **options)()
+        assert report.gradient_method == options.get("gradient_method", "ghost")
+        weights.append(models.flat_parameters(module))
+    torch.testing.assert_close(weights[0], weights[2], rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(weights[1], weights[2], rtol=1e-5, atol=1e-6)

@@ -1,5 +1,4 @@
-"""benchmarks/config.20x.yaml (issue 13): the issue's values (20x the seeds of config.yaml's heaviest sweeps; 10x
-the generalization data sets), valid against the schema, writing to folders of its own, and spreading the sweeps
+"""benchmarks/config.20x.yaml (issue 13): the issue's values (20x the seeds of config.yaml's heaviest sweeps), valid against the schema, writing to folders of its own, and spreading the sweeps
 whose points split their seeds or values over tens of jobs at 50 shards."""
 
 from pathlib import Path
@@ -18,7 +17,6 @@ SCALED = {  # key: factor over config.yaml, as issue 13 lists them
     ("purification", "linear_regression", "seeds"): 20,
     ("purification", "query_release", "seeds"): 20,
     ("generalization", "empirical", "runs"): 20,
-    ("generalization", "empirical", "datasets"): 10,
     ("preprocessing", "fig3", "seeds"): 20,
 }
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from dplab.learning.projections import Ball, Interval, NoProjection, Projection, project_l2_ball
+from dplab.learning.projections import Ball, Interval, NoProjection, Projection
+from dplab.numerics import project_l2_ball
 
 
 def _t(values) -> torch.Tensor:

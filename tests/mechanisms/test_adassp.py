@@ -17,7 +17,6 @@ from dplab.mechanisms.adassp import (
     excess_mse,
     laplace_ssp,
     ols,
-    project_l2_ball,
     pure_adassp,
     pure_adassp_parameters,
     ssp_l1_sensitivities,
@@ -125,11 +124,6 @@ def test_pure_adassp_outputs_in_domain_and_close_to_apx():
     # purification moves a point by Laplace noise (b ~ 1e-6) except with probability omega = 1/n^2 (uniform draw)
     assert np.mean(moved > 1e-3) <= 5 / 300**2 * 2000 + 1e-9
     assert np.isfinite(out["theta"]).all()
-
-
-def test_project_l2_ball():
-    t = np.array([[3.0, 4.0], [0.3, 0.4], [0.0, 0.0]])
-    np.testing.assert_allclose(project_l2_ball(t, 1.0), [[0.6, 0.8], [0.3, 0.4], [0.0, 0.0]])
 
 
 def test_ssp_l1_sensitivities_brute_force():

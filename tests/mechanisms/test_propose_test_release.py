@@ -8,9 +8,9 @@ import torch
 
 from dplab.data.preprocessing_datasets import low_rank_dataset
 from dplab.mechanisms.propose_test_release import (
-    propose_test_release,
     ptr_distance_statistic,
     ptr_dp_gd_noise,
+    ptr_pca_dp_gd,
     ptr_refusal_probability,
     ptr_test,
     ptr_threshold,
@@ -48,12 +48,10 @@ def test_unsafe_dataset_releases_with_probability_at_most_delta_over_4():
 def test_refused_runs_are_nan_and_released_runs_are_in_the_ball():
     rng = np.random.default_rng(2)
     data = low_rank_dataset(rng, 400, 5, 1, 0.02)
-    out = propose_test_release(data.X, data.y, 1, 0.2, 1.0, 1e-3, 5, 1.0, 1.0, rng, torch.Generator().manual_seed(0), 4)
+    out = ptr_pca_dp_gd(data.X, data.y, 1, 0.2, 1.0, 1e-3, 5, 1.0, 1.0, rng, torch.Generator().manual_seed(0), 4)
     assert np.all(np.isfinite(out)) and np.all(np.linalg.norm(out, axis=1) <= 1 + 1e-9)
     small = low_rank_dataset(rng, 200, 5, 1, 0.02, scale=0.3)
-    out = propose_test_release(
-        small.X, small.y, 1, 0.2, 1.0, 1e-3, 5, 1.0, 1.0, rng, torch.Generator().manual_seed(0), 4
-    )
+    out = ptr_pca_dp_gd(small.X, small.y, 1, 0.2, 1.0, 1e-3, 5, 1.0, 1.0, rng, torch.Generator().manual_seed(0), 4)
     assert np.all(np.isnan(out))
     assert ptr_dp_gd_noise(100, 4, 0.5) == pytest.approx(2 * 2 / 50)
     with pytest.raises(ValueError, match="n=100"):

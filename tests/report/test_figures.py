@@ -23,29 +23,20 @@ from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
 from dplab.report.style import LABELS, plt  # noqa: E402
-from dplab.studies.contraction.plots import PLOTTERS, plot  # noqa: E402
 from dplab.studies.registry import load_study, resolve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
-STUDIES = ("preprocessing", "generalization", "purification")
+STUDIES = ("contraction", "preprocessing", "generalization", "purification")
 MIN_LEGEND_POINTS = 7.0
 
 
 def _figure_cases() -> list[tuple[str, str]]:
-    cases = [
-        ("contraction", figid)
-        for figid in PLOTTERS
-        if (ROOT / "results" / "contraction" / "data" / f"{figid}.csv").exists()
-    ]
-    for name in STUDIES:
-        cases += [(name, artifact.id) for artifact in load_study(name).artifacts if artifact.kind == "figure"]
+    cases = [(name, a.id) for name in STUDIES for a in load_study(name).artifacts if a.kind == "figure"]
     return cases + [("performance", "performance")]
 
 
 def _draw(study: str, figid: str):
-    if study == "contraction":
-        return plot(figid, pd.read_csv(ROOT / "results" / study / "data" / f"{figid}.csv"), CONFIG["contraction"])
     if study == "performance":
         sys.path.insert(0, str(ROOT))
         from benchmarks import report
@@ -60,7 +51,7 @@ def _draw(study: str, figid: str):
         return captured["fig"]
     artifact = load_study(study).artifact(figid)
     frame = pd.read_csv(ROOT / "results" / study / "data" / f"{figid}.csv")
-    return resolve(artifact.plot)(frame, CONFIG[study][artifact.section])
+    return resolve(artifact.plot)(frame, artifact.params(CONFIG[study]))
 
 
 def _segments_meet_box(points: np.ndarray, box: Bbox) -> bool:

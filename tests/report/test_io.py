@@ -6,7 +6,7 @@ import stat
 import pandas as pd
 import pytest
 
-from dplab.report.io import atomic_path, stale_temporaries, write_csv
+from dplab.report.io import as_written, atomic_path, stale_temporaries, write_csv
 
 
 def test_failed_write_leaves_nothing(tmp_path):
@@ -58,3 +58,11 @@ def test_a_killed_write_is_cleaned_by_the_next_write_of_the_same_target(tmp_path
         temporary.write_bytes(b"png")
     assert stale_temporaries(target) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["fig3.png"] + [p.name for p in unrelated])
+
+
+def test_as_written_is_the_frame_read_back_from_its_csv(tmp_path):
+    frame = pd.DataFrame({"i": [1, 2], "x": [1 / 3, 2e-300], "name": ["a", "b"]})
+    write_csv(frame, tmp_path / "f.csv")
+    stored = pd.read_csv(tmp_path / "f.csv")
+    pd.testing.assert_frame_equal(as_written(frame), stored)
+    assert as_written(frame)["x"].iloc[0] != frame["x"].iloc[0]  # 12 significant digits, not the full double

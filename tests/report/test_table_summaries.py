@@ -78,7 +78,10 @@ def test_empirical_summary_is_the_reference_t_slice():
     reference = frame[frame["t"] == CONFIG["generalization"][artifact.section]["reference_t"]]
     assert len(summary) == reference[["n", "sigma"]].drop_duplicates().shape[0]
     first = reference.sort_values(["n", "sigma", "d"]).iloc[0]
-    assert summary.iloc[0][f"test error, d = {first['d']}"] == f"{first['test_error']:.3g}"
+    assert summary.iloc[0][f"E[R − R̂] [CI], d = {first['d']}"] == (
+        f"{first['mean_gap']:.2g} [{first['gap_ci_low']:.2g}, {first['gap_ci_high']:.2g}]"
+    )
+    assert summary.iloc[0]["sets × runs"] == f"{first['datasets']} × {first['replicates'] // first['datasets']}"
     no_privacy = summary[summary["σ"] == 0]
     assert (no_privacy["Thm 1 HP bound (valid)"] == "no bound").all()
     assert np.all(summary["T"] == CONFIG["generalization"][artifact.section]["reference_t"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dplab.verify import compare_results, main
+from dplab.verify import compare_results, fresh_run_command, main
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = (
@@ -108,3 +108,23 @@ def test_bad_arguments():
         compare_results("/nonexistent/fresh", ROOT / "results")
     with pytest.raises(ValueError, match="rtol"):
         compare_results(ROOT / "results", ROOT / "results", rtol=-1.0)
+
+
+def test_fresh_run_writes_only_into_its_own_folder(tmp_path):
+    command = fresh_run_command(tmp_path, cores=3)
+    assert command[1:5] == ["-m", "snakemake", "--cores", "3"]
+    assert command[-2:] == [f"results={tmp_path / 'results'}", f"work={tmp_path / 'work'}"]
+    with pytest.raises(ValueError, match="cores=0"):
+        fresh_run_command(tmp_path, cores=0)
+
+
+def test_run_mode_needs_the_repository_root_and_takes_one_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="repository's root"):
+        main(["--run"])
+    with pytest.raises(SystemExit):
+        main(["--run", "a", "b"])
+    assert "allowed: at most one folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["only-one"])
+    assert "allowed: two folders" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import pytest
 from dplab.studies.registry import load_study
 from dplab.workflow_helpers import dplab_sources
 
-STUDIES = ("preprocessing", "generalization", "purification")
+STUDIES = ("contraction", "preprocessing", "generalization", "purification")
 ARTIFACTS = [(name, a) for name in STUDIES for a in load_study(name).artifacts]
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -108,3 +108,54 @@ def test_a_sweep_is_identical_whatever_the_number_of_shards(shards):
     pd.testing.assert_frame_equal(combined, whole)
     assert list(whole["k"]) == [k for k in range(7) for _ in range(2)]
     assert whole["total"].nunique() == 1
+
+
+def test_an_empty_shard_does_not_turn_integer_columns_into_floats():
+    artifact = Artifact("sweep", "figure", "s", lambda *a: None, "c", plot="m:f", points="m:p")
+    full = pd.DataFrame({"n": [1, 2], "_point": [0, 1]})
+    empty = pd.DataFrame({"_point": []})
+    combined = combine_shards(artifact, [full, empty], {})
+    assert combined["n"].dtype.kind == "i"
+    assert combined.equals(combine_shards(artifact, [full], {}))
+
+
+def test_a_section_is_a_key_a_dotted_path_or_a_tuple_of_them():
+    from dplab.studies.registry import section_params
+
+    study_config = {"figures": {"fig2": {"n": 40}}, "audit": {"n": 10}, "other": 1}
+    assert section_params(study_config, "audit") == {"n": 10}
+    assert section_params(study_config, "figures.fig2") == {"n": 40}
+    assert section_params(study_config, ("audit", "figures.fig2")) == {"audit": {"n": 10}, "figures.fig2": {"n": 40}}
+    assert section_params(study_config, ()) == {}
+    with pytest.raises(ValueError, match="section 'figures.fig9' is invalid: no key 'fig9'"):
+        section_params(study_config, "figures.fig9")
+    artifact = Artifact("f1", "figure", "figures.fig2", compute, "c", plot=plot)
+    assert artifact.params(study_config) == {"n": 40}
+
+
+def test_the_seed_derives_from_the_artifact_unless_it_keeps_the_base_seed():
+    from dplab.seeding import derive_seed
+
+    figure = Artifact("f1", "figure", "s", compute, "c", plot=plot)
+    assert figure.seed(7, "demo") == derive_seed(7, "demo", "f1") != 7
+    assert Artifact("f1", "figure", "s", compute, "c", plot=plot, base_seed=True).seed(7, "demo") == 7
+
+
+def test_a_figure_may_publish_a_table_of_its_data():
+    with pytest.raises(ValueError, match="only a figure can also publish a table, not a table"):
+        Artifact("t1", "table", "s", compute, "c", table=lambda frame, params: frame)
+    figure = Artifact("f1", "figure", "s", compute, "c", plot=plot, table="dplab.studies.contraction.utility:x")
+    assert "dplab.report.tables" in figure.compute_modules() and "dplab.studies.contraction.utility" in (
+        figure.compute_modules()
+    )
+    study = Study("demo", "Demo", "Paper", (figure,), claims=lambda frames, cfg: [], schema={})
+    assert study.ids("figure") == study.ids("table") == ["f1"] and study.data_path("f1") == "data/f1.csv"
+
+
+def test_a_sweep_without_points_is_not_declared():
+    sweep = Artifact("s1", "figure", "s", point_rows, "c", plot=plot, points=lambda params: params["points"])
+    table = Artifact("t1", "table", "s", compute, "c")
+    study = Study("demo", "Demo", "Paper", (sweep, table), claims=lambda frames, cfg: [], schema={})
+    assert study.declared({"s": {"points": [{"k": 1}]}}) == (sweep, table)
+    assert study.declared({"s": {"points": []}}) == (table,)
+    assert study.ids("figure", {"s": {"points": []}}) == [] and study.ids("figure") == ["s1"]

@@ -2,6 +2,7 @@
 identical CSVs on a second run, and bad configurations stopped before any job."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+
+from dplab.report.claims import VERDICTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
@@ -45,7 +48,7 @@ def test_output_contract(runs):
         assert data.groupby(["i", "method"]).size().min() >= 200
     claims = pd.read_csv(study / "claims.csv")
     assert list(claims.columns) == ["claim_id", "source", "statement", "verdict", "evidence", "artifact"]
-    assert set(claims["verdict"]) <= {"holds", "fails", "partial", "erratum"}
+    assert set(claims["verdict"]) <= set(VERDICTS)
     for artifact in claims["artifact"]:
         assert (results / artifact).exists(), artifact
     audits = claims.set_index("claim_id").loc[["thm4_audit", "thm3_audit", "prop1_audit", "thm5_random_stopping"]]
@@ -79,6 +82,22 @@ def test_second_run_gives_identical_csvs(runs):
     assert len(csvs) >= 10
     for path in csvs:
         assert (first / path).read_bytes() == (second / path).read_bytes(), path
+
+
+def test_verify_passes_on_an_independent_run_and_fails_on_a_flipped_verdict(runs, tmp_path):
+    """``python -m dplab.verify`` as a user runs it: two independent runs agree; one flipped verdict fails it."""
+    first, second = runs
+    verify = [sys.executable, "-m", "dplab.verify"]
+    passed = subprocess.run([*verify, str(second), str(first)], capture_output=True, text=True)
+    assert passed.returncode == 0, passed.stdout[-3000:]
+    flipped = tmp_path / "flipped"
+    shutil.copytree(second, flipped)
+    claims = pd.read_csv(flipped / "contraction" / "claims.csv")
+    claims.loc[0, "verdict"] = "fails" if claims.loc[0, "verdict"] != "fails" else "holds"
+    claims.to_csv(flipped / "contraction" / "claims.csv", index=False)
+    failed = subprocess.run([*verify, str(flipped), str(first)], capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert f"verdict of {claims.loc[0, 'claim_id']!r} flipped" in failed.stdout
 
 
 @pytest.mark.parametrize(
@@ -144,6 +163,8 @@ def test_the_snakemake_report_holds_every_artifact(local_quick_run, tmp_path):
 
 
 SWEEPS = [
+    "contraction/data/ext_audit_gaussian.csv",
+    "contraction/data/ext_audit_laplace.csv",
     "generalization/data/f8.csv",
     "purification/data/ext_dp_erm.csv",
     "purification/data/ext_dp_erm_sc.csv",

@@ -1,27 +1,31 @@
 # Synthetic datasets (no downloads: everything is generated from the configuration's seed).
 
 
-rule logistic_dataset:
-    """Synthetic logistic-regression data (train and test) for PNSGD's utility, spec section 4.5."""
-    input:
-        code=dplab_sources("dplab.data.synthetic"),
-    output:
-        f"{WORK}/datasets/contraction_logistic_{{noise}}.npz",
-    log:
-        f"{LOGS}/logistic_dataset/{{noise}}.log",
-    benchmark:
-        f"{BENCH}/logistic_dataset/{{noise}}.tsv"
-    conda:
-        CONDA_ENV
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        data=lambda wc: CONTRACTION["utility"][wc.noise],
-        test_size=CONTRACTION["utility"]["test_size"],
-        seed=config["seed"],
-    script:
-        "../scripts/logistic_dataset.py"
+if "contraction" in config["studies"]:
+
+    rule logistic_dataset:
+        """Synthetic logistic-regression data (train and test) for our PNSGD utility experiment (ext_utility)."""
+        input:
+            code=dplab_sources("dplab.data.synthetic"),
+        output:
+            f"{WORK}/datasets/contraction_logistic_{{noise}}.npz",
+        log:
+            f"{LOGS}/logistic_dataset/{{noise}}.log",
+        benchmark:
+            f"{BENCH}/logistic_dataset/{{noise}}.tsv"
+        wildcard_constraints:
+            noise="gaussian|laplace",
+        conda:
+            CONDA_ENV
+        resources:
+            mem_mb=1000,
+            runtime=5,
+        params:
+            data=lambda wc: CONTRACTION["utility"][wc.noise],
+            test_size=CONTRACTION["utility"]["test_size"],
+            seed=config["seed"],
+        script:
+            "../scripts/logistic_dataset.py"
 
 
 if "preprocessing" in config["studies"]:

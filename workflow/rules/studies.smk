@@ -12,8 +12,8 @@ def registered_targets():
     targets = []
     for name, study in REGISTERED.items():
         folder = f"{RESULTS}/{name}"
-        targets += expand(f"{folder}/figures/{{a}}.{{ext}}", a=study.ids("figure"), ext=["png", "pdf"])
-        targets += expand(f"{folder}/tables/{{a}}.{{ext}}", a=study.ids("table"), ext=["csv", "md"])
+        targets += expand(f"{folder}/figures/{{a}}.{{ext}}", a=study.ids("figure", config[name]), ext=["png", "pdf"])
+        targets += expand(f"{folder}/tables/{{a}}.{{ext}}", a=study.ids("table", config[name]), ext=["csv", "md"])
         targets.append(f"{folder}/claims.csv")
     return targets
 
@@ -38,7 +38,7 @@ def derived_source(name, artifact):
 
 def shard_count(name, artifact):
     """How many jobs a sweep artifact's points are split into (0 for an artifact that is not a sweep)."""
-    return min(config["shards"], len(artifact.sweep(config[name][artifact.section])))
+    return min(config["shards"], len(artifact.sweep(artifact.params(config[name]))))
 
 
 def shard_files(name, artifact):
@@ -47,17 +47,19 @@ def shard_files(name, artifact):
 
 
 def data_outputs(name, artifact):
+    """A figure's CSV, a table's CSV and Markdown, or both for a figure that also publishes a table."""
     folder = f"{RESULTS}/{name}"
-    if artifact.kind == "figure":
-        return {"csv": f"{folder}/data/{artifact.id}.csv"}
-    return {
-        "csv": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"),
+    table = {
+        "table": in_report(f"{folder}/tables/{artifact.id}.csv", name, "tables"),
         "md": f"{folder}/tables/{artifact.id}.md",
     }
+    if artifact.kind == "table":
+        return {"csv": table["table"], "md": table["md"]}
+    return {"csv": f"{folder}/data/{artifact.id}.csv", **(table if artifact.table else {})}
 
 
 for _name, _study in REGISTERED.items():
-    for _artifact in _study.artifacts:
+    for _artifact in _study.declared(config[_name]):
         if _artifact.points:
 
             rule:
@@ -83,7 +85,7 @@ for _name, _study in REGISTERED.items():
                 params:
                     study=_name,
                     artifact=_artifact.id,
-                    section=config[_name][_artifact.section],
+                    section=_artifact.params(config[_name]),
                     seed=config["seed"],
                     shards=shard_count(_name, _artifact),
                     inputs=pipeline_inputs(_name, _artifact),
@@ -115,7 +117,7 @@ for _name, _study in REGISTERED.items():
                 study=_name,
                 artifact=_artifact.id,
                 caption=_artifact.caption,
-                section=config[_name][_artifact.section],
+                section=_artifact.params(config[_name]),
                 seed=config["seed"],
                 inputs=pipeline_inputs(_name, _artifact),
             message:
@@ -149,7 +151,7 @@ for _name, _study in REGISTERED.items():
                     study=_name,
                     artifact=_artifact.id,
                     caption=_artifact.caption,
-                    section=config[_name][_artifact.section],
+                    section=_artifact.params(config[_name]),
                 script:
                     "../scripts/study_figure.py"
 
@@ -157,7 +159,7 @@ for _name, _study in REGISTERED.items():
         name:
             f"{_name}_claims"
         input:
-            frames=[f"{RESULTS}/{_name}/{_study.data_path(a.id)}" for a in _study.artifacts],
+            frames=[f"{RESULTS}/{_name}/{_study.data_path(a.id)}" for a in _study.declared(config[_name])],
             code=dplab_sources(module_of(_study.claims)),
         output:
             in_report(f"{RESULTS}/{_name}/claims.csv", _name, "claims"),

@@ -1,4 +1,4 @@
-"""Grid-exact output laws of PNSGD on every neighbouring instance and position (spec 4.2-4.3)."""
+"""Grid-exact output laws of PNSGD on every neighbouring instance and position (our audit design for Asoodeh et al. 2020)."""
 
 import numpy as np
 

@@ -2,8 +2,6 @@
 
 from pathlib import Path
 
-import yaml
-
 from dplab.report.index import render_index
 from dplab.report.io import write_text
 from dplab.studies.registry import load_study
@@ -12,14 +10,9 @@ from dplab.workflow_helpers import mock_snakemake, setup_script
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository
     snakemake = mock_snakemake("results_index", configfiles=("config.quick.yaml",))
 log = setup_script(snakemake)
-with open(snakemake.input.captions, encoding="utf-8") as handle:
-    captioned = yaml.safe_load(handle)
 studies = {}
 for name, declared in snakemake.params.declared.items():
-    if name in captioned:
-        meta = captioned[name]
-    else:
-        study = load_study(name)
-        meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
+    study = load_study(name)
+    meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
     studies[name] = {**meta, "figures": declared["figures"], "tables": declared["tables"]}
 write_text(render_index(Path(snakemake.output[0]).parent, studies), snakemake.output[0])

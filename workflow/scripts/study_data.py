@@ -6,7 +6,6 @@ import pandas as pd
 
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
-from dplab.seeding import derive_seed
 from dplab.studies.registry import combine_shards, load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
@@ -15,7 +14,7 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/s
 log = setup_script(snakemake)
 study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
-seed = derive_seed(snakemake.params.seed, study, artifact_id)
+seed = artifact.seed(snakemake.params.seed, study)
 log.info("seed %d", seed)
 if artifact.points:
     frame = combine_shards(
@@ -30,7 +29,10 @@ else:
     frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
 log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
-    write_csv(frame, snakemake.output[0])
+    write_csv(frame, snakemake.output.csv)
+    if artifact.table:  # the figure's numbers as a table too (Artifact.table)
+        shown = resolve(artifact.table)(frame, snakemake.params.section)
+        write_table(shown, snakemake.output.table.removesuffix(".csv"), caption=artifact.caption)
 else:
     summary = resolve(artifact.summary)(frame, snakemake.params.section) if artifact.summary else None
     write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption, summary=summary)

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 from dplab.report.io import atomic_path
-from dplab.seeding import derive_seed
 from dplab.studies.registry import compute_shard, load_study, shard_points
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
@@ -12,7 +11,7 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/s
 log = setup_script(snakemake)
 study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
-seed = derive_seed(snakemake.params.seed, study, artifact_id)  # the artifact's seed: the same for every shard
+seed = artifact.seed(snakemake.params.seed, study)  # the artifact's seed: the same for every shard
 section = snakemake.params.section
 indices = shard_points(len(artifact.sweep(section)), snakemake.params.shards, int(snakemake.wildcards.shard))
 log.info("seed %d, points %s", seed, indices)

@@ -237,8 +237,9 @@ def optimal_epsilon(eps: float, delta: float, T: int, delta_target: float, itera
 
 
 def kov_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao B.4 with P1's
-    middle masses swapped, spec §7.3): P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0), P1 = reversed P0."""
+    """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao, Appendix B.4,
+    with P1's middle masses swapped; erratum: as printed P1 repeats P0's middle masses):
+    P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0), P1 = reversed P0."""
     e, d = float(as_non_negative_array(eps, "eps")), float(_delta(delta))
     p0 = np.array([d, (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e)), 0.0])
     return p0, p0[::-1].copy()
@@ -371,7 +372,8 @@ def thm4_delta_heterogeneous(
 
 def cor3_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:
     """Corollary 3 (Composition III) of He-Wang-Tao: ε′ = Tε tanh(ε/2) + sqrt(2 log(1/δ̃) Tε²), capped at Tε
-    (basic composition; spec §7.14)."""
+    (basic composition; Corollary 3's ε′ can exceed Tε, so the cap
+    is our correction)."""
     e, t, dt = as_non_negative_array(eps, "eps"), _steps(T), _delta_tilde(delta_tilde)
     return scalar_or_array(np.minimum(t * e * np.tanh(e / 2.0) + e * np.sqrt(2.0 * t * -np.log(dt)), t * e))
 
@@ -425,7 +427,8 @@ def cor3_delta(
 def min_epsilon_at_target(
     method: str, eps: float, delta: float, T: int, delta_target: float, n_scan: int = 20000
 ) -> float:
-    """Smallest ε′ each method certifies with δ′ ≤ δ_target (+inf if none), spec §2.4:
+    """Smallest ε′ each method certifies with δ′ ≤ δ_target (+inf if none), for He-Wang-Tao's composition
+    theorems (Theorem 4, Corollaries 2 and 3) and the baselines they compare with:
 
     - basic: Tε if Tδ ≤ δ_target; drv: δ̃ = δ_target − Tδ; kov: δ̃ = 1 − (1−δ_target)/(1−δ)^T;
     - optimal: :func:`optimal_epsilon`;

@@ -92,7 +92,7 @@ def _log_theta_right_tail(a: np.ndarray, ratio: np.ndarray) -> np.ndarray:
 
 
 def _log_theta_bulk(eps: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """log θ for a < 0 (so Q(a) > 1/2):  log Q(a) + log1p(−exp(ε + log Q(b) − log Q(a)))  (spec §2.3)."""
+    """log θ for a < 0 (so Q(a) > 1/2):  log Q(a) + log1p(−exp(ε + log Q(b) − log Q(a)))  (eq. (10) in log space)."""
     log_q_a = log_ndtr(-a)
     return log_q_a + log1mexp(eps + log_ndtr(-b) - log_q_a)
 
@@ -124,7 +124,7 @@ def gaussian_hockey_stick(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarra
 
 
 def gaussian_hockey_stick_complement(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarray:
-    """1 − θ_{e^ε}(r) computed without cancellation as Φ(a) + e^ε Q(b), a, b = ε/r ∓ r/2 (spec §2.3).
+    """1 − θ_{e^ε}(r) computed without cancellation as Φ(a) + e^ε Q(b), a, b = ε/r ∓ r/2 (from eq. (10)).
 
     Needed where θ is close to 1 (Theorem 5 divides by 1 − θ).  e^ε Q(b) = exp(ε + log Q(b)) ≤ 1 cannot
     overflow.  Equals 1 at r = 0 and 0 at r = +inf; clipped to [0, 1].

@@ -1,13 +1,16 @@
 """Empirical privacy auditing: exact numerical laws of 1-D noisy chains and Monte-Carlo lower bounds.
 
 Submodules:
-    grid        exact binned law of projected 1-D PNSGD (spec paperB §4.2, §4.4)
-    instances   neighbouring-dataset family A–D and their swapped orders (spec paperB §4.3)
+    grid        exact binned law of projected 1-D PNSGD (our audit design for Asoodeh et al. 2020)
+    instances   neighbouring-dataset family A–D and their swapped orders (our audit instances)
     auditor     audit_samplers: event selection on half the samples, Clopper–Pearson bound on the other half
-    montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (spec paperB §4.3)
+    accountant_check  check_dpsgd_accountant: dp_accounting's DP-SGD bounds against the engine's own sampler
+    montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (eq. (7) of Asoodeh et al. 2020)
 """
 
 from __future__ import annotations
+
+import importlib
 
 from dplab.audit.auditor import AuditResult, audit_samplers
 from dplab.audit.grid import (
@@ -36,6 +39,7 @@ from dplab.audit.montecarlo import (
 __all__ = [
     "INSTANCE_NAMES",
     "NOISE_NAMES",
+    "AccountantCheck",
     "AuditInstance",
     "AuditResult",
     "HockeyStickLowerBound",
@@ -43,6 +47,8 @@ __all__ = [
     "audit_instance",
     "audit_samplers",
     "bin_index",
+    "check_dpsgd_accountant",
+    "check_pnsgd_accountant",
     "clopper_pearson",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
@@ -52,8 +58,22 @@ __all__ = [
     "hockey_stick_lower_bound_from_counts",
     "kernel_matrix",
     "linear_loss_psi",
+    "plot_accountant_check",
     "pnsgd_output_laws",
     "point_mass",
     "privacy_loss_bound",
     "propagate",
 ]
+
+_LAZY = {
+    name: "dplab.audit.accountant_check"
+    for name in ("AccountantCheck", "check_dpsgd_accountant", "check_pnsgd_accountant", "plot_accountant_check")
+}
+
+
+def __getattr__(name: str):
+    """The accountant check imports torch and dp_accounting: load it on first use (PEP 562), so that the exact laws
+    and the auditor stay light to import."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dplab.audit' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name]), name)

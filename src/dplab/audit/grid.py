@@ -1,4 +1,5 @@
-"""Exact numerical law of a projected 1-D noisy chain on [a, b] (spec paperB §4.2).
+"""Exact numerical law of a projected 1-D noisy chain on [a, b] (our audit design: a near-exact reference for
+the bounds of Asoodeh, Diaz, Calmon 2020; the paper has no such computation).
 
 In one dimension the output of projected noisy SGD (PNSGD, Algorithm 1 of Asoodeh, Diaz, Calmon 2020)
 Y_{t+1} = Π_[a,b](ψ_{x_{t+1}}(Y_t) + lr·scale·Z_{t+1}) has a law made of an atom at a, a density on (a, b)
@@ -7,10 +8,11 @@ and an atom at b. We bin it on a uniform grid as a probability vector
     [atom_a, cell_1, ..., cell_N, atom_b]        (length N + 2),
 
 and propagate it with row-stochastic kernel matrices whose rows are the exact binned laws of one step
-started from a representative input point (a, the cell centres, b).  Two approximations remain (spec §4.2):
+started from a representative input point (a, the cell centres, b).  Two approximations remain:
 mass inside a cell is moved as if it sat at the cell centre, and the final output is binned.  Both vanish as
 N grows; with an exact first step from a point mass, a one-step chain is exact whenever the likelihood-ratio
-level sets are unions of cells (spec check 25).
+level sets are unions of cells (e.g. n = i = 1, [a, b] = [0, 40], y0 = 20, x = ±0.5, unit noise scale and N a
+multiple of 40 give θ_{e^ε}(1) of the paper's eq. (10) exactly: 0.382925 at ε = 0, 0.126937 at ε = 1).
 
 The paper's randomly stopped variant (Theorem 5) outputs Y_T with T ~ Unif{1..n}; its law is the uniform
 mixture (1/n) Σ_{t=1..n} law(Y_t) (proof of Theorem 5), which ``pnsgd_output_laws(..., random_stop=True)``
@@ -71,7 +73,7 @@ def _noise_cdf_sf(noise: str) -> Callable[[np.ndarray], tuple[np.ndarray, np.nda
 
 @dataclass(frozen=True)
 class UniformGrid:
-    """Uniform partition of [a, b] into ``n_cells`` cells, plus one atom at each end (spec §4.2 step 1).
+    """Uniform partition of [a, b] into ``n_cells`` cells, plus one atom at each end.
 
     State layout (length n_cells + 2): [atom at a, cell_1, ..., cell_N, atom at b].
     """
@@ -130,7 +132,7 @@ def point_mass(grid: UniformGrid, y0: float) -> np.ndarray:
 
 
 def kernel_matrix(grid: UniformGrid, means: np.ndarray, *, scale: float, noise: str) -> np.ndarray:
-    """Binned laws of Π_[a,b](m + scale·Z), one row per mean m (spec §4.2 step 2).
+    """Binned laws of Π_[a,b](m + scale·Z), one row per mean m.
 
     With F, sf the standard cdf / survival function of Z (noise "gaussian" or "laplace") and
     z_j = (e_j − m)/scale:
@@ -167,7 +169,7 @@ def _successive_laws(initial: np.ndarray, kernels: Sequence[np.ndarray]) -> Iter
 
 
 def propagate(grid: UniformGrid, initial: np.ndarray, kernels: Sequence[np.ndarray]) -> np.ndarray:
-    """Law after applying ``kernels`` in order to ``initial``: μ K_1 K_2 ... K_T (spec §4.2 step 4)."""
+    """Law after applying ``kernels`` in order to ``initial``: μ K_1 K_2 ... K_T."""
     law = _validated_law(grid, initial, "initial")
     for step, kernel in enumerate(kernels, start=1):
         if np.shape(kernel) != (grid.size, grid.size):
@@ -178,7 +180,8 @@ def propagate(grid: UniformGrid, initial: np.ndarray, kernels: Sequence[np.ndarr
 
 
 def linear_loss_psi(lr: float) -> GradientStep:
-    """Gradient-step map of the linear audit loss ℓ(y, x) = x·y + const: ψ_x(y) = y − lr·x (spec §4.3)."""
+    """Gradient-step map of the linear audit loss ℓ(y, x) = x·y + const: ψ_x(y) = y − lr·x (the loss of
+    our audit instances, :mod:`dplab.audit.instances`)."""
     lr = positive_finite("lr", lr)
 
     def psi(y: np.ndarray, x: float) -> np.ndarray:
@@ -212,8 +215,8 @@ def pnsgd_output_laws(
     """Binned laws (p, q) of the PNSGD output on ``data`` and ``data_prime``, started at the point mass y0.
 
     Y_{t+1} = Π_[a,b](ψ_{x_{t+1}}(Y_t) + lr·scale·Z_{t+1}), Algorithm 1 of Asoodeh et al. (2020); ``scale`` is
-    σ (Gaussian) or the Laplace scale v of Z, so the added noise has scale lr·scale (spec §2.0).  The first
-    step is exact (kernel row computed at y0 itself, spec §4.2 step 3); later steps use the grid kernels
+    σ (Gaussian) or the Laplace scale v of Z, so the added noise has scale lr·scale (Algorithm 1 adds η·Z).  The first
+    step is exact (kernel row computed at y0 itself); later steps use the grid kernels
     K_x with means ψ_x(grid.points), built once per distinct x.  The datasets may differ anywhere.
 
     With ``random_stop=True`` the laws of the randomly stopped output Y_T, T ~ Unif{1..n}, are returned:
@@ -243,7 +246,8 @@ def privacy_loss_bound(p: np.ndarray, q: np.ndarray) -> float:
     """Largest binned privacy loss max_{k: p_k > 0} log(p_k / q_k) (+inf if some q_k = 0 < p_k).
 
     Σ_k [p_k − e^ε q_k]_+ = 0 exactly for every ε at or above this value, so the grid δ_num(ε) of the
-    binned laws vanishes there (e.g. 0.3616 for G1, instance A, i = 39; spec review notes).
+    binned laws vanishes there (e.g. 0.3616 for the audit configuration G1 of
+    config.yaml, instance A, i = 39).
     Computed as a difference of logs, so tiny masses do not underflow the ratio.
     """
     p = as_non_negative_array(p, "p")

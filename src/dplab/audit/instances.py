@@ -1,4 +1,5 @@
-"""Neighbouring-dataset family for auditing 1-D PNSGD with the linear loss (spec paperB §4.3).
+"""Neighbouring-dataset family for auditing 1-D PNSGD with the linear loss (our audit design; Asoodeh, Diaz,
+Calmon 2020 run no experiment).
 
 With ℓ(y, x) = x·y + const and x ∈ [−L, L], the gradient step ψ_x(y) = y − lr·x is a pure shift, and the
 worst-case sensitivity 2·lr·L of Lemma 3 / eq. (24) of Asoodeh et al. (2020) is attained with x_i = +L in one
@@ -10,7 +11,7 @@ Instances (positions t are 1-based; the differing record sits at t = i):
     C: x_t = −L for t < i, x_t = +L for t > i;  y0 = b
     D: x_t = −L for all t ≠ i;                  y0 = b
 Original orientation: x_i = +L in ``data`` and −L in ``data_prime``.  Because E_γ is not symmetric, the
-"_swapped" variants exchange the two datasets (added in the spec's review notes).
+"_swapped" variants exchange the two datasets (DP needs both orders).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 
 def audit_instance(name: str, *, n: int, i: int, a: float, b: float, L: float) -> AuditInstance:
-    """The neighbouring pair ``name`` of spec §4.3 for n records, differing position i, domain [a, b].
+    """The neighbouring pair ``name`` (see the module docstring) for n records, differing position i, domain [a, b].
 
     ``name`` is one of INSTANCE_NAMES; the "_swapped" variants exchange ``data`` and ``data_prime``.
     """

@@ -1,4 +1,5 @@
-"""Honest Monte-Carlo lower bounds on E_γ and ε from samples (spec paperB §4.3; anchors_dp.md §3).
+"""Honest Monte-Carlo lower bounds on E_γ and ε from samples (our audit design: the
+classic threshold-event audit with exact Clopper–Pearson intervals).
 
 For any event A fixed before sampling, P(A) − γ Q(A) ≤ E_γ(P‖Q) = sup_A [P(A) − γ Q(A)] (eq. (7) of
 Asoodeh, Diaz, Calmon 2020).  With m_p samples of P and m_q samples of Q, k_p and k_q of which fall in A,
@@ -195,7 +196,7 @@ def epsilon_lower_bound_from_counts(
     """(1 − alpha)-confidence lower bound on ε at a given δ: max(0, log((P_lo − δ)/Q_hi)), 0 if P_lo <= δ.
 
     (ε, δ)-DP implies P(A) ≤ e^ε Q(A) + δ for the fixed event A (eq. (5)); P_lo and Q_hi are one-sided
-    Clopper–Pearson bounds of level 1 − alpha/2 each (anchors_dp.md §3, step 4).
+    Clopper–Pearson bounds of level 1 − alpha/2 each, combined by a union bound.
     """
     alpha = probability("alpha", alpha)
     delta = float(delta)

@@ -4,9 +4,10 @@
   of a centre point, every other point farther than 4η) plus isolated points, in the unit ball of ℝ^d.
 - :func:`with_missing_values`: missing values at a controlled rate (MCAR: exactly round(rate·n) rows, each missing
   a chosen number of features among the imputable ones).
-- :func:`low_rank_dataset`: approximately low-rank data (spec §3, Fig. 3 generator): x = U_k z + tail_sd·U_⊥g,
-  k latent factors of magnitude in [0.8, 1]·scale/√k, projected onto the unit ball, with logistic labels; its
-  eigen-gap δ^k of Σ = XᵀX/n is reported.
+- :func:`low_rank_dataset`: approximately low-rank data (our generator for the "synthetic approximately low rank
+  dataset" of Sec. 5.2 and Fig. 3, which the paper does not specify): x = U_k z + tail_sd·U_⊥g, k latent
+  factors of magnitude in [0.8, 1]·scale/√k, projected onto the unit ball, with logistic labels; its eigen-gap
+  δ^k of Σ = XᵀX/n is reported.
 """
 
 from __future__ import annotations
@@ -108,8 +109,9 @@ class LowRankDataset:
 def low_rank_dataset(
     rng: np.random.Generator, n: int, d: int, k: int, tail_sd: float, scale: float = 1.0, label_scale: float = 4.0
 ) -> LowRankDataset:
-    """Spec §3 generator: U random orthogonal; z_ij = ±u_ij·scale/√k, u ~ U[0.8, 1]; x = U_k z + tail_sd·U_⊥g;
-    rows projected onto the unit ball; Pr[y = 1] = sigmoid(label_scale·⟨θ†, x⟩/rms), θ† a unit vector in span U_k.
+    """Our generator for Fig. 3 (the paper does not specify one): U random orthogonal; z_ij = ±u_ij·scale/√k,
+    u ~ U[0.8, 1]; x = U_k z + tail_sd·U_⊥g; rows projected onto the unit ball;
+    Pr[y = 1] = sigmoid(label_scale·⟨θ†, x⟩/rms), θ† a unit vector in span U_k.
     λ_k ≈ 0.813·scale²/k, so ``scale`` controls the eigen-gap."""
     n, d = _check_int("n", n, 2), _check_int("d", d, 2)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k < d:

@@ -1,4 +1,5 @@
-"""Synthetic logistic-regression data with features in the unit ball (spec §4.5 of paper B, utility companion X5).
+"""Synthetic logistic-regression data with features in the unit ball (our PNSGD utility experiment; Asoodeh,
+Diaz, Calmon 2020 run none).
 
 Features have ‖x‖ ≤ 1, so the logistic loss is 1-Lipschitz and 1/4-smooth in w (:class:`dplab.learning.LogisticLoss`),
 which is what Theorems 3–5 of Asoodeh, Diaz, Calmon (2020) assume with L = 1.
@@ -36,8 +37,8 @@ def logistic_regression_dataset(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(X, y, w_star): X float64 (n, d) with ‖x_j‖ ≤ 1, labels y ∈ {−1.0, +1.0} (n,), teacher w_star (d,).
 
-    w_star = (w_star_norm/√d)·𝟙 (so ‖w_star‖ = w_star_norm; d = 1 gives w* = w_star_norm = 2, as the spec's
-    Laplace case), and P(y_j = +1 | x_j) = sigmoid(⟨w_star, x_j⟩). "uniform_interval" (x ~ U[−1, 1]) needs d = 1.
+    w_star = (w_star_norm/√d)·𝟙 (so ‖w_star‖ = w_star_norm; d = 1 gives w* = w_star_norm), and
+    P(y_j = +1 | x_j) = sigmoid(⟨w_star, x_j⟩). "uniform_interval" (x ~ U[−1, 1]) needs d = 1.
     Deterministic from ``seed`` (numpy ``default_rng``; features drawn first, then the label uniforms).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:

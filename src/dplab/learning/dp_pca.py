@@ -1,5 +1,5 @@
 """DP-PCA as used for Fig. 3(b) of Hu, Sanyal, Schölkopf (2024): Gaussian covariance perturbation (SuLQ /
-"Analyze Gauss", Blum et al. 2005, Dwork et al. 2014; spec §3 [PROPOSED], the paper only names "DP-PCA").
+"Analyze Gauss", Blum et al. 2005, Dwork et al. 2014; our choice: the paper only names "DP-PCA").
 
 Σ̂ = (1/n)XᵀX + E, E symmetric with i.i.d. N(0, s²) upper-triangle (and diagonal) entries; release the top-k
 eigenvectors of Σ̂. Replace-one sensitivity of (1/n)XᵀX in Frobenius norm: ‖xxᵀ − x'x'ᵀ‖_F ≤ √2 for ‖x‖ ≤ 1,

@@ -7,11 +7,11 @@ advanced together as the rows of a ``(runs, d)`` tensor):
 
 with Z i.i.d. per run and per coordinate: Gaussian N(0, σ²) (``noise_scale`` = σ), Laplace 𝓛(0, v) with density
 e^{−|z|/v}/(2v) (``noise_scale`` = v), or absent. As in Algorithm 1 of Asoodeh, Diaz, Calmon (2020), the noise is
-added to the gradient, so the iterate receives −lr·Z: per-step std lr·σ (Laplace scale lr·v) (spec §2.0).
+added to the gradient, so the iterate receives −lr·Z: per-step std lr·σ (Laplace scale lr·v).
 
 How each method is configured (:class:`NoisyGradientConfig` fields):
 
-- **PNSGD** (paper B, Algorithm 1): ``sampling="single_pass"`` (sample t at step t, in the data's fixed order, batch
+- **PNSGD** (Asoodeh, Diaz, Calmon 2020, Algorithm 1): ``sampling="single_pass"`` (sample t at step t, in the data's fixed order, batch
   size 1, ``steps`` = n), ``noise="gaussian"`` (Theorem 4) or ``"laplace"`` (Theorem 3, 1-D), ``projection`` =
   :class:`~dplab.learning.projections.Interval` or :class:`~dplab.learning.projections.Ball`, no clipping.
   ``stopping="uniform_random"`` is the randomly stopped variant of Theorem 5 (T ~ Unif{1..steps}, output Y_T,
@@ -22,14 +22,14 @@ How each method is configured (:class:`NoisyGradientConfig` fields):
   add/remove-neighbour accounting of Poisson sampling assumes).
 - **DP-GD**: ``sampling="full_batch"`` (normaliser ``batch_size`` = n unless given), noise std σ·C/n.
 - **SGLD**: the Langevin step w − lr·∇F̂(w) + √(2·lr/β_inv_temp)·ξ is lr·Z with Z of std √(2/(lr·β_inv_temp)):
-  ``noise_scale=sgld_noise_scale(lr, inverse_temperature)``. He, Wang, Tao's SGLD (paper C, Algorithm 1) writes
+  ``noise_scale=sgld_noise_scale(lr, inverse_temperature)``. He, Wang, Tao's SGLD (their Algorithm 1) writes
   w − η[(1/τ)Σ∇ℓ + g], g ~ N(0, σ²I): that is ``noise_scale=σ``, ``sampling="without_replacement"``,
   ``batch_size=τ``.
-- **Laplace noisy GD** (paper D, Lemma 19): ``sampling="full_batch"``, ``noise="laplace"``.
+- **Laplace noisy GD** (Lin et al., purification paper, Lemma 19): ``sampling="full_batch"``, ``noise="laplace"``.
 
 Sampling modes:
 
-- ``"single_pass"``: Algorithm 1 of paper B, sample t at step t in the data's fixed order (``steps`` < n uses the
+- ``"single_pass"``: Algorithm 1 of Asoodeh et al., sample t at step t in the data's fixed order (``steps`` < n uses the
   first ``steps`` samples);
 - ``"full_batch"``: all n samples every step;
 - ``"poisson"``: each sample joins each run's batch independently with probability q = batch_size/n, fresh every
@@ -206,7 +206,7 @@ class NoisyGradientConfig:
       for the other modes.
     - ``steps``: number of updates, or None for one epoch (n for single_pass, 1 for full_batch, n // batch_size).
     - ``stopping`` ∈ {"final", "uniform_random", "average"}: output Y_steps; Y_T with T ~ Unif{1..steps} per run
-      (Theorem 5 of paper B); or the average (1/steps)·Σ_t Y_t of the iterates.
+      (Theorem 5 of Asoodeh et al.); or the average (1/steps)·Σ_t Y_t of the iterates.
     """
 
     lr: float

@@ -1,7 +1,8 @@
 """Empirical risk and its non-private constrained minimiser (the reference point of excess-risk curves).
 
-Spec §4.5 of paper B (utility companion X5): excess empirical risk F(Y_n) − min_{w∈𝕂} F(w) with
-F(w) = (1/n)·Σ_j ℓ(w; x_j, y_j), the minimiser computed by 3000 projected full-batch gradient steps at lr = 1.
+Our utility experiment for PNSGD (Asoodeh, Diaz, Calmon 2020 report none): excess empirical risk
+F(Y_n) − min_{w∈𝕂} F(w) with F(w) = (1/n)·Σ_j ℓ(w; x_j, y_j), the minimiser computed by 3000 projected full-batch
+gradient steps at lr = 1.
 """
 
 from __future__ import annotations

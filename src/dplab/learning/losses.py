@@ -83,9 +83,10 @@ def generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradi
 class LinearLoss:
     """Linear loss ℓ(w; x) = ⟨x, w⟩ + offset; the label is ignored.
 
-    The audit loss of spec §4.3 (paper B): ∇_w ℓ = x, so the gradient step ψ_x(w) = w − lr·x is a pure shift and
-    the worst-case sensitivity 2·lr·L of Lemma 3/eq. (24) is attained with x = +L versus x' = −L. With
-    offset = L·max(|a|, |b|) the loss is non-negative on 𝕂 = [a, b], as the paper's ℓ: 𝕂 × 𝒳 → ℝ_+ requires.
+    The loss of our PNSGD audit instances (:mod:`dplab.audit.instances`): ∇_w ℓ = x, so the gradient step
+    ψ_x(w) = w − lr·x is a pure shift and the worst-case sensitivity 2·lr·L of Asoodeh, Diaz, Calmon (2020),
+    Lemma 3/eq. (24), is attained with x = +L versus x' = −L. With offset = L·max(|a|, |b|) the loss is
+    non-negative on 𝕂 = [a, b], as the paper's ℓ: 𝕂 × 𝒳 → ℝ_+ requires.
     Constants for ‖x‖ ≤ B: L = B, β = 0 (∇ℓ does not depend on w, so every β ≥ 0 is valid), ρ = 0.
     """
 
@@ -119,7 +120,8 @@ class LinearLoss:
 
 @dataclass(frozen=True)
 class LogisticLoss:
-    """Logistic loss ℓ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) for labels y ∈ {−1, +1} (spec §4.5 of paper B).
+    """Logistic loss ℓ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) for labels y ∈ {−1, +1} (our PNSGD utility
+    experiment; Asoodeh et al. 2020 run none).
 
     Evaluated as logaddexp(0, −y⟨w, x⟩), which neither overflows for large margins nor loses the gradient at 0.
     ∇_w ℓ = −y·sigmoid(−y⟨w, x⟩)·x and ∇²_w ℓ = s(1−s)·x xᵀ with s ∈ (0, 1), so for ‖x‖ ≤ B:

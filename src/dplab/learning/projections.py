@@ -1,8 +1,8 @@
 """Euclidean projections Π_𝕂 onto the compact convex sets used by projected noisy gradient methods.
 
-Paper B (Asoodeh, Diaz, Calmon 2020) needs 𝕂 compact and convex: its Theorems 3–5 contract only through the
-projection, with the diameter D_𝕂 entering eqs. (20) and (23). Spec §4.1: 1-D ``clip(y, a, b)``; ball of radius R:
-``w·min(1, R/‖w‖)``, so D_𝕂 = 2R.
+Asoodeh, Diaz, Calmon (2020) need 𝕂 compact and convex: their Theorems 3–5 contract only through the
+projection, with the diameter D_𝕂 entering eqs. (20) and (23). In 1-D Π is ``clip(y, a, b)``; for the ball of
+radius R it is ``w·min(1, R/‖w‖)``, so D_𝕂 = 2R.
 
 Every projection is a frozen dataclass with ``__call__(w)`` acting on the last axis of a tensor ``w`` of shape
 ``(..., d)`` (so a batch of runs ``(R, d)`` is projected row by row) and a ``diameter`` attribute.
@@ -14,13 +14,12 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-import numpy as np
 import torch
 from torch import Tensor
 
 from dplab.checks import as_finite_array, finite, positive_finite
 
-__all__ = ["Projection", "Interval", "Ball", "NoProjection", "project_l2_ball"]
+__all__ = ["Projection", "Interval", "Ball", "NoProjection"]
 
 
 @runtime_checkable
@@ -35,7 +34,7 @@ class Projection(Protocol):
 
 @dataclass(frozen=True)
 class Interval:
-    """Π onto [a, b]: each coordinate is clamped, so the boundary is hit exactly (atoms at a and b, spec §2.4).
+    """Π onto [a, b]: each coordinate is clamped, so the boundary is hit exactly (atoms at a and b).
 
     Meant for d = 1 (Theorem 3 and the 1-D audits). For d > 1 it projects onto the box [a, b]^d, whose diameter
     is √d·(b − a); ``diameter`` is the 1-D value b − a.
@@ -90,7 +89,7 @@ class Ball:
 
 @dataclass(frozen=True)
 class NoProjection:
-    """The identity (𝕂 = ℝ^d, unbounded): diameter = inf. Paper B's contraction is trivial (η_γ = 1) here."""
+    """The identity (𝕂 = ℝ^d, unbounded): diameter = inf. Asoodeh et al.'s contraction is trivial (η_γ = 1) here."""
 
     @property
     def diameter(self) -> float:
@@ -98,12 +97,3 @@ class NoProjection:
 
     def __call__(self, w: Tensor) -> Tensor:
         return w
-
-
-def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
-    """NumPy twin of :class:`Ball` centred at 0, row-wise on the last axis: θ·min(1, R/‖θ‖₂) (0 maps to 0)."""
-    as_finite_array(theta, "theta")
-    positive_finite("radius", radius)
-    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
-    with np.errstate(divide="ignore"):
-        return theta * np.minimum(1.0, radius / norm)

@@ -1,9 +1,9 @@
 """Private linear regression by sufficient-statistics perturbation: AdaSSP (Wang 2018, Algorithm 2, as used in App.
 J.4 of Lin, Wang, Ma, Wang), its purification (Algorithm 13, "pure AdaSSP", Theorem 7/12) and a pure-DP Laplace-SSP
-baseline (spec paperD §4 E8, PROPOSED).
+baseline (ours).
 
 Notation: ‖𝒳‖ = sup‖x‖₂ (``bound_x``), ‖𝒴‖ = sup|y| (``bound_y``), ζ the failure probability (ρ in Wang 2018).
-Adjacency: add/remove one record (x, y).  AdaSSP (spec §2.5), with noise multiplier m = √log(6/δ)/(ε/3):
+Adjacency: add/remove one record (x, y).  AdaSSP (Wang 2018, Algorithm 2), with noise multiplier m = √log(6/δ)/(ε/3):
 
 - λ̃_min = max{0, λ_min(XᵀX) + m‖𝒳‖²·Z − ‖𝒳‖²·log(6/δ)/(ε/3)}, Z ~ N(0, 1);
 - λ = max{0, √(d·log(6/δ)·log(2d²/ζ))·‖𝒳‖²/(ε/3) − λ̃_min};
@@ -18,7 +18,8 @@ whose exact δ(ε) is :func:`adassp_log_delta_composed`.  Each release alone is 
 ≈ 1/√2 of the classical σ = Δ√(2 log(1.25·3/δ))/(ε/3)); the composition is (ε, δ)-DP with a wide margin.
 
 Algorithm 13: θ_apx = AdaSSP at (ε, δ) with δ = 2ω/(16d^{3/2}r̃n²)^d, ω = 1/n², projected onto Θ = 𝔹₂^d(r̃) with
-r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (PROPOSED constant 1, spec A16), then Algorithm 1 with diameter R = 2r̃ (so Δ = 1/(4n²d)):
+r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (constant 1: our choice, Algorithm 13 leaves it open), then Algorithm 1 with diameter R = 2r̃
+(so Δ = 1/(4n²d)):
 (ε + ε′, 0)-DP.  δ is handled as log δ throughout (it underflows: log(1/δ) ≈ 800 at n = 10⁵, d = 20).
 """
 
@@ -32,7 +33,7 @@ import numpy as np
 from dplab.checks import as_finite_array, positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_log_delta
 from dplab.mechanisms.purification import LqBall, purify
-from dplab.numerics import symmetric_from_upper
+from dplab.numerics import project_l2_ball, symmetric_from_upper
 from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -42,7 +43,6 @@ __all__ = [
     "adassp_log_delta_composed",
     "adassp_log_delta_per_release",
     "adassp",
-    "project_l2_ball",
     "PureAdasspParameters",
     "pure_adassp_parameters",
     "pure_adassp",
@@ -112,7 +112,7 @@ def adassp(
     size: int,
     rng: np.random.Generator,
 ) -> dict[str, np.ndarray]:
-    """``size`` independent runs of AdaSSP (Wang 2018, Algorithm 2; spec §2.5) on one data set.
+    """``size`` independent runs of AdaSSP (Wang 2018, Algorithm 2) on one data set.
 
     Returns ``theta`` (size, d), ``ridge`` λ (size,) and ``lambda_min_private`` λ̃_min (size,).  Draws: Z, E, then
     the Xᵀy noise, each for all runs at once.
@@ -138,15 +138,6 @@ def adassp(
     return {"theta": theta, "ridge": ridge, "lambda_min_private": lam_min}
 
 
-def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
-    """Proj onto 𝔹₂(radius), row-wise: θ·min(1, radius/‖θ‖₂)."""
-    as_finite_array(theta, "theta")
-    positive_finite("radius", radius)
-    norm = np.linalg.norm(theta, axis=-1, keepdims=True)
-    with np.errstate(divide="ignore"):
-        return theta * np.minimum(1.0, radius / norm)
-
-
 @dataclass(frozen=True)
 class PureAdasspParameters:
     """Algorithm 13's parameters: r̃, log ω = −2 log n, log δ = log 2ω − d log(16d^{3/2}r̃n²), Δ = 1/(4n²d), b."""
@@ -161,7 +152,7 @@ class PureAdasspParameters:
 def pure_adassp_parameters(
     n: int, d: int, epsilon: float, epsilon_prime: float, bound_x: float, bound_y: float
 ) -> PureAdasspParameters:
-    """Algorithm 13 / proof of Theorem 12: r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (PROPOSED constant), ω = 1/n²,
+    """Algorithm 13 / proof of Theorem 12: r̃ = (1 + nε/d)‖𝒴‖/‖𝒳‖ (constant 1: our choice), ω = 1/n²,
     δ = 2ω/(16d^{3/2}r̃n²)^d, Θ = 𝔹₂^d(r̃) (diameter 2r̃), hence Δ = 2√d·2r̃·(δ/2ω)^{1/d} = 1/(4n²d), b = 2Δ/ε′."""
     whole_number("n", n)
     whole_number("d", d)
@@ -201,7 +192,7 @@ def pure_adassp(
 def ssp_l1_sensitivities(d: int, bound_x: float, bound_y: float) -> tuple[float, float]:
     """Add/remove ℓ1 sensitivities of (upper triangle of XᵀX, Xᵀy), both attained at x = ‖𝒳‖·𝟙/√d, |y| = ‖𝒴‖:
 
-    Σ_{i≤j}|x_i x_j| = (‖x‖₁² + ‖x‖₂²)/2 ≤ (d + 1)‖𝒳‖²/2 and ‖x·y‖₁ ≤ √d‖𝒳‖‖𝒴‖ (Cauchy–Schwarz).  The spec's
+    Σ_{i≤j}|x_i x_j| = (‖x‖₁² + ‖x‖₂²)/2 ≤ (d + 1)‖𝒳‖²/2 and ‖x·y‖₁ ≤ √d‖𝒳‖‖𝒴‖ (Cauchy–Schwarz).  The cruder
     bound ‖x‖₁² ≤ d (for ‖𝒳‖ = 1) is valid but about twice the sup.
     """
     whole_number("d", d)
@@ -211,7 +202,7 @@ def ssp_l1_sensitivities(d: int, bound_x: float, bound_y: float) -> tuple[float,
 
 
 def laplace_ssp_ridge(d: int, epsilon: float, bound_x: float, zeta: float) -> float:
-    """Ridge of Laplace-SSP (PROPOSED): AdaSSP's threshold with its noise multiplier replaced by the Laplace
+    """Ridge of Laplace-SSP (our choice): AdaSSP's threshold with its noise multiplier replaced by the Laplace
     per-entry standard deviation √2·b_XX, b_XX = Δ₁(XᵀX)/(ε/2): λ = √(d log(2d²/ζ))·√2·b_XX (no λ_min release)."""
     positive_finite("epsilon", epsilon)
     probability("zeta", zeta)
@@ -228,7 +219,7 @@ def laplace_ssp(
     size: int,
     rng: np.random.Generator,
 ) -> dict[str, np.ndarray]:
-    """Pure ε-DP SSP (PROPOSED baseline): Laplace(Δ₁/(ε/2)) on the upper triangle of XᵀX and on Xᵀy (basic
+    """Pure ε-DP SSP (our baseline): Laplace(Δ₁/(ε/2)) on the upper triangle of XᵀX and on Xᵀy (basic
     composition), then the ridge solution with :func:`laplace_ssp_ridge`.  Returns ``theta`` and ``ridge``."""
     positive_finite("bound_x", bound_x)
     positive_finite("bound_y", bound_y)

@@ -1,5 +1,5 @@
 """Data-dependent noise with purification (Lin, Wang, Ma, Wang, Sec. 5.1 and App. J.1-J.2), instantiated on
-triangle counting in undirected graphs under edge-add/remove adjacency (spec paperD §4 E6, a PROPOSED instance).
+triangle counting in undirected graphs under edge-add/remove adjacency (our instance; the paper names none).
 
 * The query: q(G) = #triangles = tr(A³)/6.  Flipping edge {i, j} changes q by c_ij = (A²)_ij (common neighbours,
   independent of whether {i, j} is present), so the local sensitivity is Δ_Local(G) = max_{i<j} (A²)_ij and the
@@ -7,11 +7,11 @@ triangle counting in undirected graphs under edge-add/remove adjacency (spec pap
   assumption of Algorithm 11.
 * Algorithm 9 (PTR, DL09; Lemma 34: (2ε, δ)-DP): refuse (⊥) if 𝒟_β(G) + Lap(1/ε) ≤ log(1/δ)/ε, else release
   q(G) + Lap(β/ε).  𝒟_β is replaced by the sensitivity-1 lower bound max(0, ⌊β⌋ + 1 − Δ_Local(G)), which is 0
-  whenever Δ_Local > β: all the privacy proof uses (spec E6, corrected in review).
+  whenever Δ_Local > β: all the privacy proof of Lemma 34 uses.
 * Algorithm 10 (pure PTR; Lemma 34: (2ε + ε′, 0)-DP): ⊥ ↦ Unif(Θ), then Algorithm 1.  The released value is first
   clipped to Θ (post-processing), since Algorithm 1 needs Range ⊆ Θ (Assumption 1).
 * Algorithm 11 (privately bounded local sensitivity; Theorem 5/11: 3ε-DP): β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε
-  (clamped at 1e-12, spec A12), q_apx = Proj_Θ(q + Lap(β̂/ε)), q_pure = Algorithm 1 with ε′, δ, ω.  Parameters of
+  (clamped at 1e-12), q_apx = Proj_Θ(q + Lap(β̂/ε)), q_pure = Algorithm 1 with ε′, δ, ω.  Parameters of
   the proof of Theorem 11: ω = 1/100 ∧ 1/(Rε²), δ = 2ω/(16dRε)^d, so Δ = 2R(δ/2ω) = 1/(8ε) for d = 1.
 * Baselines: the global-sensitivity Laplace mechanism and the smooth-sensitivity mechanism of Nissim, Raskhodnikova,
   Smith (2007) with the density h(z) ∝ 1/(1 + z⁴) (γ = 4): by NRS07 Lemma 2.10 h is (α, β)-admissible with
@@ -159,7 +159,7 @@ def alg11_parameters(diameter: float, epsilon: float, d: int = 1) -> Alg11Parame
     """ω = 1/100 ∧ 1/(Rε²), δ = 2ω/(16dRε)^d, ε′ = ε (proof of Theorem 11), and Algorithm 1's Δ and b = 2Δ/ε′.
 
     Δ = 2√d·R·(δ/2ω)^{1/d} = 1/(8√d ε); e.g. R = C(500, 3), ε = 1: ω = 4.829e-8, log(1/δ) = 35.7716, Δ = 0.125,
-    b = 0.25 (spec §6 #20).  All in log-space."""
+    b = 0.25.  All in log-space."""
     diameter = positive_finite("diameter", diameter)
     epsilon = positive_finite("epsilon", epsilon)
     whole_number("d", d)
@@ -181,7 +181,7 @@ def _interval(lower: float, upper: float) -> LqBall:
 
 def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:
     """max(0, ⌊β⌋ + 1 − Δ_Local): a global-sensitivity-1 lower bound on 𝒟_β (integer-valued Δ_Local) that is 0
-    whenever Δ_Local > β (spec E6, corrected in review; the exact distance can be larger)."""
+    whenever Δ_Local > β (the exact distance can be larger)."""
     non_negative_finite("local_sensitivity", local_sensitivity)
     non_negative_finite("beta", beta)
     return max(0.0, math.floor(beta) + 1.0 - float(local_sensitivity))
@@ -270,7 +270,10 @@ def purified_local_sensitivity_release(
     finite("lower", lower)
     whole_number("size", size)
     if params.d != 1:
-        raise ValueError(f"params.d={params.d} must be 1 (a scalar query; see spec A12 for d > 1)")
+        raise ValueError(
+            f"params.d={params.d} must be 1 (a scalar query: Algorithm 11's per-coordinate noise β̂/ε is "
+            "calibrated to the l2 local sensitivity, so d > 1 would be only (sqrt(d) eps, delta)-DP)"
+        )
     upper = lower + params.diameter
     q_apx, _ = bounded_local_sensitivity_release(
         value, local_sensitivity, params.epsilon, params.log_delta, lower, upper, size, rng

@@ -1,16 +1,16 @@
 """Query release with MWEM and its purification (Lin, Wang, Ma, Wang, App. K.2: Algorithms 14–16, Lemma 36,
-Theorem 8/13), plus the pure-DP baselines of spec paperD §4 E9.
+Theorem 8/13), plus simple pure-DP baselines.
 
 Setting: universe 𝒳 = {0,1}^d (N = 2^d cells, cell index = BinMap of the record), data as a histogram of counts,
 K linear queries given as a 0/1 matrix ``queries`` of shape (K, N); answers are normalised by a **public** n,
 Q(D) = queries @ counts / n.  Adjacency: add/remove one record with n a public normaliser (the neighbour has
 n ± 1 records but is still divided by n), so every normalised answer moves by ≤ 1/n and the histogram by 1 in ℓ1
-(spec A11's 1/(n−1) issue does not arise because n is not recomputed from the data).
+(no 1/(n−1) normaliser arises, because n is not recomputed from the data).
 
-Algorithm 14, MWEM(D, Q, T, ρ) in zCDP form, as implemented here (spec A13 resolutions):
+Algorithm 14, MWEM(D, Q, T, ρ) in zCDP form, as implemented here (the printed update's q read as p):
 
 - p₀ = uniform, p = D/n, ε₀ = √(ρ/T);
-- for t = 1..T: q_t ~ exponential mechanism P(k) ∝ exp(ε₀·n·|q_k(p_{t−1}) − q_k(p)|/2) (PROPOSED temperature: the
+- for t = 1..T: q_t ~ exponential mechanism P(k) ∝ exp(ε₀·n·|q_k(p_{t−1}) − q_k(p)|/2) (our temperature: the
   score has sensitivity 1/n); m_t = q_t(p) + Lap(1/(nε₀)); p_t(x) ∝ p_{t−1}(x)·exp(q_t(x)(m_t − q_t(p_{t−1}))/2)
   (corrected update: the paper prints q where it means p);
 - output D̂/n = (1/T)Σ_{t=0}^{T−1} p_t (as printed; HLM12 average the post-update iterates).
@@ -137,7 +137,7 @@ def query_answers(queries: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """‖a − b‖_∞ along the last axis (the E9 metric)."""
+    """‖a − b‖_∞ along the last axis (the query-release error metric)."""
     as_finite_array(a, "a")
     as_finite_array(b, "b")
     if np.shape(a) != np.shape(b):
@@ -153,7 +153,7 @@ def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def multiplicative_weights_update(
     log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray, current_answer: np.ndarray
 ) -> np.ndarray:
-    """Corrected update of Algorithm 14 (spec A13) in log space: log p_t(x) = log p_{t−1}(x) +
+    """Corrected update of Algorithm 14 (p where the paper prints q) in log space: log p_t(x) = log p_{t−1}(x) +
     q_t(x)(m_t − q_t(p_{t−1}))/2 − log-normaliser.  Shapes: log_p, query_rows (..., N); measurement,
     current_answer (...)."""
     out = log_p + query_rows * ((np.asarray(measurement) - np.asarray(current_answer)) / 2.0)[..., None]
@@ -178,8 +178,9 @@ def mwem(
     composition), vectorised over runs: counts (runs, N), queries (K, N) with entries in [0, 1], public n.
 
     Per round: exponential mechanism on scores |q(p_{t−1}) − q(p)| (sensitivity 1/n), Laplace(1/(nε₀)) measurement,
-    multiplicative-weights update in log space (corrected update, spec A13).  Returns the printed output
-    (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K), then Laplace (runs,).
+    multiplicative-weights update in log space (corrected update: p where Algorithm 14 prints q).
+    Returns the printed output (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K), then
+    Laplace (runs,).
     """
     whole_number("rounds", rounds)
     epsilon0 = positive_finite("epsilon0", epsilon0)
@@ -248,7 +249,7 @@ def _fixed_point(update, start: float = 1.0, iterations: int = 200) -> float:
 
 
 def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_delta: float) -> float:
-    """T = √d·nε/(√log(1/δ)·log(K/β)) with β = 1/(2Tn) (proof of Theorem 13), solved as a fixed point (spec A14)."""
+    """T = √d·nε/(√log(1/δ)·log(K/β)) with β = 1/(2Tn) (proof of Theorem 13), solved as a fixed point (our rounding)."""
     positive_finite("n", n)
     whole_number("d", d)
     whole_number("k", k)
@@ -262,7 +263,7 @@ def mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float, log_inv_de
 
 
 def pure_mwem_rounds_fixed_point(n: float, d: int, k: int, epsilon: float) -> float:
-    """PROPOSED T for pure MWEM at ε (ε/(2T) per step): balance √(d/T) with 2T log(K/β)/(nε), β = 1/(2Tn):
+    """Our choice of T for pure MWEM at ε (ε/(2T) per step): balance √(d/T) with 2T log(K/β)/(nε), β = 1/(2Tn):
     T = (√d·nε/(2 log(K/β)))^{2/3}, a fixed point."""
     positive_finite("n", n)
     whole_number("d", d)
@@ -310,7 +311,7 @@ def purify_records(
 
 @dataclass(frozen=True)
 class Algorithm16Parameters:
-    """Parameters of Algorithm 16 at (n, d, K, ε) (proof of Theorem 13; rounding of spec A14)."""
+    """Parameters of Algorithm 16 at (n, d, K, ε) (proof of Theorem 13; our rounding)."""
 
     m: int
     n_bits: int

@@ -2,10 +2,10 @@
 Hu, Sanyal, Schölkopf (2024).
 
 Algorithm 1: γ = min_{S': δ_k(S') < β} d_H(S, S') + Lap(1/ε); refuse (⊥) if γ ≤ log(2/δ)/ε; otherwise run DP-GD
-with σ = 2L√T/(εn) on π_rank(S). The distance to instability is not computable as written (spec §6 #11); we use the
-lower bound of the proof of Prop. 8 (eqs. (55)–(59)), Ĵ(S) = (δ_k(S) − β)·n/12.2: by Weyl's inequality and
-‖Σ̃ − Σ‖_F ≤ 6.1/n (n ≥ 101), δ_k moves by ≤ 12.2/n per replaced record, so Ĵ has global sensitivity ≤ 1 and
-Ĵ ≤ 0 whenever δ_k(S) ≤ β: the two properties the privacy proof uses, so Theorem 7 stays valid.
+with σ = 2L√T/(εn) on π_rank(S). The distance to instability is not computable as written (a minimum over all data
+sets); we use the lower bound of the proof of Prop. 8 (eqs. (55)–(59)), Ĵ(S) = (δ_k(S) − β)·n/12.2: by Weyl's
+inequality and ‖Σ̃ − Σ‖_F ≤ 6.1/n (n ≥ 101), δ_k moves by ≤ 12.2/n per replaced record, so Ĵ has global
+sensitivity ≤ 1 and Ĵ ≤ 0 whenever δ_k(S) ≤ β: the two properties the privacy proof uses, so Theorem 7 stays valid.
 
 Unconditional accounting: (ε̂ + ε, δ)-DP on every dataset (Theorem 7; :func:`dplab.theory.smooth_rdp.theorem7_epsilon`
 as printed and :func:`~dplab.theory.smooth_rdp.theorem7_epsilon_corrected`).
@@ -41,7 +41,7 @@ __all__ = [
     "ptr_refusal_probability",
     "ptr_test",
     "ptr_dp_gd_noise",
-    "propose_test_release",
+    "ptr_pca_dp_gd",
 ]
 
 
@@ -86,7 +86,7 @@ def ptr_dp_gd_noise(n: int, steps: int, epsilon: float, L: float = 1.0) -> float
     return 2 * L * math.sqrt(steps) / (positive_finite("epsilon", epsilon) * n)
 
 
-def propose_test_release(
+def ptr_pca_dp_gd(
     X: ArrayLike,
     y: ArrayLike,
     k: int,

@@ -1,7 +1,8 @@
 """Purification of approximate DP (Lin, Wang, Ma, Wang): Algorithm 1 (continuous outputs in an ℓ_q ball) and
 Algorithm 2 (finite output spaces through a binary embedding).
 
-Algorithm 1, 𝒜_pure(x_apx, Θ, ε′, δ, ω): with Θ = c + 𝔹_q^d(R/2) (R the ℓ_q diameter, erratum A1),
+Algorithm 1, 𝒜_pure(x_apx, Θ, ε′, δ, ω): with Θ = c + 𝔹_q^d(R/2) (R the ℓ_q diameter: Assumption 1 says radius, but the
+proofs and Corollary 4 use the diameter),
 
 1. Δ = 2·d^{1−1/q}·R·(δ/(2ω))^{1/d};
 2. with probability 1 − ω keep x = x_apx, otherwise draw x ~ Unif(Θ);
@@ -15,7 +16,7 @@ is ω even where ω is below 2^{−53} or underflows.
 Algorithm 2 maps u ∈ [2^d] to its d bits, purifies the bit vector in Θ = [0, 1]^d and rounds each coordinate at ½.
 The paper instantiates Θ as an ℓ1 ball of radius d/2 (``geometry="as_printed"``, Δ = d(δ/2ω)^{1/d}); the
 recommended, provably private instantiation treats the cube as the ℓ∞ ball of diameter 1 (``"corrected"``,
-Δ = 2d(δ/2ω)^{1/d}; spec A4).
+Δ = 2d(δ/2ω)^{1/d}).
 """
 
 from __future__ import annotations

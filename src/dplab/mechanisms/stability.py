@@ -1,16 +1,18 @@
 """Mode release: distance to instability (Thakurta and Smith 2013; Vadhan 2017 §3.3) purified by Algorithm 2
 (Algorithm 12 and Theorem 6 of Lin, Wang, Ma, Wang), with the pure-DP selection baselines.  Replace-one adjacency
-(𝒟₀ = ⌈(occ₁ − occ₂)/2⌉ presumes it, spec A5).
+(𝒟₀ = ⌈(occ₁ − occ₂)/2⌉ presumes it; the paper does not state the adjacency).
 
 Algorithm 12 with ε (the total is 2ε, Theorem 6):
 
 1. log(1/δ): the paper's d·log(2d³/ε) (``delta_rule="as_printed"``) misses Theorem 2's condition
-   δ < ε^d/(2d)^{3d}; ``"corrected"`` uses d·log(8d³/ε) + 1e-9 (erratum A5).  Privacy does not depend on δ (Algorithm 1
+   δ < ε^d/(2d)^{3d}; ``"corrected"`` uses d·log(8d³/ε) + 1e-9 (Algorithm 12's printed d·log(2d³/ε) misses Theorem 2's
+   condition).  Privacy does not depend on δ (Algorithm 1
    calibrates Δ to δ); only the utility of Theorem 2 does.
 2. u_apx = f(D) if 𝒟₀ − 1 + Lap(1/ε) > log(1/δ)/ε, else ⊥ ((ε, δ)-DP, Vadhan Prop. 3.3).
-3. u_pure = Algorithm 2(ε, δ, u_apx).  ⊥ ∉ 𝒳 needs an encoding (spec A5): ``bottom="uniform"`` maps ⊥ to a uniform
-   element of 𝒳 (post-processing, as Algorithm 10 does; d = log₂|𝒳| code bits) and ``bottom="reserved"`` uses
-   d′ = ⌈log₂(|𝒳| + 1)⌉ bits with code |𝒳| for ⊥ and every invalid code decoded to ⊥ (d′ in all formulas).
+3. u_pure = Algorithm 2(ε, δ, u_apx).  ⊥ ∉ 𝒳 needs an encoding, which Algorithm 12 leaves open: ``bottom="uniform"``
+   maps ⊥ to a uniform element of 𝒳 (post-processing, as Algorithm 10 does; d = log₂|𝒳| code bits) and
+   ``bottom="reserved"`` uses d′ = ⌈log₂(|𝒳| + 1)⌉ bits with code |𝒳| for ⊥ and every invalid code decoded to ⊥
+   (d′ in all formulas).
 
 Outputs are integers in {0, …, |𝒳| − 1}, and :data:`BOTTOM` (= −1) for ⊥.
 
@@ -72,6 +74,9 @@ __all__ = [
     "exponential_mechanism_selection",
 ]
 
+#: Lap(1): a draw of Lap(1/ε) exceeds s exactly when a draw of Lap(1) exceeds εs.
+_STANDARD_LAPLACE = Laplace(1.0)
+
 BOTTOM = -1
 DELTA_RULES = ("corrected", "as_printed")
 BOTTOM_ENCODINGS = ("uniform", "reserved")
@@ -131,8 +136,7 @@ def pass_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> 
     as_non_negative_array(distance, "distance")
     log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
-    upper = 0.5 * np.exp(-epsilon * np.abs(s))
-    return np.where(s >= 0, upper, 1.0 - upper)
+    return np.asarray(_STANDARD_LAPLACE.sf(epsilon * s))
 
 
 def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -> np.ndarray:
@@ -140,8 +144,7 @@ def refuse_probability(distance: np.ndarray, epsilon: float, log_delta: float) -
     as_non_negative_array(distance, "distance")
     log_probability("log_delta", log_delta)
     s = stability_threshold(epsilon, log_delta) + 1.0 - np.asarray(distance, float)
-    lower = 0.5 * np.exp(-epsilon * np.abs(s))
-    return np.where(s >= 0, 1.0 - lower, lower)
+    return np.asarray(_STANDARD_LAPLACE.cdf(epsilon * s))
 
 
 def distance_to_instability(
@@ -282,7 +285,7 @@ def distance_to_instability_pmf(
 
 
 def uniform_bottom_pure_epsilon(epsilon: float, log_delta: float, universe_size: int) -> float:
-    """Pure ε of u_apx with ⊥ ↦ Unif(𝒳) and no purification (extension, PROPOSED; audited exactly):
+    """Pure ε of u_apx with ⊥ ↦ Unif(𝒳) and no purification (extension, our choice; audited exactly):
     max(ε, log(1 + |𝒳|δ/(2 − δ))).  Same-mode neighbours move 𝒟₀ by ≤ 1, so the pass and refuse probabilities
     change by ≤ e^ε and so does every mixture; mode-changing neighbours have 𝒟₀ ≤ 1, where the pass probability p
     is ≤ δ/2, and P(a | D)/P(a | D′) = (p_a + (1 − p_a)/|𝒳|)/((1 − p_b)/|𝒳|) ≤ 1 + |𝒳|δ/(2 − δ), attained at
@@ -313,7 +316,8 @@ def report_noisy_max(counts: np.ndarray, epsilon: float, size: int, rng: np.rand
 
 
 def _laplace_max_of(multiplicity: np.ndarray, scale: float, u: np.ndarray) -> np.ndarray:
-    """The maximum of m i.i.d. Lap(scale) from uniforms u: F^{−1}(u^{1/m}), computed from 1 − u^{1/m} = −expm1(log u/m)."""
+    """The maximum of m i.i.d. Lap(scale) from uniforms u: F^{−1}(u^{1/m}), computed from
+    1 − u^{1/m} = −expm1(log u/m)."""
     return Laplace(scale).max_of_from_uniforms(multiplicity, u)
 
 

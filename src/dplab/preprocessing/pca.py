@@ -1,10 +1,11 @@
 """PCA rank reduction and dimension reduction (Hu, Sanyal, Schölkopf 2024, Prop. 5).
 
-Covariance Σ = (1/n)XᵀX on (approximately) centred data (spec §6 #14: the normalisation of the proof of Prop. 8,
-used everywhere). A_k ∈ ℝ^{d×k} holds the top-k eigenvectors; each column's sign is fixed so that ⟨u, 1⟩ ≥ 0 (ties:
-first non-zero coordinate positive), a data-independent convention that aligns the bases of neighbouring datasets
-(spec §6 #13). Rank reduction x ↦ A_kA_kᵀx ∈ ℝ^d (sign-free); dimension reduction x ↦ A_kᵀx ∈ ℝ^k.
-Eigen-gap δ^k = λ_k − λ_{k+1}.
+Covariance Σ = (1/n)XᵀX on (approximately) centred data: the normalisation of the proof of Prop. 8, used
+everywhere (Prop. 5 uses the centred 1/(n − 1) covariance; one normalisation is a convention of this library).
+A_k ∈ ℝ^{d×k} holds the top-k eigenvectors; each column's sign is fixed so that ⟨u, 1⟩ ≥ 0 (ties: first non-zero
+coordinate positive), a data-independent convention that aligns the bases of neighbouring datasets (Prop. 5's bound
+implicitly assumes aligned bases). Rank reduction x ↦ A_kA_kᵀx ∈ ℝ^d (sign-free); dimension reduction
+x ↦ A_kᵀx ∈ ℝ^k. Eigen-gap δ^k = λ_k − λ_{k+1}.
 """
 
 from __future__ import annotations

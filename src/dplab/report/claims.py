@@ -12,7 +12,7 @@ from dplab.report.io import write_csv
 
 __all__ = ["VERDICTS", "CLAIM_COLUMNS", "Claim", "claims_frame", "write_claims"]
 
-VERDICTS = ("holds", "fails", "partial", "erratum")
+VERDICTS = ("holds", "fails", "partial", "erratum", "not_tested")
 CLAIM_COLUMNS = ("claim_id", "source", "statement", "verdict", "evidence", "artifact")
 
 

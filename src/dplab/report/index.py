@@ -11,13 +11,14 @@ from dplab.report.tables import to_markdown
 
 __all__ = ["VERDICTS", "declared_order", "one_line_reason", "render_index"]
 
-#: The four verdicts of every claims.csv, defined once (the index prints this table).
+#: The verdicts of every claims.csv, defined once (the index prints this table).
 VERDICTS = {
     "holds": "the numbers confirm the statement at every point tested, under the stated decision rule",
     "fails": "the numbers contradict the statement (a counter-example or a measured violation is given)",
     "partial": "the statement holds at some of the points tested and not at others, or in one reading only",
     "erratum": "the paper's formula or statement is wrong as printed; the evidence gives the printed and the "
     "corrected form",
+    "not_tested": "no experiment decides the statement; the evidence says why",
 }
 
 
@@ -42,7 +43,9 @@ def _caption(captions: Mapping[str, str], study: str, artifact: str) -> str:
     try:
         return captions[artifact]
     except KeyError:
-        raise KeyError(f"no caption for {study}/{artifact}: add one to workflow/report/captions.yaml") from None
+        raise KeyError(
+            f"no caption for {study}/{artifact}: declare one in the study's Artifact (dplab.studies.<study>)"
+        ) from None
 
 
 def _verdict_table() -> list[str]:

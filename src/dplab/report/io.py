@@ -9,6 +9,7 @@ pattern, ``.<name>.<random>.tmp<suffix>``). Files get the permissions the umask 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import tempfile
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["atomic_path", "write_csv", "write_text", "CSV_FLOAT_FORMAT", "stale_temporaries"]
+__all__ = ["atomic_path", "write_csv", "as_written", "write_text", "CSV_FLOAT_FORMAT", "stale_temporaries"]
 
 #: Floats in CSVs: 12 significant digits, so reruns give byte-identical files and no ``0.30000000000000004``.
 CSV_FLOAT_FORMAT = "%.12g"
@@ -64,6 +65,13 @@ def write_csv(frame: pd.DataFrame, path: str | os.PathLike[str]) -> None:
     """Write a tidy CSV (no index column, deterministic float format) atomically."""
     with atomic_path(path) as temporary:
         frame.to_csv(temporary, index=False, float_format=CSV_FLOAT_FORMAT, lineterminator="\n")
+
+
+def as_written(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as :func:`write_csv` stores it and ``pandas.read_csv`` reads it back (floats at
+    :data:`CSV_FLOAT_FORMAT` precision): what a job computes from an intermediate CSV of another job."""
+    text = frame.to_csv(index=False, float_format=CSV_FLOAT_FORMAT, lineterminator="\n")
+    return pd.read_csv(io.StringIO(text))
 
 
 def write_text(text: str, path: str | os.PathLike[str]) -> None:

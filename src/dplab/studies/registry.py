@@ -4,7 +4,8 @@ A study package (``dplab.studies.<name>``) exposes ``STUDY``, a :class:`Study`: 
 artifacts and its claims builder. For each :class:`Artifact` the workflow runs
 
 1. a data rule: ``compute(params, seed, progress) -> DataFrame`` written to ``results/<study>/data/<id>.csv``
-   (or ``tables/<id>.csv`` and ``.md`` for tables), where ``params`` is ``config[<study>][<section>]``;
+   (or ``tables/<id>.csv`` and ``.md`` for tables), where ``params`` is the artifact's section of ``config[<study>]``
+   (:meth:`Artifact.params`);
 2. for figures, a plotting rule: ``plot(frame, params) -> matplotlib Figure`` (it only reads the data file);
 3. once per study, a claims rule: ``claims(frames, study_config) -> list[Claim]`` with every data frame by id.
 
@@ -26,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dplab.seeding import derive_seed
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Artifact",
+    "section_params",
     "Study",
     "combine_shards",
     "compute_artifact",
@@ -69,6 +73,19 @@ def module_of(reference: Callable[..., Any] | str) -> str:
     return reference.partition(":")[0] if isinstance(reference, str) else reference.__module__
 
 
+def section_params(study_config: Mapping[str, Any], section: str | tuple[str, ...]) -> Any:
+    """The part of a study's configuration that ``section`` names: a key, a dotted path of keys (``"figures.fig2"``:
+    ``study_config["figures"]["fig2"]``), or a tuple of those, giving ``{name: part}`` (``()`` gives ``{}``)."""
+    if isinstance(section, tuple):
+        return {name: section_params(study_config, name) for name in section}
+    value: Any = study_config
+    for key in section.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            raise ValueError(f"section {section!r} is invalid: no key {key!r}; allowed: a dotted path of config keys")
+        value = value[key]
+    return value
+
+
 def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:
     """The default progress wrapper: none."""
     return iterable
@@ -78,13 +95,20 @@ def no_progress(iterable: Iterable[Any]) -> Iterable[Any]:
 class Artifact:
     """One figure or table of a study.
 
-    ``section`` names the key of the study's configuration whose mapping is passed to ``compute`` and ``plot``;
+    ``section`` names the part of the study's configuration passed to ``compute`` and ``plot``: a key, a dotted path
+    or a tuple of them (:func:`section_params`), so a changed key re-runs only the artifacts whose section holds it;
     ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
     With ``inputs`` set, it reads the pipeline products that function names (module docstring). A table too long or
     too wide to read may set ``summary(frame, params) -> DataFrame``: its Markdown then shows that summary, with a
-    link to the full CSV (:func:`dplab.report.tables.write_table`).
+    link to the full CSV (:func:`dplab.report.tables.write_table`). A figure whose numbers are also a table of the
+    paper's reader sets ``table(frame, params) -> DataFrame``: the same data job then also writes that frame as
+    ``tables/<id>.csv`` and ``.md``, so the figure and the table show the same runs under one id.
+
+    The random streams derive from ``seed``: ``derive_seed(config seed, study, id)`` (:meth:`seed`), or the
+    configuration's base seed itself with ``base_seed=True``, for an artifact that derives its own streams from the
+    base seed and each point's identity (e.g. to keep the seeds of an earlier workflow layout).
 
     A sweep (seeds x parameter points) declares ``points(params) -> [point, ...]`` (plain dicts, in output order)
     and computes one point at a time: ``compute(params, seed, progress, point) -> DataFrame`` (its rows). Each point
@@ -96,7 +120,7 @@ class Artifact:
 
     id: str
     kind: str
-    section: str
+    section: str | tuple[str, ...]
     compute: Compute
     caption: str
     plot: Plot | None = None
@@ -107,6 +131,17 @@ class Artifact:
     summary: Summary | None = None
     points: Points | None = None
     combine: Combine | None = None
+    table: Summary | None = None
+    base_seed: bool = False
+
+    def params(self, study_config: Mapping[str, Any]) -> Any:
+        """The configuration passed to ``compute`` and ``plot``: this artifact's section of ``study_config``."""
+        return section_params(study_config, self.section)
+
+    def seed(self, base: int, study: str) -> int:
+        """The seed ``compute`` receives: the configuration's ``base`` seed with ``base_seed``, else one derived
+        from ``base``, the study and this artifact's id."""
+        return base if self.base_seed else derive_seed(base, study, self.id)
 
     def sweep(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The points of a sweep artifact, in output order (empty for an artifact that is not a sweep)."""
@@ -118,9 +153,10 @@ class Artifact:
         The workflow makes the data job depend on their import closure, and on nothing else of the study, so a
         plotting or claims edit re-runs no computation (:func:`dplab.workflow_helpers.dplab_sources`).
         """
-        writers = ("dplab.report.io", "dplab.report.tables") if self.kind == "table" else ("dplab.report.io",)
+        tables = self.kind == "table" or self.table
+        writers = ("dplab.report.io", "dplab.report.tables") if tables else ("dplab.report.io",)
         inputs = (module_of(self.inputs),) if self.inputs else ()
-        summary = (module_of(self.summary),) if self.summary else ()
+        summary = tuple(module_of(f) for f in (self.summary, self.table) if f)
         sweep = tuple(module_of(f) for f in (self.points, self.combine) if f)
         return tuple(dict.fromkeys((module_of(self.compute), *inputs, *summary, *sweep, *writers)))
 
@@ -141,6 +177,8 @@ class Artifact:
             raise ValueError(f"artifact {self.id!r}: a figure needs a plot function and a table must not have one")
         if self.summary is not None and self.kind != "table":
             raise ValueError(f"artifact {self.id!r}: only a table can have a summary, not a {self.kind}")
+        if self.table is not None and self.kind != "figure":
+            raise ValueError(f"artifact {self.id!r}: only a figure can also publish a table, not a {self.kind}")
 
 
 @dataclass(frozen=True)
@@ -175,8 +213,16 @@ class Study:
         known = ", ".join(a.id for a in self.artifacts)
         raise ValueError(f"study {self.name!r} has no artifact {artifact_id!r}; known: {known}")
 
-    def ids(self, kind: str) -> list[str]:
-        return [a.id for a in self.artifacts if a.kind == kind]
+    def declared(self, study_config: Mapping[str, Any]) -> tuple[Artifact, ...]:
+        """The artifacts a configuration declares: all but the sweeps it gives no point (e.g. the audit of a noise
+        that no audited configuration uses), which would have nothing to show."""
+        return tuple(a for a in self.artifacts if not a.points or a.sweep(a.params(study_config)))
+
+    def ids(self, kind: str, study_config: Mapping[str, Any] | None = None) -> list[str]:
+        """The ids of the figures or the tables (a figure publishing a ``table`` is both), of every artifact or of
+        those ``study_config`` declares."""
+        artifacts = self.artifacts if study_config is None else self.declared(study_config)
+        return [a.id for a in artifacts if a.kind == kind or kind == "table" and a.table]
 
     def data_path(self, artifact_id: str) -> str:
         """Path of an artifact's CSV relative to the study's results folder."""
@@ -218,7 +264,10 @@ def combine_shards(artifact: Artifact, shards: Iterable[pd.DataFrame], params: M
     """The artifact's frame from the rows of its shards: every point's rows in point order, then ``combine``."""
     import pandas as pd
 
-    rows = pd.concat(list(shards), ignore_index=True)
+    frames = list(shards)
+    # A shard without points (more shards than points) has no rows and untyped columns: leave it out, so that
+    # integer columns of the others stay integers.
+    rows = pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
     rows = rows.sort_values("_point", kind="stable").drop(columns="_point").reset_index(drop=True)
     return resolve(artifact.combine)(rows, params) if artifact.combine else rows
 

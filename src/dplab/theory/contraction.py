@@ -1,13 +1,14 @@
-"""Paper B: Asoodeh, Diaz, Calmon, "Privacy Amplification of Iterative Algorithms via Contraction Coefficients"
+"""Asoodeh, Diaz, Calmon, "Privacy Amplification of Iterative Algorithms via Contraction Coefficients"
 (arXiv 2001.06546, ISIT 2020).
 
 Privacy of projected noisy SGD (PNSGD) for the user at position i of n, from the strong data-processing
 inequality for E_γ:  δ = (first-step E_γ) × (contraction coefficient)^(n − i).  Every bound is returned as a
 natural log of δ (``-inf`` exactly where δ = 0) so that values far below 1e-300 stay representable.
 
-Naming (spec §2.0): ``lr`` is the step size η, ``beta_smooth`` the smoothness β, ``rho`` the strong convexity,
-``M`` the Lipschitz constant of the gradient step (eq. (14)), ``diameter`` D_𝕂 = b − a, ``v`` the Laplace scale,
-``sigma`` the Gaussian standard deviation of Z (the iterate receives lr·Z).  Positions i run from 1 to n.
+Naming (a convention of this library for the symbols of the paper's Section IV): ``lr`` is the step size η,
+``beta_smooth`` the smoothness β, ``rho`` the strong convexity, ``M`` the Lipschitz constant of the gradient step
+(eq. (14)), ``diameter`` D_𝕂 = b − a, ``v`` the Laplace scale, ``sigma`` the Gaussian standard deviation of
+Z (the iterate receives lr·Z).  Positions i run from 1 to n.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def contraction_modulus(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike
     gradient step y ↦ y − η∇ℓ(y) for a β-smooth, ρ-strongly convex loss, valid for η < 2/(β + ρ).
 
     ``ValueError`` if lr <= 0, beta_smooth <= 0, rho < 0 or lr >= 2/(beta_smooth + rho).  ρ > β (physically
-    impossible, but printed in the paper's Fig. 3, spec §7.7) is accepted.  M = 1 for ρ = 0.
+    impossible, but printed in the paper's Fig. 3 caption, ρ = 0.4 > β = 0.3) is accepted.  M = 1 for ρ = 0.
     """
     lr_a = as_positive_array(lr, "lr")
     beta = as_positive_array(beta_smooth, "beta_smooth")
@@ -114,7 +115,7 @@ def log_delta_thm3(
 
     the first factor Lemma 1 with shift 2ηL and scale ηv (eq. (21)), the second the contraction bound eq. (20)
     (Lemma 1 with shift M D and scale ηv); Lemma 1 depends on shift/scale only.
-    Uses 0^0 = 1, so for i = n the second factor is 1 (spec §2.7, §7.6).
+    Uses 0^0 = 1, so for i = n the second factor is 1 (no contraction step follows the user's own step).
     """
     steps = _remaining_steps(n, i)
     first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
@@ -129,7 +130,7 @@ def pure_dp_threshold_thm3(
     """Smallest ε with δ_Thm3(ε) = 0, read off the formula of Theorem 3: the first factor vanishes for
     ε ≥ 2L/v and (when i < n) the contraction factor for ε ≥ M D/(η v), so
 
-    ε* = min{2L/v, M D/(η v)} for i < n,   ε* = 2L/v for i = n (no contraction step; spec §7.6, check 19).
+    ε* = min{2L/v, M D/(η v)} for i < n,   ε* = 2L/v for i = n (no contraction step).
     """
     steps = _remaining_steps(n, i)
     first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
@@ -141,7 +142,9 @@ def pure_dp_threshold_thm3_as_printed(
 ) -> float | np.ndarray:
     """The paper's corollary to Theorem 3, "δ = 0 if ε ≥ min{2L/v, M(b − a)/(η v)}", as printed.
 
-    Erratum: wrong for i = n, where the threshold is 2L/v (see ``pure_dp_threshold_thm3``; spec check 19).
+    Erratum: wrong for i = n, where the threshold is 2L/v (see ``pure_dp_threshold_thm3``).  Counterexample:
+    L = v = η = 1, 𝕂 = [0, 1], n = 40, ε = 1.5: Theorem 3 gives δ = 0.2211992 at i = 40 although
+    ε ≥ M(b − a)/(η v) = 1 (and δ = 0 at i = 39).
     """
     first, contraction = _normalised_gaps(L=L, noise=v, noise_name="v", M=M, diameter=diameter, lr=lr)
     return scalar_or_array(np.minimum(first, contraction))
@@ -188,7 +191,7 @@ def log_delta_thm5(
     """log δ of Theorem 5 (randomly stopped Gaussian PNSGD, T ~ Unif{1..n}), capped at δ ≤ 1 (log ≤ 0).
 
     ``i=None``: the uniform bound of eq. (16),  δ = θ(2L/σ) / (n (1 − θ(M D/(η σ)))).
-    ``i`` given: the proof's tighter intermediate form (spec §2.9),
+    ``i`` given: the tighter intermediate form in the proof of Theorem 5 (Appendix A),
     δ_i = θ(2L/σ)/n · (1 − θ_c^(n−i+1)) / (1 − θ_c) = θ(2L/σ)/n · Σ_{r=i}^{n} θ_c^(r−i),  θ_c = θ(M D/(η σ)).
     1 − θ_c is the stable complement Φ(a) + e^ε Q(b); log θ_c = log1p(−(1 − θ_c)).
     """
@@ -218,8 +221,8 @@ def kappa_prop1(*, L: ArrayLike, sigma: ArrayLike, M: ArrayLike, n: ArrayLike, i
 
     κ = 2L² M^(n−i+1) / ((n − i) σ²) for i < n,   κ = 2L²/σ² for i = n.
 
-    The appendix version (no σ², "κ = 2αL²" for i = n) is a typo (spec §7.2); the (n − i) denominator is printed
-    in both places and kept (spec §7.4).
+    Erratum: the appendix version (no σ², "κ = 2αL²" for i = n) is a typo of the main-text formula.  The (n − i)
+    denominator is printed in both places and kept as printed (it gives the larger, more conservative κ).
     """
     steps = _remaining_steps(n, i)
     base = 2.0 * as_non_negative_array(L, "L") ** 2 / as_positive_array(sigma, "sigma") ** 2
@@ -230,7 +233,8 @@ def kappa_prop1(*, L: ArrayLike, sigma: ArrayLike, M: ArrayLike, n: ArrayLike, i
 
 def log_delta_prop1(epsilon: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
     """log δ̃ of Proposition 1, eq. (27): −(ε − κ)²/(4κ) for ε > κ (optimal order α* = (ε + κ)/(2κ) > 1 in the
-    Mironov conversion eq. (26) of an (α, κα)-RDP curve), and 0 (δ̃ = 1, the limit α → 1) for ε ≤ κ (spec §7.5).
+    Mironov conversion eq. (26) of an (α, κα)-RDP curve), and 0 (δ̃ = 1, the limit α → 1) for ε ≤ κ (the paper leaves
+    this case undefined: it needs α* > 1; a convention of this library).
     """
     eps = as_non_negative_array(epsilon, "epsilon")
     k = as_positive_array(kappa, "kappa")
@@ -246,14 +250,15 @@ def epsilon_prop1(delta: ArrayLike, *, kappa: ArrayLike) -> float | np.ndarray:
         return scalar_or_array(k + 2.0 * np.sqrt(-k * np.log(d)))
 
 
-# ------------------------------------------------------------------------------------ exact contraction [EXT]
+# ----------------------------------------------------------------- exact contraction (an extension, not in the paper)
 
 
 def log_projected_gaussian_contraction_exact(
     epsilon: ArrayLike, *, diameter: ArrayLike, scale: ArrayLike
 ) -> float | np.ndarray:
-    """[EXT, not in the paper] log η_{e^ε}(K), the exact E_γ contraction coefficient (Theorem 2) of the 1-D kernel
-    K(y) = Π_[0,D](y + N(0, s²)), y ∈ [0, D]; the paper bounds it by θ_{e^ε}(D/s) (eq. (23) with M D = D).
+    """(Extension, not in the paper.) log η_{e^ε}(K), the exact E_γ contraction coefficient (Theorem 2) of the
+    1-D kernel K(y) = Π_[0,D](y + N(0, s²)), y ∈ [0, D]; the paper bounds it by θ_{e^ε}(D/s) (eq. (23) with
+    M D = D).
 
     Why the sup of Theorem 2 sits at the pair (y1, y2) = (0, D).  For y1 < y2 the likelihood ratio of K(y1) to
     K(y2) is non-increasing on [0, D] (Gaussian location family; the atoms at 0 and D carry the tails
@@ -265,7 +270,8 @@ def log_projected_gaussian_contraction_exact(
     Closed form.  The stationary point of Φ(t/s) − γΦ((t − D)/s) is t* = D/2 − ε s²/D ≤ D/2.  With r = D/s:
     if t* ≥ 0 (ε ≤ r²/2) the sup is the unprojected value θ_{e^ε}(r); otherwise it is at t = 0 (the atom at 0
     alone): [1/2 − e^ε Q(r)]_+, which vanishes for ε ≥ −log(2 Q(r)) (bounded privacy loss; pure DP).
-    Spec check 28: D = s = 1 gives 0.382925 (ε = 0) and 0.068730 (ε = 1, bound 0.126937); D = 4, ε = 1: 0.926711.
+    Check values (our own computation): D = s = 1 gives 0.382925 (ε = 0) and 0.068730 (ε = 1, bound 0.126937);
+    D = 4, ε = 1: 0.926711.
     """
     eps = as_non_negative_array(epsilon, "epsilon")
     ratio = as_positive_array(diameter, "diameter") / as_positive_array(scale, "scale")

@@ -1,9 +1,9 @@
 """He, Wang, Tao, "Tighter Generalization Bounds for Iterative Differentially Private Learning Algorithms":
 DP ⇒ generalization (Theorems 1-3 and the baselines they are compared with), the KL lemma (Lemma 5), and the
-privacy of SGLD (Theorem 7) and of DP federated learning (Theorem 8), each "as printed" and "valid" (spec §0, §2.5,
-§2.6, §7). Pure numpy/scipy functions of numbers; arrays broadcast.
+privacy of SGLD (Theorem 7) and of DP federated learning (Theorem 8), each "as printed" and "valid" (the valid variant
+corrects the errata below). Pure numpy/scipy functions of numbers; arrays broadcast.
 
-Errata implemented side by side (spec §0 and review notes):
+Errata of the paper, implemented side by side with the printed forms:
 
 - SGLD per-step ε̃ (Thm 7, App. C.1): printed linear coefficient 2√2, correct 4√2 (the factor 2 of 2θ″ᵀv);
 - subsampling (ε̃ → 2(τ/N)ε̃, "Lemma 4.4 of [7]"): valid only when log(1+q(e^ε̃−1)) ≤ 2qε̃; the valid variant uses
@@ -124,7 +124,8 @@ def thm1_deviation_exact(eps: ArrayLike, delta: ArrayLike) -> float | np.ndarray
 
 def thm1_failure_probability(eps: ArrayLike, delta: ArrayLike, version: str = "statement") -> float | np.ndarray:
     """Theorem 1's failure probability b = (e^{−ε}δ/ε) ln(2/ε); ``version="intro"`` is the introduction's and
-    Sec. 4.1.2's quote with an extra factor 2 (spec §7.8)."""
+    Sec. 4.1.2's quote with an extra factor 2 (the paper's two
+    statements disagree; the formal statement is the default)."""
     if version not in ("statement", "intro"):
         raise ValueError(f"version={version!r} is not allowed; choose one of ('statement', 'intro')")
     e, d = as_positive_array(eps, "eps"), _delta(delta)
@@ -140,8 +141,9 @@ def epsilon_min_for_sample_size(N: ArrayLike, delta: ArrayLike) -> float | np.nd
 
 
 def thm1_bound(eps: ArrayLike, delta: ArrayLike, N: ArrayLike) -> dict[str, float | np.ndarray]:
-    """Theorem 1 for an (ε, δ)-DP algorithm on N samples (spec §2.1, monotonicity of DP): ε_eff = max(ε, ε_min(N, δ)),
-    a = 9ε_eff, b = b(ε_eff, δ); vacuous when a ≥ 1 or b ≥ 1 (a 0-1 loss gap never exceeds 1). Keys:
+    """Theorem 1 for an (ε, δ)-DP algorithm on N samples, at the smallest ε its sample-size condition admits (our
+    evaluation rule, justified by the monotonicity of DP): ε_eff = max(ε, ε_min(N, δ)), a = 9ε_eff, b = b(ε_eff, δ);
+    vacuous when a ≥ 1 or b ≥ 1 (a 0-1 loss gap never exceeds 1). Keys:
     ``eps_eff, eps_min, deviation, failure_probability, vacuous, floor_limited``."""
     e = as_non_negative_array(eps, "eps")
     d = _delta(delta)
@@ -306,7 +308,7 @@ def thm7_printed_delta_tilde(
 def iterative_privacy(
     eps_tilde: ArrayLike, q: ArrayLike, delta: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike, variant: str = "valid"
 ) -> dict[str, float | np.ndarray]:
-    """(ε′, δ′) of T subsampled (ε̃, δ)-DP steps (Thm 7's and Thm 8's composition), spec §2.5:
+    """(ε′, δ′) of T subsampled (ε̃, δ)-DP steps (Thm 7's and Thm 8's composition):
 
     - ``"as_printed"`` (P): ε_s = 2qε̃, δ_s = qδ; ε′ = Cor 3's ε′_3(ε_s, T, δ̃) capped at Tε_s; δ′ = Cor 2 form
       with c = ⌈ε′/ε_s⌉ and tail δ̃;
@@ -392,7 +394,8 @@ def fl_privacy(
 
 def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: ArrayLike) -> float | np.ndarray:
     """Wang et al. [68] as quoted by the paper: "SGLD is (ε, δ)-DP if T > ε²N/(32τ log(2/δ))"; returns the
-    threshold ε²N/(32τ log(2/δ)) (the original is an upper limit on T, spec §7.11)."""
+    threshold ε²N/(32τ log(2/δ)) (presumably an erratum in the quote:
+    privacy degrades with T, so the original condition should be an upper limit on T)."""
     e, d = as_positive_array(eps, "eps"), _delta(delta)
     n, t = as_positive_array(N, "N"), as_positive_array(tau, "tau")
     return scalar_or_array(e**2 * n / (32.0 * t * np.log(2.0 / d)))

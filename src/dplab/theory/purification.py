@@ -4,9 +4,10 @@ Pure functions of numbers: the calibration of Algorithm 1, the privacy and utili
 tools of their proofs (Lemma 6 and its volume formula, Example 8, Corollary 4, Lemmas 19, 22, 25), Theorem 2's
 threshold, Appendix B's trade-off functions, Appendix C's folklore bound, and the rates of Tables 1 and 2.
 
-Conventions (spec paperD §2, review notes): R is the ℓ_q **diameter** of the domain Θ = c + 𝔹_q(R/2) (erratum A1);
-δ and ω enter as natural logs (``log_delta``, ``log_omega``) because purification uses log(1/δ) in the hundreds to
-millions.  Where the paper is wrong, both versions are given, suffixed ``_as_printed`` and ``_corrected``.
+Conventions of this library: R is the ℓ_q **diameter** of the domain Θ = c + 𝔹_q(R/2) (erratum: Assumption 1
+calls R both a diameter bound and a ball radius; the proof of Theorem 1 and Corollary 4, Appendix F.4, uses the
+diameter); δ and ω enter as natural logs (``log_delta``, ``log_omega``) because purification uses log(1/δ) in the
+hundreds to millions.  Where the paper is wrong, both versions are given, suffixed ``_as_printed`` and ``_corrected``.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def _q_exponent(q: float) -> float:
 
 
 def purification_shift(d: int, q: float, diameter: float, log_delta: float, log_omega: float) -> float:
-    """Δ = 2·d^{1−1/q}·R·(δ/(2ω))^{1/d} (Algorithm 1, line 1; R the ℓ_q diameter of Θ, erratum A1).
+    """Δ = 2·d^{1−1/q}·R·(δ/(2ω))^{1/d} (Algorithm 1, line 1; R the ℓ_q diameter of Θ).
 
     By Lemma 6 (ball case, eq. (4)) the mixed outputs are within W∞^{ℓq} ≤ 2R(δ/2ω)^{1/d} of an ε-indistinguishable
     pair, and ‖·‖₁ ≤ d^{1−1/q}‖·‖_q.  Computed as exp((log δ − log 2 − log ω)/d), so δ may underflow.
@@ -109,7 +110,7 @@ def purified_epsilon(epsilon: float, shift: float, laplace_scale: float) -> floa
 def utility_l1_bound_as_printed(
     d: int, diameter: float, epsilon_prime: float, log_delta: float, log_omega: float
 ) -> float:
-    """Theorem 1 as printed: E‖x_pure − x_apx‖₁ ≤ ωR + (4Rd/ε′)(δ/2ω)^{1/d} (valid for q = 1 only, erratum A2)."""
+    """Theorem 1 as printed: E‖x_pure − x_apx‖₁ ≤ ωR + (4Rd/ε′)(δ/2ω)^{1/d} (erratum: valid for q = 1 only)."""
     whole_number("d", d)
     positive_finite("diameter", diameter)
     positive_finite("epsilon_prime", epsilon_prime)
@@ -138,7 +139,8 @@ def utility_lq_bound_corrected(
 
 
 def lq_ball_volume_corrected(d: int, q: float) -> float:
-    """Vol(𝔹_q^d(1)) = (2Γ(1 + 1/q))^d / Γ(1 + d/q) (erratum A3; q = ∞ gives 2^d)."""
+    """Vol(𝔹_q^d(1)) = (2Γ(1 + 1/q))^d / Γ(1 + d/q) (q = ∞ gives 2^d; corrects
+    the product formula printed in Lemma 6)."""
     whole_number("d", d)
     _q_exponent(q)
     if math.isinf(q):
@@ -147,7 +149,7 @@ def lq_ball_volume_corrected(d: int, q: float) -> float:
 
 
 def lq_ball_volume_as_printed(d: int, q: float) -> float:
-    """Lemma 6's printed formula 2^d/Γ(1 + d/q)·∏_{i=1}^{d} Γ(1 + 1/q)/Γ(1 + i/q) (wrong, erratum A3)."""
+    """Lemma 6's printed formula 2^d/Γ(1 + d/q)·∏_{i=1}^{d} Γ(1 + 1/q)/Γ(1 + i/q) (erratum: wrong)."""
     whole_number("d", d)
     _q_exponent(q)
     i = np.arange(1, d + 1)
@@ -232,7 +234,7 @@ def lemma25_schedule(
 ) -> dict[str, float]:
     """Lemma 25 (DP-SGD for convex ERM, Algorithm 3): γ = 2√(d log(1/δ))/(n√ε), σ² = 416L² log(1/δ)/ε,
     T = n²ε²/(d log(1/δ)), η = √(C²/(T𝒢²)) with 𝒢² = n²L² + dσ²/γ² + nL²/γ, ρ = 13γ²TL²/(2σ²) (Lemma 26, T not T²),
-    the (ε_dp, δ) it certifies through Lemma 22 (≈ ε/2: the schedule is conservative, spec finding 5), the gradient
+    the (ε_dp, δ) it certifies through Lemma 22 (≈ ε/2: the schedule is conservative, our own finding), the gradient
     count 𝒢 = nγT = 2n²ε^{3/2}/√(d log(1/δ)), and Corollary 24's order condition α* = 1 + √(log(1/δ)/ρ) ≤
     log(1/γ)/(4ρ₀) with ρ₀ = L²/(2σ²) (``alpha_star``, ``alpha_max``).
     """
@@ -261,7 +263,8 @@ def lemma25_schedule(
 
 
 def sigma_for_schedule(gamma: float, steps: float, lipschitz: float, epsilon: float, log_inv_delta: float) -> float:
-    """σ with the same accounting as Lemma 25 for any (γ, T): σ² = 104γ²TL² log(1/δ)/ε² (spec §4 'tuned')."""
+    """σ with the same accounting as Lemma 25 for any (γ, T): σ² = 104γ²TL² log(1/δ)/ε² (our
+    'tuned' variant of the DP-ERM study, not in the paper)."""
     positive_finite("gamma", gamma)
     positive_finite("steps", steps)
     positive_finite("lipschitz", lipschitz)
@@ -271,7 +274,8 @@ def sigma_for_schedule(gamma: float, steps: float, lipschitz: float, epsilon: fl
 
 
 def tight_rho(epsilon: float, log_inv_delta: float) -> float:
-    """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: (√(log(1/δ) + ε) − √log(1/δ))² (spec A10)."""
+    """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: (√(log(1/δ) + ε) − √log(1/δ))²: the
+    ρ at which Lemma 22 gives exactly ε (our 'tight' variant of Lemma 25's schedule, not in the paper)."""
     positive_finite("epsilon", epsilon)
     positive_finite("log_inv_delta", log_inv_delta)
     return (math.sqrt(log_inv_delta + epsilon) - math.sqrt(log_inv_delta)) ** 2
@@ -280,7 +284,7 @@ def tight_rho(epsilon: float, log_inv_delta: float) -> float:
 def lemma19_parameters(n: int, d: int, epsilon: float, diameter: float, lipschitz: float) -> dict[str, float]:
     """Lemma 19 (pure-DP Laplace noisy full-batch GD): Δ₁ = √d·L (ℓ1 sensitivity of the summed gradient),
     T = εnL/(Δ₁√d), per-coordinate Laplace scale Δ₁T/ε on the summed gradient, η = C/√(T(n²L² + 2dσ_L²)),
-    gradient count nT = n²εL/(Δ₁√d) (corrected, erratum A9)."""
+    gradient count nT = n²εL/(Δ₁√d) (corrected: Lemma 19 prints n²εL√d/Δ₁)."""
     whole_number("n", n)
     whole_number("d", d)
     positive_finite("epsilon", epsilon)
@@ -294,7 +298,8 @@ def lemma19_parameters(n: int, d: int, epsilon: float, diameter: float, lipschit
 
 
 def lemma19_gradient_count_as_printed(n: int, d: int, epsilon: float, lipschitz: float) -> float:
-    """Lemma 19's printed count n²εL√d/Δ₁ (= n²ε for Δ₁ = √dL; erratum A9, the correct count is n²ε/d)."""
+    """Lemma 19's printed count n²εL√d/Δ₁ (= n²ε for Δ₁ = √dL; erratum: the
+    correct count is n²ε/d)."""
     whole_number("n", n)
     whole_number("d", d)
     positive_finite("epsilon", epsilon)
@@ -315,7 +320,8 @@ def tradeoff_function(alpha: np.ndarray, epsilon: float, delta: float) -> np.nda
 
 
 def tradeoff_crossing_alpha(epsilon: float, delta: float, epsilon_prime: float) -> float:
-    """α where f_{ε,δ} and f_{ε+ε′,0} cross: δ/(e^ε(e^{ε′} − 1)) (both on their steep branches; erratum A6)."""
+    """α where f_{ε,δ} and f_{ε+ε′,0} cross: δ/(e^ε(e^{ε′} − 1)) (both on their steep branches; erratum: Appendix
+    B's "f_{ε,δ} ≤ f_{ε+ε′,0}" is false pointwise, neither curve lies below the other)."""
     non_negative_finite("epsilon", epsilon)
     probability("delta", delta)
     positive_finite("epsilon_prime", epsilon_prime)
@@ -345,7 +351,8 @@ def theorem2_success_bound(d: int) -> float:
 
 
 def algorithm12_log_delta_as_printed(d: int, epsilon: float) -> float:
-    """Algorithm 12's log(1/δ) = d·log(2d³/ε) (short of Theorem 2's d·log(8d³/ε), erratum A5); returns log δ."""
+    """Algorithm 12's log(1/δ) = d·log(2d³/ε) (erratum: short of Theorem 2's
+    requirement d·log(8d³/ε)); returns log δ."""
     whole_number("d", d)
     positive_finite("epsilon", epsilon)
     return -d * math.log(2 * d**3 / epsilon)
@@ -436,7 +443,7 @@ def table1_rates(
 
 def table2_rates(n: float, d: float, epsilon: float) -> list[dict[str, object]]:
     """Table 2 (C = L = 1, up to logs): utility and runtime of the three pure-DP ERM methods, evaluated; plus the
-    corrected runtime of Laplace noisy GD, n²ε/d (erratum A9)."""
+    corrected runtime of Laplace noisy GD, n²ε/d (erratum: Table 2's n²ε ignores the 1/d of Lemma 19)."""
     for name, value in (("n", n), ("d", d), ("epsilon", epsilon)):
         positive_finite(name, value)
     ne = n * epsilon

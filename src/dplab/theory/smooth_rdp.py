@@ -1,10 +1,11 @@
 """Smooth Rényi DP of pre-processed pipelines: Hu, Sanyal, Schölkopf (2024), *Provable Privacy with Non-Private
 Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1.
 
-Conventions (spec §2.1): instance space the unit ball of ℝ^d, replace-one neighbours, L = μ = Δ_f = Δ_Q = 1 unless
-given. In Table 1 ``eps`` is a mechanism's *privacy parameter* (it sets the noise), not an (ε, δ) value.
+Conventions (the paper's, Sections 2-4): instance space the unit ball of ℝ^d, replace-one neighbours
+S₁ = S ∪ {z₁}, S₂ = S ∪ {z₂}; L = μ = Δ_f = Δ_Q = 1 unless given (as in Table 2).
+In Table 1 ``eps`` is a mechanism's *privacy parameter* (it sets the noise), not an (ε, δ) value.
 
-Where the paper's statement and its proof disagree (spec §6) both variants exist and are labelled:
+Where the paper's statement and its proof disagree both variants exist and are labelled:
 ``variant="as_printed"`` (the theorem statement / table as printed) and ``variant="corrected"`` (what the proof
 supports). All functions broadcast over numpy arrays and compute in float64.
 """
@@ -74,6 +75,9 @@ __all__ = [
     "prop8_failure_probability",
     "lemma2_subsampled_srdp",
     "remark1_factor",
+    "dp_sgd_sampling_noise_multiplier",
+    "theorem13_alpha_max",
+    "parameter_for_epsilon",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -110,7 +114,8 @@ class Mechanism:
 def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
     """Gaussian mechanism f(S) + N(0, Δ_f²/ε²) (Theorem 9, Table 1 row 1): RDP αε²/2, SRDP αL²τ²ε²/(2Δ_f²).
 
-    Table 1's SRDP (with /Δ_f², the proof's last line) is used; the Theorem 9 statement omits /Δ_f² (spec §6 #2).
+    Table 1's SRDP (with /Δ_f², the proof's last line) is used; erratum: the Theorem 9 statement omits
+    /Δ_f².
     """
     e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
     return Mechanism(
@@ -147,7 +152,7 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
     """DP-GD with σ = L√T/(εn) (Theorem 12, Table 1 row 4): RDP 2αε², SRDP αμ²τ²ε²/(2L²).
 
     ``variant="as_printed"``: the Theorem 12 statement's RDP αε²/2; ``"corrected"`` (default): the proof and Table 1,
-    2αε² (replace-one sensitivity 2L/n, spec §6 #1).
+    2αε² (replace-one sensitivity 2L/n; the proof's text says L/n).
     """
     e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     coefficient = {"corrected": 2.0, "as_printed": 0.5}[_variant(variant)]
@@ -162,7 +167,8 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
 
 def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma: float = 1.0) -> Mechanism:
     """DP-SGD with subsampling (Theorem 13, Table 1 row 5): RDP α²ε²/2, SRDP αμ²τ²ε²γ²/(2L²), γ the inverse
-    point-wise distance (Def. 7); γ = 1 for PCA (spec §2.7)."""
+    point-wise distance (Def. 7); γ = 1 for PCA (our derivation for Table 2's
+    PCA row: every PCA-processed point moves by at most Δ₂ = τ/n, so k = n in Def. 7)."""
     e, lip, m, g = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("mu", mu), ("gamma", gamma)))
     return Mechanism(
         "dp_sgd_sampling",
@@ -181,7 +187,7 @@ def dp_sgd_iteration_mechanism(
 
     - ``"corrected"`` (default): Table 1 with the ε² that Table 2 uses: RDP αε²/2, SRDP
       ατ²μ²ε² n log(n−κ+2)/(2(n−κ+1)L² log n).
-    - ``"as_printed"``: Table 1/Theorem 14 literally, SRDP without ε² (spec §6 #3).
+    - ``"as_printed"``: Table 1/Theorem 14 literally, SRDP without ε² (erratum: Table 2 has it).
     - ``"exact"``: the constants of Lemma H and eq. (23): RDP αε²/32, SRDP with /32 instead of /2.
     """
     e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
@@ -414,7 +420,8 @@ def median_imputation_sensitivity(
     x_max_upper_median: ArrayLike, x_min_lower_median: ArrayLike, features_imputed: int = 1
 ) -> np.ndarray:
     """Median imputation (Table 3): x^max_((n+1)/2) − x^min_(n/2), per imputed feature, times √(features imputed per
-    point) because Prop. 15's Δ₂ sums over features (spec §6 #16, flagged as unverified)."""
+    point) because Prop. 15's Δ₂ sums over features (our reading of Prop. 15,
+    not verified against the paper's Table 3)."""
     as_finite_array(x_max_upper_median, "x_max_upper_median")
     as_finite_array(x_min_lower_median, "x_min_lower_median")
     whole_number("features_imputed", features_imputed)
@@ -426,7 +433,7 @@ def trimmed_mean_imputation_sensitivity(
 ) -> np.ndarray:
     """m-trimmed-mean imputation (Table 3): (x_upper − x_lower)/(n − 2m − p) times √(features imputed).
 
-    As printed the numerator is x^max_(m) − x^min_(n−m) (typically negative); corrected (spec §6 #16) it is
+    As printed the numerator is x^max_(m) − x^min_(n−m) (typically negative, a likely typo); corrected it is
     x^max_(n−m) − x^min_(m). The caller passes the order statistics of the variant it evaluates.
     """
     _missing(n, p)
@@ -558,7 +565,7 @@ def table2_gaussian_dp(tau: ArrayLike, eps: float, delta: float) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Group privacy baselines (spec §2.8; the paper gives no formula)
+# Group privacy baselines (our design: the paper names the baseline but gives no formula)
 # ----------------------------------------------------------------------------------------------------------------
 
 
@@ -608,7 +615,8 @@ def theorem7_rho(eps: float, beta: float, L: float = 1.0, mu: float = 1.0) -> fl
 
 def theorem7_epsilon(eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0) -> dict[str, float]:
     """Theorem 7 as printed: ε̂ = 3ε√(1.05(1+12.2²μ²/(L²β²)) log(1/δ)), total ε̂ + ε; also the implied
-    α = 1 + √(log(1/δ)/ρ) (the proof's 1.05 needs α ≥ 11, spec §6 #9) and the exact 2√(ρ log(1/δ)) + ρ."""
+    α = 1 + √(log(1/δ)/ρ) (erratum: the proof's factor 1.05 needs α ≥ 11, which
+    Theorem 7's condition log(1/δ) ≥ ρ does not force) and the exact 2√(ρ log(1/δ)) + ρ."""
     rho = theorem7_rho(eps, beta, L, mu)
     log_inv = math.log(1 / probability("delta", delta))
     eps_hat = 3 * eps * math.sqrt(1.05 * (1 + PCA_TAU_CONSTANT**2 * mu**2 / (L**2 * beta**2)) * log_inv)
@@ -652,7 +660,8 @@ def prop8_failure_probability(
     n: int, eps: float, delta: float, gap: float, beta: float, threshold: str = "log2"
 ) -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
-    threshold (``"log2"``, default) the prefactor is 1/δ (spec §6 #10)."""
+    threshold (``"log2"``, default) the prefactor is 1/δ (Algorithm 1 and the
+    proof of Prop. 8 use different thresholds)."""
     whole_number("n", n)
     positive_finite("eps", eps)
     probability("delta", delta)
@@ -697,3 +706,55 @@ def remark1_factor(n: int, variant: str = "integer_min") -> tuple[float, float]:
     values = factor(ks)
     i = int(np.argmin(values))
     return float(values[i]), float(ks[i])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# DP-SGD with subsampling (Theorem 13): the noise of a privacy parameter, and a parameter for a target (ε, δ)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def dp_sgd_sampling_noise_multiplier(eps: float, steps: int, sampling_rate: float, variant: str = "corrected") -> float:
+    """Noise multiplier z (noise std on the clipped gradient sum, per unit clip L) of Theorem 13's DP-SGD with
+    privacy parameter ε at Poisson sampling rate q: the theorem's σ = L√(cT)/(εn) is for one sampled point per step
+    (q = 1/n); with Lemma G (Abadi et al. 2016, Lemma 3, whose rate q the paper sets to 1/n) at rate q it reads
+    z = q√(cT)/ε, the constant c from Lemma G's leading term q²α(α+1)/((1−q)z²) ≤ cq²α²/z².
+
+    - ``"as_printed"``: c = 2/(1−q), the smallest c for step (a) of eq. (18) at every α ≥ 1; step (b) then gives
+      α²ε²/T per step, twice the printed α²ε²/(2T) (the factor-2 slip of eq. (18)).
+    - ``"corrected"``: c = 4/(1−q), √2 more noise, which gives the printed α²ε²/(2T) per step and so Table 1's
+      RDP α²ε²/2 after T steps.
+    """
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    in_range("sampling_rate", sampling_rate, 0.0, 1.0, low_open=True, high_open=True)
+    c = {"as_printed": 2.0, "corrected": 4.0}[_variant(variant)] / (1 - sampling_rate)
+    return sampling_rate * math.sqrt(c * steps) / eps
+
+
+def theorem13_alpha_max(eps: float, steps: int, n: int) -> float:
+    """The largest order at which Theorem 13 states its RDP (L = 1): min{√T/ε, T/(ε²n²)·log(n²ε/√T)}."""
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    whole_number("n", n)
+    return min(math.sqrt(steps) / eps, steps / (eps * n) ** 2 * math.log(n**2 * eps / math.sqrt(steps)))
+
+
+def parameter_for_epsilon(
+    rdp_of: Callable[[float], Callable[[np.ndarray], np.ndarray]],
+    epsilon: float,
+    delta: float,
+    alpha_min: float = 1.0 + 1e-9,
+) -> tuple[float, float]:
+    """(ε₀, α*): the privacy parameter ε₀ whose RDP curve ``rdp_of(ε₀)`` converts (Lemma M, :func:`rdp_to_dp` over
+    α ≥ α_min) to exactly ``epsilon`` at ``delta``, and the optimal order there. The converted ε increases with ε₀
+    (every Table 1/2 curve does), so ε₀ is the root of a bracketed monotone equation in log ε₀."""
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
+    in_range("alpha_min", alpha_min, 1.0, math.inf, low_open=True, high_open=True)
+
+    def excess(log_eps0: float) -> float:
+        return rdp_to_dp(rdp_of(math.exp(log_eps0)), delta, alpha_min)[0] - epsilon
+
+    log_eps0 = brentq(excess, math.log(1e-12), math.log(1e6), xtol=1e-13, rtol=1e-13)
+    eps0 = math.exp(log_eps0)
+    return eps0, rdp_to_dp(rdp_of(eps0), delta, alpha_min)[1]

@@ -98,3 +98,93 @@ def test_a_position_audited_alone_gives_the_rows_of_the_full_audit(gaussian_run)
     grid, laws, mc = gaussian_run
     alone = [monte_carlo_audit(AUDIT, G1, grid, laws, seed=3, positions=[i]) for i in sorted(mc["i"].unique())]
     pd.testing.assert_frame_equal(pd.concat(alone, ignore_index=True), mc)
+
+
+def _audit_inputs(tmp_path, names):
+    """The pipeline products of rule contraction_audit_grid for ``names``, written as the rule writes them."""
+    from dplab.report.io import write_csv
+
+    inputs = {}
+    for name in names:
+        grid, laws = grid_audit(AUDIT, SWEEP_AUDIT["configs"][name], AUDIT["instances"], AUDIT["positions"])
+        inputs[f"{name}_grid"], inputs[f"{name}_laws"] = tmp_path / f"{name}_grid.csv", tmp_path / f"{name}_laws.npz"
+        write_csv(grid, inputs[f"{name}_grid"])
+        np.savez_compressed(inputs[f"{name}_laws"], **laws)
+    return inputs
+
+
+SWEEP_AUDIT = {**AUDIT, "run": ["G1", "L1", "G2"], "configs": {"G1": G1, "L1": L1, "G2": {**G1, "scale": 3.0}}}
+
+
+def test_the_audit_sweep_gives_the_rows_of_the_layout_with_one_job_per_position_whatever_the_sharding(tmp_path):
+    """Independent reference: the former jobs, one Monte-Carlo CSV per (configuration, position) seeded from the base
+    seed, the rule name and the configuration, merged from the files. The sweep must give the same CSV bytes."""
+    from dplab.report.io import write_csv
+    from dplab.seeding import derive_seed
+    from dplab.studies.contraction import STUDY
+    from dplab.studies.registry import combine_shards, compute_shard, shard_points
+
+    inputs = _audit_inputs(tmp_path, ["G1", "G2"])
+    artifact = STUDY.artifact("ext_audit_gaussian")
+    points = artifact.sweep(SWEEP_AUDIT)
+    assert points == [{"config": c, "i": i} for c in ("G1", "G2") for i in (5, 6)]
+    base = 20200114
+    grids, mcs = {}, {}
+    for name in ("G1", "G2"):
+        grids[name] = pd.read_csv(inputs[f"{name}_grid"])
+        with np.load(inputs[f"{name}_laws"]) as archive:
+            laws = {key: archive[key] for key in archive.files}
+        seed = derive_seed(base, "contraction_audit_mc", name)
+        files = []
+        for i in sorted(AUDIT["positions"]):
+            files.append(tmp_path / f"mc_{name}_{i}.csv")
+            write_csv(
+                monte_carlo_audit(AUDIT, SWEEP_AUDIT["configs"][name], grids[name], laws, seed=seed, positions=[i]),
+                files[-1],
+            )
+        mcs[name] = pd.concat([pd.read_csv(f) for f in files], ignore_index=True)
+    settings = {name: SWEEP_AUDIT["configs"][name] for name in ("G1", "G2")}
+    write_csv(merge_audit(AUDIT, settings, grids, mcs), tmp_path / "reference.csv")
+    seed = artifact.seed(base, "contraction")
+    for shards in (1, 3):
+        parts = [
+            compute_shard(artifact, SWEEP_AUDIT, seed, shard_points(4, shards, s), inputs=inputs) for s in range(shards)
+        ]
+        write_csv(combine_shards(artifact, parts, SWEEP_AUDIT), tmp_path / f"sweep_{shards}.csv")
+        assert (tmp_path / f"sweep_{shards}.csv").read_bytes() == (tmp_path / "reference.csv").read_bytes()
+
+
+def test_the_audit_combine_stops_on_a_measurement_above_a_bound(tmp_path):
+    from dplab.studies.contraction import STUDY
+    from dplab.studies.contraction.audit import AuditViolation, combine_audit
+    from dplab.studies.registry import compute_shard
+
+    artifact = STUDY.artifact("ext_audit_laplace")
+    inputs = _audit_inputs(tmp_path, ["L1"])
+    rows = compute_shard(artifact, SWEEP_AUDIT, 1, [0, 1], inputs=inputs).drop(columns="_point")
+    assert combine_audit(rows, SWEEP_AUDIT)["bound_prop1"].isna().all()
+    lowered = rows.assign(bound_theorem=rows["bound_theorem"].where(rows["mc_lower"] <= 0, 0.0))
+    with pytest.raises(AuditViolation, match="measurements exceed a theorem's bound"):
+        combine_audit(lowered, SWEEP_AUDIT)
+
+
+def test_the_random_stopping_artifact_stops_above_theorem5(monkeypatch):
+    from dplab.studies.contraction import audit
+    from dplab.studies.contraction.audit import AuditViolation, compute_random_stopping
+
+    stopping = {"config": "G1", "instances": ["A", "B"], "positions": [1, 6], "epsilon_max": 1.0, "n_epsilon": 3}
+    params = {"audit": SWEEP_AUDIT, "random_stopping": stopping}
+    frame = compute_random_stopping(params, 0, iter)
+    pd.testing.assert_frame_equal(frame, random_stopping_audit(AUDIT, stopping, G1))
+    monkeypatch.setattr(audit, "log_delta_thm5", lambda eps, **kwargs: np.full_like(np.asarray(eps, float), -50.0))
+    with pytest.raises(AuditViolation, match="grid values exceed Theorem 5"):
+        compute_random_stopping(params, 0, iter)
+
+
+def test_an_audit_of_a_noise_no_audited_configuration_uses_is_not_declared():
+    from dplab.studies.contraction import STUDY
+
+    study_config = {"audit": {**SWEEP_AUDIT, "run": ["G1", "G2"]}, "utility": {"noise_types": ["gaussian"]}}
+    assert "ext_audit_laplace" not in STUDY.ids("figure", study_config)
+    assert "ext_audit_gaussian" in STUDY.ids("figure", study_config)
+    assert STUDY.artifact("ext_audit_laplace").sweep(study_config["audit"]) == []

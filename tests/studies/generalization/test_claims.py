@@ -7,7 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.studies.generalization.claims import _first_steps_text, first_step_below_lower_bound
+from dplab.studies.generalization.claims import (
+    _first_steps_text,
+    first_step_below_lower_bound,
+    gap_versus_noise,
+    together_evidence,
+    together_verdict,
+)
 from dplab.studies.generalization.curves import delta_rows
 
 
@@ -96,3 +102,61 @@ def test_wang_threshold_erratum_and_its_flip():
     claim = wang_typo_claim()
     assert claim.verdict == "erratum" and "= 0.256020" in claim.evidence
     assert wang_typo_claim({**WANG_POINT, "N": 1e7}).verdict == "holds"  # threshold 256: not trivially met
+
+
+def _f8_cell(d, n, t, noiseless, noisy, change, *, bound=0.2, max_abs_gap=0.05, hp_bound=0.5, hp_vacuous=False):
+    """Two F8 rows of one (d, N, T) cell (σ = 0 and σ = 2): (mean, low, high) of the gap at each σ and of the
+    paired change."""
+    base = {"d": d, "n": n, "t": t, "datasets": 40, "max_abs_gap": max_abs_gap, "hp_bound_valid": hp_bound}
+    names = ("mean_gap", "gap_ci_low", "gap_ci_high")
+    change_names = ("gap_change", "gap_change_ci_low", "gap_change_ci_high")
+    return [
+        {
+            **base,
+            "sigma": 0.0,
+            **dict(zip(names, noiseless)),
+            **dict(zip(change_names, (0.0, 0.0, 0.0))),
+            "on_average_valid": np.nan,
+            "hp_vacuous_valid": True,
+        },
+        {
+            **base,
+            "sigma": 2.0,
+            **dict(zip(names, noisy)),
+            **dict(zip(change_names, change)),
+            "on_average_valid": bound,
+            "hp_vacuous_valid": hp_vacuous,
+        },
+    ]
+
+
+def _f8(cells):
+    return pd.DataFrame([row for cell in cells for row in _f8_cell(*cell[:6], **(cell[6] if len(cell) > 6 else {}))])
+
+
+SHRINKING = [
+    (50, 1000, 1000, (0.028, 0.024, 0.032), (0.008, 0.003, 0.013), (-0.020, -0.026, -0.014)),
+    (10, 1000, 1000, (0.010, 0.006, 0.014), (0.001, -0.002, 0.004), (-0.009, -0.013, -0.005)),
+    (50, 1000000, 1000, (0.0001, -0.0003, 0.0005), (0.0000, -0.0004, 0.0004), (-0.0001, -0.0006, 0.0004)),
+]
+
+
+def test_together_verdict_holds_on_a_shrinking_gap_and_states_its_numbers():
+    cells = gap_versus_noise(_f8(SHRINKING))
+    assert cells["resolvable"].tolist() == [True, True, False]  # ordered by (d, n, t)
+    verdict, share = together_verdict(cells)
+    assert (verdict, share) == ("holds", 1.0)
+    text = together_evidence(cells, share, 0.95)
+    assert "Shrinks in 2/2 resolvable cells (100%)" in text and "1/3 cells not resolvable" in text
+    assert "E[R - R_hat] = 0.0280 [0.0240, 0.0320] at sigma = 0, 0.0080 [0.0030, 0.0130] at sigma = 2" in text
+
+
+def test_together_verdict_flips_when_the_gap_grows_or_a_bound_is_violated():
+    growing = [cell[:5] + ((0.005, 0.001, 0.009),) for cell in SHRINKING]
+    assert together_verdict(gap_versus_noise(_f8(growing)))[0] == "fails"
+    violated = [SHRINKING[0] + ({"bound": 0.001},)] + SHRINKING[1:]  # the gap's whole interval above the bound
+    assert together_verdict(gap_versus_noise(_f8(violated)))[0] == "fails"
+    hp = [SHRINKING[0] + ({"max_abs_gap": 0.6},)] + SHRINKING[1:]  # a run's |gap| above a non-vacuous HP bound
+    assert together_verdict(gap_versus_noise(_f8(hp)))[0] == "fails"
+    half = [SHRINKING[0], SHRINKING[1][:5] + ((-0.002, -0.006, 0.002),), SHRINKING[2]]  # 1/2 resolvable shrink
+    assert together_verdict(gap_versus_noise(_f8(half))) == ("partial", 0.5)

@@ -1,5 +1,6 @@
 """E1 building blocks: synthetic data, the exact risk formula against Monte Carlo with a confidence interval, the
-Lipschitz constant L = 1, and byte-identical reruns."""
+Lipschitz constant L = 1, the vectorised SGLD against the engine, byte-identical reruns and shardings, and the
+coverage of the signed gap's interval over training sets."""
 
 from __future__ import annotations
 
@@ -9,17 +10,26 @@ import pytest
 import torch
 from scipy import stats
 
-from dplab.learning import LogisticLoss, per_sample_gradients
-from dplab.studies.generalization.empirical import e1_cell_records, e1_cells, exact_risk, make_data, zero_one_error
-from dplab.studies.registry import no_progress
+from dplab.learning import LogisticLoss, NoisyGradientConfig, per_sample_gradients, run_noisy_gradient
+from dplab.studies.generalization import STUDY
+from dplab.studies.generalization.empirical import (
+    e1_cell_records,
+    e1_cells,
+    e1_summary,
+    exact_risk,
+    make_data,
+    sgld_runs,
+    zero_one_error,
+)
+from dplab.studies.registry import combine_shards, compute_shard, no_progress
 
 PARAMS = dict(
     dims=[5],
-    grid=[{"sizes": [300], "sigmas": [0.0, 1.0]}],
+    grid=[{"sizes": [300], "sigmas": [0.0, 1.0], "datasets": 3}],
     checkpoints=[3, 10],
     reference_t=10,
     runs=2,
-    datasets=1,
+    cell_records=600,
     tau=20,
     lr=0.05,
     rho=0.1,
@@ -64,6 +74,38 @@ def test_logistic_gradients_are_1_lipschitz_on_the_data():
     assert float(torch.linalg.vector_norm(grads, dim=-1).max()) <= 1.0
 
 
+def test_vectorised_sgld_is_the_engine_on_one_set():
+    """One training set and one σ: the batched SGLD draws exactly what run_noisy_gradient draws (θ_0, then batches,
+    then noise), so the iterates agree to float32 rounding; two sets at once give different, independent runs."""
+    X, y, _ = make_data(300, 5, 0.1, np.random.default_rng(3))
+    params = {**PARAMS, "checkpoints": [10, 40]}
+    ours = sgld_runs(X[None], y[None], [0.5], params, 4, torch.Generator().manual_seed(11))
+    generator = torch.Generator().manual_seed(11)
+    w0 = params["init_std"] * torch.randn((4, 5), generator=generator, dtype=torch.float64)
+    config = NoisyGradientConfig(
+        lr=params["lr"],
+        noise="gaussian",
+        noise_scale=0.5,
+        sampling="without_replacement",
+        batch_size=params["tau"],
+        steps=40,
+    )
+    engine = run_noisy_gradient(
+        config,
+        LogisticLoss(),
+        torch.as_tensor(X, dtype=torch.float32),
+        torch.as_tensor(y, dtype=torch.float32),
+        w0.to(torch.float32),
+        runs=4,
+        generator=generator,
+        dtype=torch.float32,
+        progress=False,
+    )
+    assert ours[40].shape == (1, 1, 4, 5)
+    np.testing.assert_allclose(ours[40][0, 0], engine.numpy(), rtol=0, atol=1e-5)
+    assert not np.allclose(ours[10], ours[40])
+
+
 def e1_records(params, seed):
     return pd.concat([e1_cell_records(params, seed, no_progress, cell) for cell in e1_cells(params)], ignore_index=True)
 
@@ -72,6 +114,101 @@ def test_records_reproducible_and_consistent():
     first = e1_records(PARAMS, 7)
     second = e1_records(PARAMS, 7)
     assert first.to_csv(index=False) == second.to_csv(index=False)
-    assert len(first) == 2 * 2 * 2  # sigmas x checkpoints x runs
+    assert len(first) == 2 * 3 * 2 * 2  # sigmas x datasets x runs x checkpoints
+    assert sorted(first["dataset"].unique()) == [0, 1, 2]
     assert np.allclose(first["gap"], first["risk"] - first["train_error"])
     assert not first.equals(e1_records(PARAMS, 8))
+
+
+def test_points_group_training_sets_by_cell_records():
+    cells = e1_cells(PARAMS)  # 600 records per point: two sets of 300, then the third alone
+    assert cells == [
+        {"d": 5, "n": 300, "first_dataset": 0, "datasets": 2},
+        {"d": 5, "n": 300, "first_dataset": 2, "datasets": 1},
+    ]
+    assert len(e1_cells({**PARAMS, "cell_records": 1})) == 3  # at least one set per point
+
+
+def test_training_sets_and_csv_independent_of_shards():
+    """The sweep through the registry on three points (one training set each): 1 shard and 3 shards (given in
+    another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
+    params = {**PARAMS, "cell_records": 300}
+    artifact = STUDY.artifact("f8")
+    count = len(artifact.sweep(params))
+    assert count == 3
+    one = combine_shards(artifact, [compute_shard(artifact, params, 5, range(count))], params)
+    three = combine_shards(
+        artifact, [compute_shard(artifact, params, 5, range(s, count, 3)) for s in (2, 0, 1)], params
+    )
+    assert one.to_csv(index=False) == three.to_csv(index=False)
+    assert (one["datasets"] == 3).all() and (one["replicates"] == 6).all()
+    records = e1_records(params, 5)
+    sets = records[records["t"] == 3].groupby(["sigma", "dataset"])["train_error"].size()
+    assert sets.to_dict() == {(s, k): 2 for s in (0.0, 1.0) for k in range(3)}
+
+
+@pytest.fixture(scope="module")
+def synthetic_summary():
+    """Records with a known mean gap and a known paired change: 1500 independent experiments (one per 'T'), each 8
+    training sets x 3 runs; gap = mu + b_set + e_run at σ = 0 and mu + change + b_set + e'_run at σ = 1 (b ~ N(0,
+    0.01^2) shared by both σ, e ~ N(0, 0.003^2)), as measured at d = 50, N = 1000 (sets vary 3-4x more than runs)."""
+    rng = np.random.default_rng(2026)
+    experiments, sets, runs, mu, change = 1500, 8, 3, 0.028, -0.02
+    t, dataset, run = (
+        a.ravel() for a in np.meshgrid(np.arange(experiments), np.arange(sets), np.arange(runs), indexing="ij")
+    )
+    by_set = rng.normal(0, 0.01, (experiments, sets))[t, dataset]
+    frames = []
+    for sigma, mean in ((0.0, mu), (1.0, mu + change)):
+        gap = mean + by_set + rng.normal(0, 0.003, t.size)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "d": 50,
+                    "n": 1000,
+                    "sigma": sigma,
+                    "dataset": dataset,
+                    "run": run,
+                    "t": t + 1,
+                    "train_error": 0.1,
+                    "risk": 0.1 + gap,
+                    "test_error": 0.1 + gap,
+                    "gap": gap,
+                }
+            )
+        )
+    records = pd.concat(frames, ignore_index=True)
+    return records, e1_summary(records, {**PARAMS, "tau": 100}), mu, change, sets * runs
+
+
+def _coverage_ci(hits: np.ndarray) -> tuple[float, float]:
+    return stats.binomtest(int(hits.sum()), hits.size).proportion_ci(0.999)
+
+
+def test_gap_interval_covers_the_true_mean_at_its_level(synthetic_summary):
+    records, summary, mu, _, _ = synthetic_summary
+    noiseless = summary[summary["sigma"] == 0]
+    low, high = _coverage_ci((noiseless["gap_ci_low"] <= mu) & (mu <= noiseless["gap_ci_high"]))
+    assert low <= 0.95 <= high
+    # the old interval, with the 24 runs of an experiment taken as independent, is too narrow: it under-covers
+    runs = records[records["sigma"] == 0].groupby("t")["gap"]
+    naive_half = stats.t.ppf(0.975, 23) * runs.std(ddof=1) / np.sqrt(24)
+    assert ((runs.mean() - mu).abs() <= naive_half).mean() < 0.85
+
+
+def test_paired_change_interval_covers_the_true_change(synthetic_summary):
+    _, summary, _, change, _ = synthetic_summary
+    noisy = summary[summary["sigma"] == 1]
+    low, high = _coverage_ci((noisy["gap_change_ci_low"] <= change) & (change <= noisy["gap_change_ci_high"]))
+    assert low <= 0.95 <= high
+    zero = summary[summary["sigma"] == 0]
+    assert (zero["gap_change"] == 0).all() and (zero["gap_change_ci_low"] == 0).all()
+
+
+def test_effective_sample_size_matches_the_design_effect(synthetic_summary):
+    """ESS = runs / (1 + (R - 1) ICC) with ICC = 0.01^2 / (0.01^2 + 0.003^2): about 6.3 of 24 runs."""
+    _, summary, _, _, replicates = synthetic_summary
+    icc = 0.01**2 / (0.01**2 + 0.003**2)
+    expected = replicates / (1 + 2 * icc)
+    assert np.median(summary["effective_sample_size"]) == pytest.approx(expected, rel=0.15)
+    assert (summary["effective_sample_size"] <= replicates).all()

@@ -101,7 +101,9 @@ def test_required_columns_and_row_counts(frames, quick_section):
     e = quick["empirical"]
     points = sum(len(b["sizes"]) * len(b["sigmas"]) for b in e["grid"])
     assert len(frames["f8"]) == len(e["dims"]) * points * len(e["checkpoints"])
-    assert (frames["f8"]["replicates"] == e["runs"] * e["datasets"]).all()
+    datasets = {n: block["datasets"] for block in e["grid"] for n in block["sizes"]}
+    assert (frames["f8"]["datasets"] == frames["f8"]["n"].map(datasets)).all()
+    assert (frames["f8"]["replicates"] == e["runs"] * frames["f8"]["datasets"]).all()
 
 
 def test_theory_values_finite_where_defined(frames):

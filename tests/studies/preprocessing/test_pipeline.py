@@ -11,6 +11,7 @@ from dplab.preprocessing import good_clusters, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.pca import eigengap
 from dplab.studies.preprocessing import pipeline as p
+from dplab.studies.preprocessing.products import build_products
 from dplab.studies.preprocessing.sensitivity import step_trials
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -76,7 +77,7 @@ def test_random_trials_start_from_the_preprocessed_file():
 
 
 def test_build_products_writes_every_product(tmp_path):
-    folder = p.build_products(QUICK, 0, tmp_path)
+    folder = build_products(QUICK, 0, tmp_path)
     paths = [p.dataset_path(n) for n in p.dataset_names(QUICK)]
     paths += [p.preprocessed_path(d, s) for d, s in p.preprocess_jobs(QUICK)]
     paths += list(p.sensitivity_inputs(QUICK).values())

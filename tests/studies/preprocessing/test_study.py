@@ -12,7 +12,7 @@ import yaml
 from dplab.config import load_config
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
-from dplab.studies.preprocessing.pipeline import build_products
+from dplab.studies.preprocessing.products import build_products
 from dplab.studies.registry import compute_artifact, resolve
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dplab.studies.purification.claims import erm_claims
+from dplab.studies.purification.claims import RULES
+from dplab.studies.purification.claims_common import build_rules
 
 CONFIG = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
 
@@ -32,7 +33,7 @@ def _frame(rates: dict[str, tuple[float, float]], ns=(500, 1000, 2000, 4000)) ->
 
 
 def _verdicts(frame: pd.DataFrame) -> dict[str, str]:
-    return {c.claim_id: c.verdict for c in erm_claims(frame, False, CONFIG)}
+    return {c.claim_id: c.verdict for c in build_rules(RULES, {"ext_dp_erm": frame}, {"dp_erm": CONFIG})}
 
 
 BASE = {
@@ -57,7 +58,7 @@ def test_laplace_comparison_uses_measured_range_only():
     n = 4000 (ratio 200/sqrt(4000) = 3.2): partial, no crossover extrapolated; below there (ratio 0.16): holds;
     slower rate and above: fails. The capped reference with slope -0.1 is named an optimisation floor."""
     above = {**BASE, "purified_dpsgd": (200.0, -1.0)}  # ratio 200/sqrt(n) = 3.2 at n = 4000: still above
-    claims = {c.claim_id: c for c in erm_claims(_frame(above), False, CONFIG)}
+    claims = {c.claim_id: c for c in build_rules(RULES, {"ext_dp_erm": _frame(above)}, {"dp_erm": CONFIG})}
     claim = claims["purified_dpsgd_vs_laplace_gd"]
     assert claim.verdict == "partial" and "the data stop at n = 4000" in claim.evidence
     assert "crossover at" not in claim.evidence

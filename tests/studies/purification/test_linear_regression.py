@@ -17,7 +17,8 @@ import yaml
 from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
-from dplab.studies.purification.claims_statistics import linear_regression_claims, statistics_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_statistics import REGRESSION_RULES
 from dplab.studies.purification.linear_regression import (
     regression_dataset,
     regression_points,
@@ -105,9 +106,8 @@ def test_schema_and_constraints():
 
 
 def test_claims_and_plot(frame):
-    table = claims_frame(linear_regression_claims(frame))
+    table = claims_frame(build_rules(REGRESSION_RULES, {"ext_linear_regression": frame}, {}))
     assert set(table["verdict"]) <= set(VERDICTS) and (table["evidence"].str.len() > 20).all()
     assert table.set_index("claim_id").loc["lemma35_adassp_privacy", "verdict"] == "holds"
-    assert statistics_claims({"ext_linear_regression": frame}, {})
     fig = plot_linear_regression(frame, QUICK)
     assert len(fig.axes) == len(QUICK["ds"])

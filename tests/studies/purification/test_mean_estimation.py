@@ -16,12 +16,12 @@ from scipy import stats
 
 from dplab.config import load_config
 from dplab.mechanisms.gaussian import agm_sigma
+from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_statistics import mean_estimation_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_statistics import MEAN_RULES
 from dplab.studies.purification.mean_estimation import (
-    chi_mean,
     compute,
-    laplace_l2_norm_mean,
     log10_purification_scale,
     mean_estimation_errors,
     mean_estimation_log_delta,
@@ -73,16 +73,6 @@ def test_purification_shift_is_cor4_form():
         b, rel=1e-12
     )
     assert math.isfinite(log10_purification_scale(10, 1.0, -1e6, log_omega, 0.5))  # b itself underflows to 0
-
-
-def test_chi_mean_and_laplace_norm_against_references():
-    for d in (1, 2, 10, 100):
-        assert float(chi_mean(d)) == pytest.approx(stats.chi(d).mean(), rel=1e-12)
-    assert laplace_l2_norm_mean(1) == pytest.approx(1.0, rel=1e-8)  # E|Lap(1)| = 1
-    assert laplace_l2_norm_mean(10) == pytest.approx(4.23683, rel=2e-6)  # spec #25
-    z = np.random.default_rng(0).laplace(size=(200_000, 3))
-    norms = np.linalg.norm(z, axis=1)
-    assert abs(norms.mean() - laplace_l2_norm_mean(3)) < 4 * norms.std() / math.sqrt(norms.size)
 
 
 def test_monte_carlo_errors_within_ci_of_exact_means():
@@ -139,7 +129,7 @@ def test_schema_and_constraints():
 
 
 def test_claims_and_plot(frame):
-    claims = mean_estimation_claims(frame)
+    claims = build_rules(MEAN_RULES, {"ext_mean_estimation": frame}, config={})
     table = claims_frame(claims)
     assert set(table["verdict"]) <= set(VERDICTS) and (table["evidence"].str.len() > 20).all()
     assert {"e5_purified_mean_is_pure_dp", "thm9_lower_bound_consistent"} <= set(table["claim_id"])

@@ -14,7 +14,8 @@ import yaml
 
 from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_selection import mode_release_claims, selection_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.mode_release import (
     _reduced_transitions,
     compute_mode_release,
@@ -136,9 +137,9 @@ def test_exact_audit_within_theorem6(frames):
 
 
 def test_claims_and_plot(frames):
-    claims = selection_claims(frames, {"mode_release": Q})
-    frame = claims_frame(claims)
-    assert len(frame) == len(mode_release_claims(frames["ext_mode_release"], frames["ext_mode_release_audit"], Q))
+    mode_frames = {k: frames[k] for k in ("ext_mode_release", "ext_mode_release_audit")}
+    frame = claims_frame(build_rules(SELECTION_RULES, mode_frames, {"mode_release": Q}))
+    assert len(frame) == 5
     assert frame["verdict"].isin(VERDICTS).all() and (frame["evidence"].str.len() > 20).all()
     assert frame.set_index("claim_id").loc["thm6_mode_release_pure_dp_exact_audit", "verdict"] == "holds"
     fig = plot_mode_release(frames["ext_mode_release"], Q)

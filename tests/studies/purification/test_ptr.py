@@ -15,7 +15,8 @@ import yaml
 
 from dplab.config import load_config
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_selection import ptr_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.plots_selection import plot_ptr
 from dplab.studies.purification.ptr import (
     PTR_METHODS,
@@ -104,7 +105,7 @@ def test_audit_lower_bounds_below_claimed_epsilon(frames):
 
 
 def test_claims_and_plot(frames):
-    claims = ptr_claims(frames["ext_ptr"], frames["ext_ptr_audit"])
+    claims = build_rules(SELECTION_RULES, {k: frames[k] for k in ("ext_ptr", "ext_ptr_audit")}, {})
     frame = claims_frame(claims)
     assert len(frame) == 3
     assert frame["verdict"].isin(VERDICTS).all() and (frame["evidence"].str.len() > 20).all()

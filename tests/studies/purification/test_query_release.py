@@ -19,7 +19,8 @@ from dplab.config import load_config
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
 from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
 from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_query_release import query_release_claims
+from dplab.studies.purification.claims_common import build_rules
+from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.purification.query_release import (
     algorithm16_sample_log_pmf,
@@ -172,7 +173,7 @@ def test_audit_parameters_follow_algorithm16():
 
 
 def test_claims(frames):
-    claims = query_release_claims(frames, {"query_release": QUICK})
+    claims = build_rules(QUERY_RELEASE_RULES, frames, {"query_release": QUICK})
     frame = claims_frame(claims)
     assert set(frame["verdict"]) <= set(VERDICTS)
     assert frame["evidence"].str.len().min() > 20

@@ -1,6 +1,6 @@
 """Empirical audit of Theorems 3-5 and Proposition 1 of Asoodeh et al. (2020) on 1-D projected noisy chains.
 
-Three numbers per (configuration, position i, epsilon), spec section 4.3:
+Three numbers per (configuration, position i, epsilon), our audit design (the paper has no audit):
 
 - the theorem's upper bound on delta;
 - ``delta_grid``: the grid-exact E_{e^eps} between the output laws on neighbouring datasets, maximised over the
@@ -9,6 +9,10 @@ Three numbers per (configuration, position i, epsilon), spec section 4.3:
   and outputs simulated by the torch noisy-gradient engine (exact continuous PNSGD, not the grid).
 
 A measured value above a bound is a bug or a finding; :func:`bound_violations` lists them and the workflow stops.
+
+In the workflow the grid laws of each audited configuration are a pipeline product (rule ``contraction_audit_grid``);
+the artifacts ``ext_audit_gaussian`` and ``ext_audit_laplace`` are sweeps whose points are (configuration, position)
+(:func:`audit_point`, combined by :func:`combine_audit`), and ``ext_random_stopping`` is :func:`compute_random_stopping`.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from dplab.audit.montecarlo import event_from_laws, hockey_stick_lower_bound_fro
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 from dplab.learning.projections import Interval
+from dplab.report.io import as_written
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.curves import epsilon_grid
 from dplab.theory.contraction import (
@@ -48,6 +53,14 @@ __all__ = [
     "merge_audit",
     "bound_violations",
     "random_stopping_audit",
+    "audit_points",
+    "gaussian_audit_points",
+    "laplace_audit_points",
+    "gaussian_audit_inputs",
+    "laplace_audit_inputs",
+    "audit_point",
+    "combine_audit",
+    "compute_random_stopping",
 ]
 
 #: Numerical slack allowed when comparing an exact (grid) value with a closed-form bound.
@@ -338,3 +351,93 @@ def random_stopping_audit(
         float(np.exp(log_delta_thm5(e, i=int(i), **common))) for e, i in zip(eps, worst["i"], strict=True)
     ]
     return worst[["i", "epsilon", "delta_grid", "grid_instance", "max_privacy_loss", "bound_thm5", "bound_thm5_i"]]
+
+
+# The workflow's artifacts (registry convention, dplab.studies.registry).
+
+#: The key of each configuration's Monte-Carlo seed, derive_seed(config seed, MC_SEED_KEY, configuration): the name
+#: of the rule that ran one Monte-Carlo job per (configuration, position) before the audit became a sweep, kept so
+#: that every point draws the numbers it drew then.
+MC_SEED_KEY = "contraction_audit_mc"
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
+
+
+def audited(audit: Mapping[str, Any], noise: str) -> list[str]:
+    """The audited configurations (``audit.run``, in that order) with noise ``noise``."""
+    return [name for name in audit["run"] if audit["configs"][name]["noise"] == noise]
+
+
+def audit_points(audit: Mapping[str, Any], noise: str) -> list[dict[str, Any]]:
+    """The points of the audit of one noise: every audited configuration of that noise at every position
+    (ascending)."""
+    return [{"config": name, "i": i} for name in audited(audit, noise) for i in sorted(audit["positions"])]
+
+
+def gaussian_audit_points(audit: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The points of ``ext_audit_gaussian`` (:func:`audit_points`)."""
+    return audit_points(audit, "gaussian")
+
+
+def laplace_audit_points(audit: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The points of ``ext_audit_laplace`` (:func:`audit_points`)."""
+    return audit_points(audit, "laplace")
+
+
+def _audit_inputs(study_config: Mapping[str, Any], noise: str) -> dict[str, str]:
+    """The grid frame and laws (rule ``contraction_audit_grid``) of each audited configuration of ``noise``,
+    relative to the study's work folder."""
+    files = {}
+    for name in audited(study_config["audit"], noise):
+        files[f"{name}_grid"] = f"audit/{name}/grid.csv"
+        files[f"{name}_laws"] = f"audit/{name}/laws.npz"
+    return files
+
+
+def gaussian_audit_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
+    """The pipeline products ``ext_audit_gaussian`` reads (:func:`_audit_inputs`)."""
+    return _audit_inputs(study_config, "gaussian")
+
+
+def laplace_audit_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
+    """The pipeline products ``ext_audit_laplace`` reads (:func:`_audit_inputs`)."""
+    return _audit_inputs(study_config, "laplace")
+
+
+def audit_point(
+    audit: Mapping[str, Any], seed: int, progress: Progress, point: Mapping[str, Any], inputs: Mapping[str, Any]
+) -> pd.DataFrame:
+    """The audit rows of one (configuration, position) point: bounds, worst grid delta and the Monte-Carlo lower
+    bound (:func:`merge_audit`). ``seed`` is the configuration's base seed: the Monte-Carlo streams derive from it,
+    :data:`MC_SEED_KEY`, the configuration and the position (:func:`monte_carlo_audit`), never from other points.
+    The Monte-Carlo rows are merged as written to CSV (12 significant digits), as the per-position files of the
+    earlier layout stored them, so ``mc_minus_grid`` keeps its digits."""
+    name, i = point["config"], int(point["i"])
+    setting = audit["configs"][name]
+    grid_frame = pd.read_csv(inputs[f"{name}_grid"])
+    with np.load(inputs[f"{name}_laws"]) as archive:
+        laws = {key: archive[key] for key in archive.files}
+    mc_seed = derive_seed(seed, MC_SEED_KEY, name)
+    mc = as_written(monte_carlo_audit(audit, setting, grid_frame, laws, seed=mc_seed, positions=[i]))
+    return merge_audit(audit, {name: setting}, {name: grid_frame[grid_frame["i"] == i]}, {name: mc})
+
+
+def combine_audit(rows: pd.DataFrame, audit: Mapping[str, Any]) -> pd.DataFrame:
+    """The audit frame of every point, by (configuration, i, epsilon); raises :class:`AuditViolation` if a grid
+    value or a Monte-Carlo lower bound exceeds a theorem's bound (Proposition 1's too, where it applies)."""
+    frame = rows.sort_values(["config", "i", "epsilon"], ignore_index=True)
+    bounds = ["bound_theorem"] + (["bound_prop1"] if frame["bound_prop1"].notna().any() else [])
+    violations = bound_violations(frame, ["delta_grid", "mc_lower"], bounds)
+    if len(violations):
+        raise AuditViolation(f"{len(violations)} measurements exceed a theorem's bound:\n{violations.to_string()}")
+    return frame
+
+
+def compute_random_stopping(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
+    """The artifact ``ext_random_stopping`` from the sections ``audit`` and ``random_stopping``
+    (:func:`random_stopping_audit`); raises :class:`AuditViolation` if a grid value exceeds Theorem 5."""
+    audit, stopping = params["audit"], params["random_stopping"]
+    frame = random_stopping_audit(audit, stopping, audit["configs"][stopping["config"]], progress=progress)
+    violations = bound_violations(frame, ["delta_grid"], ["bound_thm5", "bound_thm5_i"])
+    if len(violations):
+        raise AuditViolation(f"{len(violations)} grid values exceed Theorem 5:\n{violations.to_string()}")
+    return frame

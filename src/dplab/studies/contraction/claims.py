@@ -1,7 +1,7 @@
 """Verdicts on every claim of Asoodeh, Diaz, Calmon (2020), decided by the study's data files.
 
 Each function takes the tidy frames the workflow wrote and returns :class:`~dplab.report.claims.Claim` rows whose
-``evidence`` quotes the deciding numbers. Errata (spec section 7, re-checked against the paper) are ``erratum`` rows.
+``evidence`` quotes the deciding numbers. Errata we found (each re-checked against the paper's own statements and proofs) are ``erratum`` rows.
 """
 
 from __future__ import annotations
@@ -486,17 +486,16 @@ def errata_claims(study_config: Mapping[str, Any]) -> list[Claim]:
     ]
 
 
-def build_claims(
-    frames: Mapping[str, pd.DataFrame], lemmas: pd.DataFrame, study_config: Mapping[str, Any]
-) -> list[Claim]:
-    """All claims of the study, from the data files keyed by figure id (``fig2``, ``ext_audit_gaussian``, ...)."""
+def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
+    """All claims of the study, from the data files keyed by artifact id (``fig2``, ``ext_audit_gaussian``,
+    ``ext_lemmas``, ...)."""
     audits = {key.removeprefix("ext_audit_"): frame for key, frame in frames.items() if key.startswith("ext_audit_")}
     return (
         figure2_claims(frames["fig2"], study_config["figures"]["fig2"])
         + figure3_claims(frames["fig3"])
         + [monotonicity_claim(frames["fig2"], frames["fig3"])]
         + laplace_claims(frames["ext_laplace"], study_config["laplace"])
-        + lemma_claims(lemmas)
+        + lemma_claims(frames["ext_lemmas"])
         + audit_claims(audits, frames["ext_random_stopping"])
         + [regime_claim(frames["ext_regime"]), utility_claim(frames["ext_utility"])]
         + errata_claims(study_config)

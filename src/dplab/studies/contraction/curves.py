@@ -6,7 +6,7 @@ finite where ``delta`` underflows to 0 in double precision).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,12 @@ __all__ = [
     "laplace_curves",
     "regime_map",
     "thm4_crossover_diameter",
+    "compute_figure_curves",
+    "compute_laplace_curves",
+    "compute_regime_map",
 ]
+
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 LN10 = np.log(10.0)
 
@@ -139,3 +144,22 @@ def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFram
         return epsilon_for_delta(log_delta, regime["delta"]) - eps_prop1
 
     return float(optimize.brentq(difference, lo, hi, xtol=1e-6))
+
+
+# The registry's calling convention (dplab.studies.registry): compute(params, seed, progress). These closed forms
+# draw nothing and take no time worth a progress bar.
+
+
+def compute_figure_curves(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
+    """Figure 2 or 3 of Asoodeh et al. (2020) from its section ``figures.<fig>`` (:func:`figure_curves`)."""
+    return figure_curves(params)
+
+
+def compute_laplace_curves(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
+    """Theorem 3 of Asoodeh et al. (2020) from the ``laplace`` section (:func:`laplace_curves`)."""
+    return laplace_curves(params)
+
+
+def compute_regime_map(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
+    """The Theorem 4 against Proposition 1 regime map from the ``regime`` section (:func:`regime_map`)."""
+    return regime_map(params)

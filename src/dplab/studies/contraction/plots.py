@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -10,7 +10,14 @@ import pandas as pd
 
 from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_above, legend_below, legend_beside
 
-__all__ = ["PLOTTERS", "plot"]
+__all__ = [
+    "plot_audit",
+    "plot_delta_curves",
+    "plot_laplace",
+    "plot_random_stopping",
+    "plot_regime",
+    "plot_utility",
+]
 
 LOG10_FLOOR = -40.0
 METHOD_LABELS = {
@@ -127,7 +134,8 @@ def plot_regime(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
 
 
 def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """Bounds, grid-exact delta and Monte-Carlo lower bounds; rows are configurations, columns positions."""
+    """Bounds, grid-exact delta and Monte-Carlo lower bounds; rows are configurations, columns positions
+    (``params``: the audit section)."""
     configs = list(dict.fromkeys(data["config"]))
     positions = sorted(data["i"].unique(), reverse=True)
     fig, axes = figure(len(configs), len(positions), width=2.3, height=2.0, sharex=True, sharey=True)
@@ -158,8 +166,8 @@ def plot_audit(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                 ax.set_ylabel("$\\delta$")
     footer(
         fig,
-        f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['audit']['n']}, L = {params['audit']['L']}, "
-        f"$\\eta$ = {params['audit']['lr']}; noise scale 2. Every measurement lies below every bound "
+        f"{EXTENSION_NOTE}. PNSGD on the linear loss, n = {params['n']}, L = {params['L']}, "
+        f"$\\eta$ = {params['lr']}; noise scale 2. Every measurement lies below every bound "
         "(the workflow stops otherwise).",
     )
     legend_above(fig, axes[0][0], ncol=4)
@@ -228,29 +236,3 @@ def plot_utility(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         "so it stays visible where it equals the middle user's; missing points: no finite $\\varepsilon$.",
     )
     return fig
-
-
-PLOTTERS: dict[str, Callable[[pd.DataFrame, Mapping[str, Any]], Any]] = {
-    "fig2": plot_delta_curves,
-    "fig3": plot_delta_curves,
-    "ext_laplace": plot_laplace,
-    "ext_regime": plot_regime,
-    "ext_audit_gaussian": plot_audit,
-    "ext_audit_laplace": plot_audit,
-    "ext_random_stopping": plot_random_stopping,
-    "ext_utility": plot_utility,
-}
-
-
-def plot_params(figid: str, study_config: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The configuration section a figure's caption footer reports."""
-    if figid in ("fig2", "fig3"):
-        return study_config["figures"][figid]
-    return {"ext_laplace": study_config["laplace"], "ext_regime": study_config["regime"]}.get(figid, study_config)
-
-
-def plot(figid: str, data: pd.DataFrame, study_config: Mapping[str, Any]) -> Any:
-    """Draw figure ``figid``; unknown ids raise a ValueError listing the known ones."""
-    if figid not in PLOTTERS:
-        raise ValueError(f"figure id {figid!r} is unknown; known: {', '.join(PLOTTERS)}")
-    return PLOTTERS[figid](data, plot_params(figid, study_config))

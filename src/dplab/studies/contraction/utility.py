@@ -1,4 +1,4 @@
-"""Utility of PNSGD on synthetic logistic regression, next to the epsilon the theorems certify (spec section 4.5).
+"""Utility of PNSGD on synthetic logistic regression, next to the epsilon the theorems certify (our utility experiment; the paper has none).
 
 Gaussian PNSGD runs in d dimensions on a ball of radius R (D = 2R); Laplace PNSGD in 1-D on [-R, R] (Theorem 3 is
 one-dimensional). The logistic loss with ||x|| <= 1 is 1-Lipschitz, 1/4-smooth and convex (M = 1).
@@ -27,7 +27,17 @@ from dplab.theory.contraction import (
     log_delta_thm5,
 )
 
-__all__ = ["domain", "train_utility", "users", "certified_epsilons", "utility_table"]
+__all__ = [
+    "domain",
+    "train_utility",
+    "users",
+    "certified_epsilons",
+    "utility_table",
+    "utility_inputs",
+    "compute_utility",
+    "TABLE_COLUMNS",
+    "utility_table_shown",
+]
 
 FEATURE_BOUND = 1.0
 EPSILON_SEARCH_LIMIT = 1e9  # the inversion widens its bracket up to here: certified epsilons above 100 are computed
@@ -144,3 +154,43 @@ def utility_table(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
     table = pd.concat([runs.reset_index(drop=True), pd.DataFrame(privacy)], axis=1)
     table.insert(table.columns.get_loc("runs"), "delta", delta)
     return table
+
+
+def utility_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
+    """The PNSGD training runs the utility artifact reads, one file per noise type (rule
+    ``contraction_utility_train``), relative to the study's work folder, in the configuration's order."""
+    return {noise: f"utility/{noise}.csv" for noise in study_config["utility"]["noise_types"]}
+
+
+def compute_utility(
+    params: Mapping[str, Any],
+    seed: int,
+    progress: Callable[[Iterable[Any]], Iterable[Any]],
+    inputs: Mapping[str, Any],
+) -> pd.DataFrame:
+    """The artifact ``ext_utility`` (registry convention): the training runs of every noise type, in the order of
+    ``inputs``, with the epsilons certified at ``params["delta"]`` (:func:`utility_table`)."""
+    runs = pd.concat([pd.read_csv(path) for path in inputs.values()], ignore_index=True)
+    return utility_table(runs, params["delta"])
+
+
+#: The columns of the utility table a reader compares (the figure's data file keeps every column).
+TABLE_COLUMNS = (
+    "noise",
+    "d",
+    "lr",
+    "noise_scale",
+    "excess_risk_mean",
+    "excess_risk_se",
+    "test_accuracy_mean",
+    "epsilon_thm_first",
+    "epsilon_thm_middle",
+    "epsilon_thm_last",
+    "epsilon_prop1_middle",
+    "epsilon_thm5",
+)
+
+
+def utility_table_shown(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """The table ``tables/ext_utility`` from the figure's data: the :data:`TABLE_COLUMNS`."""
+    return frame[list(TABLE_COLUMNS)]

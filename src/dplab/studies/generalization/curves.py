@@ -1,7 +1,7 @@
-"""Closed-form artifacts of the generalization study (spec §3): F1-F7, F9 and tables T1-T3.
+"""Closed-form artifacts of the generalization study: F1-F7, F9 and tables T1-T3.
 
 Each ``compute_*(params, seed, progress)`` returns a tidy frame (one observation per row, parameters as columns).
-The paper has no figures or tables; these are the spec's proposed ones, built to test its "strictly tighter" claims.
+The paper has no figures or tables; these are our own, built to test its "strictly tighter" claims.
 """
 
 from __future__ import annotations

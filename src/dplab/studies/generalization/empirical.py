@@ -1,22 +1,28 @@
-"""E1 (spec §4): SGLD exactly as Algorithm 1 of He-Wang-Tao on synthetic logistic regression, with the exact risk.
+"""E1 (our empirical companion): SGLD exactly as Algorithm 1 of He-Wang-Tao on synthetic logistic regression, with the exact risk.
 
-Data: teacher w* ~ N(0, I_d) normalised; features uniform on the unit sphere (‖x‖ = 1); labels sign(w*ᵀx) (ties
-→ +1) flipped with probability ρ. Model h_θ(x) = sign(θᵀx); training loss log(1 + e^{−yθᵀx}), whose per-example
-gradient −y·sigmoid(−yθᵀx)·x has norm ≤ ‖x‖ = 1, so L = 1 with no clipping. Evaluation is the 0-1 error (in
-[0, 1], as Theorem 1 needs; a post-processing of the DP output). Exact risk, by rotation invariance of x:
+Data: teacher w* ~ N(0, I_d) normalised (one per d); features uniform on the unit sphere (‖x‖ = 1); labels
+sign(w*ᵀx) (ties → +1) flipped with probability ρ. Model h_θ(x) = sign(θᵀx); training loss log(1 + e^{−yθᵀx}), whose
+per-example gradient −y·sigmoid(−yθᵀx)·x has norm ≤ ‖x‖ = 1, so L = 1 with no clipping. Evaluation is the 0-1 error
+(in [0, 1], as Theorem 1 needs; a post-processing of the DP output). Exact risk, by rotation invariance of x:
 
     R(θ) = ρ + (1 − 2ρ)·arccos(θᵀw*/‖θ‖)/π.
 
 SGLD (Algorithm 1): θ_0 ~ N(0, init_std²I), each step a uniform batch of τ without replacement, then
-θ ← θ − η[(1/τ)Σ_B ∇ℓ + g], g ~ N(0, σ²I): :func:`dplab.learning.engine.run_noisy_gradient` with
-``sampling="without_replacement"``, ``batch_size=τ``, ``noise_scale=σ`` (r ≡ 0). Independent SGLD seeds are the
-``runs`` of one engine call; each dataset replicate is its own call. Every checkpoint of one run is recorded (the
-prefix of a run is distributed exactly like a shorter run).
+θ ← θ − η[(1/τ)Σ_B ∇ℓ + g], g ~ N(0, σ²I). The quantity judged is the signed gap R − R̂ and its expectation over
+training sets, E_S[R(A(S)) − R̂_S(A(S))], the left side of Theorem 2's on-average bound.
+
+Replication is at the level of training sets: each (d, N) block of the grid has ``datasets`` independent training
+sets (each its own derived seed from (d, N, dataset index); the teacher, hence the population, is shared: by
+rotation invariance of x, θ_0 and g the law of the gap does not depend on which unit teacher is drawn), and
+``runs`` SGLD runs on each. One observation is a training set's mean gap over its runs; intervals are Student-t over
+the training sets. A sweep point holds up to ``cell_records`` training records and trains all its sets and runs
+as the rows of one torch batch (:func:`sgld_runs`). Every checkpoint of one run is recorded (the prefix of a run is
+distributed exactly like a shorter run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,7 +30,8 @@ import pandas as pd
 import torch
 from scipy import stats
 
-from dplab.learning import LogisticLoss, NoisyGradientConfig, run_noisy_gradient
+from dplab.learning import LogisticLoss
+from dplab.learning.engine import uniform_subsets
 from dplab.seeding import derive_seed
 from dplab.studies.generalization.curves import sgld_bound_columns
 
@@ -34,6 +41,7 @@ __all__ = [
     "exact_risk",
     "zero_one_error",
     "sgld_runs",
+    "t_interval",
     "e1_cells",
     "e1_cell_records",
     "e1_summary",
@@ -46,6 +54,11 @@ Progress = Callable[[Iterable[Any]], Iterable[Any]]
 def grid_points(params: Mapping[str, Any]) -> list[tuple[int, float]]:
     """The (N, σ) pairs of the configuration's ``grid`` blocks (each block: the product of its sizes and sigmas)."""
     return [(int(n), float(s)) for block in params["grid"] for n in block["sizes"] for s in block["sigmas"]]
+
+
+def _block_of(params: Mapping[str, Any], n: int) -> Mapping[str, Any]:
+    """The grid block that holds size ``n`` (each size is in exactly one block, a constraint of the schema)."""
+    return next(block for block in params["grid"] if n in block["sizes"])
 
 
 def make_data(
@@ -77,91 +90,126 @@ def zero_one_error(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarra
 
 
 def sgld_runs(
-    X: np.ndarray, y: np.ndarray, sigma: float, params: Mapping[str, Any], runs: int, generator: torch.Generator
+    X: np.ndarray,
+    y: np.ndarray,
+    sigmas: Sequence[float],
+    params: Mapping[str, Any],
+    runs: int,
+    generator: torch.Generator,
 ) -> dict[int, np.ndarray]:
-    """θ at every checkpoint of ``runs`` independent SGLD runs (Algorithm 1), as {T: (runs, d)} float64 arrays."""
+    """θ at every checkpoint of ``runs`` independent SGLD runs (Algorithm 1) at each noise level of ``sigmas`` on
+    each of the training sets ``X`` (D, n, d), ``y`` (D, n), as {T: (len(sigmas), D, runs, d)} float64 arrays.
+
+    All S·D·runs runs advance together as the rows of one (S·D·runs, d) float32 tensor, ordered (σ, set, run): each
+    step every row draws its own uniform τ-subset of its own set (:func:`dplab.learning.engine.uniform_subsets`),
+    takes the mean logistic gradient (:class:`dplab.learning.LogisticLoss`'s factored gradients) and adds
+    g ~ N(0, σ²I) with its row's σ: θ ← θ − η[(1/τ)Σ_B ∇ℓ + g]. This is :func:`dplab.learning.run_noisy_gradient`
+    with ``sampling="without_replacement"``, ``batch_size=τ`` and ``noise_scale=σ``, except that the engine shares
+    one data set and one σ across its runs. The draws come in the engine's order (θ_0, then per step the batches,
+    then the noise; no noise is drawn when every σ is 0), so for one set and one σ the runs are the engine's
+    (tested)."""
+    D, n, d = X.shape
+    per_sigma = D * runs
+    rows, tau, lr = len(sigmas) * per_sigma, int(params["tau"]), float(params["lr"])
     checkpoints = sorted(int(t) for t in params["checkpoints"])
-    config = NoisyGradientConfig(
-        lr=params["lr"],
-        noise="gaussian" if sigma > 0 else "none",
-        noise_scale=sigma if sigma > 0 else None,
-        sampling="without_replacement",
-        batch_size=params["tau"],
-        steps=checkpoints[-1],
-    )
+    features = torch.as_tensor(X.reshape(D * n, d), dtype=torch.float32)
+    labels = torch.as_tensor(y.reshape(D * n), dtype=torch.float32)
+    first_record_of_set = (torch.arange(rows) % per_sigma // runs * n)[:, None]
+    noise_scale = torch.as_tensor(np.repeat(np.asarray(sigmas, dtype=float), per_sigma)[:, None], dtype=torch.float32)
+    noisy = bool(np.any(np.asarray(sigmas) > 0))
+    loss, weights = LogisticLoss(), torch.ones((rows, tau), dtype=torch.float32)
+    w = (params["init_std"] * torch.randn((rows, d), generator=generator, dtype=torch.float64)).to(torch.float32)
     recorded: dict[int, np.ndarray] = {}
-    wanted = set(checkpoints)
-
-    def record(t: int, w: torch.Tensor) -> None:
-        if t in wanted:
-            recorded[t] = w.detach().to(torch.float64).numpy().copy()
-
-    w0 = params["init_std"] * torch.randn((runs, X.shape[1]), generator=generator, dtype=torch.float64)
-    run_noisy_gradient(
-        config,
-        LogisticLoss(),
-        torch.as_tensor(X, dtype=torch.float32),
-        torch.as_tensor(y, dtype=torch.float32),
-        w0.to(torch.float32),
-        runs=runs,
-        generator=generator,
-        dtype=torch.float32,
-        progress=False,
-        on_step=record,
-    )
+    for t in range(1, checkpoints[-1] + 1):
+        index = (uniform_subsets(rows, n, tau, generator) + first_record_of_set).reshape(-1)
+        batch_x = torch.index_select(features, 0, index).view(rows, tau, d)
+        batch_y = torch.index_select(labels, 0, index).view(rows, tau)
+        step = loss.factored_gradients(w, batch_x, batch_y).weighted_sum(weights).div_(tau)
+        if noisy:
+            step.add_(torch.randn((rows, d), generator=generator, dtype=torch.float32).mul_(noise_scale))
+        w = w - step.mul_(lr)
+        if t in checkpoints:
+            recorded[t] = w.to(torch.float64).numpy().reshape(len(sigmas), D, runs, d).copy()
     return recorded
 
 
-def _dataset(params: Mapping[str, Any], seed: int, d: int, n: int, replicate: int) -> tuple[np.ndarray, ...]:
-    """Training set, held-out set and teacher of one (d, n, replicate), from its own derived seed."""
-    rng = np.random.default_rng(derive_seed(seed, "e1-data", d, n, replicate))
-    X, y, teacher = make_data(n, d, params["rho"], rng)
-    X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], rng, teacher)
+def t_interval(values: np.ndarray, confidence: float) -> tuple[float, float, float]:
+    """(mean, low, high): the Student-t interval mean ± t_{(1+c)/2, k−1}·s/√k of k independent observations
+    (sample standard deviation s); NaN limits for k < 2."""
+    values = np.asarray(values, dtype=float)
+    k, mean = values.size, float(np.mean(values))
+    if k < 2:
+        return mean, float("nan"), float("nan")
+    half = float(stats.t.ppf(0.5 + confidence / 2, k - 1) * np.std(values, ddof=1) / np.sqrt(k))
+    return mean, mean - half, mean + half
+
+
+def _teacher(seed: int, d: int) -> np.ndarray:
+    """w* of dimension d (unit norm), shared by every training set of that d: one population per d."""
+    teacher = np.random.default_rng(derive_seed(seed, "e1-teacher", d)).standard_normal(d)
+    return teacher / np.linalg.norm(teacher)
+
+
+def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: int, dataset: int):
+    """(X, y) of training set ``dataset`` of size n, from its own seed (d, n, dataset index)."""
+    d = teacher.size
+    X, y, _ = make_data(
+        n, d, params["rho"], np.random.default_rng(derive_seed(seed, "e1-data", d, n, dataset)), teacher
+    )
     if np.max(np.linalg.norm(X, axis=1)) > 1 + 1e-9:
         raise AssertionError("features must have norm <= 1 so that the logistic loss is 1-Lipschitz (L = 1)")
-    return X, y, X_test, y_test, teacher
+    return X, y
 
 
 def e1_cells(params: Mapping[str, Any]) -> list[dict[str, int]]:
-    """The sweep's points: every (d, N, dataset replicate); each cell trains SGLD at every σ of its N's block."""
-    sizes = list(dict.fromkeys(n for n, _ in grid_points(params)))
-    return [
-        {"d": int(d), "n": n, "dataset": replicate}
-        for d in params["dims"]
-        for n in sizes
-        for replicate in range(params["datasets"])
-    ]
+    """The sweep's points: for every d and size N, the block's ``datasets`` training sets in consecutive groups of
+    at most max(1, ``cell_records`` // N) sets (``first_dataset``, ``datasets``); each point trains SGLD at every σ
+    of its block. The points depend only on the configuration, so any sharding gives the same rows."""
+    cells = []
+    for d in params["dims"]:
+        for n in dict.fromkeys(n for n, _ in grid_points(params)):
+            total = int(_block_of(params, n)["datasets"])
+            per_cell = max(1, min(total, int(params["cell_records"]) // n))
+            for first in range(0, total, per_cell):
+                cells.append({"d": int(d), "n": n, "first_dataset": first, "datasets": min(per_cell, total - first)})
+    return cells
 
 
 def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, int]) -> pd.DataFrame:
-    """One row per (σ, run, T) of one cell (:func:`e1_cells`): train 0-1 error, exact risk, held-out error and
-    gap = R − R̂. The dataset depends only on (d, n, replicate), so it is shared by every σ; each σ has its own SGLD
-    seed."""
-    d, n, dataset = int(cell["d"]), int(cell["n"]), int(cell["dataset"])
-    X, y, X_test, y_test, teacher = _dataset(params, seed, d, n, dataset)
-    rows = []
-    for sigma in [s for size, s in grid_points(params) if size == n]:
-        generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, sigma, dataset))
-        thetas = sgld_runs(X, y, sigma, params, params["runs"], generator)
-        for t, theta in thetas.items():
-            train, risk = zero_one_error(theta, X, y), exact_risk(theta, teacher, params["rho"])
-            test = zero_one_error(theta, X_test, y_test)
-            for run in range(theta.shape[0]):
-                rows.append(
-                    {
-                        "d": d,
-                        "n": n,
-                        "sigma": float(sigma),
-                        "dataset": dataset,
-                        "run": run,
-                        "t": t,
-                        "train_error": train[run],
-                        "risk": risk[run],
-                        "test_error": test[run],
-                        "gap": risk[run] - train[run],
-                    }
-                )
-    return pd.DataFrame(rows)
+    """One row per (σ, dataset, run, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
+    error and gap = R − R̂. A training set depends only on (d, n, dataset index), so every σ sees the same sets (the
+    σ comparison is paired); one SGLD generator per point draws every σ's runs in one batch. The held-out error
+    only checks the exact-risk formula: it is measured for the runs of the point's first set (NaN for the others),
+    so that a point's cost does not grow with test_size × its number of sets."""
+    d, n, first, count = (int(cell[k]) for k in ("d", "n", "first_dataset", "datasets"))
+    teacher = _teacher(seed, d)
+    sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
+    X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
+    held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
+    X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
+    runs, sigmas = int(params["runs"]), [float(s) for s in _block_of(params, n)["sigmas"]]
+    index = pd.MultiIndex.from_product(
+        [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "run"]
+    )
+    generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, first))
+    frames = []
+    for t, theta in sgld_runs(X, y, sigmas, params, runs, generator).items():
+        flat = theta.reshape(-1, d)
+        by_set = [zero_one_error(theta[:, k].reshape(-1, d), X[k], y[k]) for k in range(count)]
+        # each (σ·run,) in σ-major order; reordered to the (σ, set, run) rows of ``flat``
+        train = np.stack(by_set, axis=1).reshape(len(sigmas), runs, count).transpose(0, 2, 1).reshape(-1)
+        risk = exact_risk(flat, teacher, params["rho"])
+        held_out = np.full(flat.shape[0], np.nan)  # the first set's runs at every σ: the exact-risk check
+        checked = index.get_level_values("dataset") == first
+        held_out[checked] = zero_one_error(flat[checked], X_test, y_test)
+        frame = pd.DataFrame(
+            {"train_error": train, "risk": risk, "test_error": held_out, "gap": risk - train}, index=index
+        ).reset_index()
+        frames.append(frame.assign(d=d, n=n, t=t))
+    columns = ["d", "n", "sigma", "dataset", "run", "t", "train_error", "risk", "test_error", "gap"]
+    return pd.concat(frames, ignore_index=True)[columns].sort_values(
+        ["sigma", "dataset", "run", "t"], kind="stable", ignore_index=True
+    )
 
 
 _BOUND_FIELDS = (
@@ -188,33 +236,74 @@ def _bounds(params: Mapping[str, Any], n: int, sigma: float, steps: np.ndarray) 
 
 
 def _summarise(group: pd.DataFrame, confidence: float) -> pd.Series:
+    """One (d, N, σ, T): errors, the signed gap over training sets (each set's mean over its runs is one
+    observation, :func:`t_interval`), the effective sample size, and |gap| statistics over all runs for the
+    high-probability bound."""
     gaps = group["gap"].to_numpy()
-    k = gaps.size
-    sem = gaps.std(ddof=1) / np.sqrt(k) if k > 1 else np.nan
-    half = stats.t.ppf(0.5 + confidence / 2, k - 1) * sem if k > 1 else np.nan
+    per_set = group.groupby("dataset")["gap"].mean().to_numpy()
+    mean, low, high = t_interval(per_set, confidence)
+    variance_of_mean = np.var(per_set, ddof=1) / per_set.size if per_set.size > 1 else np.nan
     return pd.Series(
         {
-            "replicates": k,
+            "datasets": per_set.size,
+            "replicates": gaps.size,
             "train_error": group["train_error"].mean(),
             "risk": group["risk"].mean(),
             "test_error": group["test_error"].mean(),
             "max_abs_risk_minus_test": np.max(np.abs(group["risk"] - group["test_error"])),
-            "mean_gap": gaps.mean(),
-            "gap_ci_low": gaps.mean() - half,
-            "gap_ci_high": gaps.mean() + half,
+            "mean_gap": mean,
+            "gap_ci_low": low,
+            "gap_ci_high": high,
+            # independent runs that would estimate the mean gap as precisely: Var(one run's gap) / Var(mean), at
+            # most the number of runs (the estimate exceeds it only by chance, when the sets' means agree closely)
+            "effective_sample_size": min(np.var(gaps, ddof=1) / variance_of_mean, gaps.size)
+            if variance_of_mean > 0
+            else np.nan,
             "mean_abs_gap": np.abs(gaps).mean(),
-            "std_abs_gap": np.abs(gaps).std(ddof=1) if k > 1 else np.nan,
+            "std_abs_gap": np.abs(gaps).std(ddof=1) if gaps.size > 1 else np.nan,
             "max_abs_gap": np.abs(gaps).max(),
         }
     )
 
 
+def _paired_change(records: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """Per (d, N, σ, T): the change of the mean gap from the smallest σ of (d, N) to σ, paired over the training
+    sets (every σ trains on the same sets): each set's mean gap at σ minus its mean gap at the smallest σ is one
+    observation, with :func:`t_interval` (0 with a zero-width interval at the smallest σ itself)."""
+    per_set = records.groupby(["d", "n", "sigma", "t", "dataset"])["gap"].mean().reset_index()
+    reference = per_set.loc[per_set.groupby(["d", "n"])["sigma"].transform("min") == per_set["sigma"]]
+    paired = per_set.merge(
+        reference.drop(columns="sigma").rename(columns={"gap": "reference_gap"}), on=["d", "n", "t", "dataset"]
+    )
+    paired["change"] = paired["gap"] - paired["reference_gap"]
+    rows = []
+    for (d, n, sigma, t), part in paired.groupby(["d", "n", "sigma", "t"]):
+        mean, low, high = t_interval(part["change"].to_numpy(), confidence)
+        if np.all(part["change"].to_numpy() == 0):
+            low = high = 0.0
+        rows.append(
+            {
+                "d": d,
+                "n": n,
+                "sigma": sigma,
+                "t": t,
+                "gap_change": mean,
+                "gap_change_ci_low": low,
+                "gap_change_ci_high": high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
-    """F8's data from the records of every cell: per (d, n, σ, T) the means over seeds, mean signed gap with its
-    confidence interval, |gap| statistics, both variants' HP (Thm 1) and on-average (Thm 2) bounds with vacuous
-    flags, looseness = bound/mean|gap|, and coverage = fraction of replicates with |gap| < HP bound."""
+    """F8's data from the records of every point: per (d, N, σ, T) the means, the signed gap E[R − R̂] with its
+    t interval over training sets and the effective sample size, the paired change of the gap from the smallest σ,
+    |gap| statistics, both variants' HP (Thm 1) and on-average (Thm 2) bounds with vacuous flags, looseness =
+    bound/mean|gap|, and coverage = fraction of runs with |gap| < HP bound."""
     keys = ["d", "n", "sigma", "t"]
     summary = records.groupby(keys).apply(_summarise, params["confidence"], include_groups=False).reset_index()
+    summary = summary.astype({"datasets": int, "replicates": int})
+    summary = summary.merge(_paired_change(records, params["confidence"]), on=keys)
     frames = []
     for (n, sigma), part in summary.groupby(["n", "sigma"], sort=False):
         part = part.reset_index(drop=True)
@@ -251,20 +340,26 @@ def e1_summary(records: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame
 
 
 def compute_table_empirical(summary: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
-    """T4, derived from F8's data (the same runs): the E1 results per (d, N, σ, T): errors, mean signed gap ± CI,
-    max |gap|, both bounds, vacuous flags, looseness and coverage."""
+    """T4, derived from F8's data (the same runs): the E1 results per (d, N, σ, T): training sets, runs and the
+    effective sample size, errors, the signed gap with its t interval over training sets and its paired change from
+    the smallest σ, max |gap|, both bounds, vacuous flags, looseness and coverage."""
     columns = [
         "d",
         "n",
         "sigma",
         "t",
+        "datasets",
         "replicates",
+        "effective_sample_size",
         "train_error",
         "risk",
         "test_error",
         "mean_gap",
         "gap_ci_low",
         "gap_ci_high",
+        "gap_change",
+        "gap_change_ci_low",
+        "gap_change_ci_high",
         "mean_abs_gap",
         "max_abs_gap",
         "hp_bound_as_printed",

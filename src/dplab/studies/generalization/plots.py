@@ -1,6 +1,6 @@
 """Figures F1-F9 of the generalization study, each drawn only from its tidy data file (no computation here).
 
-The paper has no figures: every figure is proposed by the spec and carries the extension footer.
+The paper has no figures: every figure is our own and carries the extension footer.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib.lines import Line2D
+from matplotlib.ticker import NullLocator
 
 from dplab.report.style import EXTENSION_NOTE, figure, footer, label, legend_above, legend_below, legend_beside
 
@@ -33,7 +34,7 @@ VACUOUS_Y = 1.0
 
 def _footer(fig, text: str) -> None:
     """The project footer (:func:`dplab.report.style.footer`) after this study's extension note."""
-    footer(fig, f"{EXTENSION_NOTE}: proposed by the spec; the paper has no figures. {text}")
+    footer(fig, f"{EXTENSION_NOTE}: our figure; the paper has no figures. {text}")
 
 
 def _bool(series: pd.Series) -> np.ndarray:
@@ -307,27 +308,51 @@ def plot_sgld_theory(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     return fig
 
 
+#: Signed gaps E[R − R̂] are about ±1e-3 to 5e-2 and the bounds up to and above 1: F8's y axis is symlog, linear
+#: within ±GAP_LINEAR_RANGE (where a gap and its interval may cross 0) and logarithmic beyond it.
+GAP_LINEAR_RANGE = 1e-3
+GAP_Y_LIMITS = (-5e-2, 2.0)
+
+
+def _jitter(count: int, spread: float = 0.25) -> np.ndarray:
+    """Multiplicative x offsets (log axis) that keep ``count`` curves' error bars at the same T apart."""
+    return 10 ** (spread * (np.arange(count) - (count - 1) / 2) / max(count - 1, 1))
+
+
+def _signed_gap(ax, x, part: pd.DataFrame, **style) -> None:
+    """The mean signed gap with its t interval over training sets (asymmetric limits from the data file)."""
+    mean = part["mean_gap"].to_numpy(dtype=float)
+    error = np.vstack(
+        [mean - part["gap_ci_low"].to_numpy(dtype=float), part["gap_ci_high"].to_numpy(dtype=float) - mean]
+    )
+    ax.errorbar(x, mean, yerr=error, capsize=1.5, **style)
+
+
+def _gap_axis(ax) -> None:
+    ax.set_yscale("symlog", linthresh=GAP_LINEAR_RANGE, linscale=0.6)
+    ax.set_ylim(*GAP_Y_LIMITS)
+    ax.set_yticks([-1e-2, -1e-3, 0, 1e-3, 1e-2, 1e-1, 1], ["−0.01", "−0.001", "0", "0.001", "0.01", "0.1", "1"])
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.axhline(0, color="0.6", lw=0.6, zorder=0)
+
+
 def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """F8: measured |gap| (mean ± std over replicates) against T next to the bounds, rows N, columns d, plus a
-    companion column against σ at the reference T; vacuous bounds are hollow triangles pinned at y = 1."""
+    """F8: the measured signed gap E[R − R̂] (mean over training sets with its t interval) against T next to the
+    bounds, rows N, columns d, plus a companion column against σ at the reference T; symlog y axis (linear near 0,
+    so that intervals crossing 0 are drawn as they are); vacuous bounds are hollow triangles pinned at y = 1."""
     sizes, dims = sorted(data["n"].unique()), sorted(data["d"].unique())
     sigmas = sorted(data["sigma"].unique())
+    offsets = _jitter(len(sigmas))
     fig, axes = figure(len(sizes), len(dims) + 1, width=3.0, height=2.4)
     for r, n in enumerate(sizes):
         for c, d in enumerate(dims):
             ax = axes[r][c]
             for i, sigma in enumerate(sigmas):
                 part = data[(data["n"] == n) & (data["d"] == d) & (data["sigma"] == sigma)].sort_values("t")
+                if part.empty:
+                    continue
                 colour = COLOURS[i % len(COLOURS)]
-                ax.errorbar(
-                    part["t"],
-                    part["mean_abs_gap"],
-                    yerr=part["std_abs_gap"],
-                    color=colour,
-                    lw=1.2,
-                    capsize=1.5,
-                    label=f"σ={sigma:g}",
-                )
+                _signed_gap(ax, part["t"] * offsets[i], part, color=colour, lw=1.0, label=f"σ={sigma:g}")
                 if sigma == 0:
                     continue
                 for column, vacuous, style, lw in (
@@ -339,33 +364,35 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
                     values = part[column].to_numpy(dtype=float)
                     ax.plot(part["t"], np.where(flag, np.nan, values), style, color=colour, lw=lw)
                     ax.plot(part["t"][flag], np.full(flag.sum(), VACUOUS_Y), "^", mfc="none", color=colour, ms=4)
+            steps = sorted(data["t"].unique())
             ax.set_xscale("log")
-            ax.set_xticks(sorted(part["t"].unique()), [str(int(t)) for t in sorted(part["t"].unique())], minor=False)
+            ax.set_xticks(steps, [str(int(t)) for t in steps], minor=False)
             ax.minorticks_off()
-            ax.set_yscale("log")
-            ax.set_ylim(1e-4, 2.0)
+            _gap_axis(ax)
             ax.set_title(f"N = {n:g}, d = {d}")
             ax.set_xlabel("T")
-            ax.set_ylabel("|gap| and bounds")
+            ax.set_ylabel("E[R − R̂] and bounds")
         ax = axes[r][-1]
         ref = data[(data["n"] == n) & (data["t"] == params["reference_t"])]
         for c, d in enumerate(dims):
             part = ref[ref["d"] == d].sort_values("sigma")
-            x = part["sigma"].to_numpy(dtype=float)
-            ax.plot(x, part["mean_abs_gap"], "o-", color=COLOURS[c], ms=3, label=f"|gap|, d={d}")
-            ax.plot(x, part["test_error"], "s:", color=COLOURS[c], ms=3, label=f"test error, d={d}")
+            x = part["sigma"].to_numpy(dtype=float) + 0.02 * (c - (len(dims) - 1) / 2) * max(sigmas)
+            _signed_gap(ax, x, part, color=COLOURS[c], fmt="o-", ms=3, lw=1.0, label=f"E[R − R̂], d={d}")
+            ax.plot(part["sigma"], part["risk"], "s:", color=COLOURS[c], ms=3, label=f"risk R, d={d}")
         part = ref[ref["d"] == dims[0]].sort_values("sigma")
         ax.plot(part["sigma"], part["hp_bound_valid"].where(~_bool(part["hp_vacuous_valid"])), "k--", label="HP (V)")
         ax.plot(part["sigma"], part["on_average_valid"], "k-.", label="on-average (V)")
-        ax.set_yscale("log")
-        ax.set_ylim(1e-4, 2.0)
+        _gap_axis(ax)
         ax.set(xlabel="σ", title=f"N = {n:g}, T = {params['reference_t']}")
     legend_beside(axes[0][-1])
     axes[0][0].plot([], [], "^", mfc="none", color="k", label="vacuous bound (≥ 1)")
+    datasets = sorted(int(k) for k in data["datasets"].unique())
     _footer(
         fig,
-        "Solid: mean |gap| ± std; dashed: Thm 1 HP bound (valid variant V); dotted: as printed (P); "
-        "dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.",
+        f"Points: mean signed gap E[R − R̂] over {'/'.join(map(str, datasets))} independent training sets "
+        f"({params['runs']} SGLD run(s) each), bars: {params['confidence']:.0%} t interval over the sets; y axis "
+        f"linear within ±{GAP_LINEAR_RANGE:g}, logarithmic beyond. Dashed: Thm 1 HP bound (valid variant V); dotted: "
+        "as printed (P); dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.",
     )
     legend_above(fig, axes[0][0], ncol=len(sigmas) + 1)
     return fig

@@ -10,7 +10,8 @@ it evenly. Nothing is random: ``seed`` is unused.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,7 +24,8 @@ CLOSED_FORM_METHODS = ("srdp_table2", "group_privacy")
 OPTIMISED_METHOD = "srdp_theorem2_optimised"
 
 
-class Setting(NamedTuple):
+@dataclass(frozen=True)
+class Setting:
     """One curve family of a panel: its x axis, the SRDP parameter τ and the group size m at every x."""
 
     panel: str

@@ -3,16 +3,31 @@ PCA rank reduction with the Table-2 budget adjustment, (b) DP-PCA with half the 
 
 Learner: full-batch DP-GD of :mod:`dplab.learning.engine` (clip C = L = 1, never binding on the unit ball; noise
 σ = L√T/(ε₀n) on the mean gradient; projection onto ‖θ‖ ≤ R; average iterate; θ₀ = 0), accounted with Table 1's
-DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (spec §3):
+DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (our reading of Sec. 5; the paper gives no formula):
 (c) min_α 2αε₀² + log(1/δ)/(α−1) = ε; (a) min_{α≥11} 1.05αε₀²(4 + 12.2²/δ_k²) + log(1/δ)/(α−1) = ε, δ_k the
 dataset's eigen-gap (a conditional guarantee); (b) DP-PCA at (ε/2, δ/2) and DP-GD calibrated like (c) at (ε/2, δ/2).
 Excess empirical risk: ℓ̂ on π(S) at θ̂ minus ℓ̂ on S at θ* = argmin over ‖θ‖ ≤ R (accelerated projected GD).
-Variants of (a) (spec §3, review R4; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
+Variants of (a) (our extensions; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
 of Song et al. (2021) that Prop. 8 invokes (θ₀ = 0, no projection; only A_kᵀθ matters on π(S), so the noise is
 effectively k-dimensional), with the (a) budget; ``nonprivate_pca_dim``, the dimension-reduction ablation (DP-GD
 in ℝ^k on A_kᵀx, projected onto ‖θ‖ ≤ R) with τ_dim = 2τ_rank, i.e. 24.4/δ_k in the Table-2 form.
-Hyper-parameters (T, lr): one stated rule for every method — for each method and ε, the grid point with the smallest
-mean excess risk over seeds (non-private selection, as is common in papers; stated on the figure).
+Hyper-parameters (T, lr): one stated rule for every method — for each protocol, method and ε, the grid point with
+the smallest mean excess risk over seeds (non-private selection, as is common in papers; stated on the figure).
+
+Protocols (``fig3.protocols``, column ``protocol``; the paper's text says DP-SGD, Sec. 5):
+
+- ``dp_gd_full_batch``: everything above (Table 1's DP-GD row; Algorithm 1 and Prop. 8 use this learner).
+- ``dp_sgd_poisson``: Poisson-subsampled noisy SGD at rate q = ``sgd_batch_size``/n (expected batch B = qn, the
+  clipped gradient sum plus N(0, z²) divided by B, projection and average iterate as above), accounted with the
+  paper's DP-SGD-with-subsampling rows: (c) Table 1's RDP α²ε₀²/2 (Theorem 13), (a) Table 2's SGD-samp + PCA cell
+  1.05αε₀²(2α + 12.2²/δ_k²) over α ≥ 11 (Theorem 16, γ = 1), (b) DP-PCA at (ε/2, δ/2) and (c)'s calibration at
+  (ε/2, δ/2); each converted by Lemma M to the overall (ε, δ). The noise multiplier is Theorem 13's σ at rate q,
+  z = q√(cT)/ε₀ with the "corrected" c = 4/(1−q) (the printed c = 2/(1−q) leaves eq. (18)'s factor 2 unpaid; its
+  z is reported as ``noise_multiplier_as_printed``; :func:`dplab.theory.smooth_rdp.dp_sgd_sampling_noise_multiplier`).
+  Theorem 13 rests on Lemma G, an asymptotic paraphrase of Abadi et al.'s Lemma 3 whose side conditions the paper
+  drops, so for every DP-SGD run without pre-processing (methods (c), and (b)'s learner) ``dp_accounting_epsilon``
+  is dp_accounting's RDP accountant's ε for the same (q, T, z) (Poisson-subsampled Gaussian, add/remove
+  neighbours), at δ (at δ/2 for (b)): the check that the paper's row did not under-charge.
 """
 
 from __future__ import annotations
@@ -22,21 +37,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import dp_accounting
 import numpy as np
 import pandas as pd
 import torch
 
+from dplab.accounting.calibration import RDP_ORDERS
 from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
-from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
+from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
-from dplab.learning.projections import Ball, NoProjection, project_l2_ball
+from dplab.learning.projections import Ball, NoProjection
 from dplab.mechanisms.propose_test_release import (
-    propose_test_release,
     ptr_distance_statistic,
+    ptr_pca_dp_gd,
     ptr_refusal_probability,
     ptr_threshold,
 )
+from dplab.numerics import project_l2_ball
 from dplab.preprocessing import pca_rank_reduce
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed
@@ -45,8 +63,12 @@ from dplab.theory import smooth_rdp as s
 __all__ = [
     "METHODS",
     "VARIANTS",
+    "PROTOCOLS",
     "calibrate_eps0",
+    "sgd_budget",
+    "dp_accounting_epsilon",
     "dp_gd",
+    "dp_sgd",
     "logistic_risk",
     "constrained_minimiser",
     "fig3_frame",
@@ -59,16 +81,55 @@ __all__ = [
 
 METHODS = ("nonprivate_pca", "dp_pca", "no_preprocessing")
 VARIANTS = ("nonprivate_pca_unconstrained", "nonprivate_pca_dim")
+DP_GD, DP_SGD = "dp_gd_full_batch", "dp_sgd_poisson"
+PROTOCOLS = (DP_GD, DP_SGD)
+#: Columns only DP-SGD rows fill (NaN for full-batch DP-GD): module docstring.
+SGD_COLUMNS = (
+    "noise_multiplier",
+    "noise_multiplier_as_printed",
+    "alpha",
+    "theorem13_alpha_max",
+    "dp_accounting_epsilon",
+)
 
 
-def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None = None) -> float:
-    """The DP-GD privacy parameter ε₀ for the overall (ε, δ) of ``method`` (module docstring)."""
+def _tau_factor(method: str) -> float:
+    """τ / τ_rank of a non-private PCA method: 2 for the dimension-reduction ablation (τ_dim = 2τ_rank), else 1."""
+    return 2.0 if method == "nonprivate_pca_dim" else 1.0
+
+
+def sgd_budget(method: str, epsilon: float, delta: float, gap: float | None = None) -> tuple[float, float]:
+    """(ε₀, α*) of the DP-SGD protocol (module docstring): the Theorem-13 privacy parameter ε₀ whose RDP, converted by
+    Lemma M, is the overall (ε, δ) of ``method``, and the optimal Rényi order there.
+
+    (c) α²ε₀²/2 (Table 1, DP-SGD with subsampling); (b) the same at (ε/2, δ/2); (a) and its variants the Table 2
+    SGD-samp + PCA cell 1.05αε₀²(2α + τ²), τ = 12.2/δ_k (24.4/δ_k for dimension reduction), over α ≥ 11."""
+    if method == "no_preprocessing":
+        return s.parameter_for_epsilon(lambda e: s.dp_sgd_sampling_mechanism(e).rdp, epsilon, delta)
+    if method == "dp_pca":
+        return s.parameter_for_epsilon(lambda e: s.dp_sgd_sampling_mechanism(e).rdp, epsilon / 2, delta / 2)
+    if method in ("nonprivate_pca", "nonprivate_pca_unconstrained", "nonprivate_pca_dim"):
+        cell_gap = float(gap) / _tau_factor(method)  # table2_cell's τ = 12.2/gap
+
+        def rdp_of(eps0: float):
+            return lambda alpha: s.table2_cell("dp_sgd_sampling", "pca_rank", alpha, eps0, gap=cell_gap)
+
+        return s.parameter_for_epsilon(rdp_of, epsilon, delta, alpha_min=11.0)
+    raise ValueError(f"method={method!r} must be one of {METHODS + VARIANTS}")
+
+
+def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None = None, protocol: str = DP_GD) -> float:
+    """The privacy parameter ε₀ for the overall (ε, δ) of ``method`` under ``protocol`` (module docstring)."""
+    if protocol == DP_SGD:
+        return sgd_budget(method, epsilon, delta, gap)[0]
+    if protocol != DP_GD:
+        raise ValueError(f"protocol={protocol!r} must be one of {PROTOCOLS}")
     if method == "no_preprocessing":
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon, delta) / 2)
     if method == "dp_pca":
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon / 2, delta / 2) / 2)
     if method in ("nonprivate_pca", "nonprivate_pca_unconstrained", "nonprivate_pca_dim"):
-        tau = (2 if method == "nonprivate_pca_dim" else 1) * s.PCA_TAU_CONSTANT / float(gap)
+        tau = _tau_factor(method) * s.PCA_TAU_CONSTANT / float(gap)
         factor = 1.05 * (4 + tau**2)
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon, delta, alpha_min=11.0) / factor)
     raise ValueError(f"method={method!r} must be one of {METHODS + VARIANTS}")
@@ -90,6 +151,37 @@ def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: in
     return theta
 
 
+def _noisy_descent(
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_scale: float,
+    steps: int,
+    lr: float,
+    radius: float | None,
+    sampling: str,
+    batch_size: int | None,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """``runs`` outputs (runs, d) of the engine's clipped (C = 1) noisy gradient descent from θ₀ = 0 with noise std
+    ``noise_scale`` on the normalised gradient, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average
+    iterate."""
+    config = NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=noise_scale,
+        clip_norm=1.0,
+        projection=NoProjection() if radius is None else Ball(radius),
+        sampling=sampling,
+        batch_size=batch_size,
+        steps=steps,
+        stopping="average",
+    )
+    return run_noisy_gradient(
+        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
+    ).numpy()
+
+
 def dp_gd(
     X: np.ndarray,
     y: np.ndarray,
@@ -103,20 +195,94 @@ def dp_gd(
     """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1), projected onto ‖θ‖ ≤ radius
     (``radius=None``: unconstrained)."""
     sigma = math.sqrt(steps) / (eps0 * X.shape[0])
-    projection = NoProjection() if radius is None else Ball(radius)
-    config = NoisyGradientConfig(
-        lr=lr,
-        noise="gaussian",
-        noise_scale=sigma,
-        clip_norm=1.0,
-        projection=projection,
-        sampling="full_batch",
-        steps=steps,
-        stopping="average",
+    return _noisy_descent(X, y, sigma, steps, lr, radius, "full_batch", None, runs, generator)
+
+
+def dp_sgd(
+    X: np.ndarray,
+    y: np.ndarray,
+    noise_multiplier: float,
+    steps: int,
+    lr: float,
+    radius: float | None,
+    batch_size: int,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """``runs`` outputs (runs, d) of Poisson-subsampled DP-SGD at rate batch_size/n: (Σ_batch clip₁(∇ℓ) + N(0, z²I))
+    divided by the expected batch size, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average iterate."""
+    noise = dp_sgd_noise_scale(noise_multiplier, 1.0, batch_size)
+    return _noisy_descent(X, y, noise, steps, lr, radius, "poisson", batch_size, runs, generator)
+
+
+def dp_accounting_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
+    """ε at δ of T Poisson-subsampled Gaussian steps (rate q, noise multiplier z, add/remove neighbours) by
+    dp_accounting's RDP accountant over the library's orders (:data:`dplab.accounting.calibration.RDP_ORDERS`)."""
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
     )
-    return run_noisy_gradient(
-        config, LogisticLoss(), X, y, np.zeros(X.shape[1]), runs=runs, generator=generator, progress=False
-    ).numpy()
+    return float(dp_accounting.rdp.RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta))
+
+
+def _features(method: str, X: np.ndarray, reduced: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The training features of a method without DP-PCA: X for (c), the PCA rank (or dimension) reduction for (a)."""
+    return {"nonprivate_pca_dim": reduced.get("pca_dim"), "no_preprocessing": X}.get(method, reduced["pca_rank"])
+
+
+def _protocol_run(
+    protocol: str,
+    method: str,
+    epsilon: float,
+    delta: float,
+    gap: float,
+    steps: int,
+    batch_size: int,
+    n: int,
+) -> dict[str, Any]:
+    """The privacy parameter and noise of one (protocol, method, ε, T): ε₀, the std σ of the noise on the normalised
+    gradient, and for DP-SGD the noise multipliers (corrected, as printed), α*, Theorem 13's α range and, without
+    pre-processing, dp_accounting's ε of the same noise (module docstring)."""
+    if protocol == DP_GD:
+        eps0 = calibrate_eps0(method, epsilon, delta, gap)
+        return {"eps0": eps0, "sigma": math.sqrt(steps) / (eps0 * n)}
+    rate = batch_size / n
+    eps0, alpha = sgd_budget(method, epsilon, delta, gap)
+    z = s.dp_sgd_sampling_noise_multiplier(eps0, steps, rate, "corrected")
+    plain = {"no_preprocessing": delta, "dp_pca": delta / 2}.get(method)
+    return {
+        "eps0": eps0,
+        "sigma": dp_sgd_noise_scale(z, 1.0, batch_size),
+        "noise_multiplier": z,
+        "noise_multiplier_as_printed": s.dp_sgd_sampling_noise_multiplier(eps0, steps, rate, "as_printed"),
+        "alpha": alpha,
+        "theorem13_alpha_max": s.theorem13_alpha_max(eps0, steps, n),
+        "dp_accounting_epsilon": math.nan if plain is None else dp_accounting_epsilon(z, rate, steps, plain),
+    }
+
+
+def _train(
+    protocol: str,
+    F: np.ndarray,
+    y: np.ndarray,
+    run: Mapping[str, Any],
+    steps: int,
+    lr: float,
+    radius: float | None,
+    batch_size: int,
+    runs: int,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """The protocol's learner on features F with the noise of ``run`` (:func:`_protocol_run`)."""
+    if protocol == DP_GD:
+        return dp_gd(F, y, run["eps0"], steps, lr, radius, runs, generator)
+    return dp_sgd(F, y, run["noise_multiplier"], steps, lr, radius, batch_size, runs, generator)
+
+
+def _generator(seed: int, protocol: str, method: str, epsilon: float, steps: int, lr: float) -> torch.Generator:
+    """The noise stream of one (protocol, method, ε, T, lr): full-batch DP-GD keeps its original derivation (its rows
+    do not move when protocols are added); DP-SGD streams also derive from the protocol's name."""
+    keys = (method, epsilon, steps, lr) if protocol == DP_GD else (protocol, method, epsilon, steps, lr)
+    return torch.Generator().manual_seed(derive_seed(seed, *keys) % 2**62)
 
 
 def fig3_frame(
@@ -126,58 +292,66 @@ def fig3_frame(
     seed: int,
     progress,
     methods: tuple[str, ...] = METHODS,
+    protocols: tuple[str, ...] = (DP_GD,),
 ) -> pd.DataFrame:
-    """Excess risk of every method × ε × (T, lr) × seed on one dataset (``reduced``: its PCA ``"pca_rank"`` and,
-    for the dimension-reduction variant, ``"pca_dim"`` reductions, from the ``preprocess`` rule), with the selected
-    (T, lr) flagged."""
+    """Excess risk of every protocol × method × ε × (T, lr) × seed on one dataset (``reduced``: its PCA
+    ``"pca_rank"`` and, for the dimension-reduction variant, ``"pca_dim"`` reductions, from the ``preprocess``
+    rule), with the selected (T, lr) of each (protocol, method, ε) flagged. DP-SGD reads ``params["sgd_batch_size"]``."""
     delta, radius, seeds, k = float(params["delta"]), float(params["radius"]), int(params["seeds"]), data.k
     X, y = data.X, data.y
+    n = X.shape[0]
+    batch_size = int(params["sgd_batch_size"]) if DP_SGD in protocols else n
     best = float(logistic_risk(constrained_minimiser(X, y, radius), X, y)[0])
     rows = []
     for epsilon in progress(params["epsilons"]):
         rng = np.random.default_rng(derive_seed(seed, "dp_pca", epsilon))
         subspaces = dp_pca_subspaces(X, k, epsilon / 2, delta / 2, rng, runs=seeds)
-        for steps in params["steps"]:
-            for lr in params["lrs"]:
-                for method in methods:
-                    eps0 = calibrate_eps0(method, float(epsilon), delta, data.gap)
-                    gen = torch.Generator().manual_seed(derive_seed(seed, method, epsilon, steps, lr) % 2**62)
-                    if method == "dp_pca":
-                        features = [X @ A @ A.T for A in subspaces]
-                        thetas = np.vstack([dp_gd(F, y, eps0, steps, lr, radius, 1, gen) for F in features])
-                        risks = np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
-                    else:
-                        F = {"nonprivate_pca_dim": reduced.get("pca_dim"), "no_preprocessing": X}.get(
-                            method, reduced["pca_rank"]
-                        )
-                        bound = None if method == "nonprivate_pca_unconstrained" else radius
-                        risks = logistic_risk(dp_gd(F, y, eps0, steps, lr, bound, seeds, gen), F, y)
-                    rows += [
-                        {
-                            "method": method,
-                            "epsilon": float(epsilon),
-                            "seed": r,
-                            "excess_risk": float(v - best),
-                            "steps": int(steps),
-                            "lr": float(lr),
-                            "eps0": eps0,
-                            "sigma": math.sqrt(steps) / (eps0 * X.shape[0]),
-                            "delta": delta,
-                            "n": X.shape[0],
-                            "d": X.shape[1],
-                            "k": k,
-                            "gap": data.gap,
-                            "radius": radius,
-                        }
-                        for r, v in enumerate(risks)
-                    ]
+        for protocol in protocols:
+            for steps in params["steps"]:
+                for lr in params["lrs"]:
+                    for method in methods:
+                        run = _protocol_run(protocol, method, float(epsilon), delta, data.gap, steps, batch_size, n)
+                        gen = _generator(seed, protocol, method, epsilon, steps, lr)
+                        if method == "dp_pca":
+                            features = [X @ A @ A.T for A in subspaces]
+                            thetas = np.vstack(
+                                [_train(protocol, F, y, run, steps, lr, radius, batch_size, 1, gen) for F in features]
+                            )
+                            risks = np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
+                        else:
+                            F = _features(method, X, reduced)
+                            bound = None if method == "nonprivate_pca_unconstrained" else radius
+                            risks = logistic_risk(
+                                _train(protocol, F, y, run, steps, lr, bound, batch_size, seeds, gen), F, y
+                            )
+                        rows += [
+                            {
+                                "method": method,
+                                "epsilon": float(epsilon),
+                                "seed": r,
+                                "excess_risk": float(v - best),
+                                "steps": int(steps),
+                                "lr": float(lr),
+                                "eps0": run["eps0"],
+                                "sigma": run["sigma"],
+                                "delta": delta,
+                                "n": n,
+                                "d": X.shape[1],
+                                "k": k,
+                                "gap": data.gap,
+                                "radius": radius,
+                                "protocol": protocol,
+                                "sampling_rate": (batch_size if protocol == DP_SGD else n) / n,
+                                **{key: run.get(key, math.nan) for key in SGD_COLUMNS},
+                            }
+                            for r, v in enumerate(risks)
+                        ]
     frame = pd.DataFrame(rows)
-    means = frame.groupby(["method", "epsilon", "steps", "lr"])["excess_risk"].mean().reset_index()
-    chosen = means.loc[
-        means.groupby(["method", "epsilon"])["excess_risk"].idxmin(), ["method", "epsilon", "steps", "lr"]
-    ]
+    keys = ["protocol", "method", "epsilon", "steps", "lr"]
+    means = frame.groupby(keys)["excess_risk"].mean().reset_index()
+    chosen = means.loc[means.groupby(["protocol", "method", "epsilon"])["excess_risk"].idxmin(), keys]
     chosen["selected"] = True
-    frame = frame.merge(chosen, on=["method", "epsilon", "steps", "lr"], how="left")
+    frame = frame.merge(chosen, on=keys, how="left")
     frame["selected"] = frame["selected"].fillna(False).astype(bool)
     return frame
 
@@ -195,7 +369,8 @@ def fig3_point(
     reduced = {step: load_preprocessed(inputs[step]).values for step in ("pca_rank", "pca_dim")}
     methods = METHODS + VARIANTS if params["variants"] else METHODS
     at_epsilon = {**params, "epsilons": [point["epsilon"]]}
-    return fig3_frame(load_low_rank(inputs["data"]), reduced, at_epsilon, seed, progress, methods)
+    protocols = tuple(params["protocols"])
+    return fig3_frame(load_low_rank(inputs["data"]), reduced, at_epsilon, seed, progress, methods, protocols)
 
 
 def regime_points(params: Mapping[str, Any]) -> list[dict[str, int]]:
@@ -229,7 +404,7 @@ def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapp
         rng = np.random.default_rng(derive_seed(seed, "ptr", name))
         data = load_low_rank(inputs[f"ptr_{name}"])
         statistic = ptr_distance_statistic(data.X, k, beta)
-        thetas = propose_test_release(
+        thetas = ptr_pca_dp_gd(
             data.X,
             data.y,
             k,

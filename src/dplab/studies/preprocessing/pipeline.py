@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -53,7 +52,6 @@ __all__ = [
     "step_function",
     "write_dataset",
     "write_preprocessed",
-    "build_products",
     "sensitivity_inputs",
     "fig3_inputs",
     "regimes_inputs",
@@ -259,30 +257,3 @@ def write_preprocessed(
     """Rule ``preprocess``: the step applied to the dataset stored at ``source``."""
     result = apply_step(step, dataset, load_arrays(source)["X"], study_config)
     save_arrays({"values": result.values, "kept": result.kept}, path)
-
-
-def build_products(
-    study_config: Mapping[str, Any], seed: int, folder: str | os.PathLike[str], progress=iter
-) -> dict[str, Path]:
-    """Make every product in-process under ``folder`` (what the rules do, in order; for tests and notebooks) and
-    return ``folder`` as a Path."""
-    from dplab.studies.preprocessing.sensitivity import write_trials  # sensitivity imports this module
-
-    root = Path(folder)
-    for name in dataset_names(study_config):
-        write_dataset(name, study_config, seed, root / dataset_path(name))
-    for dataset, step in preprocess_jobs(study_config):
-        write_preprocessed(
-            dataset, step, study_config, root / dataset_path(dataset), root / preprocessed_path(dataset, step)
-        )
-    for step, dataset in STEP_DATASET.items():
-        write_trials(
-            step,
-            study_config,
-            seed,
-            root / dataset_path(dataset),
-            root / preprocessed_path(dataset, step),
-            root / trials_path(step),
-            progress,
-        )
-    return root

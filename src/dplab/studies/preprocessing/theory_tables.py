@@ -20,7 +20,8 @@ __all__ = ["compute_table1", "compute_table2", "compute_table3", "generic_mechan
 
 
 def table1_mechanisms(eps: float, n: int, kappa: int) -> list[tuple[str, str, s.Mechanism]]:
-    """(row label, variant, mechanism) of Table 1, statement-vs-proof variants labelled (spec §6 #1, #3)."""
+    """(row label, variant, mechanism) of Table 1, statement-vs-proof variants labelled (errata: Theorem 12's RDP
+    αε²/2 against its proof's 2αε²; Theorem 14's SRDP without ε²)."""
     return [
         ("gaussian", "paper", s.gaussian_mechanism(eps)),
         ("laplace", "paper", s.laplace_mechanism(eps)),

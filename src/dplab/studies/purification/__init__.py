@@ -75,6 +75,29 @@ STUDY = Study(
             runtime=2,
         ),
         Artifact(
+            "ext_theorem2_utility",
+            "table",
+            "theorem2",
+            "dplab.studies.purification.curves:theorem2_utility",
+            "Theorem 2: exact probability that Algorithm 2 returns its input (from its exact law) at delta on the "
+            "theorem's threshold, against the bound 1 - 2^-d - (d/2) e^-d.",
+            mem_mb=500,
+            runtime=2,
+        ),
+        Artifact(
+            "ext_alg11_dimension",
+            "table",
+            "alg11_dimension",
+            "dplab.studies.purification.alg11_dimension:alg11_dimension_table",
+            "Algorithm 11 for d > 1: exact pure epsilon of the Laplace step Lap(beta-hat/eps) per coordinate on the "
+            "worst pair (l2 local sensitivity spread evenly over d coordinates), as printed and with the corrected "
+            "scale sqrt(d) beta-hat/eps, against the claimed eps, with a grid reference; and the step's delta(eps) "
+            "over the proof's delta with beta-hat random (a PLD bracket), for two local sensitivities.",
+            mem_mb=500,
+            runtime=2,
+            summary="dplab.studies.purification.tables:summarise_alg11_dimension",
+        ),
+        Artifact(
             "ext_exact_audit",
             "table",
             "exact_audit",

@@ -1,4 +1,4 @@
-"""Privacy audits of purification (spec paperD §4 E2): the exact pure-ε table (``ext_exact_audit``) and black-box
+"""Privacy audits of purification (Theorem 1, Algorithm 1): the exact pure-ε table (``ext_exact_audit``) and black-box
 Monte-Carlo lower bounds from samples (``ext_mc_audit``)."""
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
+from dplab.audit.interval_laws import Law1D, epsilon_inf_1d, epsilon_inf_2d_product
+from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.seeding import derive_seed
 from dplab.studies.purification.exact_audit import (
-    Law1D,
     canonical_pair,
-    epsilon_inf_1d,
-    epsilon_inf_2d_product,
     example17_pair,
     projected_gaussian_pair,
     purification_scale_1d,
@@ -160,15 +158,6 @@ def _purify_1d(x: np.ndarray, omega: float, b: float, rng: np.random.Generator) 
     return x + rng.laplace(scale=b, size=x.size)
 
 
-def _event_counts(samples: np.ndarray, thresholds: np.ndarray, atoms: np.ndarray) -> np.ndarray:
-    """Counts of {x < t}, {x > t} for every threshold and {x = a} for every atom (fixed before sampling)."""
-    ordered = np.sort(samples)
-    below = np.searchsorted(ordered, thresholds, side="left")
-    above = samples.size - np.searchsorted(ordered, thresholds, side="right")
-    equal = np.searchsorted(ordered, atoms, side="right") - np.searchsorted(ordered, atoms, side="left")
-    return np.concatenate([below, above, equal])
-
-
 def mc_audit(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
@@ -177,7 +166,7 @@ def mc_audit(
     {x > t} for ``n_thresholds`` equally spaced t in [−1 − 10b, 1 + 10b] and {x = a} for each atom, in both
     directions; ε_LB = max over events of log(P_lo/Q_hi) with one-sided Clopper–Pearson bounds at level
     α/(number of events) each (Bonferroni: the maximum is a (1 − α) lower bound).  ``epsilon_exact`` is the exact
-    ε∞ of the same pair (:mod:`exact_audit`)."""
+    ε∞ of the same pair (:mod:`dplab.audit.interval_laws`)."""
     rows = []
     for mechanism in params["mechanisms"]:
         eps, delta, omega, eps_prime = (params[k] for k in ("epsilon", "delta", "omega", "epsilon_prime"))
@@ -185,32 +174,23 @@ def mc_audit(
         b = purification_scale_1d(math.log(delta), omega, eps_prime)
         thresholds = np.linspace(-1 - 10 * b, 1 + 10 * b, params["n_thresholds"])
         atoms = np.array(sorted(set(p_law.atoms) | set(q_law.atoms)), float)
-        n_events = 2 * (2 * thresholds.size + atoms.size)
         exact = {t: epsilon_inf_1d(p_law, q_law, t, omega=omega, b=b, n_points=20001) for t in ("none", "full")}
         for n_samples in progress(params["sample_sizes"]):
             for treatment in ("none", "full"):
                 rng = np.random.default_rng(derive_seed(seed, "mc_audit", mechanism, treatment, n_samples))
-                counts = []
+                samples = []
                 for law in (p_law, q_law):
                     x = _sample_law(law, mechanism, int(n_samples), rng)
-                    if treatment == "full":
-                        x = _purify_1d(x, omega, b, rng)
-                    counts.append(_event_counts(x, thresholds, atoms))
-                alpha_each = params["alpha"] / n_events
-                bounds = [
-                    epsilon_lower_bound_from_counts(
-                        counts[i], n_samples, counts[1 - i], n_samples, delta=0.0, alpha=2 * alpha_each
-                    )
-                    for i in (0, 1)
-                ]
+                    samples.append(_purify_1d(x, omega, b, rng) if treatment == "full" else x)
+                lower = pure_epsilon_lower_bound(*samples, thresholds, atoms, alpha=params["alpha"])
                 rows.append(
                     {
                         "mechanism": mechanism,
                         "treatment": treatment,
                         "n_samples": int(n_samples),
-                        "epsilon_lb": float(max(np.max(bounds[0]), np.max(bounds[1]))),
+                        "epsilon_lb": lower.epsilon_lb,
                         "epsilon_exact": exact[treatment],
-                        "n_events": n_events,
+                        "n_events": lower.n_events,
                         "alpha": params["alpha"],
                         "epsilon": eps,
                         "delta": delta,

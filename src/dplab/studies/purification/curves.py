@@ -12,10 +12,13 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from dplab.mechanisms.gaussian import agm_sigma
+from dplab.mechanisms.stability import discrete_purification_kernel
 from dplab.theory.purification import (
     example8_quantities,
     table1_rates,
     table2_rates,
+    theorem2_log_delta_threshold,
+    theorem2_success_bound,
     tradeoff_crossing_alpha,
     tradeoff_function,
     w_inf_1d,
@@ -30,9 +33,10 @@ __all__ = [
     "flowchart_table",
     "table1",
     "table2",
+    "theorem2_utility",
 ]
 
-#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (spec §3, Figure 1).
+#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (Figure 1).
 ADJACENCY_SENSITIVITIES = {"add_remove": (1.0, 1.0), "replace_one": (2.0, math.sqrt(2.0))}
 
 
@@ -112,7 +116,8 @@ def example8_samples(params: Mapping[str, Any], seed: int, progress=None) -> pd.
 
 def tradeoff_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
     """Figure 3 (Appendix B): f_{ε,δ}, f_{ε,0} and f_{ε+ε′,0} on α ∈ [0, 1], the diagonal 1 − α, and the α where
-    f_{ε,δ} and f_{ε+ε′,0} cross (erratum A6).  Columns ``alpha, curve, epsilon, delta, beta, crossing_alpha``."""
+    f_{ε,δ} and f_{ε+ε′,0} cross (so Appendix B's pointwise dominance is an erratum).  Columns ``alpha, curve, epsilon,
+    delta, beta, crossing_alpha``."""
     eps, delta, eps_prime = float(params["epsilon"]), float(params["delta"]), float(params["epsilon_prime"])
     alpha = np.linspace(0.0, 1.0, params["n_alpha"])
     crossing = tradeoff_crossing_alpha(eps, delta, eps_prime)
@@ -186,7 +191,7 @@ def flowchart_table(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
 
 
 def table1(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
-    """Table 1 (rates before/after purification) with both rates evaluated at the stated point (spec §3)."""
+    """Table 1 (rates before/after purification) with both rates evaluated at the stated point."""
     rows = table1_rates(
         params["n"],
         params["d"],
@@ -210,3 +215,25 @@ def table2(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFr
     for key in ("n", "d", "epsilon"):
         frame[key] = params[key]
     return frame
+
+
+def theorem2_utility(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
+    """Theorem 2's utility: the exact probability that Algorithm 2 returns its input, min over input codes of the
+    diagonal of its law (:func:`~dplab.mechanisms.stability.discrete_purification_kernel`), at δ on Theorem 2's
+    threshold ε^d/(2d)^{3d} (the largest δ it allows), for the corrected cube geometry and the paper's ℓ1 geometry,
+    against the bound 1 − 2^{−d} − (d/2)e^{−d}.  Columns ``d, epsilon, log_delta, success_exact,
+    success_exact_paper_geometry, bound, margin``."""
+    rows = []
+    for d in range(1, int(params["max_bits"]) + 1):
+        for eps in params["epsilons"]:
+            log_delta = theorem2_log_delta_threshold(d, eps)
+            success = {
+                geometry: float(np.diag(discrete_purification_kernel(d, eps, log_delta, geometry)).min())
+                for geometry in ("corrected", "as_printed")
+            }
+            rows.append(
+                (d, float(eps), log_delta, success["corrected"], success["as_printed"], theorem2_success_bound(d))
+            )
+    columns = ["d", "epsilon", "log_delta", "success_exact", "success_exact_paper_geometry", "bound"]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.assign(margin=frame["success_exact"] - frame["bound"])

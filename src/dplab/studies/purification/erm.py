@@ -1,4 +1,4 @@
-"""DP-ERM with purification (spec paperD §4 E3, E4): purified DP-SGD (Algorithms 3–4 with Lemma 25/26 and
+"""DP-ERM with purification (Theorem 3, Table 2): purified DP-SGD (Algorithms 3–4 with Lemma 25/26 and
 Corollary 4) against pure-DP competitors, on synthetic logistic regression in the unit ℓ2 ball.
 
 Methods (``method`` column; ``pure`` says whether the output is (ε_tot, 0)-DP):
@@ -37,10 +37,10 @@ import torch
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
 from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
-from dplab.learning.projections import project_l2_ball
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
+from dplab.numerics import project_l2_ball
 from dplab.seeding import derive_seed
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
@@ -57,7 +57,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class RegularisedLogisticLoss:
-    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖² (spec E4): (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
+    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖²: (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
 
     lam: float
 
@@ -79,7 +79,7 @@ class RegularisedLogisticLoss:
 
 
 def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Spec E3 data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
+    """Data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
     y = sign(4⟨θ*, x⟩ + 0.5·N(0, 1))."""
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((n, d))
@@ -263,8 +263,39 @@ def _summed_loss_on_grid(grid: np.ndarray, x: np.ndarray, y: np.ndarray, lam: fl
     return out
 
 
-def _rows(base: Mapping[str, Any], method: str, excess: np.ndarray, **extra: Any) -> list[dict[str, Any]]:
-    return [{**base, "method": method, "seed": s, "excess_risk": float(e), **extra} for s, e in enumerate(excess)]
+def _rows(
+    base: Mapping[str, Any],
+    method: str,
+    excess: np.ndarray,
+    *,
+    pure: bool,
+    steps: int,
+    capped: bool,
+    log10_delta: float,
+    sigma: float,
+    batch_size: int,
+    gamma: float,
+) -> list[dict[str, Any]]:
+    """One row per run (``seed`` = the run's index), the method's parameters in a fixed column order."""
+    fields = dict(
+        pure=pure, steps=steps, capped=capped, log10_delta=log10_delta, sigma=sigma, batch_size=batch_size, gamma=gamma
+    )
+    return [{**base, "method": method, "seed": s, "excess_risk": float(e), **fields} for s, e in enumerate(excess)]
+
+
+def _pure_rows(base: Mapping[str, Any], method: str, excess: np.ndarray, steps: int) -> list[dict[str, Any]]:
+    """Rows of a pure baseline without DP-SGD parameters: full batch, δ = 0, no Gaussian noise."""
+    return _rows(
+        base, method, excess, pure=True, steps=steps, capped=False, log10_delta=-np.inf, sigma=np.nan,
+        batch_size=base["n"], gamma=1.0,
+    )  # fmt: skip
+
+
+def _dpsgd_rows(
+    base: Mapping[str, Any], method: str, excess: np.ndarray, *, gamma: float, **fields: Any
+) -> list[dict[str, Any]]:
+    """Rows of a DP-SGD run at sampling rate γ (batch size round(γn))."""
+    return _rows(base, method, excess, batch_size=max(1, int(round(gamma * base["n"]))), gamma=gamma, **fields)
 
 
 # The methods of one (n, ε_tot), in row order, as groups that share a random stream (their own derived seeds):
@@ -297,25 +328,150 @@ def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iteration
     return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed
 
 
+@dataclass(frozen=True)
+class _ErmSetting:
+    """What every method at one (n, ε_tot) point shares: the data, the loss, the domain and the random streams."""
+
+    params: Mapping[str, Any]
+    seed: int
+    n: int
+    d: int
+    eps_total: float
+    lam: float
+    radius: float
+    runs: int
+    x: np.ndarray
+    y: np.ndarray
+    risk_star: float
+    base: Mapping[str, Any]
+
+    @property
+    def lipschitz(self) -> float:
+        return 1.0 + self.lam * self.radius
+
+    @property
+    def loss(self):
+        return RegularisedLogisticLoss(self.lam) if self.lam > 0 else LogisticLoss()
+
+    @property
+    def domain(self) -> LqBall:
+        return LqBall((0.0,) * self.d, 2 * self.radius, 2.0)
+
+    def excess(self, theta: np.ndarray) -> np.ndarray:
+        return logistic_risk(theta, self.x, self.y, self.lam) - self.risk_star
+
+    def generator(self, name: str) -> torch.Generator:
+        return torch.Generator().manual_seed(derive_seed(self.seed, name, self.n, self.eps_total, self.lam))
+
+    def rng(self, name: str) -> np.random.Generator:
+        return np.random.default_rng(derive_seed(self.seed, name, self.n, self.eps_total, self.lam))
+
+    def dpsgd(self, *, steps: int, sampling: str, gamma: float, noise_std: float, eta: float, stream: str):
+        X, Y = torch.as_tensor(self.x), torch.as_tensor(self.y)
+        return _dpsgd(
+            self.loss, X, Y, lam=self.lam, n=self.n, clip=self.lipschitz, radius=self.radius, runs=self.runs,
+            steps=steps, sampling=sampling, gamma=gamma, noise_std=noise_std, eta=eta, generator=self.generator(stream),
+        )  # fmt: skip
+
+    def purified(self, theta: np.ndarray, cor4: Mapping[str, float], stream: str) -> np.ndarray:
+        """Algorithm 1 at ε′ = ε_tot/2 on the output projected onto the domain."""
+        rng = self.rng(stream)
+        return purify(
+            project_l2_ball(theta, self.radius), self.domain, self.eps_total / 2, cor4["log_delta"],
+            cor4["log_omega"], rng,
+        )  # fmt: skip
+
+
+def _paper_rows(e: _ErmSetting, cor4: Mapping[str, float], sched: Mapping[str, float]) -> list[dict[str, Any]]:
+    """Algorithm 3 with Lemma 25's schedule (T capped at ``max_steps_paper``, σ recomputed), before and after
+    Algorithm 1."""
+    eps_half, log_inv_delta, gamma = e.eps_total / 2, -cor4["log_delta"], sched["gamma"]
+    steps = max(1, int(round(sched["steps"])))
+    capped = steps > e.params["max_steps_paper"]
+    steps = min(steps, int(e.params["max_steps_paper"]))
+    sigma = sigma_for_schedule(gamma, steps, e.lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
+    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma, e.lipschitz, 2 * e.radius)
+    apx = e.dpsgd(
+        steps=steps, sampling="without_replacement", gamma=gamma, noise_std=sigma, eta=eta, stream="dpsgd_paper"
+    )
+    pure = e.purified(apx, cor4, "purify_paper")
+    fields = dict(steps=steps, capped=capped, log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma, gamma=gamma)
+    return _dpsgd_rows(e.base, "purified_dpsgd", e.excess(pure), pure=True, **fields) + _dpsgd_rows(
+        e.base, "dpsgd_before_purification", e.excess(apx), pure=False, **fields
+    )
+
+
+def _tuned_rows(e: _ErmSetting, cor4: Mapping[str, float], sched: Mapping[str, float]) -> list[dict[str, Any]]:
+    """Poisson DP-SGD at Lemma 25's rate, T <= ``max_steps_tuned``, σ from the RDP accountant; then Algorithm 1."""
+    gamma = sched["gamma"]
+    steps = min(max(1, int(round(sched["steps"]))), int(e.params["max_steps_tuned"]))
+    sigma = calibrate_dpsgd_sigma(gamma, steps, e.eps_total / 2, cor4["log_delta"])
+    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
+    apx = e.dpsgd(
+        steps=steps, sampling="poisson", gamma=gamma, noise_std=sigma * e.lipschitz, eta=eta, stream="dpsgd_tuned"
+    )
+    pure = e.purified(apx, cor4, "purify_tuned")
+    return _dpsgd_rows(
+        e.base, "purified_dpsgd_tuned", e.excess(pure), pure=True, steps=steps, capped=steps < sched["steps"],
+        log10_delta=cor4["log_delta"] / math.log(10), sigma=sigma, gamma=gamma,
+    )  # fmt: skip
+
+
+def _reference_rows(e: _ErmSetting) -> list[dict[str, Any]]:
+    """DP-SGD at (ε_tot, δ = 1/n²), Poisson sampling, σ from the RDP accountant (not pure; a reference)."""
+    log_delta = -2.0 * math.log(e.n)
+    ref = lemma25_schedule(e.n, e.d, e.eps_total, -log_delta, 2 * e.radius, e.lipschitz)
+    gamma = min(1.0, ref["gamma"])
+    steps = min(max(1, int(round(ref["steps"]))), int(e.params["max_steps_reference"]))
+    sigma = calibrate_dpsgd_sigma(gamma, steps, e.eps_total, log_delta)
+    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
+    theta = e.dpsgd(
+        steps=steps, sampling="poisson", gamma=gamma, noise_std=sigma * e.lipschitz, eta=eta, stream="dpsgd_reference"
+    )
+    return _dpsgd_rows(
+        e.base, "dpsgd_reference", e.excess(theta), pure=False, steps=steps, capped=steps < ref["steps"],
+        log10_delta=log_delta / math.log(10), sigma=sigma, gamma=gamma,
+    )  # fmt: skip
+
+
+def _laplace_rows(e: _ErmSetting) -> list[dict[str, Any]]:
+    """Lemma 19's full-batch Laplace GD at ε_tot (pure)."""
+    X, Y = torch.as_tensor(e.x), torch.as_tensor(e.y)
+    theta, steps = _laplace_gd(
+        e.loss, X, Y, n=e.n, d=e.d, epsilon=e.eps_total, lipschitz=e.lipschitz, radius=e.radius, runs=e.runs,
+        generator=e.generator("laplace_gd"),
+    )  # fmt: skip
+    return _pure_rows(e.base, "laplace_gd", e.excess(theta), steps)
+
+
+def _baseline_rows(e: _ErmSetting, grid: np.ndarray | None, summed: np.ndarray | None) -> list[dict[str, Any]]:
+    """The exponential mechanism on the grid (d = 2) and output perturbation (strongly convex), one stream."""
+    rows: list[dict[str, Any]] = []
+    rng = e.rng("baselines")
+    if grid is not None:
+        picks = sample_exponential_mechanism(-summed, e.eps_total, 0.5, e.runs, rng)
+        rows += _pure_rows(e.base, "exponential_mechanism", e.excess(grid[picks]), steps=0)
+    if e.lam > 0:
+        theta_hat, _ = constrained_minimiser(e.x, e.y, e.radius, e.lam, e.params["reference_iterations"])
+        noise = sample_l2_knorm(e.d, 1.0 / (e.n * e.lam), e.eps_total, e.runs, rng)
+        rows += _pure_rows(e.base, "output_perturbation", e.excess(project_l2_ball(theta_hat + noise, e.radius)), 0)
+    return rows
+
+
 def erm_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
     """Excess empirical risk of one method group at one (n, ε_tot) point of the sweep (:func:`erm_points`),
     ``seeds`` runs each; every random stream derives from ``seed``, the stream's name and (n, ε_tot, λ). ``lam`` = 0
-    gives E3 (convex), ``lam`` > 0 E4 (strongly convex, with output perturbation). Columns: n, d, lam, epsilon_total,
-    in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped, log10_delta, sigma, batch_size,
-    gamma, kkt_residual."""
-    d, runs, radius, lam = int(params["d"]), int(params["seeds"]), float(params["radius"]), float(params["lam"])
-    lipschitz = 1.0 + lam * radius
+    gives the convex problem, ``lam`` > 0 the strongly convex one (with output perturbation). Columns: n, d, lam,
+    epsilon_total, in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped, log10_delta, sigma,
+    batch_size, gamma, kkt_residual."""
+    d, radius, lam = int(params["d"]), float(params["radius"]), float(params["lam"])
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
-    n, eps_total, group = int(point["n"]), float(point["epsilon_total"]), point["methods"]
-    loss = RegularisedLogisticLoss(lam) if lam > 0 else LogisticLoss()
-    domain = LqBall((0.0,) * d, 2 * radius, 2.0)
-    rows: list[dict[str, Any]] = []
+    n, eps_total = int(point["n"]), float(point["epsilon_total"])
     x, y, risk_star, residual, grid, summed = _erm_problem(
         n, d, seed, radius, lam, int(params["reference_iterations"]), float(params["em_grid_spacing"])
     )
-    X, Y = torch.as_tensor(x), torch.as_tensor(y)
     base = {
         "n": n,
         "d": d,
@@ -325,167 +481,14 @@ def erm_point(
         "in_n_sweep": eps_total == float(n_sweep["epsilon"]) and n in map(int, n_sweep["ns"]),
         "kkt_residual": residual,
     }
-
-    def excess(theta: np.ndarray) -> np.ndarray:
-        return logistic_risk(theta, x, y, lam) - risk_star
-
-    def generator(name: str) -> torch.Generator:
-        return torch.Generator().manual_seed(derive_seed(seed, name, n, eps_total, lam))
-
-    eps_half = eps_total / 2
-    cor4 = corollary4_parameters(n, d, 2 * radius, eps_half)
-    log_inv_delta = -cor4["log_delta"]
-    sched = lemma25_schedule(n, d, eps_half, log_inv_delta, 2 * radius, lipschitz)
-    steps = max(1, int(round(sched["steps"])))
-    capped = steps > params["max_steps_paper"]
-    steps = min(steps, int(params["max_steps_paper"]))
-    sigma = sigma_for_schedule(sched["gamma"], steps, lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
-    eta = _lemma25_eta(n, d, steps, sched["gamma"], sigma, lipschitz, 2 * radius)
-    common = dict(lam=lam, n=n, clip=lipschitz, radius=radius, runs=runs)
-    info = dict(
-        steps=steps,
-        capped=capped,
-        log10_delta=cor4["log_delta"] / math.log(10),
-        sigma=sigma,
-        batch_size=max(1, int(round(sched["gamma"] * n))),
-        gamma=sched["gamma"],
-    )
-    if group == "dpsgd_paper":
-        apx = _dpsgd(
-            loss,
-            X,
-            Y,
-            steps=steps,
-            sampling="without_replacement",
-            gamma=sched["gamma"],
-            noise_std=sigma,
-            eta=eta,
-            generator=generator("dpsgd_paper"),
-            **common,
-        )
-        rng = np.random.default_rng(derive_seed(seed, "purify_paper", n, eps_total, lam))
-        pure = purify(project_l2_ball(apx, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-        rows += _rows(base, "purified_dpsgd", excess(pure), pure=True, **info)
-        rows += _rows(base, "dpsgd_before_purification", excess(apx), pure=False, **info)
-
-    if group == "dpsgd_tuned":
-        steps_t = min(max(1, int(round(sched["steps"]))), int(params["max_steps_tuned"]))
-        sigma_t = calibrate_dpsgd_sigma(sched["gamma"], steps_t, eps_half, cor4["log_delta"])
-        eta_t = _lemma25_eta(n, d, steps_t, sched["gamma"], sigma_t * lipschitz, lipschitz, 2 * radius)
-        apx_t = _dpsgd(
-            loss,
-            X,
-            Y,
-            steps=steps_t,
-            sampling="poisson",
-            gamma=sched["gamma"],
-            noise_std=sigma_t * lipschitz,
-            eta=eta_t,
-            generator=generator("dpsgd_tuned"),
-            **common,
-        )
-        rng = np.random.default_rng(derive_seed(seed, "purify_tuned", n, eps_total, lam))
-        pure_t = purify(project_l2_ball(apx_t, radius), domain, eps_half, cor4["log_delta"], cor4["log_omega"], rng)
-        rows += _rows(
-            base,
-            "purified_dpsgd_tuned",
-            excess(pure_t),
-            pure=True,
-            steps=steps_t,
-            capped=steps_t < sched["steps"],
-            log10_delta=cor4["log_delta"] / math.log(10),
-            sigma=sigma_t,
-            batch_size=max(1, int(round(sched["gamma"] * n))),
-            gamma=sched["gamma"],
-        )
-
-    if group == "laplace_gd":
-        theta_l, steps_l = _laplace_gd(
-            loss,
-            X,
-            Y,
-            n=n,
-            d=d,
-            epsilon=eps_total,
-            lipschitz=lipschitz,
-            radius=radius,
-            runs=runs,
-            generator=generator("laplace_gd"),
-        )
-        rows += _rows(
-            base,
-            "laplace_gd",
-            excess(theta_l),
-            pure=True,
-            steps=steps_l,
-            capped=False,
-            log10_delta=-np.inf,
-            sigma=np.nan,
-            batch_size=n,
-            gamma=1.0,
-        )
-
-    if group == "dpsgd_reference":
-        log_delta_ref = -2.0 * math.log(n)
-        ref = lemma25_schedule(n, d, eps_total, -log_delta_ref, 2 * radius, lipschitz)
-        gamma_r = min(1.0, ref["gamma"])
-        steps_r = min(max(1, int(round(ref["steps"]))), int(params["max_steps_reference"]))
-        sigma_r = calibrate_dpsgd_sigma(gamma_r, steps_r, eps_total, log_delta_ref)
-        eta_r = _lemma25_eta(n, d, steps_r, gamma_r, sigma_r * lipschitz, lipschitz, 2 * radius)
-        theta_r = _dpsgd(
-            loss,
-            X,
-            Y,
-            steps=steps_r,
-            sampling="poisson",
-            gamma=gamma_r,
-            noise_std=sigma_r * lipschitz,
-            eta=eta_r,
-            generator=generator("dpsgd_reference"),
-            **common,
-        )
-        rows += _rows(
-            base,
-            "dpsgd_reference",
-            excess(theta_r),
-            pure=False,
-            steps=steps_r,
-            capped=steps_r < ref["steps"],
-            log10_delta=log_delta_ref / math.log(10),
-            sigma=sigma_r,
-            batch_size=max(1, int(round(gamma_r * n))),
-            gamma=gamma_r,
-        )
-
-    if group == "baselines":
-        rng = np.random.default_rng(derive_seed(seed, "baselines", n, eps_total, lam))
-        if grid is not None:
-            picks = sample_exponential_mechanism(-summed, eps_total, 0.5, runs, rng)
-            rows += _rows(
-                base,
-                "exponential_mechanism",
-                excess(grid[picks]),
-                pure=True,
-                steps=0,
-                capped=False,
-                log10_delta=-np.inf,
-                sigma=np.nan,
-                batch_size=n,
-                gamma=1.0,
-            )
-        if lam > 0:
-            theta_hat, _ = constrained_minimiser(x, y, radius, lam, params["reference_iterations"])
-            noise = sample_l2_knorm(d, 1.0 / (n * lam), eps_total, runs, rng)
-            rows += _rows(
-                base,
-                "output_perturbation",
-                excess(project_l2_ball(theta_hat + noise, radius)),
-                pure=True,
-                steps=0,
-                capped=False,
-                log10_delta=-np.inf,
-                sigma=np.nan,
-                batch_size=n,
-                gamma=1.0,
-            )
-    return pd.DataFrame(rows)
+    e = _ErmSetting(params, seed, n, d, eps_total, lam, radius, int(params["seeds"]), x, y, risk_star, base)
+    cor4 = corollary4_parameters(n, d, 2 * radius, eps_total / 2)
+    sched = lemma25_schedule(n, d, eps_total / 2, -cor4["log_delta"], 2 * radius, e.lipschitz)
+    groups = {
+        "dpsgd_paper": lambda: _paper_rows(e, cor4, sched),
+        "dpsgd_tuned": lambda: _tuned_rows(e, cor4, sched),
+        "laplace_gd": lambda: _laplace_rows(e),
+        "dpsgd_reference": lambda: _reference_rows(e),
+        "baselines": lambda: _baseline_rows(e, grid, summed),
+    }
+    return pd.DataFrame(groups[point["methods"]]())

@@ -1,14 +1,14 @@
-"""Linear regression with purified AdaSSP (spec paperD §4 E8; Algorithm 13, Theorem 7/12 of Lin, Wang, Ma, Wang):
+"""Linear regression with purified AdaSSP (Algorithm 13, Theorem 7/12 of Lin, Wang, Ma, Wang):
 artifact ``ext_linear_regression``, config section ``linear_regression``.
 
 Data (per seed and (n, d)): z ~ N(0, Σ), Σ = Q·diag(linspace(eig_min, eig_max, d))·Qᵀ with a random rotation Q;
 x = z/max(1, ‖z‖₂) (so ‖𝒳‖ = 1); θ* uniform on the unit sphere; y = clip(⟨x, θ*⟩ + noise_sd·N(0, 1), −1, 1) (‖𝒴‖ =
 1).  Adjacency: add/remove one record.  Methods at the final level ε_tot (``method``):
 
-- ``pure_adassp``: Algorithm 13 with ε = ε′ = ε_tot/2, ω = 1/n², r̃ = (1 + nε/d) (PROPOSED constant);
+- ``pure_adassp``: Algorithm 13 with ε = ε′ = ε_tot/2, ω = 1/n², r̃ = (1 + nε/d) (constant 1: our choice);
 - ``adassp_at_purification_delta``: its projected AdaSSP output before Algorithm 1 ((ε_tot/2, δ)-DP, not pure);
 - ``adassp_reference``: AdaSSP at (ε_tot, 1/n²), not pure;
-- ``laplace_ssp``: pure ε_tot-DP Laplace sufficient-statistics perturbation (PROPOSED baseline).
+- ``laplace_ssp``: pure ε_tot-DP Laplace sufficient-statistics perturbation (our baseline).
 
 Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), averaged over ``draws`` runs per seed (one row per
 method, (n, d, ε_tot) and seed).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian releases
@@ -58,7 +58,7 @@ BOUND_Y = 1.0
 def regression_dataset(
     n: int, d: int, eig_min: float, eig_max: float, noise_sd: float, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(X, y, θ*) of the E8 design (module docstring)."""
+    """(X, y, θ*) of the regression design (module docstring)."""
     q, _ = np.linalg.qr(rng.standard_normal((d, d)))
     root = q * np.sqrt(np.linspace(eig_min, eig_max, d))
     z = rng.standard_normal((n, d)) @ root.T

@@ -1,4 +1,4 @@
-"""Mean estimation with purification (spec paperD §4 E5; Section 7 and Theorem 9 of Lin, Wang, Ma, Wang): artifact
+"""Mean estimation with purification (Section 7 and Theorem 9 of Lin, Wang, Ma, Wang): artifact
 ``ext_mean_estimation``, config section ``mean_estimation``.
 
 Data: n records x_i ∈ {±1/√d}^d, each coordinate +1/√d with probability ``p_plus``; only the mean D̄ enters, drawn
@@ -16,11 +16,12 @@ exactly as (2·Binomial(n, p_plus)/n − 1)/√d per coordinate.  Adjacency: rep
 Panels (``panel`` column): ``dimension`` (d × ε_tot sweep, one row per method, point and seed with the mean error
 over ``draws`` noise draws); ``delta`` (Section 7 picture at one (d, ε_tot): the purified Gaussian with upstream
 δ swept, the unpurified AGM at (ε_tot, δ), Theorem 9's lower bound where its δ-range holds); ``audit`` (exact pure ε
-of the purified output in d = 1, through :mod:`dplab.studies.purification.exact_audit`).
+of the purified output in d = 1, through :mod:`dplab.audit.interval_laws`).
 
-Reference values (``expected_error``): E‖N(0, σ²I_d)‖₂ = σ√2Γ((d+1)/2)/Γ(d/2) (chi mean), E‖Lap^{⊗d}(b)‖₂ by
-numerical integration, E‖z‖ = dΔ₂/ε for the K-norm mechanism (Gamma(d, Δ₂/ε) radius).  For the purified and
-projected Gaussian the chi mean ignores the projection and the purification noise (both O(1/n²)).
+Reference values (``expected_error``, :mod:`dplab.mechanisms.noise_norms`): E‖N(0, σ²I_d)‖₂ = σ√2Γ((d+1)/2)/Γ(d/2)
+(chi mean), E‖Lap^{⊗d}(b)‖₂ by numerical integration, E‖z‖ = dΔ₂/ε for the K-norm mechanism (Gamma(d, Δ₂/ε)
+radius).  For the purified and projected Gaussian the chi mean ignores the projection and the purification noise
+(both O(1/n²)).
 """
 
 from __future__ import annotations
@@ -31,20 +32,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import integrate
-from scipy.special import erfcx, gammaln
 
+from dplab.audit.interval_laws import TREATMENTS, epsilon_inf_1d
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
+from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.seeding import derive_seed
-from dplab.studies.purification.exact_audit import TREATMENTS, epsilon_inf_1d, projected_gaussian_pair
+from dplab.studies.purification.exact_audit import projected_gaussian_pair
 from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
-    "chi_mean",
-    "laplace_l2_norm_mean",
     "mean_estimation_log_delta",
     "theorem9_log_delta_range",
     "theorem9_lower_bound",
@@ -58,29 +57,9 @@ __all__ = [
 ADJACENCY = "replace_one"
 
 
-def chi_mean(d: int | np.ndarray) -> np.ndarray:
-    """E‖N(0, I_d)‖₂ = √2·Γ((d+1)/2)/Γ(d/2) (mean of the chi distribution)."""
-    d = np.asarray(d, float)
-    return math.sqrt(2.0) * np.exp(gammaln((d + 1) / 2) - gammaln(d / 2))
-
-
-def laplace_l2_norm_mean(d: int, scale: float = 1.0) -> float:
-    """E‖Lap^{⊗d}(b)‖₂ by quadrature: √s = (1/(2√π))∫₀^∞ (1 − e^{−ts})t^{−3/2}dt gives
-    E‖z‖₂ = (b/(2√π))∫₀^∞ (1 − M(t)^d)t^{−3/2}dt with M(t) = E e^{−tZ²} = ½√(π/t)·erfcx(1/(2√t)), Z ~ Lap(1)."""
-
-    def integrand(t: float) -> float:
-        m = 0.5 * math.sqrt(math.pi / t) * erfcx(0.5 / math.sqrt(t))
-        return -math.expm1(d * math.log(m)) * t**-1.5
-
-    total = sum(
-        integrate.quad(integrand, a, b, limit=200, epsrel=1e-11)[0]
-        for a, b in ((0.0, 1e-3), (1e-3, 1.0), (1.0, 1e3), (1e3, np.inf))
-    )
-    return scale * total / (2.0 * math.sqrt(math.pi))
-
-
 def mean_estimation_log_delta(n: int, d: int) -> tuple[float, float]:
-    """(log δ, log ω) of E5: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} = 1/(8√d n²)."""
+    """(log δ, log ω) of the mean-estimation experiment: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} =
+    1/(8√d n²)."""
     log_omega = -2.0 * math.log(n)
     return math.log(2.0) + log_omega - d * math.log(32.0 * d * n**2), log_omega
 

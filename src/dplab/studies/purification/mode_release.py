@@ -1,11 +1,12 @@
-"""Experiment E7 (spec paperD §4; extension): mode release by distance to instability purified through Algorithm 2
+"""Mode release (extension): the mode by distance to instability, purified through Algorithm 2
 (Algorithm 12, Theorem 6) against pure-DP selection baselines, and its exact privacy audit on small universes.
 
 Artifacts: ``ext_mode_release`` (:func:`compute_mode_release`, figure) and ``ext_mode_release_audit``
 (:func:`mode_release_audit`, table), both reading the section ``purification.mode_release``.  Replace-one adjacency.
 Budget: Algorithm 12 runs at ε = ε_tot/2 (it is 2ε-DP); the baselines at ε_tot; the unpurified reference at
-(ε_tot, δ_ref) is not pure.  Algorithm 12 variants: δ ``corrected`` / ``as_printed`` (erratum A5) × ⊥ encoding
-``uniform`` / ``reserved`` (spec A5), Algorithm 2 with the corrected (q = ∞) geometry.
+(ε_tot, δ_ref) is not pure.  Algorithm 12 variants: δ ``corrected`` / ``as_printed`` (the printed δ of Algorithm 12
+misses Theorem 2's condition) × ⊥ encoding ``uniform`` / ``reserved`` (⊥ ∉ 𝒳 must be encoded before Algorithm 2;
+the paper leaves it open), Algorithm 2 with the corrected (q = ∞) geometry.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_shift
 from dplab.mechanisms.stability import (
@@ -63,9 +65,9 @@ _MAX_GAP = 100_000
 def mode_histogram(
     n_bits: int, n_records: int, mode_share: float, gap: int, layout: str = "uniform_rest"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(values, multiplicities) of the E7 histogram, the mode first with c₁ = round(share·n) and the runner-up
-    c₁ − g.  ``"uniform_rest"`` (spec E7): the other 2^d − 2 items share the remaining records as evenly as possible
-    (counts r + 1 and r); ``"all_runner_up"`` (PROPOSED worst case for noisy-max selection): all 2^d − 1 other items
+    """(values, multiplicities) of the mode-release histogram, the mode first with c₁ = round(share·n) and the runner-up
+    c₁ − g.  ``"uniform_rest"``: the other 2^d − 2 items share the remaining records as evenly as possible
+    (counts r + 1 and r); ``"all_runner_up"`` (our worst case for noisy-max selection): all 2^d − 1 other items
     have count c₁ − g (then the number of records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped."""
     c1 = round(mode_share * n_records)
     if layout == "all_runner_up":
@@ -360,23 +362,21 @@ def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int
 def _max_log_ratio(
     transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
 ) -> tuple[float, tuple]:
-    """max over transitions and outputs of |log P(o | D) − log P(o | D′)| (∞ if one side is 0 and the other not)."""
+    """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
+    if one side is 0 and the other not), and the transition attaining it."""
     cache: dict[tuple[int, int], np.ndarray] = {}
 
     def law(m: int, k: int) -> np.ndarray:
         if (m, k) not in cache:
-            cache[(m, k)] = pmf(m, k)
+            with np.errstate(divide="ignore"):
+                cache[(m, k)] = np.log(pmf(m, k))
         return cache[(m, k)]
 
     worst, arg = 0.0, ()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for t in sorted(transitions):
-            p, q = law(t[0], t[1]), law(t[2], t[3])
-            both = (p > 0) | (q > 0)
-            ratio = np.abs(np.log(p[both]) - np.log(q[both]))
-            value = float(np.max(ratio)) if ratio.size else 0.0
-            if value > worst:
-                worst, arg = value, t
+    for t in sorted(transitions):
+        value = pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3]))
+        if value > worst:
+            worst, arg = value, t
     return worst, arg
 
 

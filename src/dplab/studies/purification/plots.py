@@ -95,7 +95,7 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         fig,
         f"Blue and red cross at $\\alpha$ = {crossing:.4g}: "
         "$f_{\\varepsilon,\\delta} \\leq f_{\\varepsilon+\\varepsilon',0}$ does not hold pointwise "
-        "(erratum A6).",
+        "(an erratum of Appendix B).",
     )
     return fig
 

@@ -1,4 +1,4 @@
-"""Figure of the query-release experiment (spec paperD E9), drawn only from its tidy data file."""
+"""Figure of the query-release experiment (Algorithm 16, Theorem 8), drawn only from its tidy data file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Figures of experiments E6 (``ext_ptr``) and E7 (``ext_mode_release``), drawn only from their tidy frames."""
+"""Figures of the bounded-local-sensitivity (``ext_ptr``) and mode-release (``ext_mode_release``) experiments, drawn
+only from their tidy frames."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ __all__ = ["plot_ptr", "plot_mode_release", "PTR_STYLES", "MODE_STYLES"]
 PTR_STYLES = {
     "alg11_purified": ("C3", "o-", "Alg. 11 purified (pure)"),
     "alg10_ptr_purified_margin": ("C1", "s-", "Alg. 10 PTR purified, margin β (pure)"),
-    "alg10_ptr_purified": ("C1", "s:", "Alg. 10 PTR purified, spec β (pure)"),
+    "alg10_ptr_purified": ("C1", "s:", "Alg. 10 PTR purified, proposed β (pure)"),
     "gs_laplace": ("C0", "^-", "global-sensitivity Laplace (pure)"),
     "smooth_sensitivity": ("C2", "D-", "NRS07 smooth sensitivity (pure)"),
     "alg11_before_purification": ("C5", "x:", "Alg. 11 before purification (not pure)"),

@@ -1,9 +1,9 @@
-"""Experiment E6 (spec paperD §4; extension, PROPOSED instance): propose-test-release and privately bounded local
+"""Extension (triangle counting is our instance; the paper names none): propose-test-release and privately bounded local
 sensitivity, purified (Algorithms 9-11, Theorem 5), on triangle counting in G(n_v, p) graphs under edge-add/remove
 adjacency; and its privacy audit on a tiny pair of neighbouring graphs.
 
 Artifacts: ``ext_ptr`` (:func:`compute_ptr`) and ``ext_ptr_audit`` (:func:`ptr_audit`), both reading the section
-``purification.ptr``.  Budget split (spec §4 conventions): purified methods use ε = ε′ = ε_tot/3 (Alg. 11 is 3ε,
+``purification.ptr``.  Budget split: purified methods use ε = ε′ = ε_tot/3 (Alg. 11 is 3ε,
 Alg. 10 is 2ε + ε′), with Theorem 11's ω and δ; the global-sensitivity Laplace and NRS07 smooth-sensitivity
 baselines run at ε_tot; the unpurified references run at (ε_tot, δ_ref) with ε = ε_tot/2 (both are (2ε, δ)-DP).
 """
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
+from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.mechanisms.local_sensitivity import (
     alg11_parameters,
     bounded_local_sensitivity_release,
@@ -45,25 +45,26 @@ ADJACENCY = "edge_add_remove"
 #: method -> (pure?, description)
 PTR_METHODS = {
     "alg11_purified": (True, "Algorithm 11 (privately bounded local sensitivity + Algorithm 1), eps = eps_tot/3"),
-    "alg10_ptr_purified": (True, "Algorithm 10 (PTR + Algorithm 1), eps = eps' = eps_tot/3, spec's proposed beta"),
-    "alg10_ptr_purified_margin": (True, "Algorithm 10 with beta + ceil((log(1/delta) + 3)/eps) (PROPOSED)"),
+    "alg10_ptr_purified": (True, "Algorithm 10 (PTR + Algorithm 1), eps = eps' = eps_tot/3, proposed beta"),
+    "alg10_ptr_purified_margin": (True, "Algorithm 10 with beta + ceil((log(1/delta) + 3)/eps) (our choice)"),
     "gs_laplace": (True, "global-sensitivity Laplace, scale (n_v - 2)/eps_tot"),
     "smooth_sensitivity": (True, "NRS07 smooth sensitivity, h ~ 1/(1+z^4), eps_tot"),
     "alg11_before_purification": (False, "Algorithm 11 lines 1-2 at the purification delta (2 eps_tot/3, delta)"),
     "alg11_reference": (False, "Algorithm 11 lines 1-2 at (eps_tot, delta_ref), not pure"),
-    "alg9_ptr_reference": (False, "Algorithm 9 (PTR) at (eps_tot, delta_ref), not pure, spec's proposed beta"),
+    "alg9_ptr_reference": (False, "Algorithm 9 (PTR) at (eps_tot, delta_ref), not pure, proposed beta"),
     "alg9_ptr_reference_margin": (False, "Algorithm 9 at (eps_tot, delta_ref) with the margin beta, not pure"),
 }
 
 
 def proposed_beta(n_vertices: int, p: float) -> float:
-    """PTR's proposed bound β = ⌈n_v p² + 4√(n_v p²)⌉ + 5 (spec E6, PROPOSED): mean common neighbours + 4 sd + 5."""
+    """PTR's proposed bound β = ⌈n_v p² + 4√(n_v p²)⌉ + 5 (our choice; the paper leaves β open): mean common neighbours
+    + 4 sd + 5."""
     m = n_vertices * p * p
     return float(math.ceil(m + 4.0 * math.sqrt(m)) + 5)
 
 
 def margin_beta(beta: float, epsilon: float, log_delta: float) -> float:
-    """β + ⌈(log(1/δ) + 3)/ε⌉ (PROPOSED): with the sensitivity-1 distance proxy max(0, ⌊β⌋ + 1 − Δ_Local), PTR
+    """β + ⌈(log(1/δ) + 3)/ε⌉ (our choice): with the sensitivity-1 distance proxy max(0, ⌊β⌋ + 1 − Δ_Local), PTR
     passes its test only if ⌊β⌋ + 1 − Δ_Local exceeds log(1/δ)/ε, so the proposal must carry that margin (β stays a
     function of public quantities only)."""
     return beta + math.ceil((3.0 - log_delta) / epsilon)
@@ -221,14 +222,6 @@ def audit_graph_pair() -> tuple[np.ndarray, np.ndarray]:
     return g, g_prime
 
 
-def _threshold_counts(samples: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """Counts of the events {x < t} and {x > t} for every threshold (fixed before sampling)."""
-    ordered = np.sort(samples)
-    below = np.searchsorted(ordered, thresholds, side="left")
-    above = samples.size - np.searchsorted(ordered, thresholds, side="right")
-    return np.concatenate([below, above])
-
-
 def _audit_sampler(
     method: str, eps_tot: float
 ) -> tuple[Callable[[np.ndarray, int, np.random.Generator], np.ndarray], float, float]:
@@ -291,25 +284,19 @@ def ptr_audit(
     for method in ("alg11_purified", "alg10_ptr_purified"):
         sampler, bound, b = _audit_sampler(method, audit["epsilon_total"])
         thresholds = np.linspace(-10 * b, R + 10 * b, audit["n_thresholds"])
-        n_events = 2 * 2 * thresholds.size
         for n_samples in progress(audit["sample_sizes"]):
             rng = np.random.default_rng(derive_seed(seed, "ptr_audit", method, n_samples))
-            counts = [_threshold_counts(sampler(a, int(n_samples), rng), thresholds) for a in (g, g_prime)]
-            lbs = [
-                epsilon_lower_bound_from_counts(
-                    counts[i], n_samples, counts[1 - i], n_samples, delta=0.0, alpha=2 * audit["alpha"] / n_events
-                )
-                for i in (0, 1)
-            ]
+            samples = [sampler(a, int(n_samples), rng) for a in (g, g_prime)]
+            lower = pure_epsilon_lower_bound(*samples, thresholds, alpha=audit["alpha"])
             rows.append(
                 {
                     "kind": "mc_audit",
                     "method": method,
                     "n_samples": int(n_samples),
-                    "epsilon_lb": float(max(np.max(lbs[0]), np.max(lbs[1]))),
+                    "epsilon_lb": lower.epsilon_lb,
                     "bound": bound,
                     "epsilon_total": audit["epsilon_total"],
-                    "n_events": n_events,
+                    "n_events": lower.n_events,
                     "alpha": audit["alpha"],
                     "laplace_scale": b,
                     "triangles_g": triangle_count(g),

@@ -1,4 +1,4 @@
-"""Query release with purified MWEM (spec paperD §4 E9; Algorithms 14–16, Theorem 8/13) against pure-DP baselines,
+"""Query release with purified MWEM (Algorithms 14–16, Theorem 8/13) against pure-DP baselines,
 and an exact privacy audit of the whole pipeline on a tiny instance.
 
 ``query_release_sweep`` (artifact ``ext_query_release``): synthetic data from a product of Bernoulli(b_j),
@@ -11,7 +11,7 @@ Methods (``pure`` says whether the released answers are (ε_tot, 0)-DP):
 - ``alg16_mwem_stage`` and ``alg16_sampled``: the same runs before sampling (Q(D̂)) and before purification (Q(Y)):
   (ε_tot/2, δ)-DP by Lemma 36; they separate the cost of the tiny δ from that of sampling and purification.
 - ``mwem_reference``: MWEM at (ε_tot, δ = 1/n²) with Lemma 36's ρ and the same fixed-point T: not pure.
-- ``pure_mwem``: MWEM by basic composition, ε_tot/(2T) per step, T PROPOSED (``pure_mwem_rounds_fixed_point``).
+- ``pure_mwem``: MWEM by basic composition, ε_tot/(2T) per step, T our choice (``pure_mwem_rounds_fixed_point``).
 - ``laplace_answers``: Laplace(K/(nε_tot)) on every normalised answer, clipped to [0, 1].
 - ``laplace_histogram``: Laplace(1/ε_tot) on every count, clipped at 0, renormalised, queries answered on it.
 
@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
@@ -434,7 +435,7 @@ def query_release_audit(
                 **alg16,
                 "mechanism": "alg16_sampled_unpurified",
                 "neighbour_cell": cell,
-                "epsilon_inf": float(np.max(np.abs(log_y - log_y_nb))),
+                "epsilon_inf": pure_epsilon_from_log_pmfs(log_y, log_y_nb),
                 "bound": float("inf"),
             }
         )
@@ -444,7 +445,7 @@ def query_release_audit(
                 **alg16,
                 "mechanism": "alg16_purified",
                 "neighbour_cell": cell,
-                "epsilon_inf": float(np.max(np.abs(log_pure - log_pure_nb))),
+                "epsilon_inf": pure_epsilon_from_log_pmfs(log_pure, log_pure_nb),
                 "bound": 2.0 * eps,
             }
         )

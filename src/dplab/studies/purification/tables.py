@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["summarise_exact_audit", "summarise_mode_release_audit"]
+__all__ = ["summarise_exact_audit", "summarise_mode_release_audit", "summarise_alg11_dimension"]
 
 TREATMENTS = {"none": "none", "mixing_only": "mixing only", "laplace_only": "Laplace only", "full": "full purification"}
 
@@ -71,3 +71,25 @@ def summarise_mode_release_audit(frame: pd.DataFrame, params: Mapping[str, Any])
         row["within bound"] = _within_bound(group)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def summarise_alg11_dimension(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per (Δ_Local, d) of Algorithm 11's Laplace-step table: the exact pure ε of the step as printed (scale
+    β̂/ε, at β̂ = Δ_Local) and corrected (√d·β̂/ε), the composition ε + ε_step + ε′ of the proof of Theorem 11 with
+    the printed step against Theorem 5's 3ε, and the bracket on the printed step's δ(ε) relative to the proof's δ."""
+    printed = frame[frame["rule"] == "as_printed"].set_index(["local_sensitivity", "d"])
+    corrected = frame[frame["rule"] == "corrected"].set_index(["local_sensitivity", "d"])
+    return pd.DataFrame(
+        {
+            "Δ_Local": printed.index.get_level_values(0),
+            "d": printed.index.get_level_values(1),
+            "pure ε of the step, Lap(β̂/ε) (printed)": printed["epsilon_step"].to_numpy(),
+            "pure ε, Lap(√d β̂/ε) (corrected)": corrected["epsilon_step"].to_numpy(),
+            "claimed ε": printed["claimed_step"].to_numpy(),
+            "ε + step + ε′ (printed; upper bound)": printed["composition_bound"].to_numpy(),
+            "Theorem 5": printed["theorem5_claimed"].to_numpy(),
+            "δ_step(ε)/δ printed, lower": printed["delta_ratio_lower"].to_numpy(),
+            "δ_step(ε)/δ printed, upper": printed["delta_ratio_upper"].to_numpy(),
+            "δ_step(ε)/δ corrected, upper": corrected["delta_ratio_upper"].to_numpy(),
+        }
+    )
