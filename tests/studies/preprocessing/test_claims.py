@@ -135,3 +135,65 @@ def test_ptr_threshold_erratum_spec_check_17():
     assert (
         claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence
     )
+
+
+def test_erratum_rows_are_decided_by_the_values_they_compare():
+    from dplab.studies.preprocessing.claims import erratum_verdict
+
+    assert erratum_verdict(0.5, 2.0) == "erratum"
+    assert erratum_verdict(2.0, 2.0 * (1 + 1e-12)) == "holds"
+
+
+def test_theorem9_erratum_flips_where_the_sensitivity_is_one():
+    from dplab.studies.preprocessing.claims import erratum_verdict, theorem9_claim, theorem9_srdp_values
+
+    printed, library, exact = theorem9_srdp_values()
+    assert library == pytest.approx(exact, rel=1e-12)  # Table 1's form is the exact Gaussian Renyi divergence
+    assert exact == pytest.approx(printed / 4)  # Delta_f = 2: the statement is 4x too large
+    assert theorem9_claim().verdict == "erratum"
+    assert erratum_verdict(*theorem9_srdp_values(sensitivity=1.0)[::2]) == "holds"
+
+
+def test_table_errata_flip_on_frames_where_printed_equals_corrected():
+    from dplab.studies.preprocessing.claims import _table_claims
+
+    t1 = pd.DataFrame(
+        {
+            "mechanism": ["dp_gd", "dp_gd", "dp_sgd_iteration", "dp_sgd_iteration", "dp_sgd_iteration"],
+            "variant": ["as_printed", "corrected", "as_printed", "corrected", "exact"],
+            "rdp_value": [0.5, 2.0, 1.0, 1.0, 1.0],
+            "srdp_value": [1.0, 1.0, 0.1, 0.4, 0.01],
+        }
+    )
+    t3 = pd.DataFrame(
+        {
+            "model": ["trimmed_mean_as_printed", "trimmed_mean_corrected"],
+            "bound_value": [-0.1, 0.3],
+            "empirical_delta2": [0.2, 0.2],
+            "within_bound": [False, True],
+            "variant": ["as_printed", "corrected"],
+        }
+    )
+    t2 = pd.DataFrame(
+        {"n": [100], "p": [10], "eps": [1.0], "eta": [0.1], "gap": [0.5], "alpha": [11.0], "mechanism": ["m"],
+         "preprocessing": ["q"], "closed_form": [1.0], "generic_theorem2_pq2": [0.5], "generic_le_closed_form": [True]}
+    )  # fmt: skip
+    ids = ["erratum_thm12_dp_gd_rdp", "erratum_table1_sgd_iter_eps2", "erratum_table3_trimmed_mean"]
+
+    def verdicts(t1, t3):
+        import dplab.studies.preprocessing.claims as c
+
+        original = c.table2_claim
+        c.table2_claim = lambda frame: c.Claim("t2", "s", "s", "holds", "1 of 1 cells", c._path("table2", "tables"))
+        try:
+            rows = {
+                claim.claim_id: claim.verdict for claim in _table_claims({"table1": t1, "table2": t2, "table3": t3})
+            }
+        finally:
+            c.table2_claim = original
+        return [rows[i] for i in ids]
+
+    assert verdicts(t1, t3) == ["erratum"] * 3
+    agreed1 = t1.assign(rdp_value=1.0, srdp_value=0.4)
+    agreed3 = t3.assign(bound_value=0.3)
+    assert verdicts(agreed1, agreed3) == ["holds"] * 3
