@@ -1,5 +1,6 @@
-"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, symmetric noise matrices and the
-projection onto an ℓ2 ball (NumPy, torch-free; :class:`dplab.learning.projections.Ball` is its torch twin).
+"""Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, symmetric noise matrices, the
+projection onto an ℓ2 ball (NumPy, torch-free; :class:`dplab.learning.projections.Ball` is its torch twin) and the
+least-squares slope of a log-log rate.
 
 ``log1mexp`` uses the two-branch rule of Mächler (2012, "Accurately computing log(1 − exp(−|a|))", the R package
 Rmpfr vignette, eq. (7)): log(−expm1(x)) for −log 2 ≤ x ≤ 0 (where 1 − eˣ is small and log1p would lose it), and
@@ -61,3 +62,13 @@ def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
     norm = np.linalg.norm(theta, axis=-1, keepdims=True)
     with np.errstate(divide="ignore"):
         return theta * np.minimum(1.0, radius / norm)
+
+
+def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
+    """Least-squares slope of log y against log x over the points with x, y > 0 finite (nan with fewer than 2
+    distinct x)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    keep = (x > 0) & (y > 0) & np.isfinite(x) & np.isfinite(y)
+    if len(np.unique(x[keep])) < 2:
+        return float("nan")
+    return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])

@@ -1,16 +1,25 @@
-"""Claims: one row per claim of a paper, with a verdict backed by numbers (the ``claims.csv`` contract)."""
+"""Claims: one row per claim of a paper, with a verdict backed by numbers (the ``claims.csv`` contract).
+
+A claim is decided by three pure functions bundled in a :class:`ClaimRule`: ``measure(frames, config) -> numbers``
+(a mapping of the numbers that decide it), ``verdict(numbers) -> str`` (named threshold constants, each citing the
+paper statement it tests) and ``evidence(numbers) -> str`` (text generated from the numbers). The decision rule is
+stated in words in :attr:`ClaimRule.rule` and appended to the evidence of its row.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import pandas as pd
 
 from dplab.report.io import write_csv
 
-__all__ = ["VERDICTS", "CLAIM_COLUMNS", "Claim", "claims_frame", "write_claims"]
+__all__ = ["VERDICTS", "CLAIM_COLUMNS", "Claim", "ClaimRule", "Numbers", "build_rules", "claims_frame", "write_claims"]
+
+Numbers = Mapping[str, Any]
 
 VERDICTS = ("holds", "fails", "partial", "erratum", "not_tested")
 CLAIM_COLUMNS = ("claim_id", "source", "statement", "verdict", "evidence", "artifact")
@@ -36,6 +45,50 @@ class Claim:
             raise ValueError(f"claim {self.claim_id!r}: verdict {self.verdict!r} is not one of {', '.join(VERDICTS)}")
         if not self.evidence.strip():
             raise ValueError(f"claim {self.claim_id!r}: evidence must state the numbers that decide the verdict")
+
+
+@dataclass(frozen=True)
+class ClaimRule:
+    """One claim of the paper and how it is decided.
+
+    ``needs`` are the artifact ids whose frames ``measure`` reads (the claim is built only when all are present
+    and ``applies(frames)``, if given, is true); ``rule`` states the decision rule in words, naming the thresholds
+    of ``verdict``.
+    """
+
+    claim_id: str
+    source: str
+    statement: str
+    artifact: str
+    needs: tuple[str, ...]
+    rule: str
+    measure: Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Numbers]
+    verdict: Callable[[Numbers], str]
+    evidence: Callable[[Numbers], str]
+    applies: Callable[[Mapping[str, pd.DataFrame]], bool] | None = None
+
+    def decide(self, frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Claim:
+        """The claim row: its verdict and evidence from the numbers measured on ``frames``."""
+        numbers = self.measure(frames, config)
+        return Claim(
+            self.claim_id,
+            self.source,
+            self.statement,
+            self.verdict(numbers),
+            f"{self.evidence(numbers)}. Decision rule: {self.rule}",
+            self.artifact,
+        )
+
+
+def build_rules(
+    rules: Iterable[ClaimRule], frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
+) -> list[Claim]:
+    """The claims of ``rules`` whose frames are all present, in the order of ``rules``."""
+    return [rule.decide(frames, config) for rule in rules if _applies(rule, frames)]
+
+
+def _applies(rule: ClaimRule, frames: Mapping[str, pd.DataFrame]) -> bool:
+    return all(key in frames for key in rule.needs) and (rule.applies is None or rule.applies(frames))
 
 
 def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:

@@ -417,7 +417,7 @@ def test_the_index_defines_every_verdict():
 
 def test_a_rule_is_built_only_when_its_frames_are_present_and_it_applies():
     """The exponential mechanism is sampled in d = 2 only: without its rows its claim is left out, not failed."""
-    from dplab.studies.purification.claims_common import build_rules
+    from dplab.report.claims import build_rules
 
     frames = erm()
     frames["ext_dp_erm"] = frames["ext_dp_erm"][frames["ext_dp_erm"]["method"] != "exponential_mechanism"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dplab.report.claims import build_rules
 from dplab.studies.purification.claims import RULES
-from dplab.studies.purification.claims_common import build_rules
 
 CONFIG = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
 

@@ -15,9 +15,8 @@ import pytest
 import yaml
 
 from dplab.config import load_config
-from dplab.report.claims import VERDICTS, claims_frame
+from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification import STUDY
-from dplab.studies.purification.claims_common import build_rules
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
 from dplab.studies.purification.linear_regression import (
     regression_dataset,

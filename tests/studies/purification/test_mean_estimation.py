@@ -17,8 +17,7 @@ from scipy import stats
 from dplab.config import load_config
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
-from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_common import build_rules
+from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_statistics import MEAN_RULES
 from dplab.studies.purification.mean_estimation import (
     compute,

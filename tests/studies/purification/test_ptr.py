@@ -14,8 +14,7 @@ import pytest
 import yaml
 
 from dplab.config import load_config
-from dplab.report.claims import VERDICTS, claims_frame
-from dplab.studies.purification.claims_common import build_rules
+from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.plots_selection import plot_ptr
 from dplab.studies.purification.ptr import (

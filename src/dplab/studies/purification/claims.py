@@ -10,9 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import Claim
+from dplab.report.claims import Claim, build_rules
 from dplab.studies.purification.claims_audit import AUDIT_RULES
-from dplab.studies.purification.claims_common import build_rules
 from dplab.studies.purification.claims_conversion import CONVERSION_RULES
 from dplab.studies.purification.claims_erm import ERM_RULES
 from dplab.studies.purification.claims_errata import ERRATA_RULES

@@ -11,7 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.studies.purification.claims_common import ClaimRule, Numbers, artifact_path
+from dplab.report.claims import ClaimRule, Numbers
+from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT", "NOT_TESTED"]
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.studies.purification.claims_common import ClaimRule, Numbers, artifact_path
+from dplab.report.claims import ClaimRule, Numbers
+from dplab.studies.purification.claims_common import artifact_path
 from dplab.theory.purification import (
     algorithm12_log_delta_as_printed,
     corollary4_parameters,

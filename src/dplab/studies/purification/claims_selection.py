@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.studies.purification.claims_common import ClaimRule, Numbers, artifact_path, loglog_slope
+from dplab.numerics import loglog_slope
+from dplab.report.claims import ClaimRule, Numbers
+from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["SELECTION_RULES"]
 
