@@ -30,15 +30,13 @@ def _problem(section: str, key: str, value: Any, allowed: str) -> str:
     return f"config key '{NAME}.{section}.{key}': value {value} is invalid; allowed: {allowed}"
 
 
-def constraints(study_config: Mapping[str, Any]) -> list[str]:
-    """Cross-key checks the schema cannot express (assumes the schema holds)."""
-    c = study_config
-    problems = []
-    for section in ("kl", "high_probability", "on_average"):
-        if c[section]["eps_min"] >= c[section]["eps_max"]:
-            problems.append(
-                _problem(section, "eps_max", c[section]["eps_max"], f"a value > eps_min = {c[section]['eps_min']}")
-            )
+def _range_problems(c: Mapping[str, Any]) -> list[str]:
+    """Lower ends below upper ends; Theorem 1's eps below 2."""
+    problems = [
+        _problem(section, "eps_max", c[section]["eps_max"], f"a value > eps_min = {c[section]['eps_min']}")
+        for section in ("kl", "high_probability", "on_average")
+        if c[section]["eps_min"] >= c[section]["eps_max"]
+    ]
     if c["high_probability"]["eps_max"] >= 2.0:
         problems.append(
             _problem(
@@ -48,31 +46,29 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
                 "a value < 2 (Theorem 1's ln(2/eps) must be positive)",
             )
         )
-    for section in ("sgld_theory", "federated"):
-        if c[section]["t_min_log10"] >= c[section]["t_max_log10"]:
-            problems.append(
-                _problem(
-                    section,
-                    "t_max_log10",
-                    c[section]["t_max_log10"],
-                    f"a value > t_min_log10 = {c[section]['t_min_log10']}",
-                )
-            )
-    empirical = c["empirical"]
-    sizes = {
-        "sgld_theory": c["sgld_theory"]["sizes"],
-        "empirical": [n for block in empirical["grid"] for n in block["sizes"]],
-    }
-    for section, values in sizes.items():
-        if c[section]["tau"] > min(values):
-            problems.append(
-                _problem(
-                    section,
-                    "tau",
-                    c[section]["tau"],
-                    f"at most the smallest size {min(values)} (batch without replacement)",
-                )
-            )
+    return problems + [
+        _problem(
+            section, "t_max_log10", c[section]["t_max_log10"], f"a value > t_min_log10 = {c[section]['t_min_log10']}"
+        )
+        for section in ("sgld_theory", "federated")
+        if c[section]["t_min_log10"] >= c[section]["t_max_log10"]
+    ]
+
+
+def _empirical_sizes(c: Mapping[str, Any]) -> list[int]:
+    return [n for block in c["empirical"]["grid"] for n in block["sizes"]]
+
+
+def _batch_problems(c: Mapping[str, Any]) -> list[str]:
+    """Batches without replacement: tau at most the smallest sample size, taus at most the fewest clients."""
+    sizes = {"sgld_theory": c["sgld_theory"]["sizes"], "empirical": _empirical_sizes(c)}
+    problems = [
+        _problem(
+            section, "tau", c[section]["tau"], f"at most the smallest size {min(values)} (batch without replacement)"
+        )
+        for section, values in sizes.items()
+        if c[section]["tau"] > min(values)
+    ]
     if max(c["federated"]["taus"]) > min(c["federated"]["clients"]):
         problems.append(
             _problem(
@@ -82,6 +78,13 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
                 f"values <= the smallest number of clients {min(c['federated']['clients'])}",
             )
         )
+    return problems
+
+
+def _empirical_problems(c: Mapping[str, Any]) -> list[str]:
+    """The reference T is a checkpoint, each size in one block, each block with two noise levels, one > 0."""
+    empirical = c["empirical"]
+    problems = []
     if empirical["reference_t"] not in empirical["checkpoints"]:
         problems.append(
             _problem(
@@ -91,20 +94,24 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
                 f"one of the checkpoints {empirical['checkpoints']}",
             )
         )
-    block_sizes = sizes["empirical"]
+    block_sizes = _empirical_sizes(c)
     if len(set(block_sizes)) < len(block_sizes):
         problems.append(_problem("empirical", "grid", block_sizes, "each size in exactly one block (no repeats)"))
-    for i, block in enumerate(empirical["grid"]):
-        if len(set(block["sigmas"])) < 2 or max(block["sigmas"]) <= 0:
-            problems.append(
-                _problem(
-                    f"empirical.grid[{i}]",
-                    "sigmas",
-                    block["sigmas"],
-                    "at least two distinct noise levels, one > 0 (the gap-versus-noise claim compares them)",
-                )
-            )
-    return problems
+    return problems + [
+        _problem(
+            f"empirical.grid[{i}]",
+            "sigmas",
+            block["sigmas"],
+            "at least two distinct noise levels, one > 0 (the gap-versus-noise claim compares them)",
+        )
+        for i, block in enumerate(empirical["grid"])
+        if len(set(block["sigmas"])) < 2 or max(block["sigmas"]) <= 0
+    ]
+
+
+def constraints(study_config: Mapping[str, Any]) -> list[str]:
+    """Cross-key checks the schema cannot express (assumes the schema holds), in a fixed order."""
+    return _range_problems(study_config) + _batch_problems(study_config) + _empirical_problems(study_config)
 
 
 # ----------------------------------------------------------------------------------------------------------------

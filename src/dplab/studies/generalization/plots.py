@@ -219,37 +219,28 @@ def _zoom_window(data: pd.DataFrame) -> pd.DataFrame:
     return data[data["t"] >= start]
 
 
-def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """F6: smallest ε′ certified at δ_target against T; impossible paper values circled, infeasible methods absent.
-
-    (b) zooms on the decisive region (:func:`_zoom_window`) on linear axes, each method with its own marker and
-    a small horizontal offset, so that methods within a few per cent of each other (KOV, Cor. 2, Cor. 3) can be told
-    apart; methods far above the others there are left off-scale and named."""
-    fig, axes = figure(1, 2, width=4.2, height=3.4)
+def _plot_fair_method(axes, data: pd.DataFrame, window: pd.DataFrame, method: str, i: int, top: float) -> bool:
+    """One method of F6 on (a) all T and (b) the zoom (offset sideways by its rank), impossible values circled;
+    whether its zoomed values go above ``top`` (off-scale in (b))."""
     methods = list(data["method"].unique())
-    window = _zoom_window(data)
-    finite = window[np.isfinite(window["eps_prime"].astype(float))]
-    top = 1.2 * finite.groupby("method")["eps_prime"].max().median() if len(finite) else np.inf
-    off_scale = []
+    position = {t: k for k, t in enumerate(np.sort(window["t"].unique()))}
+    part = data[data["method"] == method]
+    style = {"color": COLOURS[i % len(COLOURS)], "marker": MARKERS[i % len(MARKERS)], "label": label(method)}
+    axes[0][0].loglog(part["t"], part["eps_prime"].astype(float), "-", ms=3, **style)
+    zoom = window[window["method"] == method]
+    shift = (i - (len(methods) - 1) / 2) * 0.07
+    values = zoom["eps_prime"].astype(float)
+    axes[0][1].plot(zoom["t"].map(position) + shift, values, "-", ms=5, mfc="white", **style)
+    for ax, frame, x in ((axes[0][0], part, lambda t: t), (axes[0][1], zoom, lambda t: t.map(position) + shift)):
+        below, only = _flagged(frame)
+        ax.plot(x(below["t"]), below["eps_prime"].astype(float), "o", ms=11, mfc="none", color="r")
+        ax.plot(x(only["t"]), only["eps_prime"].astype(float), "s", ms=11, mfc="none", color="m")
+    return bool((values[np.isfinite(values)] > top).any())
+
+
+def _fair_zoom_axes(axes, window: pd.DataFrame, finite: pd.DataFrame, top: float) -> None:
+    """Shade the zoom window in (a); limits, ticks and title of (b)."""
     grid = np.sort(window["t"].unique())
-    position = {t: k for k, t in enumerate(grid)}
-    for i, method in enumerate(methods):
-        part = data[data["method"] == method]
-        style = {"color": COLOURS[i % len(COLOURS)], "marker": MARKERS[i % len(MARKERS)], "label": label(method)}
-        axes[0][0].loglog(part["t"], part["eps_prime"].astype(float), "-", ms=3, **style)
-        zoom = window[window["method"] == method]
-        shift = (i - (len(methods) - 1) / 2) * 0.07
-        values = zoom["eps_prime"].astype(float)
-        if (values[np.isfinite(values)] > top).any():
-            off_scale.append(label(method))
-        axes[0][1].plot(zoom["t"].map(position) + shift, values, "-", ms=5, mfc="white", **style)
-        for ax, frame, x in ((axes[0][0], part, lambda t: t), (axes[0][1], zoom, lambda t: t.map(position) + shift)):
-            below, only = _flagged(frame)
-            ax.plot(x(below["t"]), below["eps_prime"].astype(float), "o", ms=11, mfc="none", color="r")
-            ax.plot(x(only["t"]), only["eps_prime"].astype(float), "s", ms=11, mfc="none", color="m")
-    axes[0][0].plot([], [], "o", ms=9, mfc="none", color="r", label="below exact optimum (impossible)")
-    axes[0][0].plot([], [], "s", ms=9, mfc="none", color="m", label="finite only for the paper")
-    axes[0][0].set(xlabel="T", ylabel="smallest certified $\\varepsilon'$", title="(a) all T")
     if len(window):
         axes[0][0].axvspan(window["t"].min(), window["t"].max(), color="0.9", zorder=0)
         axes[0][1].set_ylim(0.95 * finite["eps_prime"].min(), top)
@@ -266,6 +257,27 @@ def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         ylabel="smallest certified $\\varepsilon'$",
         title=zoom_title,
     )
+
+
+def plot_fair_comparison(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
+    """F6: smallest ε′ certified at δ_target against T; impossible paper values circled, infeasible methods absent.
+
+    (b) zooms on the decisive region (:func:`_zoom_window`) on linear axes, each method with its own marker and
+    a small horizontal offset, so that methods within a few per cent of each other (KOV, Cor. 2, Cor. 3) can be told
+    apart; methods far above the others there are left off-scale and named."""
+    fig, axes = figure(1, 2, width=4.2, height=3.4)
+    window = _zoom_window(data)
+    finite = window[np.isfinite(window["eps_prime"].astype(float))]
+    top = 1.2 * finite.groupby("method")["eps_prime"].max().median() if len(finite) else np.inf
+    off_scale = [
+        label(method)
+        for i, method in enumerate(data["method"].unique())
+        if _plot_fair_method(axes, data, window, method, i, top)
+    ]
+    axes[0][0].plot([], [], "o", ms=9, mfc="none", color="r", label="below exact optimum (impossible)")
+    axes[0][0].plot([], [], "s", ms=9, mfc="none", color="m", label="finite only for the paper")
+    axes[0][0].set(xlabel="T", ylabel="smallest certified $\\varepsilon'$", title="(a) all T")
+    _fair_zoom_axes(axes, window, finite, top)
     fig.suptitle(
         f"step (ε, δ) = ({params['epsilon']:g}, {params['delta']:g}), δ_target = {params['delta_target']:g}", fontsize=9
     )
@@ -336,54 +348,63 @@ def _gap_axis(ax) -> None:
     ax.axhline(0, color="0.6", lw=0.6, zorder=0)
 
 
+def _plot_gap_against_steps(ax, data: pd.DataFrame, n: float, d: int) -> None:
+    """One F8 panel (N, d): the signed gap per σ against T (jittered), with that σ's bounds (vacuous ones pinned)."""
+    sigmas = sorted(data["sigma"].unique())
+    offsets = _jitter(len(sigmas))
+    for i, sigma in enumerate(sigmas):
+        part = data[(data["n"] == n) & (data["d"] == d) & (data["sigma"] == sigma)].sort_values("t")
+        if part.empty:
+            continue
+        colour = COLOURS[i % len(COLOURS)]
+        _signed_gap(ax, part["t"] * offsets[i], part, color=colour, lw=1.0, label=f"σ={sigma:g}")
+        if sigma == 0:
+            continue
+        for column, vacuous, style, lw in (
+            ("hp_bound_valid", "hp_vacuous_valid", "--", 1.0),
+            ("hp_bound_as_printed", "hp_vacuous_as_printed", ":", 0.7),
+            ("on_average_valid", "on_average_vacuous_valid", "-.", 1.0),
+        ):
+            flag = _bool(part[vacuous])
+            values = part[column].to_numpy(dtype=float)
+            ax.plot(part["t"], np.where(flag, np.nan, values), style, color=colour, lw=lw)
+            ax.plot(part["t"][flag], np.full(flag.sum(), VACUOUS_Y), "^", mfc="none", color=colour, ms=4)
+    steps = sorted(data["t"].unique())
+    ax.set_xscale("log")
+    ax.set_xticks(steps, [str(int(t)) for t in steps], minor=False)
+    ax.minorticks_off()
+    _gap_axis(ax)
+    ax.set_title(f"N = {n:g}, d = {d}")
+    ax.set_xlabel("T")
+    ax.set_ylabel("E[R − R̂] and bounds")
+
+
+def _plot_gap_against_noise(ax, data: pd.DataFrame, n: float, reference_t: int) -> None:
+    """The companion F8 panel at N: gap and risk per d against σ at the reference T, with the valid bounds."""
+    dims, sigmas = sorted(data["d"].unique()), sorted(data["sigma"].unique())
+    ref = data[(data["n"] == n) & (data["t"] == reference_t)]
+    for c, d in enumerate(dims):
+        part = ref[ref["d"] == d].sort_values("sigma")
+        x = part["sigma"].to_numpy(dtype=float) + 0.02 * (c - (len(dims) - 1) / 2) * max(sigmas)
+        _signed_gap(ax, x, part, color=COLOURS[c], fmt="o-", ms=3, lw=1.0, label=f"E[R − R̂], d={d}")
+        ax.plot(part["sigma"], part["risk"], "s:", color=COLOURS[c], ms=3, label=f"risk R, d={d}")
+    part = ref[ref["d"] == dims[0]].sort_values("sigma")
+    ax.plot(part["sigma"], part["hp_bound_valid"].where(~_bool(part["hp_vacuous_valid"])), "k--", label="HP (V)")
+    ax.plot(part["sigma"], part["on_average_valid"], "k-.", label="on-average (V)")
+    _gap_axis(ax)
+    ax.set(xlabel="σ", title=f"N = {n:g}, T = {reference_t}")
+
+
 def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """F8: the measured signed gap E[R − R̂] (mean over training sets with its t interval) against T next to the
     bounds, rows N, columns d, plus a companion column against σ at the reference T; symlog y axis (linear near 0,
     so that intervals crossing 0 are drawn as they are); vacuous bounds are hollow triangles pinned at y = 1."""
     sizes, dims = sorted(data["n"].unique()), sorted(data["d"].unique())
-    sigmas = sorted(data["sigma"].unique())
-    offsets = _jitter(len(sigmas))
     fig, axes = figure(len(sizes), len(dims) + 1, width=3.0, height=2.4)
     for r, n in enumerate(sizes):
         for c, d in enumerate(dims):
-            ax = axes[r][c]
-            for i, sigma in enumerate(sigmas):
-                part = data[(data["n"] == n) & (data["d"] == d) & (data["sigma"] == sigma)].sort_values("t")
-                if part.empty:
-                    continue
-                colour = COLOURS[i % len(COLOURS)]
-                _signed_gap(ax, part["t"] * offsets[i], part, color=colour, lw=1.0, label=f"σ={sigma:g}")
-                if sigma == 0:
-                    continue
-                for column, vacuous, style, lw in (
-                    ("hp_bound_valid", "hp_vacuous_valid", "--", 1.0),
-                    ("hp_bound_as_printed", "hp_vacuous_as_printed", ":", 0.7),
-                    ("on_average_valid", "on_average_vacuous_valid", "-.", 1.0),
-                ):
-                    flag = _bool(part[vacuous])
-                    values = part[column].to_numpy(dtype=float)
-                    ax.plot(part["t"], np.where(flag, np.nan, values), style, color=colour, lw=lw)
-                    ax.plot(part["t"][flag], np.full(flag.sum(), VACUOUS_Y), "^", mfc="none", color=colour, ms=4)
-            steps = sorted(data["t"].unique())
-            ax.set_xscale("log")
-            ax.set_xticks(steps, [str(int(t)) for t in steps], minor=False)
-            ax.minorticks_off()
-            _gap_axis(ax)
-            ax.set_title(f"N = {n:g}, d = {d}")
-            ax.set_xlabel("T")
-            ax.set_ylabel("E[R − R̂] and bounds")
-        ax = axes[r][-1]
-        ref = data[(data["n"] == n) & (data["t"] == params["reference_t"])]
-        for c, d in enumerate(dims):
-            part = ref[ref["d"] == d].sort_values("sigma")
-            x = part["sigma"].to_numpy(dtype=float) + 0.02 * (c - (len(dims) - 1) / 2) * max(sigmas)
-            _signed_gap(ax, x, part, color=COLOURS[c], fmt="o-", ms=3, lw=1.0, label=f"E[R − R̂], d={d}")
-            ax.plot(part["sigma"], part["risk"], "s:", color=COLOURS[c], ms=3, label=f"risk R, d={d}")
-        part = ref[ref["d"] == dims[0]].sort_values("sigma")
-        ax.plot(part["sigma"], part["hp_bound_valid"].where(~_bool(part["hp_vacuous_valid"])), "k--", label="HP (V)")
-        ax.plot(part["sigma"], part["on_average_valid"], "k-.", label="on-average (V)")
-        _gap_axis(ax)
-        ax.set(xlabel="σ", title=f"N = {n:g}, T = {params['reference_t']}")
+            _plot_gap_against_steps(axes[r][c], data, n, d)
+        _plot_gap_against_noise(axes[r][-1], data, n, params["reference_t"])
     legend_beside(axes[0][-1])
     axes[0][0].plot([], [], "^", mfc="none", color="k", label="vacuous bound (≥ 1)")
     datasets = sorted(int(k) for k in data["datasets"].unique())
@@ -394,7 +415,7 @@ def plot_empirical(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         f"linear within ±{GAP_LINEAR_RANGE:g}, logarithmic beyond. Dashed: Thm 1 HP bound (valid variant V); dotted: "
         "as printed (P); dash-dot: Thm 2 on-average (V); hollow triangles at 1: vacuous. Bounds do not depend on d.",
     )
-    legend_above(fig, axes[0][0], ncol=len(sigmas) + 1)
+    legend_above(fig, axes[0][0], ncol=data["sigma"].nunique() + 1)
     return fig
 
 
