@@ -253,6 +253,13 @@ ACCOUNTING = {
     "composition.brute_force_product_delta": E(
         p=P3, q=Q3, T=2, eps_prime=0.5, kinds={"p": "nonneg", "q": "nonneg"}, shapes={"q": [Q3[:2]]}
     ),
+    "composition.brute_force_heterogeneous_product_delta": E(
+        p_steps=np.array([P3, P3]),
+        q_steps=np.array([Q3, Q3]),
+        eps_prime=0.5,
+        kinds={"p_steps": "nonneg", "q_steps": "nonneg"},
+        shapes={"q_steps": [np.array([Q3])]},
+    ),
     "composition.cor2_delta": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
     "composition.cor2_delta_first_order": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
     "composition.thm4_delta": E(eps=0.5, delta=1e-6, T=10, eps_prime=2.0, delta_tilde=1e-5),
@@ -368,6 +375,8 @@ THEORY = {
     "generalization.thm1_bound": E(eps=0.5, delta=1e-5, N=1000, kinds={"delta": "prob", "N": "pos"}),
     "generalization.thm2_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.thm3_deviation": E(eps=0.5, delta=1e-5, k=2, kinds={"delta": "nonneg", "k": "pos"}),
+    "generalization.thm3_probability_bound": E(eps=0.1, delta=1e-5, k=2, kinds={"delta": "nonneg", "k": "pos"}),
+    "generalization.memorizer_probability": E(eps=0.1, alpha=0.3, kinds={"alpha": "nonneg"}),
     "generalization.nissim_stemmer_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg", "eps": "pos"}),
     "generalization.nissim_stemmer_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.dwork_2015_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg", "eps": "pos"}),
@@ -397,6 +406,10 @@ THEORY = {
     "generalization.wang_sgld_threshold": E(
         eps=0.5, delta=1e-5, N=1000, tau=10, kinds={"eps": "pos", "delta": "prob", "N": "pos"}
     ),
+    "generalization.composition_iv_epsilon": E(
+        eps_steps=np.array([0.1, 0.2]), delta_prime=1e-5, kinds={"eps_steps": "nonneg", "delta_prime": "prob"}
+    ),
+    "generalization.sgld_linear_loss_delta": E(epsilon=0.5, N=1e4, tau=100, L=1.0, sigma=0.5, steps=2),
     "generalization.generalization_bounds": E(
         eps_prime=0.5, delta_prime=1e-5, N=1000, kinds={"eps_prime": "nonneg", "delta_prime": "prob", "N": "pos"}
     ),

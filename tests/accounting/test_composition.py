@@ -330,3 +330,28 @@ def test_bad_input_names_argument():
         kov_epsilon(0.1, 10, 0.0)
     with pytest.raises(ValueError, match="variant='x' is not allowed"):
         cor3_log_delta_double_prime(0.1, 10, 0.5, "x")
+
+
+def test_heterogeneous_brute_force_is_the_homogeneous_one_and_a_single_hockey_stick():
+    """Equal rows: the KOV closed form (Thm 3.3); one row: the hockey-stick Σ[p − e^ε′ q]_+ written out by hand;
+    two different pure steps: the four outcomes of two randomized responses summed by hand."""
+    from dplab.accounting.composition import brute_force_heterogeneous_product_delta
+
+    p, q = kov_pair(0.3, 1e-3)
+    homogeneous = brute_force_heterogeneous_product_delta(np.array([p] * 5), np.array([q] * 5), 0.7)
+    assert homogeneous == pytest.approx(optimal_delta(0.3, 1e-3, 5, 0.7), rel=1e-12)
+    single = brute_force_heterogeneous_product_delta(np.array([p]), np.array([q]), 0.1)
+    assert single == pytest.approx(sum(max(a - np.exp(0.1) * b, 0.0) for a, b in zip(p, q)), rel=1e-14)
+    e1, e2, target = 0.5, 1.0, 0.2
+    rr = [(np.exp(e) / (1 + np.exp(e)), 1 / (1 + np.exp(e))) for e in (e1, e2)]
+    by_hand = sum(
+        max(x1 * x2 - np.exp(target) * y1 * y2, 0.0)
+        for (x1, y1), (x2, y2) in itertools.product(
+            [(rr[0][0], rr[0][1]), (rr[0][1], rr[0][0])], [(rr[1][0], rr[1][1]), (rr[1][1], rr[1][0])]
+        )
+    )
+    pairs = [kov_pair(e, 0.0) for e in (e1, e2)]
+    got = brute_force_heterogeneous_product_delta(
+        np.array([a for a, _ in pairs]), np.array([b for _, b in pairs]), target
+    )
+    assert got == pytest.approx(by_hand, rel=1e-14)

@@ -272,3 +272,76 @@ def test_bad_inputs():
         thm1_failure_probability(0.1, 1.5)
     with pytest.raises(ValueError, match="method='x'"):
         amplify_by_subsampling(1.0, 0.1, "x")
+
+
+def test_thm3_probability_bound_is_two_eps_over_one_plus_alpha():
+    """(α − (e^{−ε}kδ + ε))/(1 + α) with α = ke^{−ε}δ + 3ε equals 2ε/(1+α), written out with the math module."""
+    import math
+
+    from dplab.theory.generalization import thm3_probability_bound
+
+    for eps, delta, k in ((0.1, 1e-5, 3), (0.3, 0.0, 1), (0.05, 1e-3, 50)):
+        alpha = k * math.exp(-eps) * delta + 3 * eps
+        assert thm3_probability_bound(eps, delta, k) == pytest.approx(2 * eps / (1 + alpha), rel=1e-14)
+
+
+def test_memorizer_probability_against_monte_carlo():
+    """Simulate the randomized-response memorizer: 4e5 draws, the exact value inside a 5-sigma binomial interval;
+    its mean gap E[R̂ − R] = tanh(ε/2)/2 obeys Theorem 2 (≤ 1 − e^{−ε})."""
+    from dplab.theory.generalization import memorizer_probability
+
+    rng = np.random.default_rng(7)
+    eps, draws = 0.4, 400_000
+    z = rng.integers(0, 2, draws)
+    keep = rng.random(draws) < np.exp(eps) / (1 + np.exp(eps))
+    h = np.where(keep, z, 1 - z)
+    empirical_risk, risk = (h == z).astype(float), 0.5
+    for alpha in (0.1, 0.6):
+        exact = memorizer_probability(eps, alpha)
+        freq = np.mean(empirical_risk <= risk + alpha)
+        assert abs(freq - exact) <= 5 * np.sqrt(max(exact * (1 - exact), 1e-12) / draws) + 1e-12
+    assert np.mean(empirical_risk) - risk == pytest.approx(np.tanh(eps / 2) / 2, abs=5 / np.sqrt(draws))
+    assert np.tanh(eps / 2) / 2 <= thm2_on_average(eps, 1e-12)
+
+
+def test_composition_iv_epsilon_by_hand_and_valid_against_brute_force():
+    """Theorem 5's ε′ written out; at that ε′ the exact δ of the randomized-response product (the worst case of pure
+    steps) is at most δ′ on heterogeneous steps."""
+    import math
+
+    from dplab.accounting.composition import brute_force_heterogeneous_product_delta
+    from dplab.theory.generalization import composition_iv_epsilon
+
+    steps = np.array([0.2, 0.5, 0.1, 0.8, 0.3, 0.4, 0.6, 0.2, 0.7, 0.3])
+    target = 0.3
+    by_hand = math.sqrt(2 * math.log(1 / target) * sum(e * e for e in steps)) + sum(
+        e * (math.exp(e) - 1) / (math.exp(e) + 1) for e in steps
+    )
+    eps_prime = composition_iv_epsilon(steps, target)
+    assert eps_prime == pytest.approx(by_hand, rel=1e-14)
+    pairs = [kov_pair(e, 0.0) for e in steps]
+    exact = brute_force_heterogeneous_product_delta(
+        np.array([a for a, _ in pairs]), np.array([b for _, b in pairs]), eps_prime
+    )
+    assert 0 < exact <= target
+
+
+def test_sgld_linear_loss_delta_matches_quadrature():
+    """T = 1: δ(ε) = ∫ ((1−q)φ(x) + qφ(x−μ) − e^ε φ(x))_+ dx (the larger order of the pair), by scipy quadrature."""
+    import math
+
+    from scipy.integrate import quad
+    from scipy.stats import norm
+
+    from dplab.theory.generalization import sgld_linear_loss_delta
+
+    q, mu, eps = 0.01, 2.0, 0.1451
+    exact = quad(
+        lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
+        -10,
+        20,
+        points=[0.0, mu],
+        limit=500,
+    )[0]
+    got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
+    assert got == pytest.approx(exact, rel=1e-3)

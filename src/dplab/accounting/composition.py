@@ -49,6 +49,7 @@ __all__ = [
     "optimal_epsilon",
     "kov_pair",
     "brute_force_product_delta",
+    "brute_force_heterogeneous_product_delta",
     "cor2_delta",
     "cor2_delta_first_order",
     "thm4_delta",
@@ -251,9 +252,21 @@ def brute_force_product_delta(p: np.ndarray, q: np.ndarray, T: int, eps_prime: f
     p, q = as_non_negative_array(p, "p"), as_non_negative_array(q, "q")
     require(np.asarray(p.ndim == 1 and p.shape == q.shape), "q.shape", q.shape, f"== p.shape = {p.shape} (1-D)")
     whole_number("T", T, minimum=1, maximum=10)
+    return brute_force_heterogeneous_product_delta(np.tile(p, (int(T), 1)), np.tile(q, (int(T), 1)), eps_prime)
+
+
+def brute_force_heterogeneous_product_delta(p_steps: np.ndarray, q_steps: np.ndarray, eps_prime: float) -> float:
+    """E_{e^{ε′}}(P_1 ⊗ … ⊗ P_T ‖ Q_1 ⊗ … ⊗ Q_T) = Σ_outcomes [Π_i P_i(o_i) − e^{ε′} Π_i Q_i(o_i)]_+ by enumerating
+    every outcome; row i of ``p_steps`` / ``q_steps`` is step i's pair (steps may differ). With each row the
+    :func:`kov_pair` of (ε_i, δ_i) this is the exact optimal δ(ε′) of the heterogeneous composition (Kairouz, Oh,
+    Viswanath 2017); at most 10 steps."""
+    p_steps, q_steps = as_non_negative_array(p_steps, "p_steps"), as_non_negative_array(q_steps, "q_steps")
+    require(np.asarray(p_steps.ndim == 2), "p_steps.ndim", p_steps.ndim, "2 (steps x atoms)")
+    require(np.asarray(q_steps.shape == p_steps.shape), "q_steps.shape", q_steps.shape, f"== {p_steps.shape}")
+    require(np.asarray(1 <= len(p_steps) <= 10), "p_steps", len(p_steps), "between 1 and 10 steps (rows)")
     eps_prime = float(as_non_negative_array(eps_prime, "eps_prime"))
     joint_p, joint_q = np.ones(1), np.ones(1)
-    for _ in range(int(T)):
+    for p, q in zip(p_steps, q_steps):
         joint_p = np.outer(joint_p, p).ravel()
         joint_q = np.outer(joint_q, q).ravel()
     return float(np.sum(np.maximum(joint_p - np.exp(eps_prime) * joint_q, 0.0)))

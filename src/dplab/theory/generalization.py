@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+from dp_accounting.pld import privacy_loss_distribution
 from numpy.typing import ArrayLike
 from scipy import optimize
 
@@ -28,7 +29,7 @@ from dplab.accounting.composition import (
     kov_delta,
     kov_epsilon,
 )
-from dplab.checks import as_non_negative_array, as_positive_array, require
+from dplab.checks import as_non_negative_array, as_positive_array, require, whole_number
 
 __all__ = [
     "SGLD_VARIANTS",
@@ -46,6 +47,8 @@ __all__ = [
     "thm1_bound",
     "thm2_on_average",
     "thm3_deviation",
+    "thm3_probability_bound",
+    "memorizer_probability",
     "nissim_stemmer_high_probability",
     "nissim_stemmer_on_average",
     "dwork_2015_high_probability",
@@ -60,6 +63,8 @@ __all__ = [
     "sgld_privacy",
     "fl_privacy",
     "wang_sgld_threshold",
+    "composition_iv_epsilon",
+    "sgld_linear_loss_delta",
     "generalization_bounds",
 ]
 
@@ -178,6 +183,28 @@ def thm3_deviation(eps: ArrayLike, delta: ArrayLike, k: ArrayLike) -> float | np
     """Theorem 3: P[R̂_{S_i}(h) ≤ R(h) + ke^{−ε}δ + 3ε] ≥ ε; returns the deviation ke^{−ε}δ + 3ε."""
     e, d, kk = as_non_negative_array(eps, "eps"), as_non_negative_array(delta, "delta"), as_positive_array(k, "k")
     return scalar_or_array(kk * np.exp(-e) * d + 3.0 * e)
+
+
+def thm3_probability_bound(eps: ArrayLike, delta: ArrayLike, k: ArrayLike) -> float | np.ndarray:
+    """The Markov step of Theorem 3's proof (App. A.2): with α = ke^{−ε}δ + 3ε,
+
+    (α − (e^{−ε}kδ + ε))/(1 + α) = 2ε/(1 + α).
+
+    The proof prints P[R̂_{S_i}(h) ≤ R(h) + α] ≤ this ≤ ε; its own algebra (E R̂ − E R ≥ α(1 − P) − P and
+    Corollary 1) gives P ≥ this, which is ≥ ε exactly when α ≤ 1 (Theorem 3's statement "≥ ε")."""
+    alpha = np.asarray(thm3_deviation(eps, delta, k))
+    e, d, kk = as_non_negative_array(eps, "eps"), as_non_negative_array(delta, "delta"), as_positive_array(k, "k")
+    return scalar_or_array((alpha - (np.exp(-e) * kk * d + e)) / (1.0 + alpha))
+
+
+def memorizer_probability(eps: ArrayLike, alpha: ArrayLike) -> float | np.ndarray:
+    """Exact P[R̂_S(h) ≤ R(h) + α] of an ε-DP memorizer (a test instance of Theorems 2-3, k = 1, N = 1): Z is a fair
+    bit, the algorithm releases h = Z with probability e^ε/(1+e^ε) and 1 − Z otherwise (randomized response, exactly
+    ε-DP), and l(h, z) = 1[h = z], so R(h) = 1/2 and R̂_S(h) = 1[h = Z]:
+
+    P = 1/(1 + e^ε) if α < 1/2, else 1."""
+    e, a = as_non_negative_array(eps, "eps"), as_non_negative_array(alpha, "alpha")
+    return scalar_or_array(np.where(a < 0.5, 1.0 / (1.0 + np.exp(e)), 1.0))
 
 
 def nissim_stemmer_high_probability(eps: ArrayLike, delta: ArrayLike) -> tuple[float | np.ndarray, ...]:
@@ -399,6 +426,35 @@ def wang_sgld_threshold(eps: ArrayLike, delta: ArrayLike, N: ArrayLike, tau: Arr
     e, d = as_positive_array(eps, "eps"), _delta(delta)
     n, t = as_positive_array(N, "N"), as_positive_array(tau, "tau")
     return scalar_or_array(e**2 * n / (32.0 * t * np.log(2.0 / d)))
+
+
+def composition_iv_epsilon(eps_steps: ArrayLike, delta_prime: float) -> float:
+    """Theorem 5 (Composition Theorem IV): T adaptively composed ε_i-DP steps are (ε′, δ′)-DP for every δ′ ∈ (0, 1)
+    with ε′ = sqrt(2 log(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1)/(e^{ε_i} + 1)."""
+    e = as_non_negative_array(eps_steps, "eps_steps").ravel()
+    d = float(_delta(delta_prime, "delta_prime"))
+    return float(np.sqrt(2.0 * np.log(1.0 / d) * np.sum(e**2)) + np.sum(kl_bound_lemma5(e)))
+
+
+def sgld_linear_loss_delta(epsilon: float, *, N: float, tau: float, L: float, sigma: float, steps: int) -> float:
+    """Exact δ(ε) of SGLD's released trajectory (He-Wang-Tao, Algorithm 1) on a linear loss whose gradients all equal
+    −Lu except the differing record's +Lu: each step adds N(0, σ²) to the batch-mean gradient, which moves by 2L/τ
+    exactly when the record is in the batch (probability τ/N), so the step is the subsampled Gaussian
+    (1−q)N(0,1) + qN(μ,1) against N(0,1), μ = 2L/(τσ); composed over T steps with dp_accounting's privacy loss
+    distribution (both orders of the pair). Algorithm 2 (federated, noise Lσ, clipped updates of norm ≤ L) is the
+    same pair with L = 1."""
+    eps = float(as_non_negative_array(epsilon, "epsilon"))
+    n, batch = float(as_positive_array(N, "N")), float(as_positive_array(tau, "tau"))
+    lip, s = float(as_positive_array(L, "L")), float(as_positive_array(sigma, "sigma"))
+    whole_number("steps", steps, minimum=1)
+    require(np.asarray(batch <= n), "tau", tau, f"at most N = {N}")
+    step = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=1.0,
+        sensitivity=2 * lip / (batch * s),
+        sampling_prob=batch / n,
+        value_discretization_interval=1e-4,
+    )
+    return float((step.self_compose(int(steps)) if steps > 1 else step).get_delta_for_epsilon(eps))
 
 
 def generalization_bounds(eps_prime: ArrayLike, delta_prime: ArrayLike, N: ArrayLike) -> Mapping[str, np.ndarray]:

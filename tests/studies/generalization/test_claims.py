@@ -7,14 +7,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.studies.generalization.claims import (
-    _first_steps_text,
-    first_step_below_lower_bound,
-    gap_versus_noise,
-    together_evidence,
-    together_verdict,
-)
+from dplab.studies.generalization.claims import RULES
+from dplab.studies.generalization.claims_composition import _first_steps_text, first_step_below_lower_bound, first_steps
+from dplab.studies.generalization.claims_empirical import gap_versus_noise, together_evidence, together_verdict
 from dplab.studies.generalization.curves import delta_rows
+
+RULE = {rule.claim_id: rule for rule in RULES}
 
 
 def _lower_bound(delta: float, t: int) -> float:
@@ -44,64 +42,85 @@ def test_no_step_below_within_the_search_range():
 def test_first_steps_text_names_exact_and_grid_step():
     frame = pd.DataFrame(
         [
-            {"epsilon_step": 0.1, "delta_step": 1e-6, "delta_tilde": 1e-6, "method": "cor3_corrected", "t": t}
-            for t in (36, 42)
+            {
+                "epsilon_step": 0.1,
+                "delta_step": 1e-6,
+                "delta_tilde": 1e-6,
+                "method": "cor3_corrected",
+                "t": t,
+                "below_lower_bound": t > 30,
+            }
+            for t in (30, 36, 42)
         ]
     )
-    assert _first_steps_text(frame) == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
-
-
-def test_sgld_linear_loss_delta_matches_quadrature():
-    """T = 1: delta(eps) = integral of ((1-q) phi(x) + q phi(x - mu) - e^eps phi(x))_+ (the larger order of the pair)."""
-    import math
-
-    from scipy.integrate import quad
-    from scipy.stats import norm
-
-    from dplab.studies.generalization.claims import sgld_linear_loss_delta
-
-    q, mu, eps = 0.01, 2.0, 0.1451
-    exact = quad(
-        lambda x: max((1 - q) * norm.pdf(x) + q * norm.pdf(x - mu) - math.exp(eps) * norm.pdf(x), 0.0),
-        -10,
-        20,
-        points=[0.0, mu],
-        limit=500,
-    )[0]
-    got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
-    assert got == pytest.approx(exact, rel=1e-3)
+    text = _first_steps_text(first_steps(frame))
+    assert text == "eps=0.1 cor3_corrected: from T=33 (exact first integer T; grid point 36)"
+    assert _first_steps_text([]) == "none"
 
 
 def test_thm7_conclusion_fails_at_small_noise_and_holds_at_large():
-    from dplab.studies.generalization.claims import THM7_COUNTEREXAMPLE, thm7_small_noise_claim
+    from dplab.studies.generalization.claims_sgld import THM7_COUNTEREXAMPLE, _conclusion_rows
+    from dplab.theory.generalization import sgld_privacy
 
-    small = thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "steps": (1,)})
-    assert small.verdict == "fails" and "exact delta at eps' = 0.00208" in small.evidence
-    assert thm7_small_noise_claim({**THM7_COUNTEREXAMPLE, "sigma": 1.0, "steps": (1,)}).verdict == "holds"
+    rule = RULE["thm7_conclusion_small_noise"]
+    numbers = rule.measure({}, {})
+    assert rule.verdict(numbers) == "fails" and "exact delta at eps' = 0.00208" in rule.evidence(numbers)
+    ex = THM7_COUNTEREXAMPLE
+
+    def privacy(sigma, t):
+        return sgld_privacy(ex["N"], ex["tau"], t, sigma, ex["L"], ex["delta"], ex["delta_tilde"], "as_printed")
+
+    rows = _conclusion_rows(privacy, (1.0,), (1,), ex, ex["L"])
+    assert rule.verdict({**numbers, "rows": rows}) == "holds"
+
+
+def test_thm8_conclusion_fails_at_sigma_001_and_holds_at_005():
+    rows = RULE["thm8_conclusion_small_noise"].measure({}, {})["rows"]
+    assert {(s, t) for s, t, _, claimed, exact in rows if exact > claimed} == {(0.01, 1), (0.01, 10)}
 
 
 def test_strictly_tighter_fails_when_another_bound_dominates():
-    from dplab.studies.generalization.claims import strictly_tighter_claim
-
     rows = [("thm1", 0.9, 2.7e-4), ("nissim_stemmer", 1.3, 6.0e-4), ("oneto_a", 0.143, 4.2e-87)]
     t1 = pd.DataFrame(
         [{"epsilon": 0.1, "delta": 1e-5, "method": m, "deviation": d, "failure_probability": f} for m, d, f in rows]
     )
-    claim = strictly_tighter_claim(t1)
+    claim = RULE["abstract_strictly_tighter"].decide({"t1": t1}, {})
     assert claim.verdict == "fails" and "by ['oneto_a']" in claim.evidence
-    assert strictly_tighter_claim(t1[t1["method"] != "oneto_a"]).verdict == "holds"
+    assert RULE["abstract_strictly_tighter"].decide({"t1": t1[t1["method"] != "oneto_a"]}, {}).verdict == "holds"
 
 
-def test_wang_threshold_erratum_and_its_flip():
+def test_wang_threshold_erratum():
     """Spec check C19: eps^2 N/(32 tau log(2/delta)) = 1e4/(3200 log(2e5)) = 0.256020 < 1 at the quoted point."""
     import math
 
-    from dplab.studies.generalization.claims import WANG_POINT, wang_typo_claim
-
     assert 1e4 / (3200 * math.log(2e5)) == pytest.approx(0.256020, abs=1e-6)
-    claim = wang_typo_claim()
+    claim = RULE["erratum_wang_t_greater"].decide({}, {})
     assert claim.verdict == "erratum" and "= 0.256020" in claim.evidence
-    assert wang_typo_claim({**WANG_POINT, "N": 1e7}).verdict == "holds"  # threshold 256: not trivially met
+
+
+def test_thm3_statement_fails_only_above_eps_1_and_the_proof_line_is_an_erratum():
+    """Exact values: at eps = 0.1 the memorizer's P = 1/(1+e^0.1) = 0.47502 > 2eps/(1+3eps) = 0.15385 > eps."""
+    import math
+
+    statement = RULE["thm3_probability_at_least_epsilon"].measure({}, {})
+    assert statement["fails_small"] == 0 and statement["fails_large"] > 0
+    proof = RULE["erratum_thm3_proof_inequality"].measure({}, {})
+    assert proof["exact"] == pytest.approx(1 / (1 + math.exp(0.1)), rel=1e-14)
+    assert proof["bound"] == pytest.approx(0.2 / 1.3, rel=1e-14)
+    assert RULE["erratum_thm3_proof_inequality"].verdict(proof) == "erratum"
+
+
+def test_remark_rate_slopes_on_an_exact_power_law():
+    """hp_bound = N^-0.75 T^0.5 and failure probability N^0.5 T^0.5: the fitted slopes are the exponents."""
+    from dplab.studies.generalization.claims_sgld import rate_slopes
+
+    rows = [(n, t, n**-0.75 * t**0.5, n**0.5 * t**0.5) for n in (1e4, 1e5, 1e6) for t in (10, 100, 1000)]
+    frame = pd.DataFrame(rows, columns=["n", "t", "hp_bound", "failure_probability"]).assign(
+        variant="as_printed", sigma=1.0
+    )
+    slopes = rate_slopes(frame, "n", ["sigma"])
+    assert slopes["a_n"] == pytest.approx((-0.75, -0.75)) and slopes["a_t"] == pytest.approx((0.5, 0.5))
+    assert slopes["b_n"] == pytest.approx((0.5, 0.5)) and slopes["b_t"] == pytest.approx((0.5, 0.5))
 
 
 def _f8_cell(d, n, t, noiseless, noisy, change, *, bound=0.2, max_abs_gap=0.05, hp_bound=0.5, hp_vacuous=False):
@@ -147,7 +166,7 @@ def test_together_verdict_holds_on_a_shrinking_gap_and_states_its_numbers():
     verdict, share = together_verdict(cells)
     assert (verdict, share) == ("holds", 1.0)
     text = together_evidence(cells, share, 0.95)
-    assert "Shrinks in 2/2 resolvable cells (100%)" in text and "1/3 cells not resolvable" in text
+    assert "shrinks in 2/2 resolvable cells (100%)" in text and "1/3 cells not resolvable" in text
     assert "E[R - R_hat] = 0.0280 [0.0240, 0.0320] at sigma = 0, 0.0080 [0.0030, 0.0130] at sigma = 2" in text
 
 
