@@ -376,6 +376,8 @@ THEORY = {
     "generalization.thm2_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.thm3_deviation": E(eps=0.5, delta=1e-5, k=2, kinds={"delta": "nonneg", "k": "pos"}),
     "generalization.thm3_probability_bound": E(eps=0.1, delta=1e-5, k=2, kinds={"delta": "nonneg", "k": "pos"}),
+    "generalization.lemma4_sample_size": E(eps=0.1, delta=1e-5, kinds={"delta": "prob", "eps": "pos"}),
+    "generalization.lemma4_hoeffding_probability": E(eps=0.1, N=2878, k=11052, kinds={"eps": "pos", "N": "pos"}),
     "generalization.memorizer_probability": E(eps=0.1, alpha=0.3, kinds={"alpha": "nonneg"}),
     "generalization.nissim_stemmer_high_probability": E(eps=0.5, delta=1e-5, kinds={"delta": "nonneg", "eps": "pos"}),
     "generalization.nissim_stemmer_on_average": E(eps=0.5, delta=1e-5, k=1, kinds={"delta": "nonneg", "k": "pos"}),

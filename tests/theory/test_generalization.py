@@ -345,3 +345,31 @@ def test_sgld_linear_loss_delta_matches_quadrature():
     )[0]
     got = sgld_linear_loss_delta(eps, N=1e4, tau=100, L=1.0, sigma=0.01, steps=1)
     assert got == pytest.approx(exact, rel=1e-3)
+
+
+def test_lemma4_hoeffding_step_at_the_lemmas_constants_against_mpmath():
+    """At (eps, delta) = (0.1, 1e-5): k = ceil(0.1 e^0.1/1e-5) = 11052, N = ceil(N_min) = 2878; the corrected
+    (1 - 2e^{-N eps^2/2})^k (mpmath, 50 digits) is >= 1 - eps/8, the printed (1 - e^{-eps^2/(2N)})^k underflows to 0."""
+    from dplab.theory.generalization import lemma4_hoeffding_probability, lemma4_sample_size
+
+    mpmath.mp.dps = 50
+    k, n = lemma4_sample_size(0.1, 1e-5)
+    assert (k, n) == (11052, 2878)
+    eps = mpmath.mpf("0.1")
+    corrected = (1 - 2 * mpmath.e ** (-n * eps**2 / 2)) ** k
+    printed = (1 - mpmath.e ** (-(eps**2) / (2 * n))) ** k
+    assert lemma4_hoeffding_probability(0.1, n, k) == pytest.approx(float(corrected), rel=1e-12)
+    assert lemma4_hoeffding_probability(0.1, n, k) >= 1 - 0.1 / 8
+    assert lemma4_hoeffding_probability(0.1, n, k, "as_printed") == pytest.approx(float(printed), abs=1e-300)
+    assert float(printed) < 1e-300
+
+
+def test_lemma4_corrected_hoeffding_step_misses_one_minus_eps_over_8_by_the_ceiling_of_k():
+    """At (0.01, 1e-5): k = 1011 > eps e^eps/delta = 1010.05, so (1 - 2e^{-N eps^2/2})^k = 0.9987496509 (mpmath) is
+    below 1 - eps/8 = 0.99875 even with the corrected exponent."""
+    from dplab.theory.generalization import lemma4_hoeffding_probability, lemma4_sample_size
+
+    k, n = lemma4_sample_size(0.01, 1e-5)
+    assert (k, n) == (1011, 285911)
+    assert lemma4_hoeffding_probability(0.01, n, k) == pytest.approx(0.99874965089437468777, rel=1e-13)
+    assert lemma4_hoeffding_probability(0.01, n, k) < 1 - 0.01 / 8

@@ -29,7 +29,7 @@ from dplab.accounting.composition import (
     kov_delta,
     kov_epsilon,
 )
-from dplab.checks import as_non_negative_array, as_positive_array, require, whole_number
+from dplab.checks import as_integer_array, as_non_negative_array, as_positive_array, require, whole_number
 
 __all__ = [
     "SGLD_VARIANTS",
@@ -49,6 +49,8 @@ __all__ = [
     "thm3_deviation",
     "thm3_probability_bound",
     "memorizer_probability",
+    "lemma4_sample_size",
+    "lemma4_hoeffding_probability",
     "nissim_stemmer_high_probability",
     "nissim_stemmer_on_average",
     "dwork_2015_high_probability",
@@ -205,6 +207,33 @@ def memorizer_probability(eps: ArrayLike, alpha: ArrayLike) -> float | np.ndarra
     P = 1/(1 + e^ε) if α < 1/2, else 1."""
     e, a = as_non_negative_array(eps, "eps"), as_non_negative_array(alpha, "alpha")
     return scalar_or_array(np.where(a < 0.5, 1.0 / (1.0 + np.exp(e)), 1.0))
+
+
+def lemma4_sample_size(eps: ArrayLike, delta: ArrayLike) -> tuple[float | np.ndarray, float | np.ndarray]:
+    """Lemma 4's constants: k = ⌈ε/(e^{−ε}δ)⌉ databases of N = ⌈(2/ε²) ln(16/(e^{−ε}δ))⌉ samples each (the smallest
+    whole N that the lemma allows)."""
+    e, d = as_positive_array(eps, "eps"), _delta(delta)
+    k = np.ceil(e * np.exp(e) / d)
+    return scalar_or_array(k), scalar_or_array(np.ceil(thm1_min_sample_size(e, d)))
+
+
+def lemma4_hoeffding_probability(
+    eps: ArrayLike, N: ArrayLike, k: ArrayLike, variant: str = "corrected"
+) -> float | np.ndarray:
+    """Eq. (18) of Lemma 4's proof (App. A.2): the probability that all k hypotheses h_i have |l(h_i, T) − R(h_i)| ≤ ε/2
+    on an independent sample T of size N, bounded below by (1 − x)^k with
+
+    as_printed: x = e^{−ε²/(2N)} (the printed exponent);
+    corrected:  x = 2e^{−2N(ε/2)²} = 2e^{−Nε²/2} (two-sided Hoeffding for a mean of N values in [0, 1]).
+
+    Computed as exp(k log(1 − x)); 0 where x ≥ 1. The proof needs it ≥ 1 − ε/8."""
+    e, n, kk = as_positive_array(eps, "eps"), as_positive_array(N, "N"), as_integer_array(k, "k", minimum=1)
+    if variant not in STEP_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {STEP_VARIANTS}")
+    x = np.exp(-(e**2) / (2.0 * n)) if variant == "as_printed" else 2.0 * np.exp(-n * e**2 / 2.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(x < 1.0, np.exp(kk * np.log1p(-np.minimum(x, 1.0))), 0.0)
+    return scalar_or_array(value)
 
 
 def nissim_stemmer_high_probability(eps: ArrayLike, delta: ArrayLike) -> tuple[float | np.ndarray, ...]:

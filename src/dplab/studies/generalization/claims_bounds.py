@@ -11,7 +11,13 @@ import pandas as pd
 
 from dplab.report.claims import ClaimRule, Numbers
 from dplab.studies.generalization.claims_common import artifact_path, as_bool, differ
-from dplab.theory.generalization import memorizer_probability, thm3_deviation, thm3_probability_bound
+from dplab.theory.generalization import (
+    lemma4_hoeffding_probability,
+    lemma4_sample_size,
+    memorizer_probability,
+    thm3_deviation,
+    thm3_probability_bound,
+)
 
 __all__ = ["BOUND_RULES", "THM3_EPSILONS", "THM3_POINT"]
 
@@ -25,6 +31,9 @@ THM3_EPSILONS = tuple(np.round(np.linspace(0.01, 2.0, 200), 6))
 THM3_K_DELTAS = (0.0, 1e-3, 0.1)
 #: The point at which the proof's last line (App. A.2) is shown: eps = 0.1, k = 1, delta = 0.
 THM3_POINT = {"epsilon": 0.1, "delta": 0.0, "k": 1}
+#: (eps, delta) at which eq. (18) of Lemma 4's proof is evaluated with the lemma's own k and N; the proof needs the
+#: probability to be at least 1 - eps/8.
+LEMMA4_POINTS = ((0.1, 1e-5), (0.05, 1e-6), (0.01, 1e-5))
 
 
 def measure_lemma5(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
@@ -214,8 +223,31 @@ def evidence_thm3_proof(n: Numbers) -> str:
         f"P[R_hat <= R + alpha] <= (alpha - (e^-eps k delta + eps))/(1+alpha) = {n['bound']:.4f} <= eps = "
         f"{n['epsilon']:g} (its second step is false too: {n['bound']:.4f} > {n['epsilon']:g}); correct: P >= "
         f"2eps/(1+alpha) = {n['bound']:.4f} >= eps whenever alpha <= 1. The exactly eps-DP memorizer (randomized "
-        f"response of a fair bit, loss 1[h = z]) has P = {n['exact']:.4f}: above the printed upper bound, above the "
-        "corrected lower bound; Theorem 3's statement reads '>= eps' and is right"
+        f"response of a fair bit, loss 1[h = z]) has P = {n['exact']:.4f}, "
+        f"{'above' if n['exact'] > n['bound'] else 'not above'} the printed upper bound and "
+        f"{'at least' if n['exact'] >= n['bound'] else 'below'} the corrected lower bound"
+    )
+
+
+def measure_lemma4(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    rows = []
+    for eps, delta in LEMMA4_POINTS:
+        k, n = lemma4_sample_size(eps, delta)
+        printed, corrected = (float(lemma4_hoeffding_probability(eps, n, k, v)) for v in ("as_printed", "corrected"))
+        rows.append((eps, delta, int(k), int(n), printed, corrected, 1.0 - eps / 8.0))
+    return {"rows": rows}
+
+
+def verdict_lemma4(n: Numbers) -> str:
+    return "erratum" if any(differ(printed, corrected) for *_, printed, corrected, _ in n["rows"]) else "holds"
+
+
+def evidence_lemma4(n: Numbers) -> str:
+    return "; ".join(
+        f"(eps, delta) = ({e:g}, {d:g}), k = {k}, N = {m}: printed (1 - e^(-eps^2/2N))^k = {p:.4g}, corrected "
+        f"(1 - 2e^(-N eps^2/2))^k = {c:.9f}, needed >= 1 - eps/8 = {r:.9f} (printed meets it: {p >= r}; corrected: "
+        f"{c >= r})"
+        for e, d, k, m, p, c, r in n["rows"]
     )
 
 
@@ -326,6 +358,19 @@ BOUND_RULES = (
         measure_thm3_proof,
         verdict_thm3_proof,
         evidence_thm3_proof,
+    ),
+    ClaimRule(
+        "erratum_lemma4_hoeffding_exponent",
+        "Proof of Lemma 4 (App. A.2), eq. (18)",
+        "P(for all i, |l(h_i, T) - R(h_i)| <= eps/2) >= (1 - e^{-eps^2/2N})^k >= 1 - eps/8",
+        artifact_path("t1"),
+        (),
+        "erratum while, at some point of LEMMA4_POINTS with the lemma's own k and N, the printed (1 - e^{-eps^2/2N})^k "
+        "and the corrected two-sided Hoeffding bound (1 - 2e^{-N eps^2/2})^k differ by more than RELATIVE_TOLERANCE; "
+        "holds once they agree",
+        measure_lemma4,
+        verdict_lemma4,
+        evidence_lemma4,
     ),
     ClaimRule(
         "abstract_strictly_tighter",

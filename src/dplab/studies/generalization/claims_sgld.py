@@ -87,7 +87,8 @@ def verdict_subsampling(n: Numbers) -> str:
 def evidence_subsampling(n: Numbers) -> str:
     return (
         f"printed 2q eps~ below the correct log(1+q(e^eps~-1)): the true (corrected) eps~ exceeds that range at sigma "
-        f"in {n['sigmas']} ({n['rows']} rows of t3); there variant P's linear amplification is not a valid bound"
+        f"in {n['sigmas']} ({n['rows']} rows of t3)"
+        + ("; there variant P's linear amplification is not a valid bound" if n["rows"] else "")
     )
 
 
