@@ -86,6 +86,7 @@ def t2(cor2_below: bool = True, printed_double_prime: float = 1.081361e-12) -> p
     ]
     frame = pd.DataFrame(rows, columns=columns)
     return frame.assign(
+        lower_bound=9.995052e-4,
         below_lower_bound=(frame["method"] == "cor2") & cor2_below,
         optimal_delta_at_eps_prime=6.248616e-8,
         below_optimal=frame["method"] == "cor3_as_printed",
@@ -118,6 +119,9 @@ def t3(corrected_factor: float = 1.93, invalid: bool = True, printed_delta_tilde
                     "t": 30,
                     "variant": variant,
                     "eps_tilde": factor / sigma,
+                    "eps_step": 2 * 0.1 * factor / sigma
+                    if variant == "as_printed"
+                    else np.log1p(0.1 * np.expm1(factor / sigma)),
                     "step_claim_holds": variant == "valid",
                     "step_delta_exact": 4.79e-4 if variant == "as_printed" else 1e-10,
                     "linear_amplification_invalid": invalid and variant == "valid" and sigma == 0.05,

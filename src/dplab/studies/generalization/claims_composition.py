@@ -151,6 +151,11 @@ def measure_below_lower_bound(frames: Mapping[str, pd.DataFrame], config: Mappin
     literal = _case(t2, 0.01, 1e-5, 100, 1e-7)
     small = t2[(t2["t"] <= 27) & t2["method"].isin(THEOREM_METHODS) & as_bool(t2["below_lower_bound"])]
     return {
+        "example": (
+            (bad.iloc[0]["method"], float(bad.iloc[0]["delta_prime"]), float(bad.iloc[0]["lower_bound"]))
+            if len(bad)
+            else None
+        ),
         "methods": sorted(set(bad["method"])),
         "cases": sorted({(float(r.epsilon_step), float(r.delta_step), int(r.t)) for r in bad.itertuples()}),
         "literal": (
@@ -173,9 +178,10 @@ def evidence_below_lower_bound(n: Numbers) -> str:
         if n["literal"]
         else ""
     )
+    example = "e.g. {} printed delta' = {:.6e} against the floor {:.6e}; ".format(*n["example"]) if n["example"] else ""
     return (
         f"printed delta' (flagged rows: {', '.join(n['methods']) or 'none'}) below the correct floor 1-(1-delta)^T at "
-        f"(eps, delta, T) in {n['cases']}; {literal}rows with T <= 27 flagged: {n['small_t']} (none expected)"
+        f"(eps, delta, T) in {n['cases']}; {example}{literal}rows with T <= 27 flagged: {n['small_t']} (none expected)"
     )
 
 

@@ -51,8 +51,10 @@ def measure_factor_2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
     p = t3[t3["variant"] == "as_printed"].set_index(["n", "sigma", "t"])
     v = t3[t3["variant"] == "valid"].set_index(["n", "sigma", "t"])
     ratio = v["eps_tilde"] / p["eps_tilde"]
+    first = p.index[0]
     return {
         "ratio": (float(ratio.min()), float(ratio.max())),
+        "example": (*first[:2], float(p.loc[first, "eps_tilde"]), float(v.loc[first, "eps_tilde"])),
         "false_settings": len(p[~as_bool(p["step_claim_holds"])].groupby(level=[0, 1])),
         "settings": len(p.groupby(level=[0, 1])),
         "worst_delta": float(p["step_delta_exact"].max()),
@@ -66,7 +68,9 @@ def verdict_factor_2(n: Numbers) -> str:
 
 
 def evidence_factor_2(n: Numbers) -> str:
+    n_, sigma, printed, corrected = n["example"]
     return (
+        f"at (N, sigma) = ({n_:g}, {sigma:g}): printed eps~ = {printed:.6g}, corrected {corrected:.6g}; "
         f"eps~ corrected/printed = {n['ratio'][0]:.4f}..{n['ratio'][1]:.4f}; the printed per-step (eps~, delta) claim "
         f"is false (exact Gaussian delta > delta) at {n['false_settings']} of {n['settings']} (N, sigma) settings, "
         f"worst exact delta {n['worst_delta']:.3e} vs delta = {n['delta']:g}; the corrected eps~ is valid everywhere: "
@@ -77,7 +81,19 @@ def evidence_factor_2(n: Numbers) -> str:
 def measure_subsampling(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
     t3 = frames["t3"]
     invalid = t3[(t3["variant"] == "valid") & as_bool(t3["linear_amplification_invalid"])]
-    return {"sigmas": sorted(float(s) for s in set(invalid["sigma"])), "rows": len(invalid)}
+    example = None
+    if len(invalid):
+        row = invalid.iloc[0]
+        printed = t3[(t3["variant"] == "as_printed") & (t3["n"] == row["n"]) & (t3["sigma"] == row["sigma"])].iloc[0]
+        q = printed["eps_step"] / (2.0 * printed["eps_tilde"])  # the printed step is 2 q eps~
+        example = (
+            float(row["n"]),
+            float(row["sigma"]),
+            float(row["eps_tilde"]),
+            2 * q * row["eps_tilde"],
+            row["eps_step"],
+        )
+    return {"sigmas": sorted(float(s) for s in set(invalid["sigma"])), "rows": len(invalid), "example": example}
 
 
 def verdict_subsampling(n: Numbers) -> str:
@@ -88,7 +104,12 @@ def evidence_subsampling(n: Numbers) -> str:
     return (
         f"printed 2q eps~ below the correct log(1+q(e^eps~-1)): the true (corrected) eps~ exceeds that range at sigma "
         f"in {n['sigmas']} ({n['rows']} rows of t3)"
-        + ("; there variant P's linear amplification is not a valid bound" if n["rows"] else "")
+        + (
+            "; e.g. at (N, sigma) = ({:g}, {:g}), eps~ = {:.6g}: printed 2q eps~ = {:.6g} < correct {:.6g}, so the "
+            "linear amplification is not a valid bound there".format(*n["example"])
+            if n["example"]
+            else ""
+        )
     )
 
 
@@ -121,7 +142,12 @@ def evidence_delta_tilde(n: Numbers) -> str:
 def measure_thm8_eps_tilde(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
     fl = frames["f9"].pivot_table(index=["clients", "tau", "sigma", "t"], columns="variant", values="eps_tilde")
     sub, add = fl["substitution"] / fl["as_printed"], fl["add_remove"] / fl["as_printed"]
-    return {"substitution": (float(sub.min()), float(sub.max())), "add_remove": (float(add.min()), float(add.max()))}
+    first = fl.index[0]
+    return {
+        "substitution": (float(sub.min()), float(sub.max())),
+        "add_remove": (float(add.min()), float(add.max())),
+        "example": (*first[:3], float(fl.loc[first, "as_printed"]), float(fl.loc[first, "substitution"])),
+    }
 
 
 def verdict_thm8_eps_tilde(n: Numbers) -> str:
@@ -130,7 +156,10 @@ def verdict_thm8_eps_tilde(n: Numbers) -> str:
 
 def evidence_thm8_eps_tilde(n: Numbers) -> str:
     return (
-        f"substitution/printed eps~ = {n['substitution'][0]:.4f}..{n['substitution'][1]:.4f}; add/remove/printed = "
+        "at (clients, tau, sigma) = ({:g}, {:g}, {:g}): printed eps~_FL = {:.6g}, substitution-corrected {:.6g}; ".format(
+            *n["example"]
+        )
+        + f"substitution/printed eps~ = {n['substitution'][0]:.4f}..{n['substitution'][1]:.4f}; add/remove/printed = "
         f"{n['add_remove'][0]:.4f}..{n['add_remove'][1]:.4f}"
     )
 
