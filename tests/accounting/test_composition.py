@@ -355,3 +355,13 @@ def test_heterogeneous_brute_force_is_the_homogeneous_one_and_a_single_hockey_st
         np.array([a for a, _ in pairs]), np.array([b for _, b in pairs]), target
     )
     assert got == pytest.approx(by_hand, rel=1e-14)
+
+
+def test_kov_pair_as_printed_repeats_the_middle_masses_and_is_milder():
+    """Appendix B.4 as printed: P1 = (0, P0's middle masses, delta); its T-fold delta at eps' equals the floor
+    1 - (1 - delta)^T (only the atoms 0 and 3 carry privacy loss), below the corrected (swapped) pair's."""
+    p0, p1 = kov_pair(0.5, 1e-3, "as_printed")
+    assert p1.tolist() == [0.0, p0[1], p0[2], 1e-3]
+    printed = brute_force_product_delta(p0, p1, 5, 1.0)
+    assert printed == pytest.approx(1 - (1 - 1e-3) ** 5, rel=1e-12)
+    assert brute_force_product_delta(*kov_pair(0.5, 1e-3), 5, 1.0) > 10 * printed

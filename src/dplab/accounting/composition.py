@@ -237,12 +237,17 @@ def optimal_epsilon(eps: float, delta: float, T: int, delta_target: float, itera
     return hi
 
 
-def kov_pair(eps: float, delta: float) -> tuple[np.ndarray, np.ndarray]:
-    """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao, Appendix B.4,
-    with P1's middle masses swapped; erratum: as printed P1 repeats P0's middle masses):
-    P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0), P1 = reversed P0."""
+def kov_pair(eps: float, delta: float, variant: str = "corrected") -> tuple[np.ndarray, np.ndarray]:
+    """The KOV pair (P0, P1) on 4 atoms, each exactly (ε, δ)-DP in both directions (He-Wang-Tao, Appendix B.4):
+    P0 = (δ, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), 0) and, ``"corrected"``, P1 = reversed P0 (Kairouz-Oh-Viswanath's
+    worst case). ``"as_printed"``: Appendix B.4's P1 = (0, (1−δ)e^ε/(1+e^ε), (1−δ)/(1+e^ε), δ), which repeats P0's
+    middle masses (an erratum: that pair is not the worst case)."""
+    if variant not in COR3_VARIANTS:
+        raise ValueError(f"variant={variant!r} is not allowed; choose one of {COR3_VARIANTS}")
     e, d = float(as_non_negative_array(eps, "eps")), float(_delta(delta))
     p0 = np.array([d, (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e)), 0.0])
+    if variant == "as_printed":
+        return p0, np.array([0.0, p0[1], p0[2], d])
     return p0, p0[::-1].copy()
 
 

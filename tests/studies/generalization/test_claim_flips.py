@@ -217,6 +217,7 @@ NUMBER_FLIPS = {
     "thm3_probability_at_least_epsilon": lambda n: {**n, "fails_large": 0},
     "erratum_thm3_proof_inequality": lambda n: {**n, "exact": n["bound"]},
     "erratum_lemma4_hoeffding_exponent": lambda n: {"rows": [r[:4] + (r[5], r[5], r[6]) for r in n["rows"]]},
+    "erratum_b4_worst_case_pair": lambda n: {**n, "as_printed": n["corrected"]},
     "thm5_composition_iv": lambda n: {**n, "violations": [n["max_ratio_case"]]},
     "thm7_conclusion_small_noise": lambda n: {**n, "rows": [r[:4] + (r[3] / 2,) for r in n["rows"]]},
     "thm8_conclusion_small_noise": lambda n: {**n, "rows": [r[:4] + (r[3] / 2,) for r in n["rows"]]},

@@ -11,6 +11,7 @@ import pandas as pd
 
 from dplab.accounting.composition import (
     brute_force_heterogeneous_product_delta,
+    brute_force_product_delta,
     kov_pair,
     lower_bound_delta,
     optimal_delta,
@@ -31,6 +32,8 @@ THEOREM_METHODS = ("cor2", "thm4_box", "thm4_literal", "cor3_corrected", "cor3_a
 #: Theorem 5 (Composition IV): (eps, T, delta') of the homogeneous check against the exact optimal delta of T pure
 #: eps-DP steps (KOV Thm 3.3), and heterogeneous steps checked by enumerating the randomized-response product.
 THM5_GRID = {"epsilons": (0.01, 0.1, 0.5, 1.0, 2.0), "steps": (1, 10, 100, 1000), "deltas": (1e-2, 1e-6, 1e-10)}
+#: Appendix B.4's pair, as printed and corrected, composed T times and evaluated at eps' (8 steps: 4^8 outcomes).
+B4_POINT = {"epsilon": 0.5, "delta": 1e-3, "t": 8, "eps_prime": 1.0}
 THM5_HETEROGENEOUS = {"eps_steps": (0.2, 0.5, 0.1, 0.8, 0.3, 0.4, 0.6, 0.2, 0.7, 0.3), "deltas": (0.5, 0.3, 0.2, 0.1)}
 
 
@@ -285,6 +288,28 @@ def evidence_thm5(n: Numbers) -> str:
     )
 
 
+def measure_b4_pair(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    b = B4_POINT
+    values = {
+        variant: brute_force_product_delta(*kov_pair(b["epsilon"], b["delta"], variant), b["t"], b["eps_prime"])
+        for variant in ("as_printed", "corrected")
+    }
+    return {**values, "floor": float(lower_bound_delta(b["delta"], b["t"]))}
+
+
+def verdict_b4_pair(n: Numbers) -> str:
+    return "erratum" if differ(n["as_printed"], n["corrected"]) else "holds"
+
+
+def evidence_b4_pair(n: Numbers) -> str:
+    b = B4_POINT
+    return (
+        f"{b['t']}-fold delta at eps' = {b['eps_prime']:g} of steps (eps, delta) = ({b['epsilon']:g}, {b['delta']:g}), "
+        f"by enumerating all 4^{b['t']} outcomes: printed pair (P1 repeats P0's middle masses) {n['as_printed']:.6e} "
+        f"(the floor 1-(1-delta)^T = {n['floor']:.6e}); corrected pair (middle masses swapped) {n['corrected']:.6e}"
+    )
+
+
 COMPOSITION_RULES = (
     ClaimRule(
         "composition_epsilon_equals_kov",
@@ -345,6 +370,19 @@ COMPOSITION_RULES = (
         measure_fair,
         verdict_fair,
         evidence_fair,
+    ),
+    ClaimRule(
+        "erratum_b4_worst_case_pair",
+        "Proof of Cor 3 (App. B.4)",
+        "P1 = (0, (1-delta)e^eps/(1+e^eps), (1-delta)/(1+e^eps), delta) is, with P0, the worst case of Theorem 3.4 of "
+        "Kairouz et al.",
+        artifact_path("t2"),
+        (),
+        "erratum while the T-fold delta(eps') of the printed pair and of the corrected pair (P1 = reversed P0) differ "
+        "by more than RELATIVE_TOLERANCE at B4_POINT; holds once they agree",
+        measure_b4_pair,
+        verdict_b4_pair,
+        evidence_b4_pair,
     ),
     ClaimRule(
         "thm5_composition_iv",
