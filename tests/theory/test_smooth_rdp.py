@@ -342,3 +342,17 @@ def test_prop8_terms_and_eq48_probability():
     # Pr[Lap(b) > t] = exp(-t/b)/2 with b = 1/eps, t = log(2/delta)/eps: delta/4 at every eps
     for eps in (0.1, 1.0, 10.0):
         assert s.laplace_test_release_probability(eps, 1e-4) == pytest.approx(2.5e-5, rel=1e-12)
+
+
+def test_gaussian_mixture_renyi_against_closed_form_and_quadrature():
+    """One component each: alpha (mu0 - mu1)^2/(2 sigma^2) (Lemma C); equal mixtures: 0; a two-component case
+    against scipy.integrate.quad of p^alpha q^(1-alpha)."""
+    assert s.gaussian_mixture_renyi(3.0, [0.0], [0.5], 0.7) == pytest.approx(3 * 0.25 / (2 * 0.49), rel=1e-9)
+    assert s.gaussian_mixture_renyi(2.0, [0.0, 1.0], [1.0, 0.0], 0.3) == pytest.approx(0.0, abs=1e-10)
+    alpha, p, q, sigma = 2.5, [0.0, 0.0], [0.0, 1.2], 0.8
+
+    def density(x, means):
+        return np.mean([stats.norm.pdf(x, m, sigma) for m in means])
+
+    value, _ = integrate.quad(lambda x: density(x, p) ** alpha * density(x, q) ** (1 - alpha), -10, 12, limit=200)
+    assert s.gaussian_mixture_renyi(alpha, p, q, sigma) == pytest.approx(math.log(value) / (alpha - 1), rel=1e-7)

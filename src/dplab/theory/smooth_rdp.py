@@ -83,6 +83,7 @@ __all__ = [
     "dp_sgd_sampling_rdp_dp_accounting",
     "prop8_excess_risk_terms",
     "laplace_test_release_probability",
+    "gaussian_mixture_renyi",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -859,3 +860,29 @@ def laplace_test_release_probability(eps: float, delta: float) -> float:
     positive_finite("eps", eps)
     probability("delta", delta)
     return 0.5 * math.exp(-eps * (math.log(2 / delta) / eps))
+
+
+def gaussian_mixture_renyi(
+    alpha: float, means_p: ArrayLike, means_q: ArrayLike, sigma: float, points: int = 200_001
+) -> float:
+    """D_α(P ‖ Q) of the equal-weight 1-D Gaussian mixtures P = (1/n)Σ N(p_i, σ²), Q = (1/n)Σ N(q_i, σ²): the output
+    of a scalar Gaussian mechanism after sampling one of n points (Lemma 2 with B = 1), computed in log space,
+    1/(α−1)·log ∫ p^α q^{1−α}, by the trapezoid rule on a grid spanning every mean ± 40σ."""
+    from scipy.special import logsumexp
+
+    _order(alpha)
+    positive_finite("sigma", sigma)
+    p, q = as_finite_array(means_p, "means_p").ravel(), as_finite_array(means_q, "means_q").ravel()
+    if p.size != q.size:
+        raise ValueError(f"means_p and means_q must have the same length, got {p.size} and {q.size}")
+    everything = np.concatenate([p, q])
+    x = np.linspace(everything.min() - 40 * sigma, everything.max() + 40 * sigma, points)
+
+    def log_density(means: np.ndarray) -> np.ndarray:
+        z = (x[:, None] - means[None, :]) / sigma
+        return logsumexp(-0.5 * z**2, axis=1) - math.log(means.size * sigma * math.sqrt(2 * math.pi))
+
+    log_integrand = alpha * log_density(p) + (1 - alpha) * log_density(q)
+    weights = np.full(points, x[1] - x[0])
+    weights[[0, -1]] /= 2
+    return float(logsumexp(log_integrand, b=weights) / (alpha - 1))

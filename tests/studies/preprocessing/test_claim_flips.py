@@ -76,7 +76,7 @@ HAND_FLIPS = {
 #: claims decided by closed forms alone (no frame): a change of the measured numbers that flips the verdict
 NUMBER_FLIPS = {
     "erratum_theorem9_srdp_sensitivity": lambda n: {**n, "printed": n["corrected"]},
-    "lemma2_subsampling_amplification": lambda n: {"rows": [(m, k, 10 / m**0.5) for m, k, _ in n["rows"]]},
+    "lemma2_subsampling_amplification": lambda n: {**n, "rows": [(m, k, 10 / m**0.5) for m, k, _ in n["rows"]]},
     "remark1_extra_n_three_halves": lambda n: {**n, "rows": [(m, 2 * b, b, x, k) for m, _, b, x, k in n["rows"]]},
     "erratum_lemma3_statement": lambda n: {**n, "printed": n["corrected"]},
     "eq18_dp_sgd_sampling_factor2": lambda n: {**n, "printed": [10 * v for v in n["printed"]]},
@@ -98,6 +98,14 @@ def test_closed_form_verdict_flips(claim_id):
     before, after = rule.verdict(numbers), rule.verdict(NUMBER_FLIPS[claim_id](numbers))
     assert before != after and {before, after} <= set(VERDICTS)
     assert "Decision rule: " in rule.decide({}, {}).evidence
+
+
+def test_lemma2_flips_where_the_exact_divergence_exceeds_it():
+    rule = RULE["lemma2_subsampling_amplification"]
+    numbers = rule.measure({}, {})
+    assert rule.verdict(numbers) == "holds"
+    broken = {**numbers, "exact": [(m, 2 * b, b) for m, _, b in numbers["exact"]]}
+    assert rule.verdict(broken) == "fails"
 
 
 def test_every_verdict_has_a_flip_test():
