@@ -128,16 +128,12 @@ def evidence_refusal(numbers: Numbers) -> str:
 
 
 def measure_prop8(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    """The large-gap PTR run against eq. (4) with the O-constant 1 and Λ = (d − k)·tail_sd², the tail variance of
-    the generator (projection onto the unit ball only shrinks it)."""
+    """The large-gap PTR run against eq. (4) with the O-constant 1 and the dataset's Λ = Σ_{i>k} λ_i."""
     row = frames["ext_ptr"].set_index("dataset").loc["large_gap"]
-    ptr = config["ptr"]
-    tail = (int(row["d"]) - int(ptr["k"])) * float(ptr["tail_sd"]) ** 2
-    first, second = smooth_rdp.prop8_excess_risk_terms(
-        int(row["n"]), float(row["eps"]), float(row["delta"]), int(ptr["k"]), tail
-    )
+    k, tail = int(config["ptr"]["k"]), float(row["tail_eigenvalue_sum"])
+    first, second = smooth_rdp.prop8_excess_risk_terms(int(row["n"]), float(row["eps"]), float(row["delta"]), k, tail)
     return {"measured": float(row["excess_risk_mean"]), "first": first, "second": second, "tail": tail,
-            "n": int(row["n"]), "d": int(row["d"]), "k": int(ptr["k"]), "eps": float(row["eps"])}  # fmt: skip
+            "n": int(row["n"]), "d": int(row["d"]), "k": k, "eps": float(row["eps"])}  # fmt: skip
 
 
 def verdict_prop8(numbers: Numbers) -> str:
@@ -224,5 +220,6 @@ PTR_RULES: tuple[ClaimRule, ...] = (
         measure_prop8,
         verdict_prop8,
         evidence_prop8,
+        applies=lambda frames: "tail_eigenvalue_sum" in frames["ext_ptr"],
     ),
 )

@@ -415,7 +415,7 @@ def _ptr_released_risks(
 
 def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Algorithm 1 on a large-gap and a small-gap dataset: refusal rate (empirical and exact), utility of released
-    runs, and the unconditional (ε, δ) of Theorem 7 as printed and corrected."""
+    runs, the unconditional (ε, δ) of Theorem 7 as printed and corrected, and Λ = Σ_{i>k} λ_i of (1/n)XᵀX (Prop. 8)."""
     eps, delta, beta, k = float(params["eps"]), float(params["delta"]), float(params["beta"]), int(params["k"])
     n, runs = int(params["n"]), int(params["runs"])
     accounting = s.theorem7_epsilon(eps, beta, delta)
@@ -434,6 +434,7 @@ def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapp
              "epsilon_total_as_printed": accounting["total"], "epsilon_total_corrected": corrected["total"],
              "theorem7_alpha_as_printed": accounting["alpha"],
              "prop8_failure_probability": s.prop8_failure_probability(n, eps, delta, data.gap, beta)
-             if data.gap > beta else np.nan}
+             if data.gap > beta else np.nan,
+             "tail_eigenvalue_sum": float(np.sum(data.eigenvalues[k:]))}
         )  # fmt: skip
     return pd.DataFrame(rows)
