@@ -795,6 +795,8 @@ def lemma3_fgd_rdp(
     whole_number("steps", steps)
     whole_number("first_differing", first_differing)
     whole_number("n", n)
+    positive_finite("L", L)
+    positive_finite("mu", mu)
     if not first_differing <= steps <= n:
         raise ValueError(f"need first_differing <= steps <= n, got {first_differing}, {steps}, {n}")
     choice("variant", variant, ("as_printed", "proof", "exact_cni"))
@@ -827,7 +829,9 @@ def dp_sgd_sampling_rdp_dp_accounting(
     paper's relation), where the gradient moves by up to 2L, so the noise multiplier is σ/(2L)."""
     from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
-    a = _order(orders)
+    a = np.asarray(orders, dtype=float)
+    if not np.all(a > 1):
+        raise ValueError(f"orders={orders!r} is invalid; allowed: Rényi orders > 1")
     positive_finite("eps", eps)
     whole_number("steps", steps)
     whole_number("n", n)
@@ -851,6 +855,7 @@ def prop8_excess_risk_terms(
     probability("delta", delta)
     whole_number("k", k)
     non_negative_finite("tail_eigenvalue_sum", tail_eigenvalue_sum)
+    positive_finite("L", L)
     return L * math.sqrt(1 + k * math.log(1 / delta)) / (eps * n), 2 * L * tail_eigenvalue_sum
 
 
@@ -872,6 +877,7 @@ def gaussian_mixture_renyi(
 
     _order(alpha)
     positive_finite("sigma", sigma)
+    whole_number("points", points, minimum=3)
     p, q = as_finite_array(means_p, "means_p").ravel(), as_finite_array(means_q, "means_q").ravel()
     if p.size != q.size:
         raise ValueError(f"means_p and means_q must have the same length, got {p.size} and {q.size}")
