@@ -204,8 +204,9 @@ def verdict_eq48(numbers: Numbers) -> str:
 def evidence_eq48(numbers: Numbers) -> str:
     (lo, hi), (f_lo, f_hi), (r_lo, r_hi) = numbers["eps"], numbers["first"], numbers["release"]
     return (
-        f"n = {numbers['n']}, k = {numbers['k']}, delta = {numbers['delta']:g}: eq. (48) (Laplace tail of Algorithm 1's "
-        f"test) gives {r_lo:.4g} at eps = {lo:g} and {r_hi:.4g} at eps = {hi:g}; eq. (4)'s first term "
+        f"n = {numbers['n']}, k = {numbers['k']}, delta = {numbers['delta']:g}: the probability eq. (48) bounds by "
+        f"delta/2 (Algorithm 1 releasing at distance 0) is {r_lo:.4g} at eps = {lo:g} and {r_hi:.4g} at eps = {hi:g}; "
+        "eq. (4)'s first term "
         f"L sqrt(1 + k log(1/delta))/(eps n) gives {f_lo:.4g} and {f_hi:.4g}: the sentence refers to eq. (4) "
         "(Proposition 8)"
     )
