@@ -297,3 +297,62 @@ def test_sgd_iteration_printed_formulas_give_the_values(variant: str) -> None:
     symbols = dict(eps=eps, n=n, kappa=kappa, alpha=alpha, tau=tau, mu=1.0, L=1.0)
     assert _evaluate_latex(mech.rdp_formula, **symbols) == pytest.approx(float(mech.rdp(alpha)), rel=1e-12)
     assert _evaluate_latex(mech.srdp_formula, **symbols) == pytest.approx(float(mech.srdp(alpha, tau)), rel=1e-12)
+
+
+# ------------------------------------------------------------------- Lemma 3, eq. (18), Prop. 8, eq. (48)
+
+
+def test_lemma3_exact_cni_is_the_sum_of_gaussian_divergences():
+    """Lemma I with shifts a_i = eta tau mu/(T - t + 1) for i >= t: the sum of alpha a_i^2/(2 eta^2 sigma^2)
+    (accounting.gaussian_rdp per step, an independent closed form) equals the "exact_cni" variant."""
+    from dplab.accounting.conversions import gaussian_rdp
+
+    alpha, tau, sigma, eta, mu, steps, first = 3.0, 0.7, 1.3, 0.1, 2.0, 40, 11
+    shift = eta * tau * mu / (steps - first + 1)
+    reference = sum(float(gaussian_rdp(alpha, shift, eta * sigma)) for _ in range(first, steps + 1))
+    value = s.lemma3_fgd_rdp(alpha, tau, sigma, steps, first, 100, mu=mu, variant="exact_cni")
+    assert value == pytest.approx(reference, rel=1e-12)
+    assert s.lemma3_fgd_rdp(alpha, tau, sigma, steps, first, 100, mu=mu) == pytest.approx(4 * value)
+    printed = s.lemma3_fgd_rdp(alpha, tau, sigma, steps, first, 100, mu=mu, variant="as_printed")
+    assert printed == pytest.approx(2 * alpha * tau**2 / (sigma**2 * 90))
+
+
+def test_theorem13_step_b_is_twice_the_printed_step():
+    alphas = np.array([2.0, 5.0])
+    printed = s.theorem13_step_rdp(alphas, 0.3, 100)
+    assert np.allclose(s.theorem13_step_rdp(alphas, 0.3, 100, "step_b"), 2 * printed)
+    assert np.allclose(printed, alphas**2 * 0.09 / 200)
+
+
+@pytest.mark.parametrize(("relation", "multiplier"), [("add_remove", 1.0), ("replace_one", 4.0)])
+def test_dp_accounting_rdp_of_theorem13_reduces_to_the_gaussian_without_subsampling(relation, multiplier):
+    """n = 1 (every step uses the one point): T alpha/(2 z^2) with z = sqrt(cT)/eps (add/remove, sensitivity L), 4x
+    that under replace-one (sensitivity 2L)."""
+    orders, eps, steps, c = np.array([2.0, 3.5, 8.0]), 0.7, 9, 1.5
+    z2 = c * steps / eps**2
+    expected = multiplier * steps * orders / (2 * z2)
+    got = s.dp_sgd_sampling_rdp_dp_accounting(orders, eps, steps, 1, c, relation)
+    assert np.allclose(got, expected, rtol=1e-9)
+
+
+def test_prop8_terms_and_eq48_probability():
+    first, second = s.prop8_excess_risk_terms(1000, 2.0, 1e-5, 3, 0.02, L=1.5)
+    assert first == pytest.approx(1.5 * math.sqrt(1 + 3 * math.log(1e5)) / 2000)
+    assert second == pytest.approx(0.06)
+    # Pr[Lap(b) > t] = exp(-t/b)/2 with b = 1/eps, t = log(2/delta)/eps: delta/4 at every eps
+    for eps in (0.1, 1.0, 10.0):
+        assert s.laplace_test_release_probability(eps, 1e-4) == pytest.approx(2.5e-5, rel=1e-12)
+
+
+def test_gaussian_mixture_renyi_against_closed_form_and_quadrature():
+    """One component each: alpha (mu0 - mu1)^2/(2 sigma^2) (Lemma C); equal mixtures: 0; a two-component case
+    against scipy.integrate.quad of p^alpha q^(1-alpha)."""
+    assert s.gaussian_mixture_renyi(3.0, [0.0], [0.5], 0.7) == pytest.approx(3 * 0.25 / (2 * 0.49), rel=1e-9)
+    assert s.gaussian_mixture_renyi(2.0, [0.0, 1.0], [1.0, 0.0], 0.3) == pytest.approx(0.0, abs=1e-10)
+    alpha, p, q, sigma = 2.5, [0.0, 0.0], [0.0, 1.2], 0.8
+
+    def density(x, means):
+        return np.mean([stats.norm.pdf(x, m, sigma) for m in means])
+
+    value, _ = integrate.quad(lambda x: density(x, p) ** alpha * density(x, q) ** (1 - alpha), -10, 12, limit=200)
+    assert s.gaussian_mixture_renyi(alpha, p, q, sigma) == pytest.approx(math.log(value) / (alpha - 1), rel=1e-7)

@@ -78,6 +78,12 @@ __all__ = [
     "dp_sgd_sampling_noise_multiplier",
     "theorem13_alpha_max",
     "parameter_for_epsilon",
+    "lemma3_fgd_rdp",
+    "theorem13_step_rdp",
+    "dp_sgd_sampling_rdp_dp_accounting",
+    "prop8_excess_risk_terms",
+    "laplace_test_release_probability",
+    "gaussian_mixture_renyi",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -758,3 +764,131 @@ def parameter_for_epsilon(
     log_eps0 = brentq(excess, math.log(1e-12), math.log(1e6), xtol=1e-13, rtol=1e-13)
     eps0 = math.exp(log_eps0)
     return eps0, rdp_to_dp(rdp_of(eps0), delta, alpha_min)[1]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Lemma 3, eq. (18), Prop. 8 (eq. (4)) and eq. (48): the statements next to what their proofs compute
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def lemma3_fgd_rdp(
+    alpha: float,
+    tau: float,
+    sigma: float,
+    steps: int,
+    first_differing: int,
+    n: int,
+    L: float = 1.0,
+    mu: float = 1.0,
+    variant: str = "proof",
+) -> float:
+    """Rényi divergence of T steps of DP-FGD on two τ-close datasets that first differ at index t̃ (Lemma 3).
+
+    - ``"as_printed"``: the statement of Lemma 3, 2ατ²L/(σ²(n − t̃ + 1));
+    - ``"proof"``: its proof's last line (eq. (27)), 2ατ²μ²/(σ²(T − t̃ + 1));
+    - ``"exact_cni"``: Lemma I with the proof's shifts a_i = ητμ/(T − t̃ + 1) for i ≥ t̃ and the exact Gaussian
+      divergence D_α(N(0, η²σ²) ‖ N(a, η²σ²)) = αa²/(2η²σ²) (Lemma C), i.e. ατ²μ²/(2σ²(T − t̃ + 1)).
+    """
+    _order(alpha)
+    non_negative_finite("tau", tau)
+    positive_finite("sigma", sigma)
+    whole_number("steps", steps)
+    whole_number("first_differing", first_differing)
+    whole_number("n", n)
+    positive_finite("L", L)
+    positive_finite("mu", mu)
+    if not first_differing <= steps <= n:
+        raise ValueError(f"need first_differing <= steps <= n, got {first_differing}, {steps}, {n}")
+    choice("variant", variant, ("as_printed", "proof", "exact_cni"))
+    if variant == "as_printed":
+        return 2 * alpha * tau**2 * L / (sigma**2 * (n - first_differing + 1))
+    remaining = steps - first_differing + 1
+    return (2.0 if variant == "proof" else 0.5) * alpha * tau**2 * mu**2 / (sigma**2 * remaining)
+
+
+def theorem13_step_rdp(alpha: ArrayLike, eps: float, steps: int, variant: str = "as_printed") -> np.ndarray:
+    """Per-step RDP of DP-SGD with subsampling in eq. (18) (Theorem 13's proof) with σ = L√(cT)/(εn).
+
+    ``"as_printed"``: the proof's conclusion α²ε²/(2T); ``"step_b"``: what its step (b) computes,
+    cα²L²/(n²σ²) = α²ε²/T (twice the printed value, for every c)."""
+    a = _order(alpha)
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    choice("variant", variant, ("as_printed", "step_b"))
+    return a**2 * eps**2 / ((2.0 if variant == "as_printed" else 1.0) * steps)
+
+
+def dp_sgd_sampling_rdp_dp_accounting(
+    orders: ArrayLike, eps: float, steps: int, n: int, c: float, relation: str = "add_remove"
+) -> np.ndarray:
+    """RDP after T steps, computed by dp_accounting, of Theorem 13's DP-SGD: one of n points sampled per step
+    (rate q = 1/n), Gaussian noise σ = L√(cT)/(εn) on its gradient (‖∇ℓ‖ ≤ L).
+
+    ``"add_remove"``: Poisson-subsampled Gaussian with noise multiplier σ/L (Abadi et al.'s setting, which Lemma G
+    paraphrases); ``"replace_one"``: sampling one point without replacement under replace-one neighbours (the
+    paper's relation), where the gradient moves by up to 2L, so the noise multiplier is σ/(2L)."""
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    a = np.asarray(orders, dtype=float)
+    if not np.all(a > 1):
+        raise ValueError(f"orders={orders!r} is invalid; allowed: Rényi orders > 1")
+    positive_finite("eps", eps)
+    whole_number("steps", steps)
+    whole_number("n", n)
+    positive_finite("c", c)
+    choice("relation", relation, ("add_remove", "replace_one"))
+    z = math.sqrt(c * steps) / (eps * n)
+    if relation == "add_remove":
+        per_step = rdp._compute_rdp_poisson_subsampled_gaussian(1 / n, z, a)
+    else:
+        per_step = rdp._compute_rdp_sample_wor_gaussian(1 / n, z / 2, a)
+    return steps * np.asarray(per_step, dtype=float)
+
+
+def prop8_excess_risk_terms(
+    n: int, eps: float, delta: float, k: int, tail_eigenvalue_sum: float, L: float = 1.0
+) -> tuple[float, float]:
+    """The two terms of Prop. 8's bound (eq. (4)) with the O-constant set to 1: L√(1 + k log(1/δ))/(εn) (the
+    optimisation error of DP-GD in the rank-k subspace) and 2LΛ, Λ = Σ_{i>k} λ_i(S)."""
+    whole_number("n", n)
+    positive_finite("eps", eps)
+    probability("delta", delta)
+    whole_number("k", k)
+    non_negative_finite("tail_eigenvalue_sum", tail_eigenvalue_sum)
+    positive_finite("L", L)
+    return L * math.sqrt(1 + k * math.log(1 / delta)) / (eps * n), 2 * L * tail_eigenvalue_sum
+
+
+def laplace_test_release_probability(eps: float, delta: float) -> float:
+    """Eq. (48): Pr[Lap(1/ε) > log(2/δ)/ε] = ½·exp(−log(2/δ)) = δ/4 (≤ δ/2 as printed), the probability that
+    Algorithm 1 releases on a dataset at distance 0 from the unsafe set; it does not depend on ε."""
+    positive_finite("eps", eps)
+    probability("delta", delta)
+    return 0.5 * math.exp(-eps * (math.log(2 / delta) / eps))
+
+
+def gaussian_mixture_renyi(
+    alpha: float, means_p: ArrayLike, means_q: ArrayLike, sigma: float, points: int = 200_001
+) -> float:
+    """D_α(P ‖ Q) of the equal-weight 1-D Gaussian mixtures P = (1/n)Σ N(p_i, σ²), Q = (1/n)Σ N(q_i, σ²): the output
+    of a scalar Gaussian mechanism after sampling one of n points (Lemma 2 with B = 1), computed in log space,
+    1/(α−1)·log ∫ p^α q^{1−α}, by the trapezoid rule on a grid spanning every mean ± 40σ."""
+    from scipy.special import logsumexp
+
+    _order(alpha)
+    positive_finite("sigma", sigma)
+    whole_number("points", points, minimum=3)
+    p, q = as_finite_array(means_p, "means_p").ravel(), as_finite_array(means_q, "means_q").ravel()
+    if p.size != q.size:
+        raise ValueError(f"means_p and means_q must have the same length, got {p.size} and {q.size}")
+    everything = np.concatenate([p, q])
+    x = np.linspace(everything.min() - 40 * sigma, everything.max() + 40 * sigma, points)
+
+    def log_density(means: np.ndarray) -> np.ndarray:
+        z = (x[:, None] - means[None, :]) / sigma
+        return logsumexp(-0.5 * z**2, axis=1) - math.log(means.size * sigma * math.sqrt(2 * math.pi))
+
+    log_integrand = alpha * log_density(p) + (1 - alpha) * log_density(q)
+    weights = np.full(points, x[1] - x[0])
+    weights[[0, -1]] /= 2
+    return float(logsumexp(log_integrand, b=weights) / (alpha - 1))

@@ -8,14 +8,26 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.studies.preprocessing.claims import (
-    fig2b_claim,
-    sign_crossings,
-    table2_claim,
-    table2_grid,
-    theorem7_alpha_claim,
-)
+from dplab.studies.preprocessing.claims import RULES
+from dplab.studies.preprocessing.claims_figures import sign_crossings
+from dplab.studies.preprocessing.claims_tables import table2_grid, theorem9_srdp_values
 from dplab.theory import smooth_rdp
+
+RULE = {rule.claim_id: rule for rule in RULES}
+
+
+def theorem7_alpha_claim(ptr):
+    return RULE["erratum_theorem7_alpha"].decide({"ext_ptr": ptr}, {})
+
+
+def fig2b_claim(panel):
+    frame = panel.melt(id_vars=["panel", "setting", "x"], var_name="method", value_name="epsilon_dp")
+    return RULE["fig2b_imputation_90pct"].decide({"fig2": frame.assign(eps=1.0, delta=1e-3)}, {})
+
+
+def table2_claim(t2, grid=None):
+    frames = {"table2": t2} if grid is None else {"table2": t2, "table2_grid": grid}
+    return RULE["table2_cells_follow_theorem2"].decide(frames, {})
 
 
 def _ptr(eps: float, beta: float, delta: float = 1e-5) -> pd.DataFrame:
@@ -126,74 +138,18 @@ def test_table2_verdict_flips():
 def test_ptr_threshold_erratum_spec_check_17():
     """n = 1e4, eps = 1, delta = 1e-5, delta_k = 0.6, beta = 0.5: gamma 1.262e-31 printed, 2.524e-31 with log(2/delta);
     (1/(2 delta)) exp(-(0.1)(1e4)/12.2) recomputed here."""
-    from dplab.studies.preprocessing.claims import ptr_threshold_claim
-
     frame = pd.DataFrame([{"n": 10_000, "eps": 1.0, "delta": 1e-5, "gap": 0.6, "beta": 0.5}])
     expected = math.exp(-0.1 * 1e4 / 12.2) / (2 * 1e-5)
     assert expected == pytest.approx(1.262e-31, rel=1e-3)
-    claim = ptr_threshold_claim(frame)
+    claim = RULE["erratum_ptr_threshold"].decide({"ext_ptr": frame}, {})
     assert (
         claim.verdict == "erratum" and f"printed {expected:.4g}, with log(2/delta) {2 * expected:.4g}" in claim.evidence
     )
 
 
-def test_erratum_rows_are_decided_by_the_values_they_compare():
-    from dplab.studies.preprocessing.claims import erratum_verdict
-
-    assert erratum_verdict(0.5, 2.0) == "erratum"
-    assert erratum_verdict(2.0, 2.0 * (1 + 1e-12)) == "holds"
-
-
-def test_theorem9_erratum_flips_where_the_sensitivity_is_one():
-    from dplab.studies.preprocessing.claims import erratum_verdict, theorem9_claim, theorem9_srdp_values
-
+def test_theorem9_values_flip_where_the_sensitivity_is_one():
     printed, library, exact = theorem9_srdp_values()
     assert library == pytest.approx(exact, rel=1e-12)  # Table 1's form is the exact Gaussian Renyi divergence
     assert exact == pytest.approx(printed / 4)  # Delta_f = 2: the statement is 4x too large
-    assert theorem9_claim().verdict == "erratum"
-    assert erratum_verdict(*theorem9_srdp_values(sensitivity=1.0)[::2]) == "holds"
-
-
-def test_table_errata_flip_on_frames_where_printed_equals_corrected():
-    from dplab.studies.preprocessing.claims import _table_claims
-
-    t1 = pd.DataFrame(
-        {
-            "mechanism": ["dp_gd", "dp_gd", "dp_sgd_iteration", "dp_sgd_iteration", "dp_sgd_iteration"],
-            "variant": ["as_printed", "corrected", "as_printed", "corrected", "exact"],
-            "rdp_value": [0.5, 2.0, 1.0, 1.0, 1.0],
-            "srdp_value": [1.0, 1.0, 0.1, 0.4, 0.01],
-        }
-    )
-    t3 = pd.DataFrame(
-        {
-            "model": ["trimmed_mean_as_printed", "trimmed_mean_corrected"],
-            "bound_value": [-0.1, 0.3],
-            "empirical_delta2": [0.2, 0.2],
-            "within_bound": [False, True],
-            "variant": ["as_printed", "corrected"],
-        }
-    )
-    t2 = pd.DataFrame(
-        {"n": [100], "p": [10], "eps": [1.0], "eta": [0.1], "gap": [0.5], "alpha": [11.0], "mechanism": ["m"],
-         "preprocessing": ["q"], "closed_form": [1.0], "generic_theorem2_pq2": [0.5], "generic_le_closed_form": [True]}
-    )  # fmt: skip
-    ids = ["erratum_thm12_dp_gd_rdp", "erratum_table1_sgd_iter_eps2", "erratum_table3_trimmed_mean"]
-
-    def verdicts(t1, t3):
-        import dplab.studies.preprocessing.claims as c
-
-        original = c.table2_claim
-        c.table2_claim = lambda frame: c.Claim("t2", "s", "s", "holds", "1 of 1 cells", c._path("table2", "tables"))
-        try:
-            rows = {
-                claim.claim_id: claim.verdict for claim in _table_claims({"table1": t1, "table2": t2, "table3": t3})
-            }
-        finally:
-            c.table2_claim = original
-        return [rows[i] for i in ids]
-
-    assert verdicts(t1, t3) == ["erratum"] * 3
-    agreed1 = t1.assign(rdp_value=1.0, srdp_value=0.4)
-    agreed3 = t3.assign(bound_value=0.3)
-    assert verdicts(agreed1, agreed3) == ["holds"] * 3
+    printed1, _, exact1 = theorem9_srdp_values(sensitivity=1.0)
+    assert printed1 == pytest.approx(exact1)

@@ -9,7 +9,7 @@ import pytest
 
 from dplab.config import load_config
 from dplab.studies.preprocessing import STUDY
-from dplab.studies.preprocessing.claims import outperforms_measure, outperforms_verdict
+from dplab.studies.preprocessing.claims_fig3 import outperforms_measure, outperforms_verdict
 from dplab.studies.preprocessing.learning import (
     DP_GD,
     DP_SGD,

@@ -32,6 +32,7 @@ Protocols (``fig3.protocols``, column ``protocol``; the paper's text says DP-SGD
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -285,6 +286,42 @@ def _generator(seed: int, protocol: str, method: str, epsilon: float, steps: int
     return torch.Generator().manual_seed(derive_seed(seed, *keys) % 2**62)
 
 
+def _method_risks(
+    protocol: str,
+    method: str,
+    run: Mapping[str, Any],
+    data: LowRankDataset,
+    reduced: Mapping[str, np.ndarray],
+    subspaces: list[np.ndarray],
+    steps: int,
+    lr: float,
+    params: Mapping[str, Any],
+    batch_size: int,
+    generator: torch.Generator,
+) -> np.ndarray:
+    """Empirical risks of one (protocol, method, ε, T, lr), one per seed: DP-PCA trains once per private subspace
+    draw, the other methods ``seeds`` runs on their fixed features."""
+    X, y, radius, seeds = data.X, data.y, float(params["radius"]), int(params["seeds"])
+    if method == "dp_pca":
+        features = [X @ A @ A.T for A in subspaces]
+        thetas = np.vstack([_train(protocol, F, y, run, steps, lr, radius, batch_size, 1, generator) for F in features])
+        return np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
+    F = _features(method, X, reduced)
+    bound = None if method == "nonprivate_pca_unconstrained" else radius
+    return logistic_risk(_train(protocol, F, y, run, steps, lr, bound, batch_size, seeds, generator), F, y)
+
+
+def _select(frame: pd.DataFrame) -> pd.DataFrame:
+    """Flag, per (protocol, method, ε), the (T, lr) with the smallest mean excess risk over seeds (``selected``)."""
+    keys = ["protocol", "method", "epsilon", "steps", "lr"]
+    means = frame.groupby(keys)["excess_risk"].mean().reset_index()
+    chosen = means.loc[means.groupby(["protocol", "method", "epsilon"])["excess_risk"].idxmin(), keys]
+    chosen["selected"] = True
+    frame = frame.merge(chosen, on=keys, how="left")
+    frame["selected"] = frame["selected"].fillna(False).astype(bool)
+    return frame
+
+
 def fig3_frame(
     data: LowRankDataset,
     reduced: Mapping[str, np.ndarray],
@@ -302,58 +339,23 @@ def fig3_frame(
     n = X.shape[0]
     batch_size = int(params["sgd_batch_size"]) if DP_SGD in protocols else n
     best = float(logistic_risk(constrained_minimiser(X, y, radius), X, y)[0])
+    fixed = {"delta": delta, "n": n, "d": X.shape[1], "k": k, "gap": data.gap, "radius": radius}
     rows = []
     for epsilon in progress(params["epsilons"]):
         rng = np.random.default_rng(derive_seed(seed, "dp_pca", epsilon))
         subspaces = dp_pca_subspaces(X, k, epsilon / 2, delta / 2, rng, runs=seeds)
-        for protocol in protocols:
-            for steps in params["steps"]:
-                for lr in params["lrs"]:
-                    for method in methods:
-                        run = _protocol_run(protocol, method, float(epsilon), delta, data.gap, steps, batch_size, n)
-                        gen = _generator(seed, protocol, method, epsilon, steps, lr)
-                        if method == "dp_pca":
-                            features = [X @ A @ A.T for A in subspaces]
-                            thetas = np.vstack(
-                                [_train(protocol, F, y, run, steps, lr, radius, batch_size, 1, gen) for F in features]
-                            )
-                            risks = np.array([logistic_risk(t, F, y)[0] for t, F in zip(thetas, features)])
-                        else:
-                            F = _features(method, X, reduced)
-                            bound = None if method == "nonprivate_pca_unconstrained" else radius
-                            risks = logistic_risk(
-                                _train(protocol, F, y, run, steps, lr, bound, batch_size, seeds, gen), F, y
-                            )
-                        rows += [
-                            {
-                                "method": method,
-                                "epsilon": float(epsilon),
-                                "seed": r,
-                                "excess_risk": float(v - best),
-                                "steps": int(steps),
-                                "lr": float(lr),
-                                "eps0": run["eps0"],
-                                "sigma": run["sigma"],
-                                "delta": delta,
-                                "n": n,
-                                "d": X.shape[1],
-                                "k": k,
-                                "gap": data.gap,
-                                "radius": radius,
-                                "protocol": protocol,
-                                "sampling_rate": (batch_size if protocol == DP_SGD else n) / n,
-                                **{key: run.get(key, math.nan) for key in SGD_COLUMNS},
-                            }
-                            for r, v in enumerate(risks)
-                        ]
-    frame = pd.DataFrame(rows)
-    keys = ["protocol", "method", "epsilon", "steps", "lr"]
-    means = frame.groupby(keys)["excess_risk"].mean().reset_index()
-    chosen = means.loc[means.groupby(["protocol", "method", "epsilon"])["excess_risk"].idxmin(), keys]
-    chosen["selected"] = True
-    frame = frame.merge(chosen, on=keys, how="left")
-    frame["selected"] = frame["selected"].fillna(False).astype(bool)
-    return frame
+        for protocol, steps, lr, method in itertools.product(protocols, params["steps"], params["lrs"], methods):
+            run = _protocol_run(protocol, method, float(epsilon), delta, data.gap, steps, batch_size, n)
+            gen = _generator(seed, protocol, method, epsilon, steps, lr)
+            risks = _method_risks(protocol, method, run, data, reduced, subspaces, steps, lr, params, batch_size, gen)
+            rows += [
+                {"method": method, "epsilon": float(epsilon), "seed": r, "excess_risk": float(v - best),
+                 "steps": int(steps), "lr": float(lr), "eps0": run["eps0"], "sigma": run["sigma"], **fixed,
+                 "protocol": protocol, "sampling_rate": (batch_size if protocol == DP_SGD else n) / n,
+                 **{key: run.get(key, math.nan) for key in SGD_COLUMNS}}
+                for r, v in enumerate(risks)
+            ]  # fmt: skip
+    return _select(pd.DataFrame(rows))
 
 
 def fig3_points(params: Mapping[str, Any]) -> list[dict[str, float]]:
@@ -392,61 +394,47 @@ def regime_point(
     return frame.reset_index(drop=True)
 
 
+def _ptr_released_risks(
+    data: LowRankDataset, params: Mapping[str, Any], seed: int, name: str
+) -> tuple[np.ndarray, float]:
+    """Algorithm 1 run ``runs`` times on one dataset: the excess risks of the released runs (on the PCA rank
+    reduction, against the R-ball minimiser on the raw data; [nan] if none is released) and the refusal rate."""
+    eps, delta, beta, k = float(params["eps"]), float(params["delta"]), float(params["beta"]), int(params["k"])
+    rng = np.random.default_rng(derive_seed(seed, "ptr", name))
+    gen = torch.Generator().manual_seed(derive_seed(seed, name) % 2**62)
+    radius, runs = float(params["radius"]), int(params["runs"])
+    thetas = ptr_pca_dp_gd(
+        data.X, data.y, k, beta, eps, delta, int(params["steps"]), float(params["lr"]), radius, rng, gen, runs
+    )
+    released = np.all(np.isfinite(thetas), axis=1)
+    best = float(logistic_risk(constrained_minimiser(data.X, data.y, radius), data.X, data.y)[0])
+    if not released.any():
+        return np.array([np.nan]), float(1 - released.mean())
+    return logistic_risk(thetas[released], pca_rank_reduce(data.X, k), data.y) - best, float(1 - released.mean())
+
+
 def compute_ext_ptr(params: Mapping[str, Any], seed: int, progress, inputs: Mapping[str, Path]) -> pd.DataFrame:
     """Algorithm 1 on a large-gap and a small-gap dataset: refusal rate (empirical and exact), utility of released
-    runs, and the unconditional (ε, δ) of Theorem 7 as printed and corrected."""
+    runs, the unconditional (ε, δ) of Theorem 7 as printed and corrected, and Λ = Σ_{i>k} λ_i of (1/n)XᵀX (Prop. 8)."""
     eps, delta, beta, k = float(params["eps"]), float(params["delta"]), float(params["beta"]), int(params["k"])
     n, runs = int(params["n"]), int(params["runs"])
     accounting = s.theorem7_epsilon(eps, beta, delta)
     corrected = s.theorem7_epsilon_corrected(eps, beta, delta, n)
     rows = []
     for name in progress(("large_gap", "small_gap")):
-        rng = np.random.default_rng(derive_seed(seed, "ptr", name))
         data = load_low_rank(inputs[f"ptr_{name}"])
         statistic = ptr_distance_statistic(data.X, k, beta)
-        thetas = ptr_pca_dp_gd(
-            data.X,
-            data.y,
-            k,
-            beta,
-            eps,
-            delta,
-            int(params["steps"]),
-            float(params["lr"]),
-            float(params["radius"]),
-            rng,
-            torch.Generator().manual_seed(derive_seed(seed, name) % 2**62),
-            runs,
-        )
-        released = np.all(np.isfinite(thetas), axis=1)
-        best = float(logistic_risk(constrained_minimiser(data.X, data.y, float(params["radius"])), data.X, data.y)[0])
-        excess = (
-            logistic_risk(thetas[released], pca_rank_reduce(data.X, k), data.y) - best
-            if released.any()
-            else np.array([np.nan])
-        )
+        excess, refusal = _ptr_released_risks(data, params, seed, name)
         rows.append(
-            {
-                "dataset": name,
-                "gap": data.gap,
-                "beta": beta,
-                "eps": eps,
-                "delta": delta,
-                "n": n,
-                "d": int(params["d"]),
-                "runs": runs,
-                "statistic": statistic,
-                "threshold": ptr_threshold(eps, delta),
-                "refusal_rate": float(1 - released.mean()),
-                "refusal_probability_exact": ptr_refusal_probability(statistic, eps, delta),
-                "excess_risk_mean": float(np.mean(excess)),
-                "excess_risk_se": float(np.std(excess, ddof=1) / math.sqrt(excess.size)) if excess.size > 1 else np.nan,
-                "epsilon_total_as_printed": accounting["total"],
-                "epsilon_total_corrected": corrected["total"],
-                "theorem7_alpha_as_printed": accounting["alpha"],
-                "prop8_failure_probability": s.prop8_failure_probability(n, eps, delta, data.gap, beta)
-                if data.gap > beta
-                else np.nan,
-            }
-        )
+            {"dataset": name, "gap": data.gap, "beta": beta, "eps": eps, "delta": delta, "n": n,
+             "d": int(params["d"]), "runs": runs, "statistic": statistic, "threshold": ptr_threshold(eps, delta),
+             "refusal_rate": refusal, "refusal_probability_exact": ptr_refusal_probability(statistic, eps, delta),
+             "excess_risk_mean": float(np.mean(excess)),
+             "excess_risk_se": float(np.std(excess, ddof=1) / math.sqrt(excess.size)) if excess.size > 1 else np.nan,
+             "epsilon_total_as_printed": accounting["total"], "epsilon_total_corrected": corrected["total"],
+             "theorem7_alpha_as_printed": accounting["alpha"],
+             "prop8_failure_probability": s.prop8_failure_probability(n, eps, delta, data.gap, beta)
+             if data.gap > beta else np.nan,
+             "tail_eigenvalue_sum": float(np.sum(data.eigenvalues[k:]))}
+        )  # fmt: skip
     return pd.DataFrame(rows)

@@ -144,22 +144,14 @@ def _order_statistic_bounds(data: np.ndarray, imputable: list[int], m: int) -> d
     }
 
 
-def compute_table3(
-    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]
-) -> pd.DataFrame:
-    """Table 3 imputation sensitivities, evaluated on a synthetic dataset with missing values, next to the empirical
-    worst Δ₂ over ``trials`` random single-record replacements (complete rows replaced by random unit-ball points)."""
-    rng = np.random.default_rng(derive_seed(seed, "table3"))
-    n, d, m = int(params["table3_n"]), int(params["table3_d"]), int(params["trimmed_m"])
-    imputable = list(range(d - 2, d))
-    base = low_rank_dataset(rng, n, d, 1, 0.3).X
-    data = with_missing_values(rng, base, float(params["missing_rate"]), imputable)
-    p = missing_rows(data)
-    complete_rows = np.flatnonzero(~np.isnan(data).any(1))
+def _table3_bounds(data: np.ndarray, imputable: list[int], n: int, m: int, p: int) -> dict[str, tuple[str, float, str]]:
+    """Table 3's sensitivity of each imputation model on ``data`` (model -> (formula, value, variant))."""
+    d = data.shape[1]
     os_ = _order_statistic_bounds(data, imputable, m)
+    complete_rows = np.flatnonzero(~np.isnan(data).any(1))
     X_r = data[np.ix_(complete_rows, list(range(d - 2)))]
     eig = np.linalg.eigvalsh(X_r.T @ X_r)
-    bounds = {
+    return {
         "mean": ("$2/(n-p)$", s.mean_imputation_sensitivity(n, p)[0], "paper"),
         "median": (
             "$x^{\\max}_{((n+1)/2)}-x^{\\min}_{(n/2)}$ (×√#features)",
@@ -182,6 +174,13 @@ def compute_table3(
             "paper",
         ),
     }
+
+
+def _worst_delta2(data: np.ndarray, m: int, trials: int, rng: np.random.Generator, progress) -> dict[str, float]:
+    """Worst realised Δ₂ of each imputation model over ``trials`` replacements of a random complete row by a random
+    unit-ball point."""
+    d = data.shape[1]
+    complete_rows = np.flatnonzero(~np.isnan(data).any(1))
     steps = {
         "mean": lambda S: impute(S, "mean"),
         "median": lambda S: impute(S, "median"),
@@ -191,28 +190,32 @@ def compute_table3(
     empirical = {}
     for name, step in steps.items():
         worst = 0.0
-        for _ in progress(range(int(params["trials"]))):
+        for _ in progress(range(trials)):
             z = rng.standard_normal((2, d))
             z /= np.maximum(1.0, np.linalg.norm(z, axis=1, keepdims=True))
             worst = max(worst, empirical_sensitivity(step, data, int(rng.choice(complete_rows)), z[0], z[1]).delta_2)
         empirical[name] = worst
+    return empirical
+
+
+def compute_table3(
+    params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]]
+) -> pd.DataFrame:
+    """Table 3 imputation sensitivities, evaluated on a synthetic dataset with missing values, next to the empirical
+    worst Δ₂ over ``trials`` random single-record replacements (complete rows replaced by random unit-ball points)."""
+    rng = np.random.default_rng(derive_seed(seed, "table3"))
+    n, d, m = int(params["table3_n"]), int(params["table3_d"]), int(params["trimmed_m"])
+    imputable = list(range(d - 2, d))
+    base = low_rank_dataset(rng, n, d, 1, 0.3).X
+    data = with_missing_values(rng, base, float(params["missing_rate"]), imputable)
+    p = missing_rows(data)
+    empirical = _worst_delta2(data, m, int(params["trials"]), rng, progress)
     rows = []
-    for model, (formula, bound, variant) in bounds.items():
+    for model, (formula, bound, variant) in _table3_bounds(data, imputable, n, m, p).items():
         measured = empirical["trimmed_mean" if model.startswith("trimmed") else model]
         rows.append(
-            {
-                "model": model,
-                "variant": variant,
-                "formula": formula,
-                "bound_value": bound,
-                "empirical_delta2": measured,
-                "within_bound": bool(measured <= bound + 1e-12),
-                "n": n,
-                "d": d,
-                "p": p,
-                "m": m,
-                "missing_rate": float(params["missing_rate"]),
-                "trials": int(params["trials"]),
-            }
-        )
+            {"model": model, "variant": variant, "formula": formula, "bound_value": bound,
+             "empirical_delta2": measured, "within_bound": bool(measured <= bound + 1e-12), "n": n, "d": d, "p": p,
+             "m": m, "missing_rate": float(params["missing_rate"]), "trials": int(params["trials"])}
+        )  # fmt: skip
     return pd.DataFrame(rows)
