@@ -345,6 +345,8 @@ CONTRACTION = dict(L=1.0, M=1.0, diameter=2.0, lr=0.1, n=10, i=3)
 THEORY = {
     "contraction.contraction_modulus": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
     "contraction.epsilon_prop1": E(delta=1e-5, kappa=1.0, kinds={"delta": "prob01"}),
+    "contraction.gradient_step_lipschitz": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
+    "contraction.lemma4_modulus_as_printed": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
     "contraction.kappa_prop1": E(L=1.0, sigma=1.0, M=1.0, n=10, i=3, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_prop1": E(epsilon=0.5, kappa=1.0),
     "contraction.log_delta_thm3": E(
