@@ -1091,6 +1091,7 @@ AUDIT = {
         shapes={"means": [np.zeros((2, 2))]},
     ),
     "grid.linear_loss_psi": E(lr=0.1),
+    "grid.strongly_convex_loss_psi": E(lr=0.1, curvature=0.5, kinds={"curvature": "pos"}),
     "grid.pnsgd_output_laws": E(
         grid=GRID,
         y0=0.0,

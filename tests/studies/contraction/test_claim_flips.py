@@ -129,6 +129,7 @@ FRAME_FLIPS = {
 NUMBER_FLIPS = {
     "unconstrained_laplace_kernel_no_contraction": lambda n: {**n, "values": [(0.0, 0.99)]},
     "lemma4_gradient_step_modulus": lambda n: {**n, "inside_violations": 1},
+    "thm4_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, -0.1, 1.01)]},
     "erratum_prop1_proof_baseline": lambda n: {**n, "used": n["feldman"]},
     "erratum_prop1_appendix_kappa": lambda n: {**n, "appendix": n["main"], "appendix_last": n["main_last"]},
     "erratum_fig3_rho_exceeds_beta": lambda n: {**n, "rho": n["beta"]},
@@ -196,3 +197,13 @@ def test_unconstrained_laplace_kernel_reaches_one():
     numbers = RULE["unconstrained_laplace_kernel_no_contraction"].measure({}, CONFIG)
     assert numbers["path"][0.0][0] == pytest.approx(1 - math.exp(-0.5), rel=1e-12)
     assert numbers["values"][0][1] == pytest.approx(1 - math.exp(-30.0), rel=1e-15)
+
+
+def test_strongly_convex_audit_uses_a_realisable_loss_with_the_fig3_modulus():
+    """c = (1 - M^2)/eta = 0.24/0.7 keeps M = sqrt(0.76); records |x| <= 1 - c/2 keep the gradient within L = 1."""
+    from dplab.studies.contraction.claims_audit import strongly_convex_audit_setting
+
+    setting = strongly_convex_audit_setting(FIG3)
+    assert setting["curvature"] == pytest.approx(0.24 / 0.7, rel=1e-12)
+    assert setting["M"] == pytest.approx(math.sqrt(1 - 0.7 * setting["curvature"]), rel=1e-12)
+    assert setting["record_bound"] == pytest.approx(1 - 0.12 / 0.7, rel=1e-12)

@@ -9,10 +9,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.accounting.hockey_stick import discrete_hockey_stick
+from dplab.audit.grid import UniformGrid, pnsgd_output_laws, strongly_convex_loss_psi
+from dplab.audit.instances import INSTANCE_NAMES, audit_instance
 from dplab.report.claims import ClaimRule, Numbers
 from dplab.studies.contraction.claims_common import artifact_path
+from dplab.studies.contraction.curves import epsilon_grid, gaussian_setting
+from dplab.theory.contraction import kappa_prop1, log_delta_prop1, log_delta_thm4
 
-__all__ = ["AUDIT_RULES", "AMPLIFICATION_FACTOR"]
+__all__ = ["AUDIT_RULES", "AMPLIFICATION_FACTOR", "STRONGLY_CONVEX_RULE", "UTILITY_RULE"]
 
 #: Theorems 3-5 and Proposition 1 are upper bounds: a measured delta may exceed them by this much (rounding only).
 BOUND_SLACK = 1e-9
@@ -23,6 +28,9 @@ INFORMATIVE_BOUND = 1e-6
 #: Sec. I, "individuals whose records were processed earlier experience higher privacy": amplification counts in a
 #: learning task when the first user's epsilon is at most this fraction of the last user's.
 AMPLIFICATION_FACTOR = 0.5
+#: The strongly convex audit: grid cells on K = [-D/2, D/2] and the epsilons of the sweep (0 to 4 in steps of 0.1).
+STRONGLY_CONVEX_CELLS = 500
+STRONGLY_CONVEX_EPSILONS = (4.0, 41)
 
 
 def _theorem(noise: str) -> tuple[str, str]:
@@ -164,6 +172,70 @@ def evidence_utility(numbers: Numbers) -> str:
     )
 
 
+# ------------------------------------------------------------------------------------- Theorem 4 with M < 1
+
+
+def strongly_convex_audit_setting(fig3: Mapping[str, Any]) -> dict[str, float]:
+    """A realisable loss with Fig. 3's contraction M: l(y, x) = c y^2/2 + x y on K = [-D/2, D/2] is c-strongly
+    convex and c-smooth, so Lemma 4 gives M = sqrt(1 - eta c); c = (1 - M^2)/eta keeps Fig. 3's M (its printed
+    rho = 0.4 > beta = 0.3 has no such loss). Its gradient is at most c D/2 + |x| <= L for |x| <= L - c D/2."""
+    setting = gaussian_setting(fig3)
+    curvature = (1.0 - setting["M"] ** 2) / setting["lr"]
+    return {**setting, "curvature": curvature, "record_bound": setting["L"] - curvature * fig3["diameter"] / 2}
+
+
+def _grid_delta(fig3: Mapping[str, Any], setting: Mapping[str, float], i: int, eps: np.ndarray) -> np.ndarray:
+    """The largest grid-exact delta over the audit instances at position i (each a valid neighbouring pair)."""
+    half = fig3["diameter"] / 2
+    grid = UniformGrid(-half, half, STRONGLY_CONVEX_CELLS)
+    psi = strongly_convex_loss_psi(setting["lr"], setting["curvature"])
+    deltas = []
+    for name in INSTANCE_NAMES:
+        pair = audit_instance(name, n=setting["n"], i=i, a=-half, b=half, L=setting["record_bound"])
+        p, q = pnsgd_output_laws(
+            grid, y0=pair.y0, data=pair.data, data_prime=pair.data_prime, lr=setting["lr"], scale=setting["sigma"],
+            noise="gaussian", psi=psi,
+        )  # fmt: skip
+        deltas.append(discrete_hockey_stick(p, q, eps))
+    return np.max(deltas, axis=0)
+
+
+def measure_strongly_convex(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """Grid-exact delta of PNSGD with the strongly convex loss of :func:`strongly_convex_audit_setting` at Fig. 3's
+    users, against Theorem 4 and Proposition 1 with M = sqrt(1 - eta c) (the paper's Fig. 3 curves)."""
+    fig3 = config["figures"]["fig3"]
+    setting = strongly_convex_audit_setting(fig3)
+    bounds = {key: setting[key] for key in ("L", "sigma", "M", "lr", "n")}
+    eps = epsilon_grid(*STRONGLY_CONVEX_EPSILONS)
+    rows = []
+    for i in fig3["positions"]:
+        grid = _grid_delta(fig3, setting, int(i), eps)
+        thm4 = np.exp(log_delta_thm4(eps, diameter=fig3["diameter"], i=i, **bounds))
+        kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
+        prop1 = np.exp(log_delta_prop1(eps, kappa=kappa))
+        ratio = float(np.max(grid[thm4 > 0] / thm4[thm4 > 0]))
+        rows.append((int(i), float(np.max(grid - thm4)), float(np.max(grid - prop1)), ratio))
+    return {"M": setting["M"], "curvature": setting["curvature"], "exact": 1 - setting["lr"] * setting["curvature"],
+            "record_bound": setting["record_bound"], "rows": rows}  # fmt: skip
+
+
+def verdict_strongly_convex(numbers: Numbers) -> str:
+    worst = max(max(thm4, prop1) for _, thm4, prop1, _ in numbers["rows"])
+    return "holds" if worst <= BOUND_SLACK else "fails"
+
+
+def evidence_strongly_convex(numbers: Numbers) -> str:
+    return (
+        f"loss c y^2/2 + x y, c = rho = beta = {numbers['curvature']:.6f}, |x| <= {numbers['record_bound']:.4f}, "
+        f"M = {numbers['M']:.6f} (the step's exact Lipschitz constant is {numbers['exact']:.2f}); "
+        + "; ".join(
+            f"i={i}: max(grid - Thm 4) = {thm4:.3g}, max(grid - Prop. 1) = {prop1:.3g}, max grid/Thm 4 (where Thm 4 > 0) "
+            f"{ratio:.3f}"
+            for i, thm4, prop1, ratio in numbers["rows"]
+        )
+    )
+
+
 AUDIT_RULES = (
     _theorem_audit_rule("gaussian"),
     ClaimRule(
@@ -190,6 +262,21 @@ AUDIT_RULES = (
         verdict_thm5,
         evidence_thm5,
     ),
+)
+
+STRONGLY_CONVEX_RULE = ClaimRule(
+    "thm4_audit_strongly_convex",
+    "Theorem 4 and Prop. 1 with rho > 0 (Fig. 3)",
+    "PNSGD with Gaussian noise and a strongly convex loss (M < 1) is (eps, delta)-DP for its i-th input with the "
+    "delta of Theorem 4 (and of Prop. 1)",
+    artifact_path("fig3"),
+    (),
+    "Fig. 3's n, sigma, eta, D, L and users, with a realisable loss of the same M; holds if the grid-exact delta "
+    f"(worst of the 8 audit instances, {STRONGLY_CONVEX_CELLS} cells, eps from 0 to {STRONGLY_CONVEX_EPSILONS[0]:g}) "
+    f"never exceeds Theorem 4's or Prop. 1's delta ({BOUND_SLACK:g}), fails otherwise",
+    measure_strongly_convex,
+    verdict_strongly_convex,
+    evidence_strongly_convex,
 )
 
 UTILITY_RULE = ClaimRule(
