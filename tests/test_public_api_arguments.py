@@ -1090,6 +1090,13 @@ AUDIT = {
         kinds={"means": "real"},
         shapes={"means": [np.zeros((2, 2))]},
     ),
+    "quadrature.gaussian_renyi_quadrature": E(order=2.0, shift=1.0, scale=1.0, kinds={"order": "order"}),
+    "quadrature.hockey_stick_integral": E(
+        p=lambda t: 0.5 * (abs(t) <= 1), q=lambda t: 0.5 * (abs(t - 0.5) <= 1), epsilon=0.5, support=(-2.0, 2.0)
+    ),
+    "quadrature.projected_gaussian_hockey_stick_quadrature": E(
+        epsilon=0.5, y1=0.0, y2=1.0, diameter=1.0, scale=1.0, kinds={"y1": "real", "y2": "real"}
+    ),
     "grid.linear_loss_psi": E(lr=0.1),
     "grid.strongly_convex_loss_psi": E(lr=0.1, curvature=0.5, kinds={"curvature": "pos"}),
     "grid.pnsgd_output_laws": E(
