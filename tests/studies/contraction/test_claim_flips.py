@@ -130,6 +130,7 @@ NUMBER_FLIPS = {
     "unconstrained_laplace_kernel_no_contraction": lambda n: {**n, "values": [(0.0, 0.99)]},
     "lemma4_gradient_step_modulus": lambda n: {**n, "inside_violations": 1},
     "thm4_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, -0.1, 1.01)]},
+    "thm3_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, math.nan, 1.01)]},
     "erratum_prop1_proof_baseline": lambda n: {**n, "used": n["feldman"]},
     "erratum_prop1_appendix_kappa": lambda n: {**n, "appendix": n["main"], "appendix_last": n["main_last"]},
     "erratum_fig3_rho_exceeds_beta": lambda n: {**n, "rho": n["beta"]},

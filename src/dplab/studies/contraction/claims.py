@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from dplab.report.claims import Claim, build_rules
-from dplab.studies.contraction.claims_audit import AUDIT_RULES, STRONGLY_CONVEX_RULE, UTILITY_RULE
+from dplab.studies.contraction.claims_audit import AUDIT_RULES, STRONGLY_CONVEX_RULES, UTILITY_RULE
 from dplab.studies.contraction.claims_errata import ERRATA_RULES
 from dplab.studies.contraction.claims_figures import FIGURE_RULES, REGIME_RULE
 from dplab.studies.contraction.claims_theory import LEMMA_RULES, THRESHOLD_RULES
@@ -25,7 +25,8 @@ RULES = (
     + THRESHOLD_RULES
     + LEMMA_RULES
     + AUDIT_RULES
-    + (STRONGLY_CONVEX_RULE, REGIME_RULE, UTILITY_RULE)
+    + STRONGLY_CONVEX_RULES
+    + (REGIME_RULE, UTILITY_RULE)
     + ERRATA_RULES
 )
 

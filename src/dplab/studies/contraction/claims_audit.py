@@ -3,6 +3,7 @@ grid-exact and Monte-Carlo deltas) and by the utility experiment (our extensions
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,9 +16,9 @@ from dplab.audit.instances import INSTANCE_NAMES, audit_instance
 from dplab.report.claims import ClaimRule, Numbers
 from dplab.studies.contraction.claims_common import artifact_path
 from dplab.studies.contraction.curves import epsilon_grid, gaussian_setting
-from dplab.theory.contraction import kappa_prop1, log_delta_prop1, log_delta_thm4
+from dplab.theory.contraction import kappa_prop1, log_delta_prop1, log_delta_thm3, log_delta_thm4
 
-__all__ = ["AUDIT_RULES", "AMPLIFICATION_FACTOR", "STRONGLY_CONVEX_RULE", "UTILITY_RULE"]
+__all__ = ["AUDIT_RULES", "AMPLIFICATION_FACTOR", "STRONGLY_CONVEX_RULES", "UTILITY_RULE"]
 
 #: Theorems 3-5 and Proposition 1 are upper bounds: a measured delta may exceed them by this much (rounding only).
 BOUND_SLACK = 1e-9
@@ -184,8 +185,11 @@ def strongly_convex_audit_setting(fig3: Mapping[str, Any]) -> dict[str, float]:
     return {**setting, "curvature": curvature, "record_bound": setting["L"] - curvature * fig3["diameter"] / 2}
 
 
-def _grid_delta(fig3: Mapping[str, Any], setting: Mapping[str, float], i: int, eps: np.ndarray) -> np.ndarray:
-    """The largest grid-exact delta over the audit instances at position i (each a valid neighbouring pair)."""
+def _grid_delta(
+    fig3: Mapping[str, Any], setting: Mapping[str, float], noise: str, i: int, eps: np.ndarray
+) -> np.ndarray:
+    """The largest grid-exact delta over the audit instances at position i (each a valid neighbouring pair), with
+    ``noise`` of scale sigma (Gaussian standard deviation or Laplace scale v)."""
     half = fig3["diameter"] / 2
     grid = UniformGrid(-half, half, STRONGLY_CONVEX_CELLS)
     psi = strongly_convex_loss_psi(setting["lr"], setting["curvature"])
@@ -194,45 +198,80 @@ def _grid_delta(fig3: Mapping[str, Any], setting: Mapping[str, float], i: int, e
         pair = audit_instance(name, n=setting["n"], i=i, a=-half, b=half, L=setting["record_bound"])
         p, q = pnsgd_output_laws(
             grid, y0=pair.y0, data=pair.data, data_prime=pair.data_prime, lr=setting["lr"], scale=setting["sigma"],
-            noise="gaussian", psi=psi,
+            noise=noise, psi=psi,
         )  # fmt: skip
         deltas.append(discrete_hockey_stick(p, q, eps))
     return np.max(deltas, axis=0)
 
 
-def measure_strongly_convex(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    """Grid-exact delta of PNSGD with the strongly convex loss of :func:`strongly_convex_audit_setting` at Fig. 3's
-    users, against Theorem 4 and Proposition 1 with M = sqrt(1 - eta c) (the paper's Fig. 3 curves)."""
-    fig3 = config["figures"]["fig3"]
-    setting = strongly_convex_audit_setting(fig3)
-    bounds = {key: setting[key] for key in ("L", "sigma", "M", "lr", "n")}
-    eps = epsilon_grid(*STRONGLY_CONVEX_EPSILONS)
-    rows = []
-    for i in fig3["positions"]:
-        grid = _grid_delta(fig3, setting, int(i), eps)
-        thm4 = np.exp(log_delta_thm4(eps, diameter=fig3["diameter"], i=i, **bounds))
-        kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
-        prop1 = np.exp(log_delta_prop1(eps, kappa=kappa))
-        ratio = float(np.max(grid[thm4 > 0] / thm4[thm4 > 0]))
-        rows.append((int(i), float(np.max(grid - thm4)), float(np.max(grid - prop1)), ratio))
-    return {"M": setting["M"], "curvature": setting["curvature"], "exact": 1 - setting["lr"] * setting["curvature"],
-            "record_bound": setting["record_bound"], "rows": rows}  # fmt: skip
+def _strongly_convex_bounds(noise: str, setting: Mapping[str, float], diameter: float, i: int, eps: np.ndarray):
+    """(the theorem's delta, Prop. 1's delta or None): Theorem 4 and Prop. 1 for Gaussian noise, Theorem 3 with
+    v = sigma for Laplace noise (no RDP baseline in the paper)."""
+    common = {key: setting[key] for key in ("L", "M", "lr", "n")}
+    if noise == "laplace":
+        return np.exp(log_delta_thm3(eps, v=setting["sigma"], diameter=diameter, i=i, **common)), None
+    kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
+    thm4 = np.exp(log_delta_thm4(eps, sigma=setting["sigma"], diameter=diameter, i=i, **common))
+    return thm4, np.exp(log_delta_prop1(eps, kappa=kappa))
+
+
+def _measure_strongly_convex(noise: str):
+    def measure(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+        """Grid-exact delta of PNSGD with the strongly convex loss of :func:`strongly_convex_audit_setting` at
+        Fig. 3's users, against the paper's bounds with M = sqrt(1 - eta c)."""
+        fig3 = config["figures"]["fig3"]
+        setting = strongly_convex_audit_setting(fig3)
+        eps = epsilon_grid(*STRONGLY_CONVEX_EPSILONS)
+        rows = []
+        for i in fig3["positions"]:
+            grid = _grid_delta(fig3, setting, noise, int(i), eps)
+            theorem, prop1 = _strongly_convex_bounds(noise, setting, fig3["diameter"], int(i), eps)
+            ratio = float(np.max(grid[theorem > 0] / theorem[theorem > 0]))
+            baseline = math.nan if prop1 is None else float(np.max(grid - prop1))
+            rows.append((int(i), float(np.max(grid - theorem)), baseline, ratio))
+        return {"noise": noise, "M": setting["M"], "curvature": setting["curvature"], "rows": rows,
+                "exact": 1 - setting["lr"] * setting["curvature"], "record_bound": setting["record_bound"]}  # fmt: skip
+
+    return measure
 
 
 def verdict_strongly_convex(numbers: Numbers) -> str:
-    worst = max(max(thm4, prop1) for _, thm4, prop1, _ in numbers["rows"])
+    worst = max(np.nanmax([theorem, prop1]) for _, theorem, prop1, _ in numbers["rows"])
     return "holds" if worst <= BOUND_SLACK else "fails"
 
 
 def evidence_strongly_convex(numbers: Numbers) -> str:
+    theorem = "Thm 4" if numbers["noise"] == "gaussian" else "Thm 3"
     return (
-        f"loss c y^2/2 + x y, c = rho = beta = {numbers['curvature']:.6f}, |x| <= {numbers['record_bound']:.4f}, "
-        f"M = {numbers['M']:.6f} (the step's exact Lipschitz constant is {numbers['exact']:.2f}); "
+        f"{numbers['noise']} noise, loss c y^2/2 + x y, c = rho = beta = {numbers['curvature']:.6f}, |x| <= "
+        f"{numbers['record_bound']:.4f}, M = {numbers['M']:.6f} (the step's exact Lipschitz constant is "
+        f"{numbers['exact']:.2f}); "
         + "; ".join(
-            f"i={i}: max(grid - Thm 4) = {thm4:.3g}, max(grid - Prop. 1) = {prop1:.3g}, max grid/Thm 4 (where Thm 4 > 0) "
-            f"{ratio:.3f}"
-            for i, thm4, prop1, ratio in numbers["rows"]
+            f"i={i}: max(grid - {theorem}) = {excess:.3g}"
+            + ("" if math.isnan(prop1) else f", max(grid - Prop. 1) = {prop1:.3g}")
+            + f", max grid/{theorem} (where {theorem} > 0) {ratio:.3f}"
+            for i, excess, prop1, ratio in numbers["rows"]
         )
+    )
+
+
+def _strongly_convex_rule(noise: str) -> ClaimRule:
+    short, theorem = _theorem(noise)
+    baseline = " (and of Prop. 1)" if noise == "gaussian" else ""
+    return ClaimRule(
+        f"{short}_audit_strongly_convex",
+        f"{theorem} with rho > 0 (Fig. 3's parameters)",
+        f"PNSGD with {noise} noise and a strongly convex loss (M < 1) is (eps, delta)-DP for its i-th input with the "
+        f"delta of {theorem}{baseline}",
+        artifact_path("fig3"),
+        (),
+        "Fig. 3's n, eta, D, L, users and noise scale 1, with a realisable loss of the same M; holds if the grid-exact "
+        f"delta (worst of the 8 audit instances, {STRONGLY_CONVEX_CELLS} cells, eps from 0 to "
+        f"{STRONGLY_CONVEX_EPSILONS[0]:g}) never exceeds {theorem}'s delta{baseline} ({BOUND_SLACK:g}), fails "
+        "otherwise",
+        _measure_strongly_convex(noise),
+        verdict_strongly_convex,
+        evidence_strongly_convex,
     )
 
 
@@ -264,20 +303,7 @@ AUDIT_RULES = (
     ),
 )
 
-STRONGLY_CONVEX_RULE = ClaimRule(
-    "thm4_audit_strongly_convex",
-    "Theorem 4 and Prop. 1 with rho > 0 (Fig. 3)",
-    "PNSGD with Gaussian noise and a strongly convex loss (M < 1) is (eps, delta)-DP for its i-th input with the "
-    "delta of Theorem 4 (and of Prop. 1)",
-    artifact_path("fig3"),
-    (),
-    "Fig. 3's n, sigma, eta, D, L and users, with a realisable loss of the same M; holds if the grid-exact delta "
-    f"(worst of the 8 audit instances, {STRONGLY_CONVEX_CELLS} cells, eps from 0 to {STRONGLY_CONVEX_EPSILONS[0]:g}) "
-    f"never exceeds Theorem 4's or Prop. 1's delta ({BOUND_SLACK:g}), fails otherwise",
-    measure_strongly_convex,
-    verdict_strongly_convex,
-    evidence_strongly_convex,
-)
+STRONGLY_CONVEX_RULES = (_strongly_convex_rule("gaussian"), _strongly_convex_rule("laplace"))
 
 UTILITY_RULE = ClaimRule(
     "utility_privacy_tradeoff",

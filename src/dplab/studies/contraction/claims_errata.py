@@ -141,8 +141,7 @@ ERRATA_RULES = (
     ClaimRule(
         "erratum_prop1_proof_baseline",
         "Proof of Prop. 1",
-        "The baseline is Feldman et al.'s bound ('we only consider the former'), yet its kappa carries Balle et al.'s "
-        "contraction factor M^(n-i+1)",
+        "The baseline is Feldman et al.'s bound ('we only consider the former')",
         artifact_path("fig3"),
         (),
         "erratum while the kappa the proof uses (with M^(n-i+1), Balle et al. Thm 5) differs from Feldman et al.'s "
