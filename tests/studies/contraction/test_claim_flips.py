@@ -129,6 +129,7 @@ FRAME_FLIPS = {
 NUMBER_FLIPS = {
     "unconstrained_laplace_kernel_no_contraction": lambda n: {**n, "values": [(0.0, 0.99)]},
     "lemma4_gradient_step_modulus": lambda n: {**n, "inside_violations": 1},
+    "prop1_rdp_to_dp_minimum": lambda n: {**n, "cases": [("fig2", 1, 1.0, 0.5, -0.125, -0.124, 1.5)]},
     "thm4_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, -0.1, 1.01)]},
     "thm3_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, math.nan, 1.01)]},
     "erratum_prop1_proof_baseline": lambda n: {**n, "used": n["feldman"]},

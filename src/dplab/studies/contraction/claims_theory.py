@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.accounting.conversions import log_delta_from_rdp_mironov_with_order
 from dplab.accounting.hockey_stick import laplace_hockey_stick
 from dplab.report.claims import ClaimRule, Numbers
 from dplab.studies.contraction.claims_common import artifact_path, erratum_if
-from dplab.theory.contraction import gradient_step_lipschitz, lemma4_modulus_as_printed
+from dplab.studies.contraction.curves import gaussian_setting
+from dplab.theory.contraction import gradient_step_lipschitz, kappa_prop1, lemma4_modulus_as_printed, log_delta_prop1
 
 __all__ = ["LEMMA4_GRID", "LEMMA_RULES", "THRESHOLD_RULES", "UNCONSTRAINED_SHIFTS"]
 
@@ -30,6 +32,12 @@ LIPSCHITZ_SLACK = 1e-12
 #: Theorem 3's corollary: delta must vanish exactly from a user's threshold on; thresholds compared to this slack.
 THRESHOLD_SLACK = 1e-12
 
+#: Eq. (27): the closed form and the minimum of eq. (26) over a grid of orders agree to this relative error (the grid
+#: step 1e-3 in alpha moves the minimum by about kappa 1e-6 / 4).
+MINIMUM_TOLERANCE = 1e-4
+#: Eq. (26): the orders alpha searched (1 to 1000 in steps of 1e-3) and the epsilons at which delta is compared.
+PROP1_ORDERS = (1.0, 1000.0, 1e-3)
+PROP1_EPSILONS = (0.5, 1.0, 2.0, 3.0)
 #: Mean gaps |m1 - m2| (Laplace scale v = 1) for the additive Laplace kernel on R, at epsilon 0 and 1.
 UNCONSTRAINED_SHIFTS = (1.0, 10.0, 60.0)
 UNCONSTRAINED_EPSILONS = (0.0, 1.0)
@@ -248,6 +256,52 @@ def evidence_lemma4(numbers: Numbers) -> str:
     )
 
 
+# ------------------------------------------------------------------------------------- Prop. 1, eqs. (26)-(27)
+
+
+def measure_prop1_minimum(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """At each user of Figs. 2-3 and each epsilon > kappa: eq. (27)'s closed form against the minimum of eq. (26),
+    (alpha - 1)(kappa alpha - eps) over a grid of orders (the library's Mironov conversion of the RDP curve
+    kappa alpha), and the minimising order against alpha* = (eps + kappa)/(2 kappa)."""
+    orders = np.arange(*PROP1_ORDERS)
+    cases, skipped = [], 0
+    for name in ("fig2", "fig3"):
+        curve = config["figures"][name]
+        setting = gaussian_setting(curve)
+        for i in curve["positions"]:
+            kappa = float(kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i))
+            for eps in PROP1_EPSILONS:
+                if eps <= kappa:
+                    skipped += 1
+                    continue
+                numeric = log_delta_from_rdp_mironov_with_order(eps, orders, kappa * orders)
+                closed = float(log_delta_prop1(eps, kappa=kappa))
+                cases.append((name, int(i), eps, kappa, closed, float(numeric.value), float(numeric.order)))
+    return {"cases": cases, "skipped": skipped}
+
+
+def _relative_gap(closed: float, numeric: float) -> float:
+    return abs(numeric - closed) / abs(closed)
+
+
+def verdict_prop1_minimum(numbers: Numbers) -> str:
+    worst = max(_relative_gap(closed, numeric) for *_, closed, numeric, _ in numbers["cases"])
+    return "holds" if worst <= MINIMUM_TOLERANCE else "fails"
+
+
+def evidence_prop1_minimum(numbers: Numbers) -> str:
+    cases = numbers["cases"]
+    worst = max(cases, key=lambda c: _relative_gap(c[4], c[5]))
+    name, i, eps, kappa, closed, numeric, order = worst
+    order_gap = max(abs(c[6] - (c[2] + c[3]) / (2 * c[3])) for c in cases)
+    return (
+        f"{len(cases)} (user, eps) cases of Figs. 2-3 with eps > kappa ({numbers['skipped']} with eps <= kappa left "
+        f"out: there alpha* <= 1): largest relative gap of log delta {_relative_gap(closed, numeric):.2e} ({name} "
+        f"i={i}, eps={eps:g}, kappa={kappa:.4g}: closed {closed:.6f} vs minimum {numeric:.6f}); largest |argmin "
+        f"order - alpha*| = {order_gap:.2e}"
+    )
+
+
 # ------------------------------------------------------------------------------------- eq. (3)
 
 
@@ -377,6 +431,20 @@ LEMMA_RULES = (
         measure_lemma4,
         verdict_lemma4,
         evidence_lemma4,
+    ),
+    ClaimRule(
+        "prop1_rdp_to_dp_minimum",
+        "Proof of Prop. 1, eqs. (26)-(27)",
+        "inf over alpha > 1 of exp(-(alpha - 1)(eps - kappa alpha)) is exp(-(eps - kappa)^2/(4 kappa)), attained at "
+        "alpha* = (eps + kappa)/(2 kappa), for eps > kappa",
+        artifact_path("fig2"),
+        (),
+        f"holds if the closed form and the minimum over orders alpha in [{PROP1_ORDERS[0]:g}, {PROP1_ORDERS[1]:g}] "
+        f"(step {PROP1_ORDERS[2]:g}) agree to a relative {MINIMUM_TOLERANCE:g} in log delta at every user of Figs. 2-3 "
+        f"and eps in {{{', '.join(f'{e:g}' for e in PROP1_EPSILONS)}}} above kappa, fails otherwise",
+        measure_prop1_minimum,
+        verdict_prop1_minimum,
+        evidence_prop1_minimum,
     ),
     ClaimRule(
         "erratum_eq3_missing_square",
