@@ -352,6 +352,8 @@ CONTRACTION = dict(L=1.0, M=1.0, diameter=2.0, lr=0.1, n=10, i=3)
 THEORY = {
     "contraction.contraction_modulus": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
     "contraction.epsilon_prop1": E(delta=1e-5, kappa=1.0, kinds={"delta": "prob01"}),
+    "contraction.gradient_step_lipschitz": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
+    "contraction.lemma4_modulus_as_printed": E(lr=0.1, beta_smooth=1.0, rho=0.5, kinds={"rho": "nonneg"}),
     "contraction.kappa_prop1": E(L=1.0, sigma=1.0, M=1.0, n=10, i=3, kinds={"L": "nonneg", "M": "nonneg"}),
     "contraction.log_delta_prop1": E(epsilon=0.5, kappa=1.0),
     "contraction.log_delta_thm3": E(
@@ -1149,7 +1151,15 @@ AUDIT = {
         kinds={"means": "real"},
         shapes={"means": [np.zeros((2, 2))]},
     ),
+    "quadrature.gaussian_renyi_quadrature": E(order=2.0, shift=1.0, scale=1.0, kinds={"order": "order"}),
+    "quadrature.hockey_stick_integral": E(
+        p=lambda t: 0.5 * (abs(t) <= 1), q=lambda t: 0.5 * (abs(t - 0.5) <= 1), epsilon=0.5, support=(-2.0, 2.0)
+    ),
+    "quadrature.projected_gaussian_hockey_stick_quadrature": E(
+        epsilon=0.5, y1=0.0, y2=1.0, diameter=1.0, scale=1.0, kinds={"y1": "real", "y2": "real"}
+    ),
     "grid.linear_loss_psi": E(lr=0.1),
+    "grid.strongly_convex_loss_psi": E(lr=0.1, curvature=0.5, kinds={"curvature": "pos"}),
     "grid.pnsgd_output_laws": E(
         grid=GRID,
         y0=0.0,

@@ -25,6 +25,7 @@ from dplab.audit.grid import (
     point_mass,
     privacy_loss_bound,
     propagate,
+    strongly_convex_loss_psi,
 )
 from dplab.audit.instances import audit_instance
 
@@ -188,6 +189,36 @@ def test_first_step_is_exact_from_off_grid_start():
     assert p[0] == pytest.approx(scipy.stats.norm.cdf((0.0 - mean) / s), rel=1e-12)
     assert p[-1] == pytest.approx(scipy.stats.norm.sf((1.0 - mean) / s), rel=1e-12)
     assert p[4] == pytest.approx(np.diff(scipy.stats.norm.cdf((grid.edges[3:5] - mean) / s))[0], rel=1e-10)
+
+
+def test_strongly_convex_psi_is_the_gradient_step_of_its_loss():
+    """psi_x(y) = y - lr d/dy [c y^2/2 + x y], the derivative by central differences; Lipschitz 1 - lr c."""
+    lr, c = 0.7, 0.24 / 0.7
+    y = np.linspace(-0.5, 0.5, 11)
+    for x in (-0.8, 0.0, 0.8):
+        loss = lambda t, x=x: c * t**2 / 2 + x * t  # noqa: E731
+        gradient = (loss(y + 1e-6) - loss(y - 1e-6)) / 2e-6
+        assert strongly_convex_loss_psi(lr, c)(y, x) == pytest.approx(y - lr * gradient, abs=1e-8)
+    slopes = np.diff(strongly_convex_loss_psi(lr, c)(y, 0.3)) / np.diff(y)
+    assert slopes == pytest.approx(np.full(10, 0.76), rel=1e-12)
+
+
+def test_strongly_convex_chain_matches_a_plain_simulation():
+    """10 steps of Pi_[-0.5, 0.5]((1 - lr c) y - lr x + lr Z), Z ~ N(0, 1): the grid's atoms and a central cell
+    against 400k plain-numpy runs (5-sigma binomial bands)."""
+    lr, c, a, b = 0.7, 0.24 / 0.7, -0.5, 0.5
+    data = np.array([0.8, -0.8, 0.0, 0.8, 0.0, -0.8, 0.8, 0.8, 0.0, -0.8])
+    grid = UniformGrid(a, b, 200)
+    p, _ = pnsgd_output_laws(
+        grid, y0=b, data=data, data_prime=data, lr=lr, scale=1.0, noise="gaussian", psi=strongly_convex_loss_psi(lr, c)
+    )
+    rng = np.random.default_rng(11)
+    y, m = np.full(400_000, b), 400_000
+    for x in data:
+        y = np.clip((1 - lr * c) * y - lr * x + lr * rng.standard_normal(m), a, b)
+    for k, hits in ((0, y <= a), (grid.size - 1, y >= b), (101, (y > grid.edges[100]) & (y < grid.edges[101]))):
+        band = 5 * np.sqrt(p[k] * (1 - p[k]) / m) + 2e-3 * p[k]  # plus the grid's cell-centre approximation
+        assert abs(hits.mean() - p[k]) <= band
 
 
 def test_kernels_are_reused_for_repeated_records():

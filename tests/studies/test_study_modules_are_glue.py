@@ -14,10 +14,7 @@ FORBIDDEN = ("scipy.special", "scipy.integrate")
 
 #: Modules that still import a forbidden package, each with the reason it is not fixed yet.  Remove an entry as soon
 #: as its module is fixed (``test_allowlist_is_not_stale`` fails otherwise).
-ALLOWED = {
-    "contraction/lemmas.py": "quadrature references of Lemmas 1-2 (Asoodeh et al. 2020); the contraction study is "
-    "outside the branch that added this test (issue #14: to move into dplab.audit or dplab.theory)",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def forbidden_imports(source: str) -> list[str]:

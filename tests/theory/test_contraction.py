@@ -15,7 +15,9 @@ from dplab.accounting.inversion import epsilon_for_delta
 from dplab.theory.contraction import (
     contraction_modulus,
     epsilon_prop1,
+    gradient_step_lipschitz,
     kappa_prop1,
+    lemma4_modulus_as_printed,
     log_delta_prop1,
     log_delta_thm3,
     log_delta_thm4,
@@ -51,6 +53,73 @@ def test_contraction_modulus_is_the_lipschitz_constant_of_a_quadratic_gradient_s
         curvatures = np.linspace(rho, beta, 1001)
         worst = np.max(np.abs(1 - lr * curvatures))
         assert worst <= contraction_modulus(lr=lr, beta_smooth=beta, rho=rho) + 1e-12
+
+
+def _spectral_lipschitz(lr: float, eigenvalues: np.ndarray, rng: np.random.Generator) -> float:
+    """Lipschitz constant of a ↦ a − lr A a for A = Q diag(eigenvalues) Qᵀ (Q random orthogonal), from the spectral
+    norm of I − lr A computed by numpy (an independent route to max |1 − lr λ|)."""
+    q, _ = np.linalg.qr(rng.standard_normal((eigenvalues.size, eigenvalues.size)))
+    hessian = q @ np.diag(eigenvalues) @ q.T
+    return float(np.linalg.norm(np.eye(eigenvalues.size) - lr * hessian, 2))
+
+
+@pytest.mark.parametrize(
+    ("lr", "beta", "rho"), [(0.5, 1.0, 0.2), (1.2, 1.0, 0.5), (0.1, 3.0, 3.0), (1.9, 1.0, 0.0), (3.0, 1.0, 0.25)]
+)
+def test_gradient_step_lipschitz_is_the_spectral_norm_of_the_worst_quadratic(lr, beta, rho) -> None:
+    """Quadratics with Hessian eigenvalues spread over [rho, beta] (end points included): the spectral norm of
+    I - lr H never exceeds the closed form and equals it when both end points are eigenvalues."""
+    rng = np.random.default_rng(7)
+    exact = gradient_step_lipschitz(lr=lr, beta_smooth=beta, rho=rho)
+    for _ in range(20):
+        inner = rng.uniform(rho, beta, size=3)
+        assert _spectral_lipschitz(lr, inner, rng) <= exact + 1e-12
+    assert _spectral_lipschitz(lr, np.array([rho, beta, (rho + beta) / 2]), rng) == pytest.approx(exact, rel=1e-12)
+
+
+def test_gradient_step_lipschitz_bounds_a_non_quadratic_step() -> None:
+    """f(a) = rho a²/2 + (beta - rho) log cosh(a) has f'' = rho + (beta - rho) sech²(a) in (rho, beta]: the
+    largest finite-difference slope of psi(a) = a - lr f'(a) stays below the closed form and reaches it within 1e-6
+    when the extreme curvature beta (at a = 0) decides."""
+    beta, rho, lr = 1.0, 0.2, 1.8  # |1 - lr beta| = 0.8 > |1 - lr rho| = 0.64
+    a = np.linspace(-8.0, 8.0, 400_001)
+    psi = a - lr * (rho * a + (beta - rho) * np.tanh(a))
+    slopes = np.abs(np.diff(psi) / np.diff(a))
+    exact = gradient_step_lipschitz(lr=lr, beta_smooth=beta, rho=rho)
+    assert slopes.max() <= exact + 1e-12
+    assert slopes.max() == pytest.approx(exact, abs=1e-6)
+
+
+def test_lemma4_modulus_bounds_the_step_exactly_below_two_over_beta_plus_rho() -> None:
+    """Lemma 4: M >= max |1 - lr lambda| for lr <= 2/(beta + rho) (equality at the end, and for rho = 0), and M is
+    smaller beyond it (rho > 0): the identity M² - (1 - lr rho)² = lr rho² (2/(beta + rho) - lr)."""
+    for beta, rho in [(1.0, 0.2), (0.5, 0.5), (2.0, 0.1)]:
+        limit = 2.0 / (beta + rho)
+        for factor in (0.1, 0.5, 0.9, 0.999):
+            lr = factor * limit
+            assert lemma4_modulus_as_printed(lr=lr, beta_smooth=beta, rho=rho) >= gradient_step_lipschitz(
+                lr=lr, beta_smooth=beta, rho=rho
+            )
+        at_limit = (lemma4_modulus_as_printed(lr=limit, beta_smooth=beta, rho=rho), (beta - rho) / (beta + rho))
+        assert at_limit[0] == pytest.approx(at_limit[1], abs=1e-12)
+        for factor in (1.01, 1.5):
+            lr = factor * limit
+            printed = lemma4_modulus_as_printed(lr=lr, beta_smooth=beta, rho=rho)
+            exact = gradient_step_lipschitz(lr=lr, beta_smooth=beta, rho=rho)
+            assert math.isnan(printed) or printed < exact
+            if not math.isnan(printed):
+                assert printed**2 - (1 - lr * rho) ** 2 == pytest.approx(lr * rho**2 * (limit - lr), abs=1e-12)
+    assert (
+        lemma4_modulus_as_printed(lr=1.5, beta_smooth=1.0, rho=0.0)
+        == 1.0
+        == gradient_step_lipschitz(lr=1.5, beta_smooth=1.0, rho=0.0)
+    )
+    assert math.isnan(lemma4_modulus_as_printed(lr=10.0, beta_smooth=1.0, rho=1.0))  # 1 - 2 lr beta rho/(beta+rho) < 0
+
+
+def test_gradient_step_lipschitz_needs_rho_at_most_beta() -> None:
+    with pytest.raises(ValueError, match="rho"):
+        gradient_step_lipschitz(lr=0.7, beta_smooth=0.3, rho=0.4)  # the Fig. 3 caption's values: no such function
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ Submodules:
     auditor     audit_samplers: event selection on half the samples, Clopper–Pearson bound on the other half
     accountant_check  check_dpsgd_accountant: dp_accounting's DP-SGD bounds against the engine's own sampler
     montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (eq. (7) of Asoodeh et al. 2020)
+    quadrature  hockey-stick and Rényi divergences of 1-D laws by numerical integration (closed-form references)
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ __all__ = [
     "point_mass",
     "privacy_loss_bound",
     "propagate",
+    "strongly_convex_loss_psi",
 ]
 
 GradientStep = Callable[[np.ndarray, float], np.ndarray]
@@ -186,6 +187,23 @@ def linear_loss_psi(lr: float) -> GradientStep:
 
     def psi(y: np.ndarray, x: float) -> np.ndarray:
         return np.asarray(y, dtype=np.float64) - lr * x
+
+    return psi
+
+
+def strongly_convex_loss_psi(lr: float, curvature: float) -> GradientStep:
+    """Gradient-step map of the loss ℓ(y, x) = curvature·y²/2 + x·y: ψ_x(y) = (1 − lr·curvature)·y − lr·x.
+
+    The loss is ρ-strongly convex and β-smooth with ρ = β = curvature, so the step is |1 − lr·curvature|-Lipschitz
+    and Lemma 4 of Asoodeh et al. (2020) gives M = √(1 − lr·curvature); on [a, b] with |x| <= L_x its gradient is
+    bounded by curvature·max(|a|, |b|) + L_x.  With the records of :mod:`dplab.audit.instances` (x ∈ {−L_x, 0, L_x})
+    it audits Theorem 4 with M < 1.
+    """
+    lr = positive_finite("lr", lr)
+    curvature = positive_finite("curvature", curvature)
+
+    def psi(y: np.ndarray, x: float) -> np.ndarray:
+        return (1.0 - lr * curvature) * np.asarray(y, dtype=np.float64) - lr * x
 
     return psi
 

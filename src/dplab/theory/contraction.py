@@ -37,7 +37,9 @@ from dplab.numerics import log1mexp
 __all__ = [
     "contraction_modulus",
     "epsilon_prop1",
+    "gradient_step_lipschitz",
     "kappa_prop1",
+    "lemma4_modulus_as_printed",
     "log_delta_prop1",
     "log_delta_thm3",
     "log_delta_thm4",
@@ -80,6 +82,17 @@ def _normalised_gaps(
 # ----------------------------------------------------------------------------------------------- Lemma 4
 
 
+def lemma4_modulus_as_printed(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike) -> float | np.ndarray:
+    """M = √(1 − 2 η β ρ / (β + ρ)) of eq. (14) at any step size η > 0, without Lemma 4's condition
+    η < 2/(β + ρ) (to see where the lemma's constant stops bounding the gradient step); NaN where
+    2 η β ρ / (β + ρ) > 1 (no real square root, possible only for η > 2/(β + ρ))."""
+    lr_a = as_positive_array(lr, "lr")
+    beta = as_positive_array(beta_smooth, "beta_smooth")
+    rho_a = as_non_negative_array(rho, "rho")
+    square = 1.0 - 2.0 * lr_a * beta * rho_a / (beta + rho_a)
+    return scalar_or_array(np.sqrt(np.where(square >= 0, square, np.nan)))
+
+
 def contraction_modulus(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike) -> float | np.ndarray:
     """M = √(1 − 2 η β ρ / (β + ρ))  (eq. (14); Lemma 4, from Bubeck 2015 Thm 3.12): the Lipschitz constant of the
     gradient step y ↦ y − η∇ℓ(y) for a β-smooth, ρ-strongly convex loss, valid for η < 2/(β + ρ).
@@ -92,7 +105,23 @@ def contraction_modulus(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike
     rho_a = as_non_negative_array(rho, "rho")
     limit = 2.0 / (beta + rho_a)
     require(lr_a < limit, "lr", lr_a, f"lr < 2/(beta_smooth+rho) = {np.array2string(np.asarray(limit), precision=4)}")
-    return scalar_or_array(np.sqrt(1.0 - 2.0 * lr_a * beta * rho_a / (beta + rho_a)))
+    return lemma4_modulus_as_printed(lr=lr_a, beta_smooth=beta, rho=rho_a)
+
+
+def gradient_step_lipschitz(*, lr: ArrayLike, beta_smooth: ArrayLike, rho: ArrayLike) -> float | np.ndarray:
+    """max(|1 − η ρ|, |1 − η β|): the smallest constant that bounds the Lipschitz constant of ψ(a) = a − η∇f(a)
+    for every β-smooth, ρ-strongly convex f (ρ <= β), at any step size η > 0 (the exact value Lemma 4 bounds).
+
+    Why: for twice-differentiable f, ψ(x) − ψ(y) = (I − η H)(x − y) with H = ∫_0^1 ∇²f(y + t(x − y)) dt, whose
+    eigenvalues lie in [ρ, β], so ‖ψ(x) − ψ(y)‖ <= max_{λ∈[ρ,β]} |1 − η λ| ‖x − y‖ (the maximum of a convex function
+    of λ sits at an end point); the quadratic f(a) = aᵀ diag(ρ, β) a / 2 attains it.  Lemma 4's M is at least this
+    value exactly when η <= 2/(β + ρ): M² − (1 − η ρ)² = η ρ² (2/(β + ρ) − η), and the same with ρ and β exchanged.
+    """
+    lr_a = as_positive_array(lr, "lr")
+    beta = as_positive_array(beta_smooth, "beta_smooth")
+    rho_a = as_non_negative_array(rho, "rho")
+    require(rho_a <= beta, "rho", rho_a, "rho <= beta_smooth (a rho-strongly convex, beta-smooth function)")
+    return scalar_or_array(np.maximum(np.abs(1.0 - lr_a * rho_a), np.abs(1.0 - lr_a * beta)))
 
 
 # ----------------------------------------------------------------------------------------------- Theorem 3

@@ -177,6 +177,45 @@ def _simulated_bin_counts(
     return counts
 
 
+def _position_mc_rows(
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    laws: Mapping[str, np.ndarray],
+    name: str,
+    i: int,
+    generator: torch.Generator,
+) -> pd.DataFrame:
+    """The Monte-Carlo rows of instance ``name`` at position i: events fixed from the grid laws, ``samples`` outputs
+    simulated on each dataset, the Clopper-Pearson lower bound on delta at every epsilon of the sweep."""
+    grid = _grid(audit, setting)
+    a, b = setting["interval"]
+    eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
+    mc = audit["monte_carlo"]
+    instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
+    p, q = laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")]
+    counts_p = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data, generator)
+    counts_q = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data_prime, generator)
+    events = event_from_laws(p, q, eps).astype(np.int64)  # (n_epsilon, bins), fixed before sampling
+    m = mc["samples"]
+    bound = hockey_stick_lower_bound_from_counts(
+        events @ counts_p, m, events @ counts_q, m, epsilon=eps, alpha=mc["alpha"]
+    )
+    return pd.DataFrame(
+        {
+            "i": i,
+            "instance": name,
+            "epsilon": eps,
+            "mc_lower": bound.lower,
+            "mc_estimate": bound.estimate,
+            "p_lower": bound.p_lower,
+            "q_upper": bound.q_upper,
+            "samples": m,
+            "alpha": mc["alpha"],
+            "delta_grid": discrete_hockey_stick(p, q, eps),
+        }
+    )
+
+
 def monte_carlo_audit(
     audit: Mapping[str, Any],
     setting: Mapping[str, Any],
@@ -197,41 +236,12 @@ def monte_carlo_audit(
     max(0, P_lo - e^eps Q_hi) at level 1 - alpha is reported with the point estimate.
     Columns: ``i, instance, epsilon, mc_lower, mc_estimate, p_lower, q_upper, samples, alpha, delta_grid``.
     """
-    grid = _grid(audit, setting)
-    a, b = setting["interval"]
-    eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
-    alpha = audit["monte_carlo"]["alpha"]
     worst = worst_instances(grid_frame)
     chosen = sorted(worst) if positions is None else sorted(int(i) for i in positions)
     frames = []
     for i in progress(chosen):
-        name = worst[i]
         generator = torch.Generator().manual_seed(derive_seed(seed, "position", i))
-        instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
-        p, q = laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")]
-        counts_p = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data, generator)
-        counts_q = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data_prime, generator)
-        events = event_from_laws(p, q, eps)  # (n_epsilon, bins), fixed before sampling
-        m = audit["monte_carlo"]["samples"]
-        bound = hockey_stick_lower_bound_from_counts(
-            events.astype(np.int64) @ counts_p, m, events.astype(np.int64) @ counts_q, m, epsilon=eps, alpha=alpha
-        )
-        frames.append(
-            pd.DataFrame(
-                {
-                    "i": i,
-                    "instance": name,
-                    "epsilon": eps,
-                    "mc_lower": bound.lower,
-                    "mc_estimate": bound.estimate,
-                    "p_lower": bound.p_lower,
-                    "q_upper": bound.q_upper,
-                    "samples": m,
-                    "alpha": alpha,
-                    "delta_grid": discrete_hockey_stick(p, q, eps),
-                }
-            )
-        )
+        frames.append(_position_mc_rows(audit, setting, laws, worst[i], i, generator))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -257,6 +267,55 @@ def theorem_bounds(audit: Mapping[str, Any], setting: Mapping[str, Any], i: int,
     }
 
 
+#: The columns of the merged audit frame, in order (``mc_minus_grid`` is appended).
+MERGED_COLUMNS = [
+    "config",
+    "noise",
+    "diameter",
+    "scale",
+    "i",
+    "epsilon",
+    "theorem",
+    "bound_theorem",
+    "bound_prop1",
+    "delta_grid",
+    "grid_instance",
+    "max_privacy_loss",
+    "mc_lower",
+    "mc_estimate",
+    "p_lower",
+    "q_upper",
+    "mc_instance",
+    "delta_grid_mc_instance",
+    "samples",
+    "alpha",
+]
+
+
+def _merged_configuration(
+    audit: Mapping[str, Any], name: str, setting: Mapping[str, Any], grid_frame: pd.DataFrame, mc: pd.DataFrame
+) -> pd.DataFrame:
+    """One configuration's rows: the worst grid delta per (i, epsilon) with its instance, the Monte-Carlo rows
+    and the theorems' bounds (:func:`theorem_bounds`), led by the configuration's identity columns."""
+    worst = grid_frame.sort_values(["delta_grid", "instance"], ascending=[False, True])
+    worst = worst.groupby(["i", "epsilon"], sort=True).head(1).rename(columns={"instance": "grid_instance"})
+    mc = mc.rename(columns={"instance": "mc_instance", "delta_grid": "delta_grid_mc_instance"})
+    merged = worst.merge(mc, on=["i", "epsilon"], how="left").sort_values(["i", "epsilon"])
+    parts = []
+    for i, part in merged.groupby("i", sort=False):
+        part = part.copy()
+        for key, value in theorem_bounds(audit, setting, int(i), part["epsilon"].to_numpy()).items():
+            part[key] = value
+        parts.append(part)
+    merged = pd.concat(parts, ignore_index=True)
+    a, b = setting["interval"]
+    merged.insert(0, "config", name)
+    merged.insert(1, "noise", setting["noise"])
+    merged.insert(2, "diameter", b - a)
+    merged.insert(3, "scale", setting["scale"])
+    return merged
+
+
 def merge_audit(
     audit: Mapping[str, Any],
     settings: Mapping[str, Mapping[str, Any]],
@@ -264,49 +323,8 @@ def merge_audit(
     mcs: Mapping[str, pd.DataFrame],
 ) -> pd.DataFrame:
     """One row per (configuration, i, epsilon): bounds, worst grid delta (and its instance), Monte-Carlo bound."""
-    frames = []
-    for name, setting in settings.items():
-        grid_frame = grids[name]
-        worst = grid_frame.sort_values(["delta_grid", "instance"], ascending=[False, True])
-        worst = worst.groupby(["i", "epsilon"], sort=True).head(1).rename(columns={"instance": "grid_instance"})
-        mc = mcs[name].rename(columns={"instance": "mc_instance", "delta_grid": "delta_grid_mc_instance"})
-        merged = worst.merge(mc, on=["i", "epsilon"], how="left").sort_values(["i", "epsilon"])
-        parts = []
-        for i, part in merged.groupby("i", sort=False):
-            part = part.copy()
-            for key, value in theorem_bounds(audit, setting, int(i), part["epsilon"].to_numpy()).items():
-                part[key] = value
-            parts.append(part)
-        merged = pd.concat(parts, ignore_index=True)
-        a, b = setting["interval"]
-        merged.insert(0, "config", name)
-        merged.insert(1, "noise", setting["noise"])
-        merged.insert(2, "diameter", b - a)
-        merged.insert(3, "scale", setting["scale"])
-        frames.append(merged)
-    columns = [
-        "config",
-        "noise",
-        "diameter",
-        "scale",
-        "i",
-        "epsilon",
-        "theorem",
-        "bound_theorem",
-        "bound_prop1",
-        "delta_grid",
-        "grid_instance",
-        "max_privacy_loss",
-        "mc_lower",
-        "mc_estimate",
-        "p_lower",
-        "q_upper",
-        "mc_instance",
-        "delta_grid_mc_instance",
-        "samples",
-        "alpha",
-    ]
-    frame = pd.concat(frames, ignore_index=True)[columns]
+    frames = [_merged_configuration(audit, name, setting, grids[name], mcs[name]) for name, setting in settings.items()]
+    frame = pd.concat(frames, ignore_index=True)[MERGED_COLUMNS]
     frame["mc_minus_grid"] = frame["mc_lower"] - frame["delta_grid_mc_instance"]
     return frame.sort_values(["config", "i", "epsilon"], ignore_index=True)
 

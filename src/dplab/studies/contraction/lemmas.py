@@ -7,22 +7,24 @@ E_gamma over pairs of starting points of the projected kernel.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from dp_accounting.pld.privacy_loss_mechanism import GaussianPrivacyLoss, LaplacePrivacyLoss
-from scipy import integrate, stats
+from scipy import stats
 
 from dplab.accounting.hockey_stick import gaussian_hockey_stick, laplace_hockey_stick
+from dplab.audit.quadrature import (
+    gaussian_renyi_quadrature,
+    hockey_stick_integral,
+    projected_gaussian_hockey_stick_quadrature,
+)
 from dplab.theory.contraction import log_projected_gaussian_contraction_exact
 
 __all__ = [
-    "hockey_stick_integral",
     "lemma_rows",
-    "projected_pair_hockey_stick",
     "theorem2_rows",
     "renyi_rows",
     "lemma_table",
@@ -31,13 +33,6 @@ __all__ = [
 
 LEMMA_POINTS = ((0.0, 1.0, 1.0), (0.5, 2.0, 1.0), (1.0, 3.0, 0.5), (2.0, 0.5, 2.0), (0.25, 1.0, 2.0))
 THEOREM2_POINTS = ((0.0, 1.0), (1.0, 1.0), (0.5, 2.0), (1.0, 4.0))
-
-
-def hockey_stick_integral(p, q, epsilon: float, support: tuple[float, float]) -> float:
-    """int [p(t) - e^eps q(t)]_+ dt by adaptive quadrature (the definition, eq. (6))."""
-    gamma = np.exp(epsilon)
-    value, _ = integrate.quad(lambda t: max(p(t) - gamma * q(t), 0.0), *support, limit=400, points=[0.0])
-    return value
 
 
 def lemma_rows() -> list[dict[str, object]]:
@@ -79,22 +74,6 @@ def lemma_rows() -> list[dict[str, object]]:
     return rows
 
 
-def projected_pair_hockey_stick(epsilon: float, y1: float, y2: float, *, diameter: float, scale: float) -> float:
-    """E_gamma(K(y1) || K(y2)) for K(y) = law of Pi_[0,D](y + N(0, scale^2)): atoms at 0 and D plus the
-    interior density, integrated numerically (independent of the closed form)."""
-    gamma = np.exp(epsilon)
-    p_lo, q_lo = stats.norm.cdf(-y1 / scale), stats.norm.cdf(-y2 / scale)
-    p_hi, q_hi = stats.norm.sf((diameter - y1) / scale), stats.norm.sf((diameter - y2) / scale)
-    norm = 1.0 / (scale * math.sqrt(2.0 * math.pi))
-
-    def excess(t: float) -> float:
-        p = norm * math.exp(-0.5 * ((t - y1) / scale) ** 2)
-        return max(p - gamma * norm * math.exp(-0.5 * ((t - y2) / scale) ** 2), 0.0)
-
-    interior, _ = integrate.quad(excess, 0.0, diameter)
-    return max(p_lo - gamma * q_lo, 0.0) + max(p_hi - gamma * q_hi, 0.0) + interior
-
-
 def theorem2_rows(n_points: int = 21) -> list[dict[str, object]]:
     """Theorem 2: eta_gamma(K) = sup_{y1,y2} E_gamma(K(y1)||K(y2)) for the projected Gaussian kernel, computed by
     brute force over a grid of pairs, against our closed form at the endpoints and the paper's bound theta(D/s)."""
@@ -102,7 +81,9 @@ def theorem2_rows(n_points: int = 21) -> list[dict[str, object]]:
     for epsilon, diameter in THEOREM2_POINTS:
         starts = np.linspace(0.0, diameter, n_points)
         brute = max(
-            projected_pair_hockey_stick(epsilon, y1, y2, diameter=diameter, scale=1.0) for y1 in starts for y2 in starts
+            projected_gaussian_hockey_stick_quadrature(epsilon, y1, y2, diameter=diameter, scale=1.0)
+            for y1 in starts
+            for y2 in starts
         )
         exact = float(np.exp(log_projected_gaussian_contraction_exact(epsilon, diameter=diameter, scale=1.0)))
         bound = float(gaussian_hockey_stick(epsilon, diameter))
@@ -145,16 +126,8 @@ def renyi_rows() -> list[dict[str, object]]:
     alpha Delta^2/(2 sigma^2): the form eq. (3) needs (the paper prints the distance unsquared)."""
     rows = []
     for order, shift, scale in RENYI_POINTS:
-        p, q = stats.norm(loc=shift, scale=scale), stats.norm(loc=0.0, scale=scale)
-        integral, _ = integrate.quad(
-            lambda t: np.exp(order * p.logpdf(t) + (1 - order) * q.logpdf(t)),
-            -60 * scale,
-            60 * scale + shift,
-            points=[0.0, shift],
-            limit=400,
-        )
         closed = order * shift**2 / (2 * scale**2)
-        numeric = float(np.log(integral) / (order - 1))
+        numeric = gaussian_renyi_quadrature(order, shift, scale)
         rows.append(
             {
                 "check": "renyi_gaussian",

@@ -40,12 +40,44 @@ __all__ = [
 ]
 
 FEATURE_BOUND = 1.0
+#: The arrays of a dataset that training reads (``X``, ``y`` stored as ``X_train``, ``y_train``).
+DATA_KEYS = ("X", "y", "X_test", "y_test")
 EPSILON_SEARCH_LIMIT = 1e9  # the inversion widens its bracket up to here: certified epsilons above 100 are computed
 
 
 def domain(noise: str, radius: float, d: int):
     """The constraint set: an l2 ball of radius R for Gaussian noise, the interval [-R, R] for Laplace (1-D)."""
     return Ball(radius) if noise == "gaussian" else Interval(-radius, radius)
+
+
+def _pnsgd_config(noise: str, lr: float, scale: float, projection) -> NoisyGradientConfig:
+    """One pass of single-record PNSGD steps with ``noise`` at ``scale`` (no noise at scale 0), projected."""
+    return NoisyGradientConfig(
+        lr=lr,
+        noise=noise if scale > 0 else "none",
+        noise_scale=scale,
+        clip_norm=None,
+        projection=projection,
+        sampling="single_pass",
+        batch_size=1,
+    )
+
+
+def _run_summary(W: torch.Tensor, loss, data: Mapping[str, torch.Tensor], best_risk: float) -> dict[str, float]:
+    """Mean, standard deviation and standard error over the runs ``W`` (one row per run) of the excess empirical
+    risk F(W) - min_K F and of the test loss, and the mean test accuracy."""
+    runs = W.shape[0]
+    excess = (empirical_risk(loss, W, data["X"], data["y"]) - best_risk).numpy()
+    test_loss = empirical_risk(loss, W, data["X_test"], data["y_test"]).numpy()
+    accuracy = ((data["X_test"] @ W.T).T * data["y_test"] > 0).double().mean(dim=1).numpy()
+    return {
+        "excess_risk_mean": excess.mean(),
+        "excess_risk_sd": excess.std(ddof=1),
+        "excess_risk_se": excess.std(ddof=1) / np.sqrt(runs),
+        "test_loss_mean": test_loss.mean(),
+        "test_loss_se": test_loss.std(ddof=1) / np.sqrt(runs),
+        "test_accuracy_mean": accuracy.mean(),
+    }
 
 
 def train_utility(
@@ -62,51 +94,22 @@ def train_utility(
     F(Y_n) - min_K F and of the test loss, and the mean test accuracy.
     """
     loss = LogisticLoss()
-    X, y = torch.as_tensor(data["X_train"]), torch.as_tensor(data["y_train"])
-    X_test, y_test = torch.as_tensor(data["X_test"]), torch.as_tensor(data["y_test"])
-    n, d = X.shape
+    tensors = {key: torch.as_tensor(data[f"{key}_train" if key in ("X", "y") else key]) for key in DATA_KEYS}
+    n, d = tensors["X"].shape
     setting = utility[noise]
     projection = domain(noise, setting["radius"], d)
-    minimiser = projected_gradient_descent_minimiser(loss, X, y, projection)
-    best_risk = float(empirical_risk(loss, minimiser[None, :], X, y)[0])
+    minimiser = projected_gradient_descent_minimiser(loss, tensors["X"], tensors["y"], projection)
+    best_risk = float(empirical_risk(loss, minimiser[None, :], tensors["X"], tensors["y"])[0])
     generator = torch.Generator().manual_seed(seed)
     runs = utility["runs"]
+    start = torch.zeros(d, dtype=torch.float64)
     rows = []
     for lr in progress(utility["lrs"]):
         for scale in utility["noise_scales"]:
-            config = NoisyGradientConfig(
-                lr=lr,
-                noise=noise if scale > 0 else "none",
-                noise_scale=scale,
-                clip_norm=None,
-                projection=projection,
-                sampling="single_pass",
-                batch_size=1,
-            )
-            W = run_noisy_gradient(
-                config, loss, X, y, torch.zeros(d, dtype=torch.float64), runs=runs, generator=generator
-            )
-            excess = (empirical_risk(loss, W, X, y) - best_risk).numpy()
-            test_loss = empirical_risk(loss, W, X_test, y_test).numpy()
-            accuracy = ((X_test @ W.T).T * y_test > 0).double().mean(dim=1).numpy()
-            rows.append(
-                {
-                    "noise": noise,
-                    "n": n,
-                    "d": d,
-                    "radius": setting["radius"],
-                    "lr": lr,
-                    "noise_scale": scale,
-                    "runs": runs,
-                    "min_risk": best_risk,
-                    "excess_risk_mean": excess.mean(),
-                    "excess_risk_sd": excess.std(ddof=1),
-                    "excess_risk_se": excess.std(ddof=1) / np.sqrt(runs),
-                    "test_loss_mean": test_loss.mean(),
-                    "test_loss_se": test_loss.std(ddof=1) / np.sqrt(runs),
-                    "test_accuracy_mean": accuracy.mean(),
-                }
-            )
+            config = _pnsgd_config(noise, lr, scale, projection)
+            W = run_noisy_gradient(config, loss, tensors["X"], tensors["y"], start, runs=runs, generator=generator)
+            head = {"noise": noise, "n": n, "d": d, "radius": setting["radius"], "lr": lr, "noise_scale": scale}
+            rows.append({**head, "runs": runs, "min_risk": best_risk, **_run_summary(W, loss, tensors, best_risk)})
     return pd.DataFrame(rows)
 
 
