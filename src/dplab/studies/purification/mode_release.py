@@ -108,36 +108,72 @@ def _bisect_gap(success: Callable[[int], float], level: float) -> float:
     return float(hi)
 
 
+_SuccessCurve = Callable[[int], float]
+
+
+def _alg12_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """Algorithm 12 at ε_tot/2 (Theorem 6): its exact success at 𝒟₀ = ⌈g/2⌉."""
+    rule, bottom = _variant(method)
+    eps, size = params["epsilon_total"] / 2.0, 2**n_bits
+    return lambda g: pure_mode_release_success_probability(
+        0, math.ceil(g / 2), size, eps, delta_rule=rule, bottom=bottom
+    )
+
+
+def _distance_reference_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The unpurified release at (ε_tot, δ_ref): its pass probability at 𝒟₀ = ⌈g/2⌉."""
+    eps_tot, log_delta = params["epsilon_total"], math.log(params["reference_delta"])
+    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta))
+
+
+def _distance_uniform_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The unpurified release with the uniform ⊥: pass, or fail and draw the mode uniformly (probability 1/|X|)."""
+    eps_tot, size = params["epsilon_total"], 2**n_bits
+    log_delta = uniform_bottom_log_delta(eps_tot, size)
+    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
+
+
+def _gap_histogram(params: Mapping[str, Any], n_bits: int, layout: str, gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mode_histogram` at ``gap`` clipped to the mode count (larger gaps only lower the runner-up to 0)."""
+    n, share = params["n_records"], params["mode_share"]
+    return mode_histogram(n_bits, n, share, min(gap, round(share * n)), layout)
+
+
+def _report_noisy_max_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """Report-noisy-max at ε_tot, exact by quadrature; ½ at a tie."""
+    eps_tot = params["epsilon_total"]
+    return lambda g: (
+        report_noisy_max_success_probability(*_gap_histogram(params, n_bits, layout, g), eps_tot) if g > 0 else 0.5
+    )
+
+
+def _exponential_mechanism_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The exponential mechanism at ε_tot (score sensitivity 1): the mode's probability."""
+
+    def success(g: int) -> float:
+        counts = _counts(*_gap_histogram(params, n_bits, layout, g))
+        return float(np.exp(exponential_mechanism_log_probabilities(counts, params["epsilon_total"], 1.0)[0]))
+
+    return success
+
+
+#: Each method's exact P(output = f(D)) as a function of the gap, built from (method, bits, section, layout).
+SUCCESS_CURVES: dict[str, Callable[[str, int, Mapping[str, Any], str], _SuccessCurve]] = {
+    **dict.fromkeys(ALG12_VARIANTS, _alg12_success),
+    "distance_reference": _distance_reference_success,
+    "distance_uniform_bottom": _distance_uniform_success,
+    "report_noisy_max": _report_noisy_max_success,
+    "exponential_mechanism": _exponential_mechanism_success,
+}
+
+
 def _method_success(
     method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest"
 ) -> Callable[[int], float]:
     """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
-    eps_tot, n, share = params["epsilon_total"], params["n_records"], params["mode_share"]
-    size = 2**n_bits
-    if method in ALG12_VARIANTS:
-        rule, bottom = _variant(method)
-        return lambda g: pure_mode_release_success_probability(
-            0, math.ceil(g / 2), size, eps_tot / 2.0, delta_rule=rule, bottom=bottom
-        )
-    if method == "distance_reference":
-        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, math.log(params["reference_delta"])))
-    if method == "distance_uniform_bottom":
-        log_delta = uniform_bottom_log_delta(eps_tot, size)
-        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
-
-    def histogram(g: int) -> tuple[np.ndarray, np.ndarray]:
-        return mode_histogram(n_bits, n, share, min(g, round(share * n)), layout)
-
-    if method == "report_noisy_max":
-        return lambda g: report_noisy_max_success_probability(*histogram(g), eps_tot) if g > 0 else 0.5
-    if method == "exponential_mechanism":
-
-        def em(g: int) -> float:
-            values, mult = histogram(g)
-            return float(np.exp(exponential_mechanism_log_probabilities(_counts(values, mult), eps_tot, 1.0)[0]))
-
-        return em
-    raise ValueError(f"method={method!r} has no closed-form success probability")
+    if method not in SUCCESS_CURVES:
+        raise ValueError(f"method={method!r} has no closed-form success probability")
+    return SUCCESS_CURVES[method](method, n_bits, params, layout)
 
 
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:

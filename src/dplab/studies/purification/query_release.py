@@ -104,9 +104,17 @@ def sweep_points(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(points.values())
 
 
+#: The query families of the sweep: K random half-subset queries or K random 3-way conjunctions over {0,1}^d.
+WORKLOADS: dict[str, Callable[[int, int, np.random.Generator], np.ndarray]] = {
+    "half_subsets": half_subset_queries,
+    "conjunctions": conjunction_queries,
+}
+
+
 def _workload(family: str, d: int, k: int, seed: int) -> np.ndarray:
+    """The workload of ``family`` (:data:`WORKLOADS`), seeded by (family, d, K)."""
     rng = np.random.default_rng(derive_seed(seed, SECTION, "workload", family, d, k))
-    return half_subset_queries(d, k, rng) if family == "half_subsets" else conjunction_queries(d, k, rng)
+    return WORKLOADS[family](d, k, rng)
 
 
 def _data(section: Mapping[str, Any], n: int, d: int, seed: int) -> np.ndarray:
