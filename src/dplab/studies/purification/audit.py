@@ -25,24 +25,32 @@ from dplab.theory.purification import purification_laplace_scale, purification_s
 __all__ = ["EXACT_AUDIT_COLUMNS", "MECHANISMS", "mechanism_pair", "exact_audit_table", "mc_audit"]
 
 EXACT_AUDIT_COLUMNS = ["mechanism", "treatment", "epsilon", "delta", "omega", "epsilon_prime", "epsilon_inf", "bound"]
-#: M1 worst-case pair, M2 Example 17, M3 projected Gaussian (1-D), M4 projected Gaussian on [−1, 1]² (q = ∞).
-MECHANISMS = ("M1", "M2", "M3", "M4")
+
+
+def _product_gaussian_pair(epsilon: float, delta: float, sensitivity: float) -> tuple[tuple, tuple]:
+    """M4: the AGM at ℓ2 sensitivity s on [−1, 1]², means (0, 0) and (s/√2, s/√2), as pairs of coordinate laws."""
+    shift = sensitivity / math.sqrt(2.0)
+    p1, q1, _ = projected_gaussian_pair(epsilon, math.log(delta), sensitivity, (0.0, shift))
+    return (p1, p1), (q1, q1)
+
+
+#: Each audited mechanism's neighbouring pair as a function of (ε, δ, sensitivity): M1 worst-case pair, M2 Example
+#: 17, M3 projected Gaussian (1-D), M4 projected Gaussian on [−1, 1]² (q = ∞).
+_PAIRS: dict[str, Callable[[float, float, float], tuple]] = {
+    "M1": lambda epsilon, delta, sensitivity: canonical_pair(epsilon, delta),
+    "M2": lambda epsilon, delta, sensitivity: example17_pair(delta),
+    "M3": lambda epsilon, delta, sensitivity: projected_gaussian_pair(epsilon, math.log(delta), sensitivity)[:2],
+    "M4": _product_gaussian_pair,
+}
+MECHANISMS = tuple(_PAIRS)
 
 
 def mechanism_pair(name: str, epsilon: float, delta: float, sensitivity: float):
     """The neighbouring output laws of mechanism ``name`` calibrated to (ε, δ): a pair of :class:`Law1D` (M1–M3) or
     a pair of coordinate tuples (M4: AGM at ℓ2 sensitivity s, means (0, 0) and (s/√2, s/√2))."""
-    if name == "M1":
-        return canonical_pair(epsilon, delta)
-    if name == "M2":
-        return example17_pair(delta)
-    if name == "M3":
-        return projected_gaussian_pair(epsilon, math.log(delta), sensitivity)[:2]
-    if name == "M4":
-        shift = sensitivity / math.sqrt(2.0)
-        p1, q1, _ = projected_gaussian_pair(epsilon, math.log(delta), sensitivity, (0.0, shift))
-        return (p1, p1), (q1, q1)
-    raise ValueError(f"mechanism={name!r} is not allowed; choose one of {MECHANISMS}")
+    if name not in _PAIRS:
+        raise ValueError(f"mechanism={name!r} is not allowed; choose one of {MECHANISMS}")
+    return _PAIRS[name](epsilon, delta, sensitivity)
 
 
 def _dimension(name: str) -> int:
@@ -68,6 +76,51 @@ def _row(name, treatment, eps, delta, omega, eps_prime, value, bound) -> dict[st
     return dict(zip(EXACT_AUDIT_COLUMNS, (name, treatment, eps, delta, omega, eps_prime, value, bound)))
 
 
+def _audited_epsilons(name: str, params: Mapping[str, Any]) -> list[float]:
+    """The ε grid of a mechanism: M2 is (0, δ)-DP, so it is audited at ε = 0 only."""
+    return [0.0] if name == "M2" else params["epsilons"]
+
+
+def _treatment_rows(name: str, pair, eps: float, delta: float, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """ε∞ of one (ε, δ) pair with no treatment, with mixing only (each ω), and with Laplace only and full
+    purification (each ω, ε′; bound ε + ε′ of Theorem 1)."""
+    rows = [
+        _row(name, "none", eps, delta, np.nan, np.nan, _epsilon_inf(name, pair, "none", None, None, params), np.nan)
+    ]
+    for omega in params["omegas"]:
+        mixed = _epsilon_inf(name, pair, "mixing_only", omega, None, params)
+        rows.append(_row(name, "mixing_only", eps, delta, omega, np.nan, mixed, np.nan))
+        for eps_prime in params["epsilon_primes"]:
+            b = _laplace_scale(name, delta, omega, eps_prime)
+            for treatment in ("laplace_only", "full"):
+                value = _epsilon_inf(name, pair, treatment, omega, b, params)
+                rows.append(_row(name, treatment, eps, delta, omega, eps_prime, value, eps + eps_prime))
+    return rows
+
+
+def _ablation_rows(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Full purification of the ablation's pair with the Laplace scale f·b for f in (1, *factors)."""
+    ablation = params["ablation"]
+    name, eps, delta, omega, eps_prime = (
+        ablation[key] for key in ("mechanism", "epsilon", "delta", "omega", "epsilon_prime")
+    )
+    pair = mechanism_pair(name, eps, delta, params["sensitivity"])
+    b = _laplace_scale(name, delta, omega, eps_prime)
+    return [
+        _row(
+            name,
+            f"full_scale_x{factor:g}",
+            eps,
+            delta,
+            omega,
+            eps_prime,
+            _epsilon_inf(name, pair, "full", omega, factor * b, params),
+            eps + eps_prime,
+        )
+        for factor in [1.0, *ablation["factors"]]
+    ]
+
+
 def exact_audit_table(
     params: Mapping[str, Any], seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
@@ -77,65 +130,11 @@ def exact_audit_table(
     audited at ε = 0 only.  Deterministic (no sampling)."""
     rows = []
     for name in progress(params["mechanisms"]):
-        for eps in [0.0] if name == "M2" else params["epsilons"]:
+        for eps in _audited_epsilons(name, params):
             for delta in params["deltas"]:
                 pair = mechanism_pair(name, eps, delta, params["sensitivity"])
-                rows.append(
-                    _row(
-                        name,
-                        "none",
-                        eps,
-                        delta,
-                        np.nan,
-                        np.nan,
-                        _epsilon_inf(name, pair, "none", None, None, params),
-                        np.nan,
-                    )
-                )
-                for omega in params["omegas"]:
-                    rows.append(
-                        _row(
-                            name,
-                            "mixing_only",
-                            eps,
-                            delta,
-                            omega,
-                            np.nan,
-                            _epsilon_inf(name, pair, "mixing_only", omega, None, params),
-                            np.nan,
-                        )
-                    )
-                    for eps_prime in params["epsilon_primes"]:
-                        b = _laplace_scale(name, delta, omega, eps_prime)
-                        for treatment in ("laplace_only", "full"):
-                            rows.append(
-                                _row(
-                                    name,
-                                    treatment,
-                                    eps,
-                                    delta,
-                                    omega,
-                                    eps_prime,
-                                    _epsilon_inf(name, pair, treatment, omega, b, params),
-                                    eps + eps_prime,
-                                )
-                            )
-    ablation = params["ablation"]
-    pair = mechanism_pair(ablation["mechanism"], ablation["epsilon"], ablation["delta"], params["sensitivity"])
-    b = _laplace_scale(ablation["mechanism"], ablation["delta"], ablation["omega"], ablation["epsilon_prime"])
-    for factor in [1.0, *ablation["factors"]]:
-        rows.append(
-            _row(
-                ablation["mechanism"],
-                f"full_scale_x{factor:g}",
-                ablation["epsilon"],
-                ablation["delta"],
-                ablation["omega"],
-                ablation["epsilon_prime"],
-                _epsilon_inf(ablation["mechanism"], pair, "full", ablation["omega"], factor * b, params),
-                ablation["epsilon"] + ablation["epsilon_prime"],
-            )
-        )
+                rows += _treatment_rows(name, pair, eps, delta, params)
+    rows += _ablation_rows(params)
     return pd.DataFrame(rows, columns=EXACT_AUDIT_COLUMNS)
 
 

@@ -97,33 +97,32 @@ def _accounting(epsilon: float, log_delta: float) -> dict[str, float]:
     }
 
 
-def _method_rows(
+def _pure_adassp(
     stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any], rng: np.random.Generator
 ) -> list[dict[str, Any]]:
-    n, d, zeta, draws = stats.n, stats.d, float(params["zeta"]), int(params["draws"])
+    """Algorithm 13 at ε = ε′ = ε_tot/2 ((ε_tot, 0)-DP, Theorem 7), and its projected AdaSSP output before
+    Algorithm 1 ((ε_tot/2, δ)-DP); ``in_domain`` checks that output lies in the ball of radius r̃."""
     half = epsilon_total / 2.0
-    pure_params = pure_adassp_parameters(n, d, half, half, BOUND_X, BOUND_Y)
-    pure = pure_adassp(stats, half, half, BOUND_X, BOUND_Y, zeta, draws, rng)
-    reference_log_delta = -2.0 * math.log(n)
-    reference = adassp(stats, epsilon_total, reference_log_delta, BOUND_X, BOUND_Y, zeta, draws, rng)
-    laplace = laplace_ssp(stats, epsilon_total, BOUND_X, BOUND_Y, zeta, draws, rng)
+    par = pure_adassp_parameters(stats.n, stats.d, half, half, BOUND_X, BOUND_Y)
+    out = pure_adassp(stats, half, half, BOUND_X, BOUND_Y, float(params["zeta"]), int(params["draws"]), rng)
     purified = {
         "epsilon": half,
-        "log_delta": pure_params.log_delta,
-        "omega": math.exp(pure_params.log_omega),
+        "log_delta": par.log_delta,
+        "omega": math.exp(par.log_omega),
         "epsilon_prime": half,
-        "laplace_scale": pure_params.laplace_scale,
-        "radius": pure_params.radius,
-        "ridge_mean": float(pure["ridge"].mean()),
-        **_accounting(half, pure_params.log_delta),
+        "laplace_scale": par.laplace_scale,
+        "radius": par.radius,
+        "ridge_mean": float(out["ridge"].mean()),
+        **_accounting(half, par.log_delta),
     }
+    in_domain = bool(np.all(np.linalg.norm(out["theta_apx"], axis=1) <= par.radius * (1 + 1e-12)))
     return [
         {
             "method": "pure_adassp",
             "pure": True,
             **purified,
-            **_summary(excess_mse(pure["theta"], stats)),
-            "in_domain": bool(np.all(np.linalg.norm(pure["theta_apx"], axis=1) <= pure_params.radius * (1 + 1e-12))),
+            **_summary(excess_mse(out["theta"], stats)),
+            "in_domain": in_domain,
         },
         {
             "method": "adassp_at_purification_delta",
@@ -131,29 +130,74 @@ def _method_rows(
             **purified,
             "epsilon_prime": 0.0,
             "laplace_scale": 0.0,
-            **_summary(excess_mse(pure["theta_apx"], stats)),
+            **_summary(excess_mse(out["theta_apx"], stats)),
             "in_domain": True,
         },
+    ]
+
+
+def _adassp_reference(
+    stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any], rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    """AdaSSP at (ε_tot, δ = 1/n²): not pure."""
+    log_delta = -2.0 * math.log(stats.n)
+    out = adassp(stats, epsilon_total, log_delta, BOUND_X, BOUND_Y, float(params["zeta"]), int(params["draws"]), rng)
+    return [
         {
             "method": "adassp_reference",
             "pure": False,
             "epsilon": epsilon_total,
-            "log_delta": reference_log_delta,
-            "ridge_mean": float(reference["ridge"].mean()),
-            **_accounting(epsilon_total, reference_log_delta),
-            **_summary(excess_mse(reference["theta"], stats)),
+            "log_delta": log_delta,
+            "ridge_mean": float(out["ridge"].mean()),
+            **_accounting(epsilon_total, log_delta),
+            **_summary(excess_mse(out["theta"], stats)),
             "in_domain": True,
-        },
+        }
+    ]
+
+
+def _laplace_ssp(
+    stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any], rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    """Pure ε_tot-DP Laplace sufficient-statistics perturbation (our baseline)."""
+    zeta = float(params["zeta"])
+    out = laplace_ssp(stats, epsilon_total, BOUND_X, BOUND_Y, zeta, int(params["draws"]), rng)
+    return [
         {
             "method": "laplace_ssp",
             "pure": True,
             "epsilon": epsilon_total,
             "log_delta": -np.inf,
-            "ridge_mean": laplace_ssp_ridge(d, epsilon_total, BOUND_X, zeta),
-            **_summary(excess_mse(laplace["theta"], stats)),
+            "ridge_mean": laplace_ssp_ridge(stats.d, epsilon_total, BOUND_X, zeta),
+            **_summary(excess_mse(out["theta"], stats)),
             "in_domain": True,
-        },
+        }
     ]
+
+
+#: The methods in the order they draw from a point's generator (and of the rows); each maps (statistics, ε_tot,
+#: section, generator) to its rows.
+METHODS: dict[
+    str, Callable[[SufficientStatistics, float, Mapping[str, Any], np.random.Generator], list[dict[str, Any]]]
+] = {
+    "pure_adassp": _pure_adassp,
+    "adassp_reference": _adassp_reference,
+    "laplace_ssp": _laplace_ssp,
+}
+
+
+def _method_rows(
+    stats: SufficientStatistics, epsilon_total: float, params: Mapping[str, Any], rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    """Every method's rows (:data:`METHODS`) at one ε_tot."""
+    return [row for method in METHODS.values() for row in method(stats, epsilon_total, params, rng)]
+
+
+def _table1_rates(n: int, d: int, epsilon_total: float, lambda_min: float, log_delta: float) -> dict[str, float]:
+    """Table 1's rates at a row's δ: ``rate_before`` is NaN for a pure method (log δ = −∞)."""
+    finite = math.isfinite(log_delta)
+    before, after = table1_linear_regression_rates(n, d, epsilon_total, lambda_min, -log_delta if finite else 1.0)
+    return {"rate_before": before if finite else np.nan, "rate_after": after}
 
 
 def regression_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -187,10 +231,6 @@ def regression_point(
     for eps in params["epsilons"]:
         rng = np.random.default_rng(derive_seed(seed, "noise", n, d, eps, s))
         for row in _method_rows(stats, float(eps), params, rng):
-            log_inv = -row["log_delta"] if math.isfinite(row["log_delta"]) else np.nan
-            before, after = table1_linear_regression_rates(
-                n, d, float(eps), lambda_min, log_inv if log_inv == log_inv else 1.0
-            )
             records.append(
                 {
                     "n": n,
@@ -200,8 +240,7 @@ def regression_point(
                     "adjacency": ADJACENCY,
                     "lambda_min": lambda_min,
                     "theta_star_excess_mse": truth_gap,
-                    "rate_before": before if log_inv == log_inv else np.nan,
-                    "rate_after": after,
+                    **_table1_rates(n, d, float(eps), lambda_min, row["log_delta"]),
                     "draws": int(params["draws"]),
                     **row,
                 }

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -91,6 +92,7 @@ def log10_purification_scale(
 
 
 def _cube(d: int) -> LqBall:
+    """Θ = [−1/√d, 1/√d]^d: the ℓ∞ ball of diameter R = 2/√d around 0 (q = ∞)."""
     return LqBall(tuple([0.0] * d), 2.0 / math.sqrt(d), math.inf)
 
 
@@ -98,85 +100,153 @@ def _norms(out: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return np.linalg.norm(out - mean, axis=1)
 
 
+def _error_summary(errors: np.ndarray, draws: int) -> dict[str, float]:
+    """Mean ℓ2 error over the draws and its standard error (NaN for one draw)."""
+    return {
+        "error_mean": float(errors.mean()),
+        "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
+    }
+
+
+def _purification_columns(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
+    """The privacy columns of Algorithm 1 on the cube at ε′ = ε after an (ε, δ) step: ω, and b = 2Δ/ε′ with Δ of
+    Theorem 1 (q = ∞), also as log10 b in log-space."""
+    diameter = _cube(d).diameter
+    shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
+    return {
+        "epsilon": epsilon,
+        "log_delta": log_delta,
+        "omega": math.exp(log_omega),
+        "epsilon_prime": epsilon,
+        "laplace_scale": purification_laplace_scale(shift, epsilon),
+        "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
+    }
+
+
+def _projected_and_purified(
+    mean: np.ndarray,
+    sigma: float,
+    epsilon: float,
+    log_delta: float,
+    log_omega: float,
+    draws: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``draws`` AGM releases N(D̄, σ²I) projected onto the cube, and the same draws purified by Algorithm 1 at
+    ε′ = ``epsilon`` (Theorem 1)."""
+    cube = _cube(mean.shape[0])
+    projected = np.clip(mean + sigma * rng.standard_normal((draws, mean.shape[0])), -cube.radius, cube.radius)
+    return projected, purify(projected, cube, epsilon, log_delta, log_omega, rng)
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """One release setting of the dimension panel: D̄, n, ε_tot, the reference δ and the number of draws."""
+
+    mean: np.ndarray
+    n: int
+    epsilon_total: float
+    reference_log_delta: float
+    draws: int
+
+    @property
+    def d(self) -> int:
+        return self.mean.shape[0]
+
+
+@dataclass(frozen=True)
+class _MeanRelease:
+    """One method's ℓ2 errors over the draws, its privacy and noise columns and its reference error."""
+
+    method: str
+    pure: bool
+    errors: np.ndarray
+    columns: Mapping[str, float]
+    expected_error: float
+    in_domain: bool = True
+
+
+def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """The projected AGM at ε_tot/2 and δ = 2ω/(32dn²)^d, purified by Algorithm 1 at ε′ = ε_tot/2 ((ε_tot, 0)-DP,
+    Theorem 1), and the same draws before Algorithm 1 ((ε_tot/2, δ)-DP)."""
+    d, half = setting.d, setting.epsilon_total / 2.0
+    log_delta, log_omega = mean_estimation_log_delta(setting.n, d)
+    sigma = float(agm_sigma(half, log_delta, 2.0 / setting.n))
+    projected, purified = _projected_and_purified(setting.mean, sigma, half, log_delta, log_omega, setting.draws, rng)
+    pur = {**_purification_columns(d, half, log_delta, log_omega), "noise_scale": sigma}
+    unpurified = {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf}
+    in_domain = bool(np.all(np.abs(projected) <= _cube(d).radius))
+    expected = sigma * float(chi_mean(d))
+    return [
+        _MeanRelease("purified_gaussian", True, _norms(purified, setting.mean), pur, expected, in_domain),
+        _MeanRelease(
+            "gaussian_at_purification_delta", False, _norms(projected, setting.mean), unpurified, expected, in_domain
+        ),
+    ]
+
+
+def _laplace(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """Laplace^{⊗d}(Δ₁/ε_tot), Δ₁ = 2√d/n."""
+    d, draws = setting.d, setting.draws
+    scale = 2.0 * math.sqrt(d) / setting.n / setting.epsilon_total
+    errors = _norms(setting.mean + rng.laplace(scale=scale, size=(draws, d)), setting.mean)
+    columns = {"epsilon": setting.epsilon_total, "log_delta": -np.inf, "noise_scale": scale}
+    return [_MeanRelease("laplace", True, errors, columns, laplace_l2_norm_mean(d, scale))]
+
+
+def _l2_knorm(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """The ℓ2 K-norm mechanism, density ∝ exp(−ε_tot‖z‖₂/Δ₂), Δ₂ = 2/n; E‖z‖ = dΔ₂/ε_tot."""
+    d, sens2, eps = setting.d, 2.0 / setting.n, setting.epsilon_total
+    errors = np.linalg.norm(sample_l2_knorm(d, sens2, eps, setting.draws, rng), axis=1)
+    columns = {"epsilon": eps, "log_delta": -np.inf, "noise_scale": sens2 / eps}
+    return [_MeanRelease("l2_knorm", True, errors, columns, d * sens2 / eps)]
+
+
+def _gaussian_reference(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """The AGM at (ε_tot, ``reference_delta``): not pure."""
+    sigma = float(agm_sigma(setting.epsilon_total, setting.reference_log_delta, 2.0 / setting.n))
+    errors = np.linalg.norm(sigma * rng.standard_normal((setting.draws, setting.d)), axis=1)
+    columns = {"epsilon": setting.epsilon_total, "log_delta": setting.reference_log_delta, "noise_scale": sigma}
+    return [_MeanRelease("gaussian_reference", False, errors, columns, sigma * float(chi_mean(setting.d)))]
+
+
+#: The methods of the dimension panel in the order they draw from the generator (and of the rows).
+METHODS: dict[str, Callable[[_Setting, np.random.Generator], list[_MeanRelease]]] = {
+    "purified_gaussian": _purified_gaussian,
+    "laplace": _laplace,
+    "l2_knorm": _l2_knorm,
+    "gaussian_reference": _gaussian_reference,
+}
+
+_NO_PRIVACY_COLUMNS = dict.fromkeys(
+    ("epsilon", "log_delta", "omega", "epsilon_prime", "laplace_scale", "log10_laplace_scale"), np.nan
+)
+
+
+def _release_record(release: _MeanRelease, setting: _Setting) -> dict[str, Any]:
+    """One method's record: setting, privacy columns (NaN where not applicable), error summary, reference error."""
+    return {
+        "n": setting.n,
+        "d": setting.d,
+        "epsilon_total": setting.epsilon_total,
+        "adjacency": ADJACENCY,
+        "draws": setting.draws,
+        "method": release.method,
+        "pure": release.pure,
+        **_NO_PRIVACY_COLUMNS,
+        **release.columns,
+        **_error_summary(release.errors, setting.draws),
+        "expected_error": release.expected_error,
+        "in_domain": release.in_domain,
+    }
+
+
 def mean_estimation_errors(
     mean: np.ndarray, n: int, epsilon_total: float, reference_log_delta: float, draws: int, rng: np.random.Generator
 ) -> list[dict[str, Any]]:
-    """One record per method: the ℓ2 errors of ``draws`` releases of D̄ = ``mean`` at ε_tot, with parameters."""
-    d = mean.shape[0]
-    sens2, sens1 = 2.0 / n, 2.0 * math.sqrt(d) / n
-    log_delta, log_omega = mean_estimation_log_delta(n, d)
-    half = epsilon_total / 2.0
-    sigma = float(agm_sigma(half, log_delta, sens2))
-    cube = _cube(d)
-    projected = np.clip(mean + sigma * rng.standard_normal((draws, d)), -cube.radius, cube.radius)
-    purified = purify(projected, cube, half, log_delta, log_omega, rng)
-    b_pur = purification_laplace_scale(purification_shift(d, math.inf, cube.diameter, log_delta, log_omega), half)
-    b_lap = sens1 / epsilon_total
-    sigma_ref = float(agm_sigma(epsilon_total, reference_log_delta, sens2))
-    common = {"n": n, "d": d, "epsilon_total": epsilon_total, "adjacency": ADJACENCY, "draws": draws}
-    pur = {
-        "epsilon": half,
-        "log_delta": log_delta,
-        "omega": math.exp(log_omega),
-        "epsilon_prime": half,
-        "laplace_scale": b_pur,
-        "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, half),
-        "noise_scale": sigma,
-    }
-    rows = [
-        ("purified_gaussian", True, _norms(purified, mean), pur, sigma * float(chi_mean(d))),
-        (
-            "gaussian_at_purification_delta",
-            False,
-            _norms(projected, mean),
-            {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf},
-            sigma * float(chi_mean(d)),
-        ),
-        (
-            "laplace",
-            True,
-            _norms(mean + rng.laplace(scale=b_lap, size=(draws, d)), mean),
-            {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": b_lap},
-            laplace_l2_norm_mean(d, b_lap),
-        ),
-        (
-            "l2_knorm",
-            True,
-            np.linalg.norm(sample_l2_knorm(d, sens2, epsilon_total, draws, rng), axis=1),
-            {"epsilon": epsilon_total, "log_delta": -np.inf, "noise_scale": sens2 / epsilon_total},
-            d * sens2 / epsilon_total,
-        ),
-        (
-            "gaussian_reference",
-            False,
-            np.linalg.norm(sigma_ref * rng.standard_normal((draws, d)), axis=1),
-            {"epsilon": epsilon_total, "log_delta": reference_log_delta, "noise_scale": sigma_ref},
-            sigma_ref * float(chi_mean(d)),
-        ),
-    ]
-    records = []
-    for method, pure, errors, params, expected in rows:
-        records.append(
-            {
-                **common,
-                "method": method,
-                "pure": pure,
-                "epsilon": np.nan,
-                "log_delta": np.nan,
-                "omega": np.nan,
-                "epsilon_prime": np.nan,
-                "laplace_scale": np.nan,
-                "log10_laplace_scale": np.nan,
-                **params,
-                "error_mean": float(errors.mean()),
-                "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-                "expected_error": expected,
-                "in_domain": bool(np.all(np.abs(projected) <= cube.radius))
-                if "gaussian_at" in method or method == "purified_gaussian"
-                else True,
-            }
-        )
-    return records
+    """One record per method (:data:`METHODS`): the ℓ2 errors of ``draws`` releases of D̄ = ``mean`` at ε_tot."""
+    setting = _Setting(mean, n, epsilon_total, reference_log_delta, draws)
+    return [_release_record(release, setting) for method in METHODS.values() for release in method(setting, rng)]
 
 
 def _dimension_panel(params: Mapping[str, Any], seed: int, progress) -> list[dict[str, Any]]:
@@ -192,77 +262,77 @@ def _dimension_panel(params: Mapping[str, Any], seed: int, progress) -> list[dic
     return records
 
 
-def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
+def _delta_common(params: Mapping[str, Any], log_delta: float) -> dict[str, Any]:
+    """The columns shared by a δ-panel point's rows: the point, Theorem 9's lower bound at δ and whether δ is in its
+    range, the paper's δ of the experiment, and the pure rate 2d/(nε_tot)."""
     sweep = params["delta_sweep"]
-    n, d, eps, draws = int(params["n"]), int(sweep["d"]), float(sweep["epsilon"]), int(params["draws"])
+    n, d, eps = int(params["n"]), int(sweep["d"]), float(sweep["epsilon"])
     lo, hi = theorem9_log_delta_range(n, d)
-    cube = _cube(d)
+    return {
+        "panel": "delta",
+        "n": n,
+        "d": d,
+        "epsilon_total": eps,
+        "adjacency": ADJACENCY,
+        "draws": int(params["draws"]),
+        "log_delta": log_delta,
+        "theorem9_lower_bound": float(theorem9_lower_bound(n, d, eps, log_delta)),
+        "theorem9_valid": bool(lo < log_delta < hi),
+        "theorem9_log_delta_min": lo,
+        "theorem9_log_delta_max": hi,
+        "paper_log_delta": mean_estimation_log_delta(n, d)[0],
+        "pure_rate": d * 2.0 / (n * eps),
+        "in_domain": True,
+    }
+
+
+def _delta_records(
+    common: Mapping[str, Any], mean: np.ndarray, log_omega: float, rng: np.random.Generator
+) -> list[dict[str, Any]]:
+    """At one upstream δ: the projected AGM at (ε_tot/2, δ) purified by Algorithm 1 at ε′ = ε_tot/2, and the
+    unpurified AGM at (ε_tot, δ)."""
+    n, d, eps, draws, log_delta = (common[key] for key in ("n", "d", "epsilon_total", "draws", "log_delta"))
+    sigma_half = float(agm_sigma(eps / 2, log_delta, 2.0 / n))
+    sigma_full = float(agm_sigma(eps, log_delta, 2.0 / n))
+    _, purified = _projected_and_purified(mean, sigma_half, eps / 2, log_delta, log_omega, draws, rng)
+    purified_errors = _norms(purified, mean)
+    gaussian_errors = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
+    purification = _purification_columns(d, eps / 2, log_delta, log_omega)
+    return [
+        {
+            **common,
+            "method": "purified_gaussian",
+            "pure": True,
+            **{key: value for key, value in purification.items() if key != "log_delta"},
+            "noise_scale": sigma_half,
+            **_error_summary(purified_errors, draws),
+            "expected_error": sigma_half * float(chi_mean(d)),
+        },
+        {
+            **common,
+            "method": "gaussian_at_delta",
+            "pure": False,
+            **{key: np.nan for key in purification if key != "log_delta"},
+            "epsilon": eps,
+            "noise_scale": sigma_full,
+            **_error_summary(gaussian_errors, draws),
+            "expected_error": sigma_full * float(chi_mean(d)),
+        },
+    ]
+
+
+def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
+    """Section 7's picture at one (d, ε_tot): the purified Gaussian with the upstream δ swept, the unpurified AGM at
+    (ε_tot, δ), and Theorem 9's lower bound; one pair of rows per (δ, seed)."""
+    n, d = int(params["n"]), int(params["delta_sweep"]["d"])
     log_omega = -2.0 * math.log(n)
-    paper_log_delta = mean_estimation_log_delta(n, d)[0]
     records = []
-    for log10_delta in sweep["log10_deltas"]:
-        log_delta = float(log10_delta) * math.log(10.0)
-        sigma_half = float(agm_sigma(eps / 2, log_delta, 2.0 / n))
-        sigma_full = float(agm_sigma(eps, log_delta, 2.0 / n))
-        b_pur = purification_laplace_scale(
-            purification_shift(d, math.inf, cube.diameter, log_delta, log_omega), eps / 2
-        )
-        bound = float(theorem9_lower_bound(n, d, eps, log_delta))
+    for log10_delta in params["delta_sweep"]["log10_deltas"]:
+        common = _delta_common(params, float(log10_delta) * math.log(10.0))
         for s in range(int(params["seeds"])):
             mean = sample_data_mean(n, d, params["p_plus"], np.random.default_rng(derive_seed(seed, "data", d, s)))
             rng = np.random.default_rng(derive_seed(seed, "delta_sweep", log10_delta, s))
-            projected = np.clip(mean + sigma_half * rng.standard_normal((draws, d)), -cube.radius, cube.radius)
-            purified = _norms(purify(projected, cube, eps / 2, log_delta, log_omega, rng), mean)
-            gaussian = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
-            common = {
-                "panel": "delta",
-                "seed": s,
-                "n": n,
-                "d": d,
-                "epsilon_total": eps,
-                "adjacency": ADJACENCY,
-                "draws": draws,
-                "log_delta": log_delta,
-                "theorem9_lower_bound": bound,
-                "theorem9_valid": bool(lo < log_delta < hi),
-                "theorem9_log_delta_min": lo,
-                "theorem9_log_delta_max": hi,
-                "paper_log_delta": paper_log_delta,
-                "pure_rate": d * 2.0 / (n * eps),
-                "in_domain": True,
-            }
-            records.append(
-                {
-                    **common,
-                    "method": "purified_gaussian",
-                    "pure": True,
-                    "epsilon": eps / 2,
-                    "omega": math.exp(log_omega),
-                    "epsilon_prime": eps / 2,
-                    "laplace_scale": b_pur,
-                    "log10_laplace_scale": log10_purification_scale(d, cube.diameter, log_delta, log_omega, eps / 2),
-                    "noise_scale": sigma_half,
-                    "error_mean": float(purified.mean()),
-                    "error_sem_draws": float(purified.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-                    "expected_error": sigma_half * float(chi_mean(d)),
-                }
-            )
-            records.append(
-                {
-                    **common,
-                    "method": "gaussian_at_delta",
-                    "pure": False,
-                    "epsilon": eps,
-                    "omega": np.nan,
-                    "epsilon_prime": np.nan,
-                    "laplace_scale": np.nan,
-                    "log10_laplace_scale": np.nan,
-                    "noise_scale": sigma_full,
-                    "error_mean": float(gaussian.mean()),
-                    "error_sem_draws": float(gaussian.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-                    "expected_error": sigma_full * float(chi_mean(d)),
-                }
-            )
+            records += _delta_records({**common, "seed": s}, mean, log_omega, rng)
     return records
 
 

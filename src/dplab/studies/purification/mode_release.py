@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -107,36 +108,72 @@ def _bisect_gap(success: Callable[[int], float], level: float) -> float:
     return float(hi)
 
 
+_SuccessCurve = Callable[[int], float]
+
+
+def _alg12_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """Algorithm 12 at ε_tot/2 (Theorem 6): its exact success at 𝒟₀ = ⌈g/2⌉."""
+    rule, bottom = _variant(method)
+    eps, size = params["epsilon_total"] / 2.0, 2**n_bits
+    return lambda g: pure_mode_release_success_probability(
+        0, math.ceil(g / 2), size, eps, delta_rule=rule, bottom=bottom
+    )
+
+
+def _distance_reference_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The unpurified release at (ε_tot, δ_ref): its pass probability at 𝒟₀ = ⌈g/2⌉."""
+    eps_tot, log_delta = params["epsilon_total"], math.log(params["reference_delta"])
+    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta))
+
+
+def _distance_uniform_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The unpurified release with the uniform ⊥: pass, or fail and draw the mode uniformly (probability 1/|X|)."""
+    eps_tot, size = params["epsilon_total"], 2**n_bits
+    log_delta = uniform_bottom_log_delta(eps_tot, size)
+    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
+
+
+def _gap_histogram(params: Mapping[str, Any], n_bits: int, layout: str, gap: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mode_histogram` at ``gap`` clipped to the mode count (larger gaps only lower the runner-up to 0)."""
+    n, share = params["n_records"], params["mode_share"]
+    return mode_histogram(n_bits, n, share, min(gap, round(share * n)), layout)
+
+
+def _report_noisy_max_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """Report-noisy-max at ε_tot, exact by quadrature; ½ at a tie."""
+    eps_tot = params["epsilon_total"]
+    return lambda g: (
+        report_noisy_max_success_probability(*_gap_histogram(params, n_bits, layout, g), eps_tot) if g > 0 else 0.5
+    )
+
+
+def _exponential_mechanism_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
+    """The exponential mechanism at ε_tot (score sensitivity 1): the mode's probability."""
+
+    def success(g: int) -> float:
+        counts = _counts(*_gap_histogram(params, n_bits, layout, g))
+        return float(np.exp(exponential_mechanism_log_probabilities(counts, params["epsilon_total"], 1.0)[0]))
+
+    return success
+
+
+#: Each method's exact P(output = f(D)) as a function of the gap, built from (method, bits, section, layout).
+SUCCESS_CURVES: dict[str, Callable[[str, int, Mapping[str, Any], str], _SuccessCurve]] = {
+    **dict.fromkeys(ALG12_VARIANTS, _alg12_success),
+    "distance_reference": _distance_reference_success,
+    "distance_uniform_bottom": _distance_uniform_success,
+    "report_noisy_max": _report_noisy_max_success,
+    "exponential_mechanism": _exponential_mechanism_success,
+}
+
+
 def _method_success(
     method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest"
 ) -> Callable[[int], float]:
     """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
-    eps_tot, n, share = params["epsilon_total"], params["n_records"], params["mode_share"]
-    size = 2**n_bits
-    if method in ALG12_VARIANTS:
-        rule, bottom = _variant(method)
-        return lambda g: pure_mode_release_success_probability(
-            0, math.ceil(g / 2), size, eps_tot / 2.0, delta_rule=rule, bottom=bottom
-        )
-    if method == "distance_reference":
-        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, math.log(params["reference_delta"])))
-    if method == "distance_uniform_bottom":
-        log_delta = uniform_bottom_log_delta(eps_tot, size)
-        return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
-
-    def histogram(g: int) -> tuple[np.ndarray, np.ndarray]:
-        return mode_histogram(n_bits, n, share, min(g, round(share * n)), layout)
-
-    if method == "report_noisy_max":
-        return lambda g: report_noisy_max_success_probability(*histogram(g), eps_tot) if g > 0 else 0.5
-    if method == "exponential_mechanism":
-
-        def em(g: int) -> float:
-            values, mult = histogram(g)
-            return float(np.exp(exponential_mechanism_log_probabilities(_counts(values, mult), eps_tot, 1.0)[0]))
-
-        return em
-    raise ValueError(f"method={method!r} has no closed-form success probability")
+    if method not in SUCCESS_CURVES:
+        raise ValueError(f"method={method!r} has no closed-form success probability")
+    return SUCCESS_CURVES[method](method, n_bits, params, layout)
 
 
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
@@ -144,20 +181,43 @@ def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: st
     return _bisect_gap(_method_success(method, n_bits, params, layout), params["success_level"])
 
 
-def _alg12_row(method: str, counts: np.ndarray, eps_tot: float, trials: int, rng: np.random.Generator) -> dict:
+@dataclass(frozen=True)
+class _Instance:
+    """One histogram of the sweep: grouped (values, multiplicities), the full counts, f(D), occ₁, occ₂ and 𝒟₀."""
+
+    values: np.ndarray
+    mult: np.ndarray
+    counts: np.ndarray
+    mode: int
+    occ1: int
+    occ2: int
+    distance: int
+    gap: int
+
+
+def _instance(params: Mapping[str, Any], n_bits: int, gap: int, layout: str) -> _Instance:
+    """The histogram of :func:`mode_histogram` at one gap, with its mode and distance to instability."""
+    values, mult = mode_histogram(n_bits, params["n_records"], params["mode_share"], gap, layout)
+    counts = _counts(values, mult)
+    return _Instance(values, mult, counts, *mode_and_distance(counts), gap)
+
+
+def _alg12_row(method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator) -> dict:
+    """Algorithm 12 at ε = ε_tot/2 (2ε-DP, Theorem 6) with the variant's δ rule and ⊥ encoding, purified by
+    Algorithm 2 with ε′ = ε: sampled and exact success, ⊥ rate and the purification parameters."""
     rule, bottom = _variant(method)
-    eps = eps_tot / 2.0
+    counts = instance.counts
+    eps = params["epsilon_total"] / 2.0
     n_bits = code_bits(counts.size, bottom)
     log_delta = mode_release_log_delta(n_bits, eps, rule)
-    out = pure_mode_release(counts, eps, trials, rng, delta_rule=rule, bottom=bottom)
-    mode, _, _, distance = mode_and_distance(counts)
+    out = pure_mode_release(counts, eps, params["trials"], rng, delta_rule=rule, bottom=bottom)
     if np.any((out < BOTTOM) | (out >= counts.size)) or (bottom == "uniform" and np.any(out == BOTTOM)):
         raise AssertionError(f"{method}: output outside the declared output space")
     return {
-        "success_rate": float(np.mean(out == mode)),
+        "success_rate": float(np.mean(out == instance.mode)),
         "bottom_rate": float(np.mean(out == BOTTOM)),
         "success_exact": pure_mode_release_success_probability(
-            mode, distance, counts.size, eps, delta_rule=rule, bottom=bottom
+            instance.mode, instance.distance, counts.size, eps, delta_rule=rule, bottom=bottom
         ),
         "epsilon": eps,
         "epsilon_prime": eps,
@@ -173,13 +233,13 @@ def _alg12_row(method: str, counts: np.ndarray, eps_tot: float, trials: int, rng
     }
 
 
-def _distance_row(
-    method: str, counts: np.ndarray, eps_tot: float, delta_ref: float, trials: int, rng: np.random.Generator
-) -> dict:
-    mode, _, _, distance = mode_and_distance(counts)
+def _distance_row(method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator) -> dict:
+    """The unpurified distance-to-instability release at ε_tot: ``distance_reference`` at δ_ref (⊥ a failure, not
+    pure) or ``distance_uniform_bottom`` (⊥ replaced by a uniform item, δ calibrated so that it is pure)."""
+    counts, mode, distance, eps_tot = instance.counts, instance.mode, instance.distance, params["epsilon_total"]
     uniform = method == "distance_uniform_bottom"
-    log_delta = uniform_bottom_log_delta(eps_tot, counts.size) if uniform else math.log(delta_ref)
-    u = distance_to_instability(mode, distance, eps_tot, log_delta, trials, rng)
+    log_delta = uniform_bottom_log_delta(eps_tot, counts.size) if uniform else math.log(params["reference_delta"])
+    u = distance_to_instability(mode, distance, eps_tot, log_delta, params["trials"], rng)
     p_pass = float(pass_probability(distance, eps_tot, log_delta))
     if uniform:
         u = encode_bottom(u, counts.size, "uniform", rng)
@@ -195,112 +255,128 @@ def _distance_row(
     }
 
 
+def _report_noisy_max_row(
+    method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator
+) -> dict:
+    """Report-noisy-max with Laplace(2/ε_tot) noise at ε_tot; its exact success by quadrature (NaN at gap 0)."""
+    eps_tot = params["epsilon_total"]
+    released = report_noisy_max_grouped(instance.values, instance.mult, eps_tot, params["trials"], rng)
+    exact = (
+        report_noisy_max_success_probability(instance.values, instance.mult, eps_tot) if instance.gap > 0 else math.nan
+    )
+    return {
+        "success_rate": float(np.mean(released == 0)),
+        "success_exact": exact,
+        "epsilon": eps_tot,
+        "laplace_scale": 2.0 / eps_tot,
+        "pure": True,
+    }
+
+
+def _exponential_mechanism_row(
+    method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator
+) -> dict:
+    """The exponential mechanism on the counts (score sensitivity 1) at ε_tot, sampled and exact."""
+    eps_tot = params["epsilon_total"]
+    released = exponential_mechanism_selection(instance.counts, eps_tot, params["trials"], rng)
+    log_probabilities = exponential_mechanism_log_probabilities(instance.counts, eps_tot, 1.0)
+    return {
+        "success_rate": float(np.mean(released == instance.mode)),
+        "success_exact": float(np.exp(log_probabilities[instance.mode])),
+        "epsilon": eps_tot,
+        "pure": True,
+    }
+
+
+_SampledRow = Callable[[str, _Instance, Mapping[str, Any], np.random.Generator], dict]
+
+#: The sweep's methods, in the order they draw from each replicate's generator, each with its row (sampled and
+#: exact success, privacy parameters); a row function takes (method, instance, section, rng).
+SAMPLED_METHODS: dict[str, _SampledRow] = {
+    **dict.fromkeys(ALG12_VARIANTS, _alg12_row),
+    "distance_reference": _distance_row,
+    "distance_uniform_bottom": _distance_row,
+    "report_noisy_max": _report_noisy_max_row,
+    "exponential_mechanism": _exponential_mechanism_row,
+}
+
+#: Column order of ``ext_mode_release``.
+MODE_RELEASE_COLUMNS = (
+    "method",
+    "pure",
+    "layout",
+    "bits",
+    "universe_size",
+    "gap",
+    "seed",
+    "replicate",
+    "n_trials",
+    "success_rate",
+    "success_exact",
+    "bottom_rate",
+    "gap_at_level",
+    "success_level",
+    "epsilon_total",
+    "epsilon",
+    "epsilon_prime",
+    "log_delta",
+    "omega",
+    "laplace_scale",
+    "threshold",
+    "code_bits",
+    "flip_probability",
+    "delta_rule",
+    "bottom",
+    "n_records",
+    "occ1",
+    "occ2",
+    "distance",
+    "adjacency",
+)
+
+
+def _cell_rows(params: Mapping[str, Any], seed: int, layout: str, n_bits: int) -> list[dict]:
+    """Every (gap, replicate, method) row of one (layout, bits) cell; each replicate's methods share one generator
+    seeded by (layout, bits, gap, replicate), drawn in the order of :data:`SAMPLED_METHODS`."""
+    level_gap = {method: gap_at_level(method, n_bits, params, layout) for method in SAMPLED_METHODS}
+    rows = []
+    for gap in params["gaps"]:
+        instance = _instance(params, n_bits, gap, layout)
+        for s in range(params["seeds"]):
+            rng = np.random.default_rng(derive_seed(seed, "mode_release", layout, n_bits, gap, s))
+            identity = {
+                "layout": layout,
+                "bits": n_bits,
+                "universe_size": 2**n_bits,
+                "gap": gap,
+                "seed": seed,
+                "replicate": s,
+                "n_trials": params["trials"],
+                "n_records": int(instance.counts.sum()),
+                "occ1": instance.occ1,
+                "occ2": instance.occ2,
+                "distance": instance.distance,
+                "epsilon_total": params["epsilon_total"],
+                "success_level": params["success_level"],
+                "adjacency": ADJACENCY,
+            }
+            rows += [
+                {"method": method, **identity, "gap_at_level": level_gap[method], **row(method, instance, params, rng)}
+                for method, row in SAMPLED_METHODS.items()
+            ]
+    return rows
+
+
 def compute_mode_release(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
     """``ext_mode_release``: one row per (method, bits, gap, seed) with the success rate P(output = f(D)) over
     ``trials`` releases, its exact value where a closed form exists, the ⊥ rate, and the privacy parameters; plus
     ``gap_at_level`` (exact gap for success ≥ ``success_level``) per (method, bits)."""
-    eps_tot, trials = params["epsilon_total"], params["trials"]
-    methods = [
-        *ALG12_VARIANTS,
-        "distance_reference",
-        "distance_uniform_bottom",
-        "report_noisy_max",
-        "exponential_mechanism",
-    ]
     rows = []
-    cells = [(layout, n_bits) for layout in params["layouts"] for n_bits in params["bits"]]
-    for layout, n_bits in progress(cells):
-        level_gap = {m: gap_at_level(m, n_bits, params, layout) for m in methods}
-        for gap in params["gaps"]:
-            values, mult = mode_histogram(n_bits, params["n_records"], params["mode_share"], gap, layout)
-            counts = _counts(values, mult)
-            mode, occ1, occ2, distance = mode_and_distance(counts)
-            for s in range(params["seeds"]):
-                rng = np.random.default_rng(derive_seed(seed, "mode_release", layout, n_bits, gap, s))
-                for method in methods:
-                    if method in ALG12_VARIANTS:
-                        row = _alg12_row(method, counts, eps_tot, trials, rng)
-                    elif method.startswith("distance"):
-                        row = _distance_row(method, counts, eps_tot, params["reference_delta"], trials, rng)
-                    elif method == "report_noisy_max":
-                        row = {
-                            "success_rate": float(
-                                np.mean(report_noisy_max_grouped(values, mult, eps_tot, trials, rng) == 0)
-                            ),
-                            "success_exact": report_noisy_max_success_probability(values, mult, eps_tot)
-                            if gap > 0
-                            else math.nan,
-                            "epsilon": eps_tot,
-                            "laplace_scale": 2.0 / eps_tot,
-                            "pure": True,
-                        }
-                    else:
-                        row = {
-                            "success_rate": float(
-                                np.mean(exponential_mechanism_selection(counts, eps_tot, trials, rng) == mode)
-                            ),
-                            "success_exact": float(
-                                np.exp(exponential_mechanism_log_probabilities(counts, eps_tot, 1.0)[mode])
-                            ),
-                            "epsilon": eps_tot,
-                            "pure": True,
-                        }
-                    rows.append(
-                        {
-                            "method": method,
-                            "layout": layout,
-                            "bits": n_bits,
-                            "universe_size": 2**n_bits,
-                            "gap": gap,
-                            "seed": seed,
-                            "replicate": s,
-                            "n_trials": trials,
-                            "n_records": int(counts.sum()),
-                            "occ1": occ1,
-                            "occ2": occ2,
-                            "distance": distance,
-                            "epsilon_total": eps_tot,
-                            "gap_at_level": level_gap[method],
-                            "success_level": params["success_level"],
-                            "adjacency": ADJACENCY,
-                            **row,
-                        }
-                    )
-    columns = [
-        "method",
-        "pure",
-        "layout",
-        "bits",
-        "universe_size",
-        "gap",
-        "seed",
-        "replicate",
-        "n_trials",
-        "success_rate",
-        "success_exact",
-        "bottom_rate",
-        "gap_at_level",
-        "success_level",
-        "epsilon_total",
-        "epsilon",
-        "epsilon_prime",
-        "log_delta",
-        "omega",
-        "laplace_scale",
-        "threshold",
-        "code_bits",
-        "flip_probability",
-        "delta_rule",
-        "bottom",
-        "n_records",
-        "occ1",
-        "occ2",
-        "distance",
-        "adjacency",
-    ]
-    return pd.DataFrame(rows).reindex(columns=columns)
+    for layout, n_bits in progress([(layout, n_bits) for layout in params["layouts"] for n_bits in params["bits"]]):
+        rows += _cell_rows(params, seed, layout, n_bits)
+    return pd.DataFrame(rows).reindex(columns=list(MODE_RELEASE_COLUMNS))
 
 
 # ------------------------------------------------------------------------------------------------- exact audit
@@ -380,6 +456,104 @@ def _max_log_ratio(
     return worst, arg
 
 
+@dataclass(frozen=True)
+class _AuditedRelease:
+    """One audited output law: its treatment, δ rule and ⊥ encoding, code length, δ, bound on the pure ε, the law
+    pmf(f(D), 𝒟₀) over the outputs, the reduced transitions it is checked on, and the ``max_distance`` column (left
+    blank for the uniform-calibrated reference)."""
+
+    treatment: str
+    delta_rule: str
+    bottom: str
+    code_bits: int
+    log_delta: float
+    bound: float
+    pmf: Callable[[int, int], np.ndarray]
+    reduced: set[tuple[int, int, int, int]]
+    max_distance: float
+
+
+def _reduced_max_distance(eps: float, log_delta: float, extra_distance: int) -> int:
+    """The largest 𝒟₀ of the reduced enumeration: ⌈T⌉ + 1 + extra, T = Algorithm 12's stability threshold."""
+    return math.ceil(stability_threshold(eps, log_delta)) + 1 + extra_distance
+
+
+def _alg12_releases(audit: Mapping[str, Any], size: int, rule: str, bottom: str) -> list[_AuditedRelease]:
+    """Algorithm 12 + Algorithm 2 in each geometry (bound 2ε, Theorem 6) and the unpurified u_apx (pure only with
+    the uniform ⊥, by ``uniform_bottom_pure_epsilon``), at one δ rule and ⊥ encoding."""
+    eps = audit["epsilon"]
+    cbits = code_bits(size, bottom)
+    log_delta = mode_release_log_delta(cbits, eps, rule)
+    max_k = _reduced_max_distance(eps, log_delta, audit["extra_distance"])
+    reduced = _reduced_transitions(size, max_k)
+
+    def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
+        return lambda m, k: pure_mode_release_pmf(
+            m, k, size, eps, bottom=bottom, geometry=geometry, log_delta=log_delta
+        )
+
+    laws = [(f"alg12_geometry_{g}", 2 * eps, purified(g)) for g in audit["geometries"]]
+    unpurified_bound = uniform_bottom_pure_epsilon(eps, log_delta, size) if bottom == "uniform" else math.inf
+    laws.append(
+        ("unpurified", unpurified_bound, lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom))
+    )
+    return [
+        _AuditedRelease(treatment, rule, bottom, cbits, log_delta, bound, pmf, reduced, max_k)
+        for treatment, bound, pmf in laws
+    ]
+
+
+def _uniform_calibrated_release(audit: Mapping[str, Any], size: int, n_bits: int) -> _AuditedRelease:
+    """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP (``uniform_bottom_log_delta``)."""
+    eps = audit["epsilon"]
+    log_delta = uniform_bottom_log_delta(eps, size)
+    reduced = _reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
+    return _AuditedRelease(
+        "unpurified",
+        "uniform_calibrated",
+        "uniform",
+        n_bits,
+        log_delta,
+        eps,
+        lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, "uniform"),
+        reduced,
+        math.nan,
+    )
+
+
+def _release_rows(
+    release: _AuditedRelease, eps: float, n_bits: int, n_records: int, exhaustive: set[tuple[int, int, int, int]]
+) -> list[dict]:
+    """The exact pure ε of ``release`` on the reduced and on the exhaustive transitions, one row each."""
+    rows = []
+    for enumeration, transitions in (("reduced", release.reduced), ("exhaustive", exhaustive)):
+        value, worst = _max_log_ratio(transitions, release.pmf)
+        rows.append(
+            {
+                "bits": n_bits,
+                "universe_size": 2**n_bits,
+                "treatment": release.treatment,
+                "delta_rule": release.delta_rule,
+                "bottom": release.bottom,
+                "enumeration": enumeration,
+                "n_records": n_records if enumeration == "exhaustive" else math.nan,
+                "max_distance": release.max_distance if enumeration == "reduced" else math.nan,
+                "n_transitions": len(transitions),
+                "exhaustive_within_reduced": exhaustive <= release.reduced,
+                "epsilon": eps,
+                "code_bits": release.code_bits,
+                "log_delta": release.log_delta,
+                "threshold": stability_threshold(eps, release.log_delta),
+                "epsilon_inf": value,
+                "bound": release.bound,
+                "within_bound": bool(value <= release.bound + 1e-9),
+                "worst_transition": " ".join(map(str, worst)),
+                "adjacency": ADJACENCY,
+            }
+        )
+    return rows
+
+
 def mode_release_audit(
     params: Mapping[str, Any], seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
@@ -389,94 +563,17 @@ def mode_release_audit(
     (f, 𝒟₀) transitions of replace-one neighbours up to 𝒟₀ = ⌈T⌉ + 1 + extra_distance, any n) and ``exhaustive``
     (all histograms with ``exhaustive_records`` records and all their neighbours).  Deterministic."""
     audit = params["audit"]
-    eps = audit["epsilon"]
     rows = []
     for n_bits, n_records in progress(list(zip(audit["bits"], audit["exhaustive_records"]))):
         size = 2**n_bits
         exhaustive = neighbour_transitions(size, n_records)
-        for rule in DELTA_RULES:
-            for bottom in BOTTOM_ENCODINGS:
-                cbits = code_bits(size, bottom)
-                log_delta = mode_release_log_delta(cbits, eps, rule)
-                max_k = math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"]
-                reduced = _reduced_transitions(size, max_k)
-                treatments = [
-                    (
-                        f"alg12_geometry_{g}",
-                        2 * eps,
-                        lambda m, k, g=g: pure_mode_release_pmf(
-                            m, k, size, eps, bottom=bottom, geometry=g, log_delta=log_delta
-                        ),
-                    )
-                    for g in audit["geometries"]
-                ]
-                treatments.append(
-                    (
-                        "unpurified",
-                        uniform_bottom_pure_epsilon(eps, log_delta, size) if bottom == "uniform" else math.inf,
-                        lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom),
-                    )
-                )
-                for treatment, bound, pmf in treatments:
-                    for enumeration, transitions in (("reduced", reduced), ("exhaustive", exhaustive)):
-                        value, worst = _max_log_ratio(transitions, pmf)
-                        rows.append(
-                            {
-                                "bits": n_bits,
-                                "universe_size": size,
-                                "treatment": treatment,
-                                "delta_rule": rule,
-                                "bottom": bottom,
-                                "enumeration": enumeration,
-                                "n_records": n_records if enumeration == "exhaustive" else math.nan,
-                                "max_distance": max_k if enumeration == "reduced" else math.nan,
-                                "n_transitions": len(transitions),
-                                "exhaustive_within_reduced": exhaustive <= reduced,
-                                "epsilon": eps,
-                                "code_bits": cbits,
-                                "log_delta": log_delta,
-                                "threshold": stability_threshold(eps, log_delta),
-                                "epsilon_inf": value,
-                                "bound": bound,
-                                "within_bound": bool(value <= bound + 1e-9),
-                                "worst_transition": " ".join(map(str, worst)),
-                                "adjacency": ADJACENCY,
-                            }
-                        )
-        log_delta = uniform_bottom_log_delta(eps, size)
-        for enumeration, transitions in (
-            (
-                "reduced",
-                _reduced_transitions(
-                    size, math.ceil(stability_threshold(eps, log_delta)) + 1 + audit["extra_distance"]
-                ),
-            ),
-            ("exhaustive", exhaustive),
-        ):
-            value, worst = _max_log_ratio(
-                transitions, lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, "uniform")
-            )
-            rows.append(
-                {
-                    "bits": n_bits,
-                    "universe_size": size,
-                    "treatment": "unpurified",
-                    "delta_rule": "uniform_calibrated",
-                    "bottom": "uniform",
-                    "enumeration": enumeration,
-                    "n_records": n_records if enumeration == "exhaustive" else math.nan,
-                    "max_distance": math.nan,
-                    "n_transitions": len(transitions),
-                    "exhaustive_within_reduced": True,
-                    "epsilon": eps,
-                    "code_bits": n_bits,
-                    "log_delta": log_delta,
-                    "threshold": stability_threshold(eps, log_delta),
-                    "epsilon_inf": value,
-                    "bound": eps,
-                    "within_bound": bool(value <= eps + 1e-9),
-                    "worst_transition": " ".join(map(str, worst)),
-                    "adjacency": ADJACENCY,
-                }
-            )
+        releases = [
+            release
+            for rule in DELTA_RULES
+            for bottom in BOTTOM_ENCODINGS
+            for release in _alg12_releases(audit, size, rule, bottom)
+        ]
+        releases.append(_uniform_calibrated_release(audit, size, n_bits))
+        for release in releases:
+            rows += _release_rows(release, audit["epsilon"], n_bits, n_records, exhaustive)
     return pd.DataFrame(rows)

@@ -100,72 +100,64 @@ def plot_fig3(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     return fig
 
 
+#: Fig. 4's edge kinds: a label's offset from the edge's midpoint, its alignment and colour, and the arrow's
+#: head style, colour and curvature.  Curved edges (red) join non-adjacent nodes of a row.
+_FIG4_EDGES = {
+    "curved": {"offset": (0, -0.75), "ha": "center", "color": "C3", "arrow": "<->", "line": "C3", "rad": 0.25},
+    "horizontal": {"offset": (0, 0.22), "ha": "center", "color": "0.15", "arrow": "<->", "line": "0.3", "rad": 0},
+    "vertical": {"offset": (0.12, 0), "ha": "left", "color": "0.15", "arrow": "->", "line": "0.3", "rad": 0},
+}
+
+
+def _fig4_position(node: pd.Series) -> np.ndarray:
+    """A node's position on the canvas (the data's grid stretched 3 × 2)."""
+    return np.array([node["x"] * 3, node["y"] * 2])
+
+
+def _fig4_edge_kind(a: pd.Series, b: pd.Series) -> str:
+    """``vertical`` between rows; within a row ``horizontal`` between neighbours and ``curved`` beyond."""
+    if a["y"] != b["y"]:
+        return "vertical"
+    return "curved" if abs(a["x"] - b["x"]) > 1 else "horizontal"
+
+
+def _fig4_edge(ax: Any, edge: Any, nodes: pd.DataFrame, boxes: Mapping[str, Any], size: float) -> None:
+    """One labelled edge; the arrow ends at the node boxes' edges (patchA/patchB), however wide each label is."""
+    a, b = nodes.loc[edge.source], nodes.loc[edge.target]
+    start, end = _fig4_position(a), _fig4_position(b)
+    style = _FIG4_EDGES[_fig4_edge_kind(a, b)]
+    ax.annotate(
+        "",
+        xy=end,
+        xytext=start,
+        arrowprops={
+            "arrowstyle": style["arrow"],
+            "lw": 0.8,
+            "color": style["line"],
+            "patchA": boxes[edge.source].get_bbox_patch(),
+            "patchB": boxes[edge.target].get_bbox_patch(),
+            "shrinkA": 3,
+            "shrinkB": 3,
+            "connectionstyle": f"arc3,rad={style['rad']}" if style["rad"] else "arc3",
+        },
+    )
+    label_at = (start + end) / 2 + np.array(style["offset"])
+    ax.text(*label_at, edge.label, ha=style["ha"], va="center", fontsize=size - 1.5, color=style["color"])
+
+
 def plot_fig4(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     """The proof of Theorem 1 as a flowchart: nodes in three rows, labelled edges."""
     fig, axes = figure(1, 1, width=9.0, height=4.6)
     ax = axes[0][0]
     nodes = data[data["kind"] == "node"].set_index("node_id")
     size = params["font_size"]
+    box = {"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"}
     boxes = {
-        node_id: ax.text(
-            row["x"] * 3,
-            row["y"] * 2,
-            row["label"],
-            ha="center",
-            va="center",
-            fontsize=size,
-            bbox={"boxstyle": "round,pad=0.35", "fc": "white", "ec": "0.3"},
-        )
+        node_id: ax.text(*_fig4_position(row), row["label"], ha="center", va="center", fontsize=size, bbox=box)
         for node_id, row in nodes.iterrows()
     }
-    for row in data[data["kind"] == "edge"].itertuples():
-        a, b = nodes.loc[row.source], nodes.loc[row.target]
-        start, end = np.array([a["x"] * 3, a["y"] * 2]), np.array([b["x"] * 3, b["y"] * 2])
-        horizontal = a["y"] == b["y"]
-        curved = horizontal and abs(a["x"] - b["x"]) > 1
-        # The arrows end at the node boxes' edges (patchA/patchB), however wide each label is.
-        ax.annotate(
-            "",
-            xy=end,
-            xytext=start,
-            arrowprops={
-                "arrowstyle": "<->" if horizontal else "->",
-                "lw": 0.8,
-                "color": "C3" if curved else "0.3",
-                "patchA": boxes[row.source].get_bbox_patch(),
-                "patchB": boxes[row.target].get_bbox_patch(),
-                "shrinkA": 3,
-                "shrinkB": 3,
-                "connectionstyle": "arc3,rad=0.25" if curved else "arc3",
-            },
-        )
-        if curved:
-            ax.text(
-                *((start + end) / 2 + np.array([0, -0.75])),
-                row.label,
-                ha="center",
-                va="center",
-                fontsize=size - 1.5,
-                color="C3",
-            )
-        elif horizontal:
-            ax.text(
-                *((start + end) / 2 + np.array([0, 0.22])),
-                row.label,
-                ha="center",
-                va="center",
-                fontsize=size - 1.5,
-                color="0.15",
-            )
-        else:  # vertical edges: the label beside the arrow, not across it
-            ax.text(
-                *((start + end) / 2 + np.array([0.12, 0])),
-                row.label,
-                ha="left",
-                va="center",
-                fontsize=size - 1.5,
-                color="0.15",
-            )
+    for edge in data[data["kind"] == "edge"].itertuples():
+        _fig4_edge(ax, edge, nodes, boxes, size)
     ax.set_xlim(-1.5, 10.5)
     ax.set_ylim(-1.6, 4.6)
     ax.axis("off")

@@ -3,7 +3,8 @@ from their tidy frames (group means and standard errors are read off the frame, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -40,21 +41,38 @@ def _mean_sem(part: pd.DataFrame, keys: list[str], column: str) -> pd.DataFrame:
     return part.groupby(keys)[column].agg(["mean", "sem"]).reset_index()
 
 
-def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """E‖·‖₂ against d; against log(1/δ) with Theorem 9's bound; exact pure ε of the d = 1 audit."""
-    fig, axes = figure(1, 3, width=3.4, height=3.0)
+def _method_errorbars(
+    ax: Any, summary: pd.DataFrame, methods: tuple[str, ...], key: str, x: Callable[[pd.Series], pd.Series]
+) -> None:
+    """Mean ± s.e. of each method in ``summary`` (columns mean, sem) against x(``key``), in MEAN_STYLES."""
+    for method in methods:
+        colour, style, label = MEAN_STYLES[method]
+        rows = summary[summary["method"] == method].sort_values(key)
+        ax.errorbar(x(rows[key]), rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
+
+
+def _mean_dimension_panel(ax: Any, data: pd.DataFrame, params: Mapping[str, Any]) -> None:
+    """E‖M(D) − D̄‖₂ against d at the ε_tot closest to 1, one line per method."""
     dim = data[data["panel"] == "dimension"]
     eps = _closest(dim["epsilon_total"], 1.0)
     summary = _mean_sem(dim[dim["epsilon_total"] == eps], ["method", "d"], "error_mean")
-    ax = axes[0][0]
-    for method in ("purified_gaussian", "laplace", "l2_knorm", "gaussian_reference"):
-        colour, style, label = MEAN_STYLES[method]
-        rows = summary[summary["method"] == method].sort_values("d")
-        ax.errorbar(rows["d"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label)
+    methods = ("purified_gaussian", "laplace", "l2_knorm", "gaussian_reference")
+    _method_errorbars(ax, summary, methods, "d", lambda column: column)
     ax.set(xscale="log", yscale="log", xlabel="d", ylabel="E‖M(D) − D̄‖₂", title=f"n = {params['n']}, ε_tot = {eps:g}")
     legend_below(ax)
 
-    ax = axes[0][1]
+
+def _theorem9_bound_lines(ax: Any, summary: pd.DataFrame) -> None:
+    """Theorem 9's lower bound against log(1/δ): solid inside its δ-range, dotted outside."""
+    bound = summary[summary["method"] == "gaussian_at_delta"].sort_values("log_delta")
+    valid = bound["valid"].astype(bool)
+    ax.plot(-bound["log_delta"], bound["bound"].where(valid), "k-", lw=1.2, label="Theorem 9 lower bound")
+    ax.plot(-bound["log_delta"], bound["bound"].where(~valid), "k:", lw=0.8, label="(outside its δ-range)")
+
+
+def _mean_delta_panel(ax: Any, data: pd.DataFrame) -> None:
+    """Section 7's picture: error against log(1/δ) of the purified Gaussian and of the AGM at (ε_tot, δ), with
+    Theorem 9's bound, the pure rate and the paper's δ."""
     delta = data[data["panel"] == "delta"]
     summary = (
         delta.groupby(["method", "log_delta"])
@@ -66,16 +84,8 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         )
         .reset_index()
     )
-    for method in ("purified_gaussian", "gaussian_at_delta"):
-        colour, style, label = MEAN_STYLES[method]
-        rows = summary[summary["method"] == method].sort_values("log_delta")
-        ax.errorbar(
-            -rows["log_delta"], rows["mean"], yerr=rows["sem"], fmt=style, color=colour, ms=3, lw=1, label=label
-        )
-    bound = summary[summary["method"] == "gaussian_at_delta"].sort_values("log_delta")
-    valid = bound["valid"].astype(bool)
-    ax.plot(-bound["log_delta"], bound["bound"].where(valid), "k-", lw=1.2, label="Theorem 9 lower bound")
-    ax.plot(-bound["log_delta"], bound["bound"].where(~valid), "k:", lw=0.8, label="(outside its δ-range)")
+    _method_errorbars(ax, summary, ("purified_gaussian", "gaussian_at_delta"), "log_delta", operator.neg)
+    _theorem9_bound_lines(ax, summary)
     first = delta.iloc[0]
     ax.axhline(first["pure_rate"], color="C2", ls="--", lw=0.8, label="pure rate dΔ₂/ε_tot (K-norm)")
     ax.axvline(-first["paper_log_delta"], color="C3", ls="-.", lw=0.6, label="paper's δ = 2ω/(32dn²)^d")
@@ -89,7 +99,9 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     ax.set_ylim(float(summary["bound"].min()) / 1e3, max(10 * float(summary["mean"].min()), 1.0))
     legend_below(ax)
 
-    ax = axes[0][2]
+
+def _mean_audit_panel(ax: Any, data: pd.DataFrame) -> None:
+    """Exact pure ε of the d = 1 audit against ε_tot, projected AGM and purified, with the bound ε + ε′."""
     audit = data[data["panel"] == "audit"]
     for colour, treatment, label in (("C0", "none", "projected AGM (ε_tot/2)"), ("C3", "full", "purified")):
         rows = audit[audit["treatment"] == treatment].sort_values("epsilon_total")
@@ -102,6 +114,14 @@ def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         title=f"d = 1 audit, n = {int(audit['n'].iloc[0])}",
     )
     legend_below(ax)
+
+
+def plot_mean_estimation(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
+    """E‖·‖₂ against d; against log(1/δ) with Theorem 9's bound; exact pure ε of the d = 1 audit."""
+    fig, axes = figure(1, 3, width=3.4, height=3.0)
+    _mean_dimension_panel(axes[0][0], data, params)
+    _mean_delta_panel(axes[0][1], data)
+    _mean_audit_panel(axes[0][2], data)
     footer(
         fig,
         f"{EXTENSION_NOTE}. Mean of n records in {{±1/√d}}^d (replace-one); purified methods split ε_tot "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ import pandas as pd
 
 from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.mechanisms.local_sensitivity import (
+    Alg11Parameters,
     alg11_parameters,
     bounded_local_sensitivity_release,
     common_neighbours,
@@ -86,96 +88,187 @@ def _errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
     }
 
 
+@dataclass(frozen=True)
+class _GraphCase:
+    """One graph (triangle count q, local sensitivity Δ_Local) at one ε_tot, with every method's parameters:
+    Algorithm 11's at ε = ε_tot/3 on the domain [0, R], R = C(n_v, 3), the proposed β, the reference δ, the global
+    sensitivity and the NRS07 smooth sensitivity."""
+
+    q: float
+    ls: float
+    epsilon_total: float
+    draws: int
+    domain_diameter: float
+    epsilon: float
+    alg11: Alg11Parameters
+    beta: float
+    log_delta_reference: float
+    global_sensitivity: float
+    smooth_beta: float
+    smooth_sensitivity: float
+
+
+def _graph_case(q: float, ls: float, n_v: int, p: float, eps_tot: float, draws: int, delta_ref: float) -> _GraphCase:
+    """The parameters of every method on one graph at one ε_tot (budget split of the module docstring)."""
+    domain_diameter = float(math.comb(n_v, 3))
+    eps = eps_tot / 3.0
+    s_beta = smooth_sensitivity_beta(eps_tot)
+    return _GraphCase(
+        q,
+        ls,
+        eps_tot,
+        draws,
+        domain_diameter,
+        eps,
+        alg11_parameters(domain_diameter, eps),
+        proposed_beta(n_v, p),
+        math.log(delta_ref),
+        triangle_global_sensitivity(n_v),
+        s_beta,
+        triangle_smooth_sensitivity(ls, n_v, s_beta),
+    )
+
+
+def _privacy(
+    epsilon: float,
+    epsilon_prime: float = math.nan,
+    log_delta: float = math.nan,
+    omega: float = math.nan,
+    laplace_scale: float = math.nan,
+    beta_proposed: float = math.nan,
+) -> dict[str, float]:
+    """The privacy columns of a row (NaN where a method has no such parameter)."""
+    return {
+        "epsilon": epsilon,
+        "epsilon_prime": epsilon_prime,
+        "log_delta": log_delta,
+        "omega": omega,
+        "laplace_scale": laplace_scale,
+        "beta_proposed": beta_proposed,
+    }
+
+
+def _purified_privacy(case: _GraphCase, beta: float = math.nan) -> dict[str, float]:
+    """Algorithm 1's parameters at ε = ε′ = ε_tot/3 with Theorem 11's δ and ω."""
+    par = case.alg11
+    return _privacy(case.epsilon, case.epsilon, par.log_delta, math.exp(par.log_omega), par.laplace_scale, beta)
+
+
+@dataclass(frozen=True)
+class _Release:
+    """``draws`` released estimates of one method (NaN or ±∞ where refused) and its privacy columns."""
+
+    method: str
+    estimates: np.ndarray
+    refused: np.ndarray | None
+    privacy: Mapping[str, float]
+
+
+def _alg11(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """Algorithm 11 purified by Algorithm 1 (3ε-DP, Theorem 5) and its approximate-DP output before purification."""
+    q_pure, q_apx = purified_local_sensitivity_release(case.q, case.ls, case.alg11, 0.0, case.draws, rng)
+    before = _privacy(case.epsilon, log_delta=case.alg11.log_delta)
+    return [
+        _Release("alg11_purified", q_pure, None, _purified_privacy(case)),
+        _Release("alg11_before_purification", q_apx, None, before),
+    ]
+
+
+def _alg10(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """Algorithm 10 (PTR purified by Algorithm 1, 2ε + ε′-DP) with the proposed β and with the margin β."""
+    par = case.alg11
+    releases = []
+    for suffix, beta in (("", case.beta), ("_margin", margin_beta(case.beta, case.epsilon, par.log_delta))):
+        distance = ptr_distance_lower_bound(case.ls, beta)
+        theta, refused = pure_propose_test_release(
+            case.q,
+            distance,
+            beta,
+            case.epsilon,
+            case.epsilon,
+            par.log_delta,
+            par.log_omega,
+            0.0,
+            case.domain_diameter,
+            case.draws,
+            rng,
+        )
+        releases.append(_Release("alg10_ptr_purified" + suffix, theta, refused, _purified_privacy(case, beta)))
+    return releases
+
+
+def _gs_laplace(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """Laplace(GS/ε_tot) with the global sensitivity GS = n_v − 2."""
+    gs, eps_tot = case.global_sensitivity, case.epsilon_total
+    estimates = global_sensitivity_laplace(case.q, gs, eps_tot, case.draws, rng)
+    return [_Release("gs_laplace", estimates, None, _privacy(eps_tot, laplace_scale=gs / eps_tot))]
+
+
+def _smooth_sensitivity(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """NRS07's smooth-sensitivity mechanism at ε_tot (noise scale S/β)."""
+    estimates = smooth_sensitivity_mechanism(case.q, case.smooth_sensitivity, case.epsilon_total, case.draws, rng)
+    scale = case.smooth_sensitivity / case.smooth_beta
+    return [_Release("smooth_sensitivity", estimates, None, _privacy(case.epsilon_total, laplace_scale=scale))]
+
+
+def _alg11_reference(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """Algorithm 11 lines 1–2 at ε = ε_tot/2 and δ_ref ((ε_tot, δ_ref)-DP, not pure)."""
+    eps, log_ref = case.epsilon_total / 2.0, case.log_delta_reference
+    estimates, _ = bounded_local_sensitivity_release(
+        case.q, case.ls, eps, log_ref, 0.0, case.domain_diameter, case.draws, rng
+    )
+    return [_Release("alg11_reference", estimates, None, _privacy(eps, log_delta=log_ref))]
+
+
+def _alg9_reference(case: _GraphCase, rng: np.random.Generator) -> list[_Release]:
+    """Algorithm 9 (PTR) at ε = ε_tot/2 and δ_ref, with the proposed β and with the margin β (not pure)."""
+    eps, log_ref = case.epsilon_total / 2.0, case.log_delta_reference
+    releases = []
+    for suffix, beta in (("", case.beta), ("_margin", margin_beta(case.beta, eps, log_ref))):
+        distance = ptr_distance_lower_bound(case.ls, beta)
+        released, refused = propose_test_release(case.q, distance, beta, eps, log_ref, case.draws, rng)
+        privacy = _privacy(eps, log_delta=log_ref, beta_proposed=beta)
+        releases.append(_Release("alg9_ptr_reference" + suffix, released, refused, privacy))
+    return releases
+
+
+#: The methods of ``ext_ptr`` in the order they draw from a graph's generator (and of the rows); each maps a graph
+#: case and the generator to its releases.
+RELEASES: dict[str, Callable[[_GraphCase, np.random.Generator], list[_Release]]] = {
+    "alg11": _alg11,
+    "alg10_ptr": _alg10,
+    "gs_laplace": _gs_laplace,
+    "smooth_sensitivity": _smooth_sensitivity,
+    "alg11_reference": _alg11_reference,
+    "alg9_ptr_reference": _alg9_reference,
+}
+
+
+def _release_row(release: _Release, case: _GraphCase) -> dict[str, Any]:
+    """A method's row on one graph: refusal rate, errors (:func:`_errors`) and the parameters of every method."""
+    refusal_rate = float(np.mean(release.refused)) if release.refused is not None else 0.0
+    return {
+        "method": release.method,
+        "pure": PTR_METHODS[release.method][0],
+        **release.privacy,
+        "refusal_rate": refusal_rate,
+        "n_released": int(np.sum(np.isfinite(release.estimates))),
+        **_errors(release.estimates, case.q),
+        "smooth_sensitivity": case.smooth_sensitivity,
+        "log_inv_delta_alg11": case.alg11.log_inv_delta,
+        "bound_offset": case.alg11.bound_offset,
+        "purification_shift": case.alg11.shift,
+        "domain_diameter": case.domain_diameter,
+        "global_sensitivity": case.global_sensitivity,
+    }
+
+
 def _graph_methods(
     q: float, ls: float, n_v: int, p: float, eps_tot: float, draws: int, delta_ref: float, rng: np.random.Generator
 ) -> list[dict[str, Any]]:
-    """All methods on one graph at one ε_tot: rows without the graph identifiers."""
-    R = float(math.comb(n_v, 3))
-    eps = eps_tot / 3.0
-    params = alg11_parameters(R, eps)
-    omega = math.exp(params.log_omega)
-    beta = proposed_beta(n_v, p)
-    log_ref = math.log(delta_ref)
-    gs = triangle_global_sensitivity(n_v)
-    s_beta = smooth_sensitivity_beta(eps_tot)
-    smooth = triangle_smooth_sensitivity(ls, n_v, s_beta)
-    purified_common = dict(
-        epsilon=eps, epsilon_prime=eps, log_delta=params.log_delta, omega=omega, laplace_scale=params.laplace_scale
-    )
-    none = dict(epsilon=math.nan, epsilon_prime=math.nan, log_delta=math.nan, omega=math.nan, laplace_scale=math.nan)
-
-    rows = []
-
-    def add(method: str, estimates: np.ndarray, refused: np.ndarray | None, extra: Mapping[str, Any]) -> None:
-        rows.append(
-            {
-                "method": method,
-                "pure": PTR_METHODS[method][0],
-                **extra,
-                "refusal_rate": float(np.mean(refused)) if refused is not None else 0.0,
-                "n_released": int(np.sum(np.isfinite(estimates))),
-                **_errors(estimates, q),
-            }
-        )
-
-    q_pure, q_apx = purified_local_sensitivity_release(q, ls, params, 0.0, draws, rng)
-    add("alg11_purified", q_pure, None, {**purified_common, "beta_proposed": math.nan})
-    add(
-        "alg11_before_purification",
-        q_apx,
-        None,
-        {
-            **purified_common,
-            "epsilon_prime": math.nan,
-            "omega": math.nan,
-            "laplace_scale": math.nan,
-            "beta_proposed": math.nan,
-        },
-    )
-    for suffix, b in (("", beta), ("_margin", margin_beta(beta, eps, params.log_delta))):
-        theta, refused = pure_propose_test_release(
-            q, ptr_distance_lower_bound(ls, b), b, eps, eps, params.log_delta, params.log_omega, 0.0, R, draws, rng
-        )
-        add("alg10_ptr_purified" + suffix, theta, refused, {**purified_common, "beta_proposed": b})
-    add(
-        "gs_laplace",
-        global_sensitivity_laplace(q, gs, eps_tot, draws, rng),
-        None,
-        {**none, "epsilon": eps_tot, "laplace_scale": gs / eps_tot, "beta_proposed": math.nan},
-    )
-    add(
-        "smooth_sensitivity",
-        smooth_sensitivity_mechanism(q, smooth, eps_tot, draws, rng),
-        None,
-        {**none, "epsilon": eps_tot, "laplace_scale": smooth / s_beta, "beta_proposed": math.nan},
-    )
-    q_ref, _ = bounded_local_sensitivity_release(q, ls, eps_tot / 2.0, log_ref, 0.0, R, draws, rng)
-    add(
-        "alg11_reference",
-        q_ref,
-        None,
-        {**none, "epsilon": eps_tot / 2.0, "log_delta": log_ref, "beta_proposed": math.nan},
-    )
-    for suffix, b in (("", beta), ("_margin", margin_beta(beta, eps_tot / 2.0, log_ref))):
-        released, refused = propose_test_release(
-            q, ptr_distance_lower_bound(ls, b), b, eps_tot / 2.0, log_ref, draws, rng
-        )
-        add(
-            "alg9_ptr_reference" + suffix,
-            released,
-            refused,
-            {**none, "epsilon": eps_tot / 2.0, "log_delta": log_ref, "beta_proposed": b},
-        )
-    for row in rows:
-        row.update(
-            smooth_sensitivity=smooth,
-            log_inv_delta_alg11=params.log_inv_delta,
-            bound_offset=params.bound_offset,
-            purification_shift=params.shift,
-            domain_diameter=R,
-            global_sensitivity=gs,
-        )
-    return rows
+    """All methods (:data:`RELEASES`) on one graph at one ε_tot: rows without the graph identifiers."""
+    case = _graph_case(q, ls, n_v, p, eps_tot, draws, delta_ref)
+    return [_release_row(release, case) for releases in RELEASES.values() for release in releases(case, rng)]
 
 
 def compute_ptr(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
+    Algorithm16Parameters,
     algorithm16_parameters,
     conjunction_queries,
     half_subset_queries,
@@ -102,9 +104,17 @@ def sweep_points(section: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(points.values())
 
 
+#: The query families of the sweep: K random half-subset queries or K random 3-way conjunctions over {0,1}^d.
+WORKLOADS: dict[str, Callable[[int, int, np.random.Generator], np.ndarray]] = {
+    "half_subsets": half_subset_queries,
+    "conjunctions": conjunction_queries,
+}
+
+
 def _workload(family: str, d: int, k: int, seed: int) -> np.ndarray:
+    """The workload of ``family`` (:data:`WORKLOADS`), seeded by (family, d, K)."""
     rng = np.random.default_rng(derive_seed(seed, SECTION, "workload", family, d, k))
-    return half_subset_queries(d, k, rng) if family == "half_subsets" else conjunction_queries(d, k, rng)
+    return WORKLOADS[family](d, k, rng)
 
 
 def _data(section: Mapping[str, Any], n: int, d: int, seed: int) -> np.ndarray:
@@ -114,71 +124,102 @@ def _data(section: Mapping[str, Any], n: int, d: int, seed: int) -> np.ndarray:
 
 
 def _capped_rounds(fixed_point: float, cap: int) -> tuple[int, bool]:
+    """T = max(1, round(fixed point)) capped at ``cap``, and whether the cap applied."""
     rounds = max(1, int(round(fixed_point)))
     return min(rounds, cap), rounds > cap
 
 
-def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: str, seed: int) -> list[dict[str, Any]]:
-    n, d, k, eps_tot = point["n"], point["d"], point["k"], point["epsilon_total"]
+def _theorem8_rate(n: int, d: int, epsilon_total: float) -> float:
+    """Theorem 8's ℓ∞ rate d^{1/3}/(n ε)^{1/3} at ε = ε_tot/2 (the log k factor and constants dropped)."""
+    return d ** (1 / 3) / (n * epsilon_total / 2) ** (1 / 3)
+
+
+_NAN = float("nan")
+
+#: The bookkeeping columns every method reports; a method overrides the entries that apply to it.
+_BLANK: dict[str, Any] = {
+    "rounds": 0,
+    "capped": False,
+    "epsilon0": _NAN,
+    "rho": _NAN,
+    "log_delta": _NAN,
+    "log_omega": _NAN,
+    "epsilon_prime": _NAN,
+    "laplace_scale": _NAN,
+    "m": 0,
+    "n_bits": 0,
+    "bits_flipped": 0,
+    "mixed": False,
+    "epsilon_upstream_pure": _NAN,
+    "epsilon_upstream_approx": _NAN,
+}
+
+
+@dataclass(frozen=True)
+class _SweepPoint:
+    """One sweep point and query family: the histograms (one row per seed), the workload and its true answers."""
+
+    n: int
+    d: int
+    k: int
+    epsilon_total: float
+    family: str
+    seed: int
+    max_rounds: int
+    counts: np.ndarray
+    queries: np.ndarray
+    true_answers: np.ndarray
+
+    def rng(self, method: str) -> np.random.Generator:
+        """The generator of ``method`` at this point, derived from the point's identity."""
+        identity = (self.n, self.d, self.k, self.epsilon_total, self.family)
+        return np.random.default_rng(derive_seed(self.seed, SECTION, method, *identity))
+
+    def error(self, weights: np.ndarray) -> np.ndarray:
+        """ℓ∞ error, per seed, of the workload's answers on the normalised histograms ``weights``."""
+        return linf_error(query_answers(self.queries, weights), self.true_answers)
+
+
+@dataclass(frozen=True)
+class _MethodResult:
+    """One method's errors (one per seed) and bookkeeping (each value a scalar or an array with one entry per seed)."""
+
+    method: str
+    pure: bool
+    errors: np.ndarray
+    extra: Mapping[str, Any]
+
+
+def _sweep_point(section: Mapping[str, Any], point: Mapping[str, Any], family: str, seed: int) -> _SweepPoint:
+    """The data and workload of one sweep point (both seeded by the point's identity)."""
+    n, d, k = point["n"], point["d"], point["k"]
     counts = _data(section, n, d, seed)
     queries = _workload(family, d, k, seed)
-    true = query_answers(queries, counts / n)
-    runs = counts.shape[0]
-    cap = int(section["max_rounds"])
-    rate = d ** (1 / 3) / (n * eps_tot / 2) ** (1 / 3)
-    common = {**point, "query_family": family, "adjacency": ADJACENCY, "rate_theorem8": rate}
-    rows: list[dict[str, Any]] = []
+    true_answers = query_answers(queries, counts / n)
+    max_rounds = int(section["max_rounds"])
+    return _SweepPoint(n, d, k, point["epsilon_total"], family, seed, max_rounds, counts, queries, true_answers)
 
-    def rng_for(method: str) -> np.random.Generator:
-        return np.random.default_rng(derive_seed(seed, SECTION, method, n, d, k, eps_tot, family))
 
-    def emit(method: str, pure: bool, errors: np.ndarray, **extra: Any) -> None:
-        for s in range(runs):
-            rows.append(
-                {
-                    "method": method,
-                    "pure": pure,
-                    "seed": s,
-                    "error_linf": float(errors[s]),
-                    **common,
-                    **{key: (value[s] if isinstance(value, np.ndarray) else value) for key, value in extra.items()},
-                }
-            )
+def _empirical_histograms(records: np.ndarray, n_cells: int) -> np.ndarray:
+    """The empirical distribution over the universe of each row of ``records`` (one row of m records per seed)."""
+    return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
 
-    nan = float("nan")
-    blank = {
-        "rounds": 0,
-        "capped": False,
-        "epsilon0": nan,
-        "rho": nan,
-        "log_delta": nan,
-        "log_omega": nan,
-        "epsilon_prime": nan,
-        "laplace_scale": nan,
-        "m": 0,
-        "n_bits": 0,
-        "bits_flipped": 0,
-        "mixed": False,
-        "epsilon_upstream_pure": nan,
-        "epsilon_upstream_approx": nan,
-    }
 
-    # Algorithm 16 at eps = eps_tot / 2 (the fixed-point T is not capped: it is the algorithm under test).
-    eps = eps_tot / 2.0
-    par = algorithm16_parameters(n, d, k, eps)
-    rng = rng_for("alg16")
-    run = mwem(counts, queries, n, par.rounds, par.epsilon0, rng)
-    sampled = proportional_sampling(run.synthetic, par.m, rng)
-    purified, mixed = purify_records(sampled, d, eps, par.log_delta, rng)
-    flipped = np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
-    alg16 = {
-        **blank,
+def _bits_flipped(sampled: np.ndarray, purified: np.ndarray) -> np.ndarray:
+    """Per seed, how many of the m·d bits purification changed (Hamming distance of the record codes)."""
+    return np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
+
+
+def _algorithm16_bookkeeping(par: Algorithm16Parameters, epsilon: float) -> dict[str, Any]:
+    """Algorithm 16's parameters at ε, with its MWEM stage's ε by basic composition and by Lemma 36 at its δ."""
+    return {
+        **_BLANK,
         "rounds": par.rounds,
         "epsilon0": par.epsilon0,
         "rho": par.rho,
         "log_delta": par.log_delta,
         "log_omega": par.log_omega,
-        "epsilon_prime": eps,
+        "epsilon_prime": epsilon,
         "laplace_scale": par.laplace_scale,
         "m": par.m,
         "n_bits": par.n_bits,
@@ -186,79 +227,126 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
         "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(par.rounds, par.epsilon0),
         "epsilon_upstream_approx": mwem_epsilon_approx(par.rounds, par.epsilon0, -par.log_delta),
     }
-    n_cells = 2**d
 
-    def empirical(records: np.ndarray) -> np.ndarray:
-        return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
 
-    emit("alg16_mwem_stage", False, linf_error(query_answers(queries, run.synthetic), true), **alg16)
-    emit("alg16_sampled", False, linf_error(query_answers(queries, empirical(sampled)), true), **alg16)
-    emit(
-        "alg16_purified",
-        True,
-        linf_error(query_answers(queries, empirical(purified)), true),
-        **{
-            **alg16,
-            "bits_flipped": flipped,
-            "mixed": mixed,
-            "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells))),
-        },
-    )
+def _algorithm16(point: _SweepPoint) -> list[_MethodResult]:
+    """Algorithm 16 at ε = ε_tot/2 (MWEM, Algorithm 15's m records, Algorithm 2 with ε′ = ε on their m·d bits:
+    2ε = ε_tot-DP by Theorem 8) and its outputs before sampling and before purification; the fixed-point T is not
+    capped (it is the algorithm under test)."""
+    eps = point.epsilon_total / 2.0
+    par = algorithm16_parameters(point.n, point.d, point.k, eps)
+    rng = point.rng("alg16")
+    run = mwem(point.counts, point.queries, point.n, par.rounds, par.epsilon0, rng)
+    sampled = proportional_sampling(run.synthetic, par.m, rng)
+    purified, mixed = purify_records(sampled, point.d, eps, par.log_delta, rng)
+    n_cells = 2**point.d
+    extra = _algorithm16_bookkeeping(par, eps)
+    purified_extra = {
+        **extra,
+        "bits_flipped": _bits_flipped(sampled, purified),
+        "mixed": mixed,
+        "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells))),
+    }
+    return [
+        _MethodResult("alg16_mwem_stage", False, point.error(run.synthetic), extra),
+        _MethodResult("alg16_sampled", False, point.error(_empirical_histograms(sampled, n_cells)), extra),
+        _MethodResult("alg16_purified", True, point.error(_empirical_histograms(purified, n_cells)), purified_extra),
+    ]
 
-    # MWEM at (eps_tot, 1/n^2): not pure.
-    log_inv_delta = 2.0 * math.log(n)
-    rho = lemma36_rho(eps_tot, log_inv_delta)
-    rounds, capped = _capped_rounds(mwem_rounds_fixed_point(n, d, k, eps_tot, log_inv_delta), cap)
-    eps0 = math.sqrt(rho / rounds)
-    run = mwem(counts, queries, n, rounds, eps0, rng_for("mwem_reference"))
-    emit(
-        "mwem_reference",
-        False,
-        linf_error(query_answers(queries, run.synthetic), true),
-        **{
-            **blank,
-            "rounds": rounds,
-            "capped": capped,
-            "epsilon0": eps0,
-            "rho": rho,
-            "log_delta": -log_inv_delta,
-            "answer_noise_scale": 1.0 / (n * eps0),
-            "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds, eps0),
-            "epsilon_upstream_approx": mwem_epsilon_approx(rounds, eps0, log_inv_delta),
-        },
-    )
 
-    # Pure MWEM by basic composition.
-    rounds, capped = _capped_rounds(pure_mwem_rounds_fixed_point(n, d, k, eps_tot), cap)
-    eps0 = eps_tot / (2.0 * rounds)
-    run = mwem(counts, queries, n, rounds, eps0, rng_for("pure_mwem"))
-    emit(
-        "pure_mwem",
-        True,
-        linf_error(query_answers(queries, run.synthetic), true),
-        **{
-            **blank,
-            "rounds": rounds,
-            "capped": capped,
-            "epsilon0": eps0,
-            "answer_noise_scale": 1.0 / (n * eps0),
-            "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds, eps0),
-        },
-    )
+def _mwem_result(
+    point: _SweepPoint, method: str, pure: bool, rounds: tuple[int, bool], epsilon0: float, **accounting: Any
+) -> _MethodResult:
+    """MWEM with (T, capped) = ``rounds`` and per-step ε₀, its answer noise 1/(n ε₀) and its ε by basic
+    composition; ``accounting`` adds the method's other bookkeeping."""
+    run = mwem(point.counts, point.queries, point.n, rounds[0], epsilon0, point.rng(method))
+    extra = {
+        **_BLANK,
+        "rounds": rounds[0],
+        "capped": rounds[1],
+        "epsilon0": epsilon0,
+        **accounting,
+        "answer_noise_scale": 1.0 / (point.n * epsilon0),
+        "epsilon_upstream_pure": mwem_epsilon_pure_basic_composition(rounds[0], epsilon0),
+    }
+    return _MethodResult(method, pure, point.error(run.synthetic), extra)
 
-    emit(
-        "laplace_answers",
-        True,
-        linf_error(laplace_answers(counts, queries, n, eps_tot, rng_for("laplace_answers")), true),
-        **{**blank, "answer_noise_scale": k / (n * eps_tot)},
-    )
-    emit(
-        "laplace_histogram",
-        True,
-        linf_error(query_answers(queries, laplace_histogram(counts, eps_tot, rng_for("laplace_histogram"))), true),
-        **{**blank, "answer_noise_scale": 1.0 / (n * eps_tot)},
-    )
-    return rows
+
+def _mwem_reference(point: _SweepPoint) -> list[_MethodResult]:
+    """MWEM at (ε_tot, δ = 1/n²), ρ by Lemma 36 and ε₀ = √(ρ/T) at the fixed-point T: not pure."""
+    log_inv_delta = 2.0 * math.log(point.n)
+    rho = lemma36_rho(point.epsilon_total, log_inv_delta)
+    fixed_point = mwem_rounds_fixed_point(point.n, point.d, point.k, point.epsilon_total, log_inv_delta)
+    rounds = _capped_rounds(fixed_point, point.max_rounds)
+    eps0 = math.sqrt(rho / rounds[0])
+    approx = mwem_epsilon_approx(rounds[0], eps0, log_inv_delta)
+    return [
+        _mwem_result(
+            point,
+            "mwem_reference",
+            False,
+            rounds,
+            eps0,
+            rho=rho,
+            log_delta=-log_inv_delta,
+            epsilon_upstream_approx=approx,
+        )
+    ]
+
+
+def _pure_mwem(point: _SweepPoint) -> list[_MethodResult]:
+    """Pure MWEM by basic composition: ε₀ = ε_tot/(2T) per step, T from ``pure_mwem_rounds_fixed_point``."""
+    fixed_point = pure_mwem_rounds_fixed_point(point.n, point.d, point.k, point.epsilon_total)
+    rounds = _capped_rounds(fixed_point, point.max_rounds)
+    return [_mwem_result(point, "pure_mwem", True, rounds, point.epsilon_total / (2.0 * rounds[0]))]
+
+
+def _laplace_answers(point: _SweepPoint) -> list[_MethodResult]:
+    """Laplace(K/(n ε_tot)) on every normalised answer, clipped to [0, 1]."""
+    answers = laplace_answers(point.counts, point.queries, point.n, point.epsilon_total, point.rng("laplace_answers"))
+    extra = {**_BLANK, "answer_noise_scale": point.k / (point.n * point.epsilon_total)}
+    return [_MethodResult("laplace_answers", True, linf_error(answers, point.true_answers), extra)]
+
+
+def _laplace_histogram(point: _SweepPoint) -> list[_MethodResult]:
+    """Laplace(1/ε_tot) on every count, clipped at 0 and renormalised; the workload answered on it."""
+    histogram = laplace_histogram(point.counts, point.epsilon_total, point.rng("laplace_histogram"))
+    extra = {**_BLANK, "answer_noise_scale": 1.0 / (point.n * point.epsilon_total)}
+    return [_MethodResult("laplace_histogram", True, point.error(histogram), extra)]
+
+
+#: The sweep's methods in the order of their rows; each maps a sweep point to its results.
+METHODS: dict[str, Callable[[_SweepPoint], list[_MethodResult]]] = {
+    "alg16": _algorithm16,
+    "mwem_reference": _mwem_reference,
+    "pure_mwem": _pure_mwem,
+    "laplace_answers": _laplace_answers,
+    "laplace_histogram": _laplace_histogram,
+}
+
+
+def _result_rows(result: _MethodResult, common: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One tidy row per seed of ``result``."""
+    return [
+        {
+            "method": result.method,
+            "pure": result.pure,
+            "seed": s,
+            "error_linf": float(error),
+            **common,
+            **{key: (value[s] if isinstance(value, np.ndarray) else value) for key, value in result.extra.items()},
+        }
+        for s, error in enumerate(result.errors)
+    ]
+
+
+def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: str, seed: int) -> list[dict[str, Any]]:
+    """Every method's rows (:data:`METHODS`) at one sweep point and query family."""
+    sweep_point = _sweep_point(section, point, family, seed)
+    rate = _theorem8_rate(point["n"], point["d"], point["epsilon_total"])
+    common = {**point, "query_family": family, "adjacency": ADJACENCY, "rate_theorem8": rate}
+    results = [result for method in METHODS.values() for result in method(sweep_point)]
+    return [row for result in results for row in _result_rows(result, common)]
 
 
 def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -368,6 +456,110 @@ def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, 
     return counts, half_subset_queries(audit["d"], audit["k"], rng)
 
 
+@dataclass(frozen=True)
+class _AuditSetup:
+    """The tiny instance of the exact audit and the parameters of both audited mechanisms."""
+
+    counts: np.ndarray
+    queries: np.ndarray
+    common: Mapping[str, Any]
+    grid_points: int
+    halfwidth: float
+    pure_rounds: int
+    pure_epsilon0: float
+    alg16: Algorithm16Parameters
+    alg16_epsilon0: float
+    alg16_columns: Mapping[str, Any]
+
+
+def _audit_setup(params: Mapping[str, Any], seed: int) -> _AuditSetup:
+    """Pure MWEM at ε₀ = ε_tot/(2T); Algorithm 16 at ε = ε_tot/2 with m records and T = ``alg16_rounds``, ε₀ = √(ρ/T)."""
+    audit = params["audit"]
+    counts, queries = _audit_instance(params, seed)
+    n, d, k, eps_tot = audit["n"], audit["d"], audit["k"], audit["epsilon_total"]
+    rounds = audit["pure_mwem_rounds"]
+    eps = eps_tot / 2.0
+    par = algorithm16_parameters(n, d, k, eps, m=audit["alg16_m"])
+    a16_rounds = audit["alg16_rounds"]
+    a16_eps0 = math.sqrt(par.rho / a16_rounds)
+    alg16_columns = {
+        "rounds": a16_rounds,
+        "epsilon0": a16_eps0,
+        "log_delta": par.log_delta,
+        "log_omega": par.log_omega,
+        "laplace_scale": par.laplace_scale,
+        "epsilon_prime": eps,
+        "m": par.m,
+        "n_bits": par.n_bits,
+        "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0),
+    }
+    common = {"d": d, "n": n, "k": k, "epsilon_total": eps_tot, "adjacency": ADJACENCY}
+    grid, width = audit["n_measurement_points"], audit["measurement_halfwidth"]
+    return _AuditSetup(
+        counts, queries, common, grid, width, rounds, eps_tot / (2.0 * rounds), par, a16_eps0, alg16_columns
+    )
+
+
+def _alg16_log_pmfs(setup: _AuditSetup, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log P(Y = y) of Algorithm 16's sampled records on ``counts``, and of their purified bits (Algorithm 2)."""
+    n = setup.common["n"]
+    log_y = algorithm16_sample_log_pmf(counts, setup.queries, n, setup.alg16_epsilon0, setup.alg16.m, setup.grid_points)
+    return log_y, purified_bits_log_pmf(log_y, setup.alg16.n_bits, setup.alg16.laplace_scale)
+
+
+def _transcript_row(setup: _AuditSetup, neighbour: np.ndarray, cell: int) -> dict[str, Any]:
+    """Pure MWEM's transcript ε against one neighbour, both directions; bound ε_tot by basic composition and the
+    effective 2(T−1)ε₀."""
+    n, eps0 = setup.common["n"], setup.pure_epsilon0
+    rest = (setup.queries, n, setup.pure_rounds, eps0, setup.grid_points, setup.halfwidth)
+    transcript = max(
+        pure_mwem_transcript_epsilon(setup.counts, neighbour, *rest),
+        pure_mwem_transcript_epsilon(neighbour, setup.counts, *rest),
+    )
+    return {
+        **setup.common,
+        "mechanism": "pure_mwem_transcript",
+        "neighbour_cell": cell,
+        "rounds": setup.pure_rounds,
+        "epsilon0": eps0,
+        "epsilon_inf": transcript,
+        "bound": setup.common["epsilon_total"],
+        "bound_effective": mwem_epsilon_pure_basic_composition(setup.pure_rounds - 1, eps0),
+        "log_delta": _NAN,
+        "log_omega": _NAN,
+        "laplace_scale": _NAN,
+        "epsilon_prime": _NAN,
+        "m": 0,
+        "n_bits": 0,
+    }
+
+
+def _alg16_rows(
+    setup: _AuditSetup, reference: tuple[np.ndarray, np.ndarray], neighbour: np.ndarray, cell: int
+) -> list[dict[str, Any]]:
+    """Algorithm 16's sampled records (no bound) and purified output (bound 2ε = ε_tot, Theorem 8) against one
+    neighbour; ``reference`` holds the log pmfs on the instance itself."""
+    rows = []
+    for mechanism, log_pmf, log_pmf_neighbour, bound in zip(
+        ("alg16_sampled_unpurified", "alg16_purified"),
+        reference,
+        _alg16_log_pmfs(setup, neighbour),
+        (float("inf"), 2.0 * setup.alg16_columns["epsilon_prime"]),
+    ):
+        epsilon_inf = pure_epsilon_from_log_pmfs(log_pmf, log_pmf_neighbour)
+        rows.append(
+            {
+                **setup.common,
+                **setup.alg16_columns,
+                "mechanism": mechanism,
+                "neighbour_cell": cell,
+                "epsilon_inf": epsilon_inf,
+                "bound": bound,
+            }
+        )
+    return rows
+
+
 def query_release_audit(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
@@ -376,79 +568,13 @@ def query_release_audit(
     effective 2(T−1)ε₀); Algorithm 16's sampled records Y before purification and its purified output (bound
     2ε = ε_tot, Theorem 8), with the parameters Algorithm 16 prescribes for m records (ρ = ε²/(16 log(1/δ)),
     δ at Theorem 2's threshold for md bits) and T = 2."""
-    audit = params["audit"]
-    counts, queries = _audit_instance(params, seed)
-    n, d, k, eps_tot = audit["n"], audit["d"], audit["k"], audit["epsilon_total"]
-    n_cells = 2**d
-    grid, width = audit["n_measurement_points"], audit["measurement_halfwidth"]
-    rounds = audit["pure_mwem_rounds"]
-    eps0 = eps_tot / (2.0 * rounds)
-    eps = eps_tot / 2.0
-    par = algorithm16_parameters(n, d, k, eps, m=audit["alg16_m"])
-    a16_rounds = audit["alg16_rounds"]
-    a16_eps0 = math.sqrt(par.rho / a16_rounds)
-    log_y = algorithm16_sample_log_pmf(counts, queries, n, a16_eps0, par.m, grid)
-    log_pure = purified_bits_log_pmf(log_y, par.n_bits, par.laplace_scale)
-    common = {"d": d, "n": n, "k": k, "epsilon_total": eps_tot, "adjacency": ADJACENCY}
+    setup = _audit_setup(params, seed)
+    reference = _alg16_log_pmfs(setup, setup.counts)
     rows = []
-    for cell in progress(range(n_cells)):
-        neighbour = counts.copy()
+    for cell in progress(range(setup.counts.shape[1])):
+        neighbour = setup.counts.copy()
         neighbour[0, cell] += 1.0
-        transcript = max(
-            pure_mwem_transcript_epsilon(counts, neighbour, queries, n, rounds, eps0, grid, width),
-            pure_mwem_transcript_epsilon(neighbour, counts, queries, n, rounds, eps0, grid, width),
-        )
-        rows.append(
-            {
-                **common,
-                "mechanism": "pure_mwem_transcript",
-                "neighbour_cell": cell,
-                "rounds": rounds,
-                "epsilon0": eps0,
-                "epsilon_inf": transcript,
-                "bound": eps_tot,
-                "bound_effective": mwem_epsilon_pure_basic_composition(rounds - 1, eps0),
-                "log_delta": float("nan"),
-                "log_omega": float("nan"),
-                "laplace_scale": float("nan"),
-                "epsilon_prime": float("nan"),
-                "m": 0,
-                "n_bits": 0,
-            }
-        )
-        log_y_nb = algorithm16_sample_log_pmf(neighbour, queries, n, a16_eps0, par.m, grid)
-        log_pure_nb = purified_bits_log_pmf(log_y_nb, par.n_bits, par.laplace_scale)
-        alg16 = {
-            "rounds": a16_rounds,
-            "epsilon0": a16_eps0,
-            "log_delta": par.log_delta,
-            "log_omega": par.log_omega,
-            "laplace_scale": par.laplace_scale,
-            "epsilon_prime": eps,
-            "m": par.m,
-            "n_bits": par.n_bits,
-            "bound_effective": mwem_epsilon_pure_basic_composition(a16_rounds - 1, a16_eps0),
-        }
-        rows.append(
-            {
-                **common,
-                **alg16,
-                "mechanism": "alg16_sampled_unpurified",
-                "neighbour_cell": cell,
-                "epsilon_inf": pure_epsilon_from_log_pmfs(log_y, log_y_nb),
-                "bound": float("inf"),
-            }
-        )
-        rows.append(
-            {
-                **common,
-                **alg16,
-                "mechanism": "alg16_purified",
-                "neighbour_cell": cell,
-                "epsilon_inf": pure_epsilon_from_log_pmfs(log_pure, log_pure_nb),
-                "bound": 2.0 * eps,
-            }
-        )
+        rows += [_transcript_row(setup, neighbour, cell), *_alg16_rows(setup, reference, neighbour, cell)]
     frame = pd.DataFrame(rows)
     frame["within_bound"] = frame["epsilon_inf"] <= frame["bound"] + 1e-9
     return frame
