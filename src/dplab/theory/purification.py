@@ -53,6 +53,20 @@ __all__ = [
     "algorithm12_log_delta_as_printed",
     "table1_rates",
     "table2_rates",
+    "lemma26_rho_as_printed",
+    "convex_sgd_bound",
+    "convex_sgd_bound_as_printed",
+    "theorem9_log_delta_upper_as_printed",
+    "theorem9_proof_shift",
+    "theorem9_shift_requirement",
+    "algorithm2_shift_as_printed",
+    "algorithm2_shift_corrected",
+    "algorithm7_shift",
+    "algorithm11_shift",
+    "algorithm13_shift",
+    "appendix_d_grid_side",
+    "appendix_d_epsilon_bound",
+    "mixed_worst_pair_epsilon",
 ]
 
 
@@ -233,7 +247,7 @@ def lemma25_schedule(
     n: int, d: int, epsilon: float, log_inv_delta: float, diameter: float, lipschitz: float
 ) -> dict[str, float]:
     """Lemma 25 (DP-SGD for convex ERM, Algorithm 3): γ = 2√(d log(1/δ))/(n√ε), σ² = 416L² log(1/δ)/ε,
-    T = n²ε²/(d log(1/δ)), η = √(C²/(T𝒢²)) with 𝒢² = n²L² + dσ²/γ² + nL²/γ, ρ = 13γ²TL²/(2σ²) (Lemma 26, T not T²),
+    T = n²ε²/(d log(1/δ)), η = √(C²/(T𝒢²)) with 𝒢² = n²L² + dσ²/γ² + nL²/γ (``gradient_second_moment``), ρ = 13γ²TL²/(2σ²) (Lemma 26, T not T²),
     the (ε_dp, δ) it certifies through Lemma 22 (≈ ε/2: the schedule is conservative, our own finding), the gradient
     count 𝒢 = nγT = 2n²ε^{3/2}/√(d log(1/δ)), and Corollary 24's order condition α* = 1 + √(log(1/δ)/ρ) ≤
     log(1/γ)/(4ρ₀) with ρ₀ = L²/(2σ²) (``alpha_star``, ``alpha_max``).
@@ -250,6 +264,7 @@ def lemma25_schedule(
     g2 = n**2 * lipschitz**2 + d * sigma2 / gamma**2 + n * lipschitz**2 / gamma
     rho = 13.0 * gamma**2 * steps * lipschitz**2 / (2.0 * sigma2)
     return {
+        "gradient_second_moment": g2,
         "gamma": gamma,
         "sigma": math.sqrt(sigma2),
         "steps": steps,
@@ -476,3 +491,142 @@ def table2_rates(n: float, d: float, epsilon: float) -> list[dict[str, object]]:
             "runtime_value_corrected": max(d**4 * n**3, d**3 * n**4 * epsilon),
         },
     ]
+
+
+def lemma26_rho_as_printed(gamma: float, steps: float, sigma: float, lipschitz: float) -> float:
+    """Lemma 26's printed total zCDP ρ = 13L²γ²T²/(2σ²) (erratum: Corollary 24 composes T steps of
+    13γ²ρ₀ with ρ₀ = L²/(2σ²), so ρ = 13L²γ²T/(2σ²), as Lemma 25 and the rest of Lemma 26's proof use)."""
+    for name, value in (("gamma", gamma), ("steps", steps), ("sigma", sigma), ("lipschitz", lipschitz)):
+        positive_finite(name, value)
+    return 13.0 * lipschitz**2 * gamma**2 * steps**2 / (2.0 * sigma**2)
+
+
+def convex_sgd_bound(diameter: float, steps: float, gradient_second_moment: float, eta: float) -> float:
+    """C²/(Tη) + η𝒢², the bound on E[(1/T)Σ_t F(θ_t)] − F* of SGD with step η (proof of Lemma 25, second line;
+    Garrigos and Gower 2023, Thm 9.6); at η = √(C²/(T𝒢²)) it equals 2√(C²𝒢²/T)."""
+    for name, value in (("diameter", diameter), ("steps", steps), ("eta", eta)):
+        positive_finite(name, value)
+    positive_finite("gradient_second_moment", gradient_second_moment)
+    return diameter**2 / (steps * eta) + eta * gradient_second_moment
+
+
+def convex_sgd_bound_as_printed(diameter: float, steps: float, gradient_second_moment: float) -> float:
+    """The proof of Lemma 25's third line: √(C²𝒢²/T) at η = √(C²/(T𝒢²)) (erratum: the minimum of C²/(Tη) + η𝒢²
+    over η is twice this; the factor 2 disappears inside the lemma's O(·))."""
+    for name, value in (("diameter", diameter), ("steps", steps)):
+        positive_finite(name, value)
+    positive_finite("gradient_second_moment", gradient_second_moment)
+    return math.sqrt(diameter**2 * gradient_second_moment / steps)
+
+
+def _log_log_8d(d: int) -> float:
+    whole_number("d", d)
+    return math.log(math.log(8.0 * d))
+
+
+def theorem9_log_delta_upper_as_printed(n: int, d: int) -> float:
+    """log of Theorem 9's printed upper limit on δ, 4n^{−d}log^{−2d}(8d) (main text; erratum: its restatement,
+    Theorem 14, and the proof's choice ω = 1/8 give 1/(4n^d log^{2d}(8d)))."""
+    whole_number("n", n)
+    return math.log(4.0) - d * math.log(n) - 2 * d * _log_log_8d(d)
+
+
+def theorem9_proof_shift(d: int, log_delta: float) -> float:
+    """Δ = 8√d(δ/2ω)^{1/d} with ω = 1/8 (proof of Theorem 14: Lemma 6 for a general convex set with q = ∞,
+    R = 2/√d, r = 1/√d, so d·2R²/r = 8√d)."""
+    whole_number("d", d)
+    log_delta = check_log_probability("delta", log_delta)
+    return 8.0 * math.sqrt(d) * math.exp((log_delta + math.log(4.0)) / d)
+
+
+def theorem9_shift_requirement(n: int, d: int) -> float:
+    """The proof of Theorem 14 needs Δ ≤ 8√d/(n log²(8d)), which holds iff δ ≤ 1/(4n^d log^{2d}(8d))."""
+    whole_number("n", n)
+    return 8.0 * math.sqrt(d) / (n * math.exp(2 * _log_log_8d(d)))
+
+
+def algorithm2_shift_as_printed(d: int, log_delta: float) -> float:
+    """Δ of Algorithm 2 as the proof of Theorem 2 (Appendix F.5) instantiates Algorithm 1: q = 1, "R = d/2" (the
+    radius of the ℓ1 ball a + 𝔹₁(d/2) ⊇ [0, 1]^d) and ω = 2^{−d}: Δ = d(δ/2ω)^{1/d} (erratum: R is a diameter
+    in Algorithm 1, and that ball's ℓ1 diameter is d)."""
+    return purification_shift(d, 1.0, d / 2.0, log_delta, -d * math.log(2.0))
+
+
+def algorithm2_shift_corrected(d: int, log_delta: float) -> float:
+    """Δ = 2d(δ/2ω)^{1/d}, ω = 2^{−d}: Algorithm 1 on the cube [0, 1]^d read as the ℓ∞ ball of diameter 1 (Lemma 6,
+    ball case, applies because the uniform mixing is on that same cube)."""
+    return purification_shift(d, math.inf, 1.0, log_delta, -d * math.log(2.0))
+
+
+def algorithm7_shift(n: int, k: int, l1_radius: float) -> dict[str, float]:
+    """Algorithm 7, line 4: Algorithm 1 in ℝ^k on Θ = 𝔹₂^k(2‖𝒞‖₁) (diameter R = 4‖𝒞‖₁), ω = 1/n, δ = 2ω/(nk)^k;
+    ``shift`` is Algorithm 1's Δ, ``stated`` Appendix I.3's Δ = 8‖𝒞‖₁/(n√k)."""
+    whole_number("n", n)
+    whole_number("k", k)
+    positive_finite("l1_radius", l1_radius)
+    log_omega = -math.log(n)
+    log_delta = math.log(2.0) + log_omega - k * math.log(n * k)
+    shift = purification_shift(k, 2.0, 4.0 * l1_radius, log_delta, log_omega)
+    return {"shift": shift, "stated": 8.0 * l1_radius / (n * math.sqrt(k))}
+
+
+def algorithm11_shift(d: int, diameter: float, epsilon: float) -> dict[str, float]:
+    """Proof of Theorem 11 (Algorithm 11): ω = 1/100 ∧ 1/(Cε²), δ = 2ω/(16dCε)^d, q = 2, R = C; ``stated`` is its
+    Δ = 1/(8√d ε)."""
+    whole_number("d", d)
+    positive_finite("diameter", diameter)
+    positive_finite("epsilon", epsilon)
+    log_omega = math.log(min(0.01, 1.0 / (diameter * epsilon**2)))
+    log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d * diameter * epsilon)
+    shift = purification_shift(d, 2.0, diameter, log_delta, log_omega)
+    return {"shift": shift, "stated": 1.0 / (8.0 * math.sqrt(d) * epsilon)}
+
+
+def algorithm13_shift(n: int, d: int, radius: float) -> dict[str, float]:
+    """Algorithm 13 (proof of Theorem 12): Θ = 𝔹₂^d(r̃) (diameter R = 2r̃), ω = 1/n², δ = 2ω/(16d^{3/2}r̃n²)^d;
+    ``stated`` is its Δ = 1/(4n²d)."""
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("radius", radius)
+    log_omega = -2.0 * math.log(n)
+    log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d**1.5 * radius * n**2)
+    shift = purification_shift(d, 2.0, 2.0 * radius, log_delta, log_omega)
+    return {"shift": shift, "stated": 1.0 / (4.0 * n**2 * d)}
+
+
+def appendix_d_grid_side(d: int, diameter: float, log_delta: float, log_omega: float) -> int:
+    """K = 2⌊R/Δ⌋ cubes per side with Δ = 2R(δ/2ω)^{1/d}·log d (Appendix D's Δ-net of Θ′ = [0, R]^d); d ≥ 2 and
+    Δ ≤ R, else the net is empty."""
+    whole_number("d", d)
+    require(d >= 2, "d", d, "d >= 2 (log d > 0)")
+    positive_finite("diameter", diameter)
+    log_delta = check_log_probability("delta", log_delta)
+    log_omega = check_log_probability("omega", log_omega)
+    side = 2 * math.floor(1.0 / (2.0 * math.exp((log_delta - math.log(2.0) - log_omega) / d) * math.log(d)))
+    if side < 2:
+        raise ValueError(f"Appendix D's net is empty at d={d}, log_delta={log_delta!r}: Delta > R")
+    return side
+
+
+def appendix_d_epsilon_bound(epsilon: float, log_delta: float, log_cells: float, log_omega: float) -> float:
+    """Appendix C's folklore bound for the quantized mechanism of Appendix D: ε + ln(1 + δ|𝒴|e^{−ε}/ω) with
+    |𝒴| = K^d cells (in log space: ``log_cells`` = d log K)."""
+    non_negative_finite("epsilon", epsilon)
+    log_delta = check_log_probability("delta", log_delta)
+    log_omega = check_log_probability("omega", log_omega)
+    return float(epsilon + np.logaddexp(0.0, log_delta + log_cells - epsilon - log_omega))
+
+
+def mixed_worst_pair_epsilon(epsilon: float, log_delta: float, log_cells: float, log_omega: float) -> float:
+    """Exact pure ε of (1 − ω)M + ω·Unif(𝒴) on a finite 𝒴 (Appendix C's folklore mixing) when M is the worst-case
+    (ε, δ) pair P = (δ, ce^ε, c, 0), P′ = (0, c, ce^ε, δ), c = (1 − δ)/(1 + e^ε), on four distinct outputs:
+    max{ln(1 + (1 − ω)δ|𝒴|/ω), ln(((1 − ω)ce^ε + u)/((1 − ω)c + u))} with u = ω/|𝒴| (the other outputs have ratio 1)."""
+    non_negative_finite("epsilon", epsilon)
+    log_delta = check_log_probability("delta", log_delta)
+    log_omega = check_log_probability("omega", log_omega)
+    require(log_cells >= math.log(4.0), "log_cells", log_cells, "|Y| >= 4 (four distinct outputs)")
+    log_keep, log_u = math.log1p(-math.exp(log_omega)), log_omega - log_cells
+    atom = float(np.logaddexp(0.0, log_keep + log_delta - log_u))
+    log_c = math.log1p(-math.exp(log_delta)) - float(np.logaddexp(0.0, epsilon))
+    middle = float(np.logaddexp(log_keep + log_c + epsilon, log_u) - np.logaddexp(log_keep + log_c, log_u))
+    return max(atom, middle)

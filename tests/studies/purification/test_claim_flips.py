@@ -350,6 +350,14 @@ NUMBER_FLIPS = {
     "erratum_algorithm12_delta": lambda n: {**n, "printed": n["required"] + 1.0},
     "erratum_lemma19_gradient_count": lambda n: {**n, "printed": n["count"]},
     "erratum_lemma25_schedule_half_budget": lambda n: {**n, "certified": n["target"]},
+    "erratum_thm9_delta_upper_limit": lambda n: {**n, "printed": n["corrected"]},
+    "erratum_alg2_geometry": lambda n: {**n, "cases": [(d, c, c) for d, _, c in n["cases"]]},
+    "erratum_lemma26_rho_T_squared": lambda n: {**n, "printed": n["corrected"]},
+    "erratum_lemma25_bound_constant": lambda n: {**n, "printed": n["at_step"]},
+    "erratum_appD_quantization_privacy": lambda n: {"cells": [(d, e, min(x, 2 * e), b) for d, e, x, b in n["cells"]]},
+    "cor24_order_condition_lemma25": lambda n: {"points": [(*p[:4], p[5] * 2, p[5]) for p in n["points"]]},
+    "cor4_utility_bound": lambda n: {"cases": [(*c[:3], 2 * c[4], c[4]) for c in n["cases"]]},
+    "instantiation_shifts_use_diameter": lambda n: {k: {**v, "shift": 2 * v["stated"]} for k, v in n.items()},
 }
 
 

@@ -17,12 +17,20 @@ from dplab.studies.purification.claims_erm import ERM_RULES
 from dplab.studies.purification.claims_errata import ERRATA_RULES
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.claims_selection import SELECTION_RULES
+from dplab.studies.purification.claims_statements import STATEMENT_RULES
 from dplab.studies.purification.claims_statistics import STATISTICS_RULES
 
 __all__ = ["RULES", "build_claims"]
 
 RULES = (
-    AUDIT_RULES + CONVERSION_RULES + ERM_RULES + ERRATA_RULES + STATISTICS_RULES + SELECTION_RULES + QUERY_RELEASE_RULES
+    AUDIT_RULES
+    + CONVERSION_RULES
+    + ERM_RULES
+    + ERRATA_RULES
+    + STATEMENT_RULES
+    + STATISTICS_RULES
+    + SELECTION_RULES
+    + QUERY_RELEASE_RULES
 )
 
 
