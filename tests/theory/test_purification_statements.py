@@ -14,6 +14,7 @@ from dplab.theory.purification import (
     algorithm2_shift_as_printed,
     algorithm2_shift_corrected,
     algorithm7_shift,
+    algorithm11_bound_log_failure,
     algorithm11_shift,
     algorithm13_shift,
     appendix_d_epsilon_bound,
@@ -22,8 +23,12 @@ from dplab.theory.purification import (
     convex_sgd_bound_as_printed,
     corollary4_parameters,
     folklore_epsilon,
+    laplace_l1_tail,
+    laplace_l2_mean,
+    lemma14_min_tv,
     lemma25_schedule,
     lemma26_rho_as_printed,
+    lemma48_threshold,
     mixed_worst_pair_epsilon,
     theorem2_log_delta_threshold,
     theorem9_log_delta_upper_as_printed,
@@ -123,3 +128,55 @@ def test_mixed_worst_pair_epsilon_in_log_space():
     """|Y| = 10^300 cells, delta = 1e-300: (1 - omega) delta |Y|/omega = 99, so eps = log 100 (no overflow)."""
     value = mixed_worst_pair_epsilon(0.1, -300 * math.log(10), 300 * math.log(10), math.log(0.01))
     assert value == pytest.approx(math.log(100.0), rel=1e-9)
+
+
+def test_lemma48_tail_check_value_and_monte_carlo():
+    """k = 10, zeta = 0.01: threshold 29.2103, exact tail 1.2467e-5; k = 3 against 4e5 draws at threshold 6."""
+    assert lemma48_threshold(10, 0.01) == pytest.approx(29.2103, abs=1e-4)
+    assert laplace_l1_tail(10, lemma48_threshold(10, 0.01)) == pytest.approx(1.2467e-5, rel=1e-4)
+    draws = np.abs(np.random.default_rng(7).laplace(size=(400_000, 3))).sum(axis=1)
+    hits = float(np.mean(draws >= 6.0))
+    exact = laplace_l1_tail(3, 6.0)
+    assert exact == pytest.approx(25 * math.exp(-6.0), rel=1e-12)  # Q(3, t) = e^-t (1 + t + t^2/2)
+    assert abs(hits - exact) < 4 * math.sqrt(exact * (1 - exact) / 400_000)
+
+
+@pytest.mark.parametrize(("d", "reference"), [(1, 1.0), (10, 4.23683)])
+def test_laplace_l2_mean_closed_form_and_check_value(d, reference):
+    """d = 1: E|z| = 1; d = 10: 4.23683 (numerical integration check value)."""
+    assert laplace_l2_mean(d) == pytest.approx(reference, rel=1e-5)
+
+
+def test_laplace_l2_mean_against_monte_carlo():
+    for d in (2, 50):
+        norms = np.linalg.norm(np.random.default_rng(d).laplace(size=(200_000, d)), axis=1)
+        error = 4 * norms.std() / math.sqrt(norms.size)
+        assert abs(norms.mean() - laplace_l2_mean(d)) < error
+        assert laplace_l2_mean(d) < math.sqrt(2 * d)  # Lemma 27 (Jensen)
+
+
+def _hockey_stick(p: np.ndarray, q: np.ndarray, eps: float) -> float:
+    return max(np.clip(p - math.exp(eps) * q, 0, None).sum(), np.clip(q - math.exp(eps) * p, 0, None).sum())
+
+
+def test_lemma14_min_tv_is_the_hockey_stick_over_e_eps_plus_one():
+    """If (P, P') is eps-indistinguishable and within TV t of (p, q), then p(S) <= e^eps q(S) + t(1 + e^eps); Lemma 14
+    gives the converse, so the programme's optimum equals delta(eps)/(e^eps + 1) for any pair of laws."""
+    rng = np.random.default_rng(3)
+    for eps in (0.0, 0.3, 1.5):
+        p, q = rng.dirichlet(np.ones(6)), rng.dirichlet(np.ones(6))
+        assert lemma14_min_tv(p, q, eps) == pytest.approx(_hockey_stick(p, q, eps) / (math.exp(eps) + 1), abs=1e-9)
+    p, q = np.array([0.5, 0.5, 0.0]), np.array([0.0, 0.5, 0.5])
+    assert lemma14_min_tv(p, q, 0.0) == pytest.approx(0.25, abs=1e-12)  # eps = 0: half of TV(p, q) = 0.5
+
+
+def test_algorithm11_bound_log_failure():
+    """P(Lap(1/eps) <= -log(2/delta)/eps) = delta/4 (against 1e6 draws at delta = 0.2, eps = 2); the triangle-count
+    point has log(1/delta) = 35.7716."""
+    assert math.exp(algorithm11_bound_log_failure(math.log(0.2))) == pytest.approx(0.05, rel=1e-12)
+    draws = np.random.default_rng(11).laplace(scale=1 / 2.0, size=1_000_000)
+    hits = float(np.mean(draws <= -math.log(2 / 0.2) / 2.0))
+    assert abs(hits - 0.05) < 4 * math.sqrt(0.05 * 0.95 / 1_000_000)
+    instance = algorithm11_shift(1, 20708500.0, 1.0)
+    assert -instance["log_delta"] == pytest.approx(35.7716, abs=1e-4)
+    assert instance["omega"] == pytest.approx(4.829e-8, rel=1e-3)

@@ -1,8 +1,9 @@
 """Theory of Lin, Wang, Ma, Wang, *Purifying Approximate Differential Privacy with Randomized Post-processing*.
 
 Pure functions of numbers: the calibration of Algorithm 1, the privacy and utility statements of Theorems 1–3, the
-tools of their proofs (Lemma 6 and its volume formula, Example 8, Corollary 4, Lemmas 19, 22, 25), Theorem 2's
-threshold, Appendix B's trade-off functions, Appendix C's folklore bound, and the rates of Tables 1 and 2.
+tools of their proofs (Lemma 6 and its volume formula, Example 8, Corollary 4, Lemmas 14, 19, 22, 25–27, 48), Theorem
+2's threshold, Appendix B's trade-off functions, Appendix C's folklore bound and Appendix D's quantized variant, the
+instantiations of Algorithm 1 in Algorithms 2, 7, 11, 13 and Theorem 9's proof, and the rates of Tables 1 and 2.
 
 Conventions of this library: R is the ℓ_q **diameter** of the domain Θ = c + 𝔹_q(R/2) (erratum: Assumption 1
 calls R both a diameter bound and a ball radius; the proof of Theorem 1 and Corollary 4, Appendix F.4, uses the
@@ -15,7 +16,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.integrate import quad
+from scipy.optimize import linprog
+from scipy.special import erfcx, gammaincc, gammaln
 
 from dplab.checks import (
     as_finite_array,
@@ -67,6 +70,11 @@ __all__ = [
     "appendix_d_grid_side",
     "appendix_d_epsilon_bound",
     "mixed_worst_pair_epsilon",
+    "laplace_l1_tail",
+    "lemma48_threshold",
+    "laplace_l2_mean",
+    "algorithm11_bound_log_failure",
+    "lemma14_min_tv",
 ]
 
 
@@ -572,14 +580,19 @@ def algorithm7_shift(n: int, k: int, l1_radius: float) -> dict[str, float]:
 
 def algorithm11_shift(d: int, diameter: float, epsilon: float) -> dict[str, float]:
     """Proof of Theorem 11 (Algorithm 11): ω = 1/100 ∧ 1/(Cε²), δ = 2ω/(16dCε)^d, q = 2, R = C; ``stated`` is its
-    Δ = 1/(8√d ε)."""
+    Δ = 1/(8√d ε); also returns its log δ and ω."""
     whole_number("d", d)
     positive_finite("diameter", diameter)
     positive_finite("epsilon", epsilon)
     log_omega = math.log(min(0.01, 1.0 / (diameter * epsilon**2)))
     log_delta = math.log(2.0) + log_omega - d * math.log(16.0 * d * diameter * epsilon)
     shift = purification_shift(d, 2.0, diameter, log_delta, log_omega)
-    return {"shift": shift, "stated": 1.0 / (8.0 * math.sqrt(d) * epsilon)}
+    return {
+        "shift": shift,
+        "stated": 1.0 / (8.0 * math.sqrt(d) * epsilon),
+        "log_delta": log_delta,
+        "omega": math.exp(log_omega),
+    }
 
 
 def algorithm13_shift(n: int, d: int, radius: float) -> dict[str, float]:
@@ -630,3 +643,82 @@ def mixed_worst_pair_epsilon(epsilon: float, log_delta: float, log_cells: float,
     log_c = math.log1p(-math.exp(log_delta)) - float(np.logaddexp(0.0, epsilon))
     middle = float(np.logaddexp(log_keep + log_c + epsilon, log_u) - np.logaddexp(log_keep + log_c, log_u))
     return max(atom, middle)
+
+
+def lemma48_threshold(k: int, zeta: float) -> float:
+    """Lemma 48's bound on ‖X‖₁ for X ~ Lap^{⊗k}(1), exceeded with probability at most ζ: 2k + 2 log(1/ζ)
+    (multiply by b for Lap(b))."""
+    whole_number("k", k)
+    probability("zeta", zeta)
+    return 2.0 * k + 2.0 * math.log(1.0 / zeta)
+
+
+def laplace_l1_tail(k: int, threshold: float) -> float:
+    """P(‖X‖₁ ≥ t) for X ~ Lap^{⊗k}(1): ‖X‖₁ ~ Gamma(k, 1), so the regularised upper incomplete gamma Q(k, t)."""
+    whole_number("k", k)
+    non_negative_finite("threshold", threshold)
+    return float(gammaincc(k, threshold))
+
+
+def _laplace_square_mgf(t: float) -> float:
+    """E exp(−t z²) for z ~ Lap(1): ∫₀^∞ e^{−x − t x²} dx = (√π/(2√t))·erfcx(1/(2√t))."""
+    return math.sqrt(math.pi) / (2.0 * math.sqrt(t)) * float(erfcx(1.0 / (2.0 * math.sqrt(t))))
+
+
+def laplace_l2_mean(d: int) -> float:
+    """E‖Lap^{⊗d}(1)‖₂ by one quadrature: √x = (1/(2√π))∫₀^∞ (1 − e^{−tx}) t^{−3/2} dt, so
+    E‖z‖₂ = (1/(2√π))∫₀^∞ (1 − M(t)^d) t^{−3/2} dt with M(t) = E e^{−t z₁²} (Lemma 27 bounds it by √(2d)).
+
+    In s = log t the integrand is (1 − M^d)e^{−s/2}; it is integrated on [−25, 60], where M is accurate, plus the
+    two tails in closed form: 1 − M^d = 2dt(1 + O(dt)) below (E z² = 2), giving 4d e^{s/2}, and M^d ≤ (√π e^{−30})^d
+    above, giving 2e^{−s/2}."""
+    whole_number("d", d)
+    low, high = -25.0, 60.0
+
+    def integrand(log_t: float) -> float:  # t = e^s, dt = t ds
+        t = math.exp(log_t)
+        return -math.expm1(d * math.log(_laplace_square_mgf(t))) * t**-0.5
+
+    value, _ = quad(integrand, low, high, limit=200, epsabs=0.0, epsrel=1e-9)
+    tails = 4.0 * d * math.exp(low / 2) + 2.0 * math.exp(-high / 2)
+    return (value + tails) / (2.0 * math.sqrt(math.pi))
+
+
+def algorithm11_bound_log_failure(log_delta: float) -> float:
+    """log P(β̂ ≤ Δ_Local) for β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (Algorithm 11, line 1): the Laplace lower tail
+    P(Lap(1) ≤ −log(2/δ)) = ½·δ/2, so log δ − log 4 (the proof of Theorem 11 writes δ)."""
+    log_delta = check_log_probability("delta", log_delta)
+    return log_delta - math.log(4.0)
+
+
+def lemma14_min_tv(p: np.ndarray, q: np.ndarray, epsilon: float) -> float:
+    """min t such that some ε-indistinguishable pair (P, P′) on the same finite support has d_TV(p, P) ≤ t and
+    d_TV(q, P′) ≤ t (the quantity of Lemma 14, Dwork and Roth 2014, Lemma 3.17), as a linear programme.
+
+    Variables (P, P′, u, u′, t) with u ≥ |p − P|, u′ ≥ |q − P′| entrywise, ½Σu ≤ t, ½Σu′ ≤ t,
+    P ≤ e^ε P′, P′ ≤ e^ε P, ΣP = ΣP′ = 1, all ≥ 0."""
+    p, q = as_finite_array(p, "p"), as_finite_array(q, "q")
+    non_negative_finite("epsilon", epsilon)
+    m, e = p.size, math.exp(epsilon)
+    eye, zero = np.eye(m), np.zeros((m, m))
+    col = np.zeros((m, 1))
+    rows = [
+        np.hstack([eye, zero, -eye, zero, col]),  # P − u ≤ p
+        np.hstack([-eye, zero, -eye, zero, col]),  # −P − u ≤ −p
+        np.hstack([zero, eye, zero, -eye, col]),
+        np.hstack([zero, -eye, zero, -eye, col]),
+        np.hstack([eye, -e * eye, zero, zero, col]),  # P ≤ e^ε P′
+        np.hstack([-e * eye, eye, zero, zero, col]),
+        np.hstack([np.zeros(2 * m), 0.5 * np.ones(m), np.zeros(m), [-1.0]])[None, :],
+        np.hstack([np.zeros(3 * m), 0.5 * np.ones(m), [-1.0]])[None, :],
+    ]
+    bounds_rhs = np.concatenate([p, -p, q, -q, np.zeros(2 * m), [0.0, 0.0]])
+    equalities = np.vstack(
+        [np.hstack([np.ones(m), np.zeros(3 * m + 1)]), np.hstack([np.zeros(m), np.ones(m), np.zeros(2 * m + 1)])]
+    )
+    cost = np.zeros(4 * m + 1)
+    cost[-1] = 1.0
+    result = linprog(cost, A_ub=np.vstack(rows), b_ub=bounds_rhs, A_eq=equalities, b_eq=[1.0, 1.0], method="highs")
+    if not result.success:
+        raise RuntimeError(f"Lemma 14 linear programme failed: {result.message}")
+    return float(result.fun)

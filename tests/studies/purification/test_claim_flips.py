@@ -358,6 +358,11 @@ NUMBER_FLIPS = {
     "cor24_order_condition_lemma25": lambda n: {"points": [(*p[:4], p[5] * 2, p[5]) for p in n["points"]]},
     "cor4_utility_bound": lambda n: {"cases": [(*c[:3], 2 * c[4], c[4]) for c in n["cases"]]},
     "instantiation_shifts_use_diameter": lambda n: {k: {**v, "shift": 2 * v["stated"]} for k, v in n.items()},
+    "lemma48_laplace_l1_concentration": lambda n: {"cases": [(k, z, 2 * z) for k, z, _ in n["cases"]]},
+    "lemma27_laplace_l2_mean": lambda n: {"cases": [(d, 2 * b, b) for d, _, b in n["cases"]]},
+    "lemma14_tv_characterization": lambda n: {"cases": [(e, d, 2 * b, b) for e, d, _, b in n["cases"]]},
+    "erratum_alg11_beta_hat_probability": lambda n: {**n, "log_printed": n["log_exact"]},
+    "thm11_purification_term": lambda n: {"cases": [(*c[:3], 2.5) for c in n["cases"]]},
 }
 
 
