@@ -363,6 +363,8 @@ NUMBER_FLIPS = {
     "lemma14_tv_characterization": lambda n: {"cases": [(e, d, 2 * b, b) for e, d, _, b in n["cases"]]},
     "erratum_alg11_beta_hat_probability": lambda n: {**n, "log_printed": n["log_exact"]},
     "thm11_purification_term": lambda n: {"cases": [(*c[:3], 2.5) for c in n["cases"]]},
+    "erratum_thm4_lemma48_threshold": lambda n: {**n, "printed": n["xi"], "tail_printed": n["tail_xi"]},
+    "thm6_success_bound_arithmetic": lambda n: {"scaled": [(d, v + 3.0) for d, v in n["scaled"]]},
 }
 
 

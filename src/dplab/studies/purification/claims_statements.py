@@ -21,6 +21,7 @@ from dplab.theory.purification import (
     algorithm7_shift,
     algorithm11_bound_log_failure,
     algorithm11_shift,
+    algorithm12_log_delta_as_printed,
     algorithm13_shift,
     appendix_d_epsilon_bound,
     appendix_d_grid_side,
@@ -35,6 +36,7 @@ from dplab.theory.purification import (
     lemma48_threshold,
     mixed_worst_pair_epsilon,
     theorem2_log_delta_threshold,
+    theorem2_success_bound,
     theorem9_log_delta_upper_as_printed,
     theorem9_proof_shift,
     theorem9_shift_requirement,
@@ -370,6 +372,57 @@ def evidence_thm11_term(numbers: Numbers) -> str:
     )
 
 
+def measure_thm4_threshold(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    n, k = 10**4, 240
+    scale = 2 * algorithm7_shift(n, k, 1.0)["shift"]  # b = 2 Delta/eps at eps = 1
+    xi = lemma48_threshold(k, 1.0 / n)  # in units of b: 2k + 2 log n, i.e. xi = 4 Delta (k + log n)/eps
+    printed = k + 2 * math.log(n)
+    return {
+        "n": n,
+        "k": k,
+        "xi": xi * scale,
+        "printed": printed * scale,
+        "tail_xi": laplace_l1_tail(k, xi),
+        "tail_printed": laplace_l1_tail(k, printed),
+    }
+
+
+def verdict_thm4_threshold(numbers: Numbers) -> str:
+    return _erratum_if(_differ(numbers["printed"], numbers["xi"]) and numbers["tail_printed"] > 1.0 / numbers["n"])
+
+
+def evidence_thm4_threshold(numbers: Numbers) -> str:
+    return (
+        f"n = {numbers['n']:g}, k = {numbers['k']}, ||C||_1 = 1, eps = 1 (Delta = 8/(n sqrt k)): eq. (14)'s xi = "
+        f"4 Delta (k + log n)/eps = {numbers['xi']:.6g} has exact P(||z||_1 > xi) = {numbers['tail_xi']:.3g}; the "
+        f"printed t = b(k + 2 log n) = {numbers['printed']:.6g} has {numbers['tail_printed']:.3g}, against the "
+        f"claimed P(F_3) <= 1/n = {1.0 / numbers['n']:g}"
+    )
+
+
+def measure_thm6_arithmetic(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """Theorem 6's last step, scaled by |X| = 2^d: |X| (delta + 2^-d + (d/2) e^-d) <= 3, at the delta of Algorithm 12
+    as printed and at Theorem 2's threshold, d = 1..64, eps = 1."""
+    scaled = []
+    for d in range(1, 65):
+        theorem2_part = (1.0 - theorem2_success_bound(d)) * 2.0**d
+        for log_delta in (algorithm12_log_delta_as_printed(d, 1.0), theorem2_log_delta_threshold(d, 1.0)):
+            scaled.append((d, math.exp(log_delta + d * math.log(2.0)) + theorem2_part))
+    return {"scaled": scaled}
+
+
+def verdict_thm6_arithmetic(numbers: Numbers) -> str:
+    return _holds_if(all(value <= 3.0 for _, value in numbers["scaled"]))
+
+
+def evidence_thm6_arithmetic(numbers: Numbers) -> str:
+    d, worst = max(numbers["scaled"], key=lambda c: c[1])
+    return (
+        f"|X| (delta + 2^-d + (d/2) e^-d) over d = 1..64 (eps = 1, delta of Algorithm 12 as printed and at Theorem 2's "
+        f"threshold): at most {worst:.4f} (d = {d}) against 3"
+    )
+
+
 _TABLE1 = artifact_path("table1", "tables")
 _ERM = artifact_path("ext_dp_erm")
 STATEMENT_RULES = (
@@ -531,5 +584,28 @@ STATEMENT_RULES = (
         measure_thm11_term,
         verdict_thm11_term,
         evidence_thm11_term,
+    ),
+    ClaimRule(
+        "erratum_thm4_lemma48_threshold",
+        "Proof of Theorem 4 (App. I.3, eq. (14))",
+        "By Lemma 48 with b = 2 Delta/eps and t = b(k + 2 log n), P(F_3) = P(||z||_1 > xi) <= 1/n",
+        artifact_path("table2", "tables"),
+        (),
+        "erratum if the printed t differs from eq. (14)'s xi (Lemma 48's threshold at zeta = 1/n) by more than "
+        f"RELATIVE_TOLERANCE = {RELATIVE_TOLERANCE:g} and its exact Gamma tail exceeds 1/n; holds otherwise",
+        measure_thm4_threshold,
+        verdict_thm4_threshold,
+        evidence_thm4_threshold,
+    ),
+    ClaimRule(
+        "thm6_success_bound_arithmetic",
+        "Proof of Theorem 6 (App. J.3)",
+        "P(u_pure = f(D)) >= 1 - delta - 2^-d - (d/2) e^-d >= 1 - 3/|X|",
+        artifact_path("ext_mode_release"),
+        (),
+        "holds if |X| (delta + 2^-d + (d/2) e^-d) <= 3 for d = 1..64; fails otherwise",
+        measure_thm6_arithmetic,
+        verdict_thm6_arithmetic,
+        evidence_thm6_arithmetic,
     ),
 )
