@@ -433,3 +433,28 @@ def test_prop8_first_term_lemma_o_variant():
     lemma_o, _ = s.prop8_excess_risk_terms(1000, 1.0, 1e-5, 1, 0.0, variant="lemma_o")
     assert printed == pytest.approx(math.sqrt(1 + math.log(1e5)) / 1000)
     assert lemma_o == pytest.approx(math.sqrt(1 + 2 * math.log(1e5)) / 1000)
+
+
+def test_davis_kahan_sin_theta_matches_principal_angles_and_bounds_order():
+    from scipy.linalg import subspace_angles
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        d, k = 5, int(rng.integers(1, 4))
+        sigma = np.diag(np.sort(rng.uniform(0, 1, d))[::-1])
+        noise = rng.normal(scale=rng.uniform(0.001, 0.1), size=(d, d))
+        sigma_hat = sigma + (noise + noise.T) / 2
+        found = s.davis_kahan_bounds(sigma, sigma_hat, k)
+        v = np.linalg.eigh(sigma)[1][:, ::-1][:, :k]
+        v_hat = np.linalg.eigh(sigma_hat)[1][:, ::-1][:, :k]
+        assert found["sin_theta"] == pytest.approx(np.linalg.norm(np.sin(subspace_angles(v, v_hat))), abs=1e-9)
+        assert found["sin_theta"] <= found["cited"] * (1 + 1e-12) <= found["as_printed"] * (1 + 1e-12)
+
+
+def test_davis_kahan_bounds_closed_form():
+    sigma = np.diag([1.0, 0.9, 0.2])
+    error = np.diag([0.01, -0.01, 0.0])  # ‖E‖_F = 0.01√2, ‖E‖_op = 0.01; V stays the top-2 coordinates
+    found = s.davis_kahan_bounds(sigma, sigma + error, 2)
+    assert found["sin_theta"] == pytest.approx(0.0, abs=1e-12)
+    assert found["as_printed"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.1)
+    assert found["cited"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.7)

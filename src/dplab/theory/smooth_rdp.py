@@ -91,6 +91,7 @@ __all__ = [
     "theorem7_step_a",
     "pca_mean_residual_norm",
     "equal_residual_dataset",
+    "davis_kahan_bounds",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -1002,3 +1003,31 @@ def equal_residual_dataset(tail_eigenvalue_sum: float, lead: float = 0.9) -> np.
     if not (r < a and a**2 + r**2 <= 1):
         raise ValueError(f"need sqrt(tail)={r:g} < lead={a:g} and lead^2 + tail <= 1 (points in the unit ball)")
     return np.array([[a, r], [-a, -r], [a, -r], [-a, r]])
+
+
+def _top_eigen(matrix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(eigenvalues in decreasing order, the top-k eigenvectors as columns) of a symmetric matrix."""
+    values, vectors = np.linalg.eigh(matrix)
+    order = np.argsort(values)[::-1]
+    return values[order], vectors[:, order[:k]]
+
+
+def davis_kahan_bounds(sigma: ArrayLike, sigma_hat: ArrayLike, k: int) -> dict[str, float]:
+    """‖sin Θ(V, V̂)‖_F for the top-k eigenspaces of symmetric Σ, Σ̂ (= √(k − ‖VᵀV̂‖_F²)) and two bounds on it:
+    ``as_printed``, Lemma K of Hu, Sanyal, Schölkopf: 2‖Σ − Σ̂‖_F/min{λ_k − λ_{k+1}, λ_1 − λ_2} (its "min" has one
+    argument); ``cited``, Theorem 2 of Yu, Wang, Samworth (Biometrika 2015; the paper's [Yu et al., 2014]), which Lemma K cites, with r = 1, s = k (λ₀ = +∞):
+    2 min(√k‖Σ − Σ̂‖_op, ‖Σ − Σ̂‖_F)/(λ_k − λ_{k+1}). Eigenvalues λ are those of Σ."""
+    a, b = as_finite_array(sigma, "sigma"), as_finite_array(sigma_hat, "sigma_hat")
+    if a.ndim != 2 or a.shape != b.shape or a.shape[0] != a.shape[1]:
+        raise ValueError(f"sigma and sigma_hat must be square matrices of one shape, got {a.shape} and {b.shape}")
+    whole_number("k", k, maximum=a.shape[0] - 1)
+    values, v = _top_eigen((a + a.T) / 2, k)
+    _, v_hat = _top_eigen((b + b.T) / 2, k)
+    error = b - a
+    frobenius, operator = float(np.linalg.norm(error)), float(np.linalg.norm(error, 2))
+    gap_k, gap_1 = values[k - 1] - values[k], values[0] - values[1]
+    return {
+        "sin_theta": math.sqrt(max(k - float(np.sum((v.T @ v_hat) ** 2)), 0.0)),
+        "as_printed": 2 * frobenius / min(gap_k, gap_1),
+        "cited": 2 * min(math.sqrt(k) * operator, frobenius) / gap_k,
+    }

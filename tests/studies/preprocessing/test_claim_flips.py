@@ -89,6 +89,7 @@ NUMBER_FLIPS = {
     "erratum_theorem16_sample_size": lambda n: {**n, "below": []},
     "theorem10_laplace_srdp": lambda n: {**n, "rows": [r[:5] + (2 * r[6], r[6]) + r[7:] for r in n["rows"]]},
     "theorem11_exponential_srdp": lambda n: {**n, "rows": [r[:4] + (2 * r[5], r[5]) + r[6:] for r in n["rows"]]},
+    "erratum_lemma_k_davis_kahan": lambda n: {**n, "as_printed": n["cited"]},
     "theorem7_additive_eps_marginal": lambda n: {**n, "rows": [r[:3] + (r[2], 2 * r[2], r[2], 2 * r[2]) for r in n["rows"]]},
 }  # fmt: skip
 
@@ -146,3 +147,7 @@ def test_additive_gap_is_partial_where_marginal_at_some_points_only():
 def test_sqrt_lambda_fails_above_jensen():
     numbers = {"realised": 0.2, "printed": 0.0099, "corrected": 0.099}
     assert RULE["erratum_prop8_sqrt_lambda"].verdict(numbers) == "fails"
+
+
+def test_lemma_k_fails_where_the_cited_bound_is_exceeded():
+    assert RULE["erratum_lemma_k_davis_kahan"].verdict({"sin_theta": 0.1, "cited": 0.05, "as_printed": 0.5}) == "fails"

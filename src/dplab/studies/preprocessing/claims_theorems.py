@@ -9,6 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from dplab.report.claims import ClaimRule, Numbers
@@ -273,6 +274,40 @@ def evidence_lemma_o(numbers: Numbers) -> str:
     )
 
 
+# ------------------------------------------------------------------------------ Lemma K (Davis-Kahan) as printed
+
+#: A replace-one change of a covariance with eigenvalues (0.5, 0.45, 0.02, 0.01) (λ₂ − λ₃ = 0.43 ≫ λ₁ − λ₂ = 0.05),
+#: n = 101, the point e₁ replaced by (e₂ + e₃)/√2; the top-2 eigenspace (k = 2).
+_LEMMA_K = {"eigenvalues": (0.5, 0.45, 0.02, 0.01), "n": 101, "k": 2}
+
+
+def measure_lemma_k(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """‖sin Θ‖_F of the top-k eigenspaces before and after the replacement, Lemma K as printed and as cited."""
+    e = _LEMMA_K
+    sigma = np.diag(e["eigenvalues"])
+    removed, added = np.eye(4)[0], (np.eye(4)[1] + np.eye(4)[2]) / math.sqrt(2)
+    sigma_hat = sigma + (np.outer(added, added) - np.outer(removed, removed)) / e["n"]
+    return smooth_rdp.davis_kahan_bounds(sigma, sigma_hat, e["k"])
+
+
+def verdict_lemma_k(numbers: Numbers) -> str:
+    if _exceeds(numbers["sin_theta"], numbers["cited"]):
+        return "fails"
+    return erratum_verdict(numbers["as_printed"], numbers["cited"])
+
+
+def evidence_lemma_k(numbers: Numbers) -> str:
+    e = _LEMMA_K
+    return (
+        f"covariance eigenvalues {e['eigenvalues']}, n = {e['n']}, one point replaced, k = {e['k']}: "
+        f"||sin Theta||_F = {numbers['sin_theta']:.4g}; Lemma K as printed 2 ||E||_F/min{{lambda_k - lambda_k+1, "
+        f"lambda_1 - lambda_2}} = {numbers['as_printed']:.4g}; the cited Davis-Kahan variant (Yu et al., r = 1, s = k) "
+        f"2 min(sqrt(k) ||E||_op, ||E||_F)/(lambda_k - lambda_k+1) = {numbers['cited']:.4g} "
+        f"(x{numbers['as_printed'] / numbers['cited']:.3g}); Prop. 5's min{{delta^k, delta^1}} comes from the printed "
+        "denominator (Table 2 uses delta^k only)"
+    )
+
+
 THEOREM_RULES: tuple[ClaimRule, ...] = (
     ClaimRule(
         "theorem10_laplace_srdp",
@@ -348,5 +383,19 @@ THEOREM_RULES: tuple[ClaimRule, ...] = (
         measure_lemma_o,
         lambda numbers: erratum_verdict(numbers["printed"], numbers["corrected"]),
         evidence_lemma_o,
+    ),
+    ClaimRule(
+        "erratum_lemma_k_davis_kahan",
+        "App. C, Lemma K (proof of Prop. 5)",
+        "||sin Theta(V, V_hat)||_F <= 2 min ||Sigma - Sigma_hat||_F/min{lambda_k - lambda_k+1, lambda_1 - lambda_2}",
+        artifact_path("table2", "tables"),
+        (),
+        "fails if ||sin Theta||_F exceeds the cited bound; otherwise "
+        + ERRATUM_RULE
+        + " (printed: Lemma K; corrected: the cited theorem with its min over two norms and the gap lambda_k - "
+        "lambda_k+1 alone)",
+        measure_lemma_k,
+        verdict_lemma_k,
+        evidence_lemma_k,
     ),
 )
