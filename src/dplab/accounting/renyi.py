@@ -41,8 +41,11 @@ def discrete_renyi(log_p: ArrayLike, log_q: ArrayLike, order: float) -> float | 
     axis (leading axes broadcast: one divergence per instance); α = ∞ gives max_{p_k > 0} log(p_k/q_k). Atoms with
     p_k = 0 contribute nothing; an atom with p_k > 0 = q_k gives +∞."""
     alpha = float(_orders(order))
-    lp, lq = (np.asarray(v, float) for v in (log_p, log_q))
-    require(~np.isnan(lp) & ~np.isnan(lq), "log masses", (log_p, log_q), "not NaN")
+    lp, lq = as_float_array(log_p, "log_p"), as_float_array(log_q, "log_q")
+    require(lp <= 0, "log_p", log_p, "log-masses in [-inf, 0]")
+    require(lq <= 0, "log_q", log_q, "log-masses in [-inf, 0]")
+    require(np.asarray(lp.ndim >= 1 and lq.ndim >= 1 and lp.shape[-1] == lq.shape[-1]), "log_q", np.shape(log_q),
+            f"atoms along the last axis, as many as log_p's {lp.shape[-1:]}")  # fmt: skip
     lp, lq = np.broadcast_arrays(lp, lq)
     support = lp > -np.inf
     with np.errstate(invalid="ignore"):

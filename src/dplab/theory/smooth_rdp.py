@@ -31,6 +31,7 @@ from dplab.checks import (
     non_negative_finite,
     positive_finite,
     probability,
+    require,
     whole_number,
 )
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
@@ -918,8 +919,16 @@ def laplace_mechanism_divergence(
     closed form of :func:`dplab.accounting.renyi.laplace_renyi`; α may be ∞. With change = Lτ (an L-Lipschitz f
     moved by one point, where ‖S − S'‖_F = d12(S, S') = τ) it is the largest divergence Theorem 10's SRDP bound
     Lτε/Δ_f must cover; with change = Δ_f, the largest its RDP bound ε must cover."""
+    order = _order_or_infinite(alpha)
     e, sens = positive_finite("eps", eps), positive_finite("sensitivity", sensitivity)
-    return np.asarray(laplace_renyi(alpha, shift=as_non_negative_array(change, "change"), scale=sens / e))
+    return np.asarray(laplace_renyi(order, shift=as_non_negative_array(change, "change"), scale=sens / e))
+
+
+def _order_or_infinite(alpha: ArrayLike) -> np.ndarray:
+    """``alpha`` as a float array after checking every entry is a Rényi order > 1 (∞ allowed)."""
+    order = np.asarray(alpha, dtype=float)
+    require(order > 1, "alpha", alpha, "a Rényi order > 1 (inf allowed)")
+    return order
 
 
 def _grid_datasets(n: int, levels: int) -> np.ndarray:
@@ -939,6 +948,8 @@ def exponential_mechanism_enumeration(
     pairs with d12(S, S') ≤ τ, per τ of ``taus``; ``rdp`` the largest over replace-one neighbours; ``lipschitz`` and
     ``sensitivity`` (L, Δ_Q as used) with ``realised_lipschitz`` (max |ΔQ|/‖S − S'‖_F) and ``realised_sensitivity``
     (max |ΔQ| over neighbours), which must not exceed them."""
+    _order_or_infinite(alpha)
+    positive_finite("eps", eps)
     whole_number("n", n, maximum=4)
     whole_number("levels", levels, minimum=2, maximum=9)
     whole_number("outputs", outputs, minimum=2)
