@@ -1,5 +1,6 @@
 """Smooth Rényi DP of pre-processed pipelines: Hu, Sanyal, Schölkopf (2024), *Provable Privacy with Non-Private
-Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1.
+Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1;
+exact checks of Theorems 10 and 11 and of Lemma K (Davis–Kahan) as printed.
 
 Conventions (the paper's, Sections 2-4): instance space the unit ball of ℝ^d, replace-one neighbours
 S₁ = S ∪ {z₁}, S₂ = S ∪ {z₂}; L = μ = Δ_f = Δ_Q = 1 unless given (as in Table 2).
