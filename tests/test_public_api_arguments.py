@@ -346,6 +346,14 @@ ACCOUNTING = {
     "hockey_stick.log_gaussian_hockey_stick": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.log_laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "inversion.epsilon_for_delta": E(log_delta_fn=lambda e: -e, delta=1e-3, kinds={"delta": "prob01"}),
+    "renyi.laplace_renyi": E(order=2.0, shift=1.0, scale=1.0, kinds={"order": "order_inf", "shift": "real"}),
+    "renyi.discrete_renyi": E(
+        log_p=np.log(P3),
+        log_q=np.log(Q3),
+        order=2.0,
+        kinds={"log_p": "logp_inf1", "log_q": "logp_inf1", "order": "order_inf"},
+        shapes={"log_q": [np.log(Q3[:2])]},
+    ),
 }
 
 CONTRACTION = dict(L=1.0, M=1.0, diameter=2.0, lr=0.1, n=10, i=3)
@@ -631,6 +639,30 @@ THEORY = {
         kinds={"eps": "pos", "delta": "prob", "tail_eigenvalue_sum": "nonneg", "L": "pos"},
     ),
     "smooth_rdp.laplace_test_release_probability": E(eps=1.0, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
+    "smooth_rdp.laplace_mechanism_divergence": E(
+        alpha=2.0, eps=1.0, change=1.0, sensitivity=1.0, kinds={"alpha": "order_inf", "eps": "pos", "change": "nonneg"}
+    ),
+    "smooth_rdp.exponential_mechanism_enumeration": E(
+        alpha=2.0,
+        eps=1.0,
+        taus=np.array([0.5, 1.0]),
+        n=1,
+        levels=3,
+        outputs=3,
+        kinds={"alpha": "order_inf", "eps": "pos", "taus": "pos", "levels": "size", "outputs": "size"},
+    ),
+    "smooth_rdp.theorem7_step_a": E(eps=0.5, beta=0.3, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
+    "smooth_rdp.pca_mean_residual_norm": E(X=np.array([[0.9, 0.1], [-0.9, -0.1]]), k=1),
+    "smooth_rdp.equal_residual_dataset": E(
+        tail_eigenvalue_sum=0.01, lead=0.9, kinds={"tail_eigenvalue_sum": "nonneg", "lead": "pos"}
+    ),
+    "smooth_rdp.davis_kahan_bounds": E(
+        sigma=np.diag([1.0, 0.5, 0.1]),
+        sigma_hat=np.diag([0.9, 0.5, 0.2]),
+        k=1,
+        kinds={"sigma": "real", "sigma_hat": "real"},
+        shapes={"sigma_hat": [np.eye(2)]},
+    ),
     "smooth_rdp.gaussian_mixture_renyi": E(
         alpha=2.0,
         means_p=np.array([0.0, 0.0]),

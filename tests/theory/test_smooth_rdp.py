@@ -356,3 +356,105 @@ def test_gaussian_mixture_renyi_against_closed_form_and_quadrature():
 
     value, _ = integrate.quad(lambda x: density(x, p) ** alpha * density(x, q) ** (1 - alpha), -10, 12, limit=200)
     assert s.gaussian_mixture_renyi(alpha, p, q, sigma) == pytest.approx(math.log(value) / (alpha - 1), rel=1e-7)
+
+
+# ---------------------------------------------------------------- Theorems 10 and 11, Theorem 7 step (a), Prop. 8
+
+
+def test_laplace_mechanism_divergence_is_the_laplace_shift_divergence():
+    # Lap(Δ/ε) noise, f moved by c: D_α(Lap(c, Δ/ε) ‖ Lap(0, Δ/ε)) by quadrature of the definition.
+    eps, change, sens, alpha = 0.8, 1.5, 2.0, 3.0
+    scale = sens / eps
+
+    def integrand(x):
+        return np.exp(-(alpha * abs(x - change) + (1 - alpha) * abs(x)) / scale) / (2 * scale)
+
+    integral = sum(integrate.quad(integrand, a, b)[0] for a, b in ((-60, 0), (0, change), (change, 60)))
+    assert float(s.laplace_mechanism_divergence(alpha, eps, change, sens)) == pytest.approx(
+        math.log(integral) / (alpha - 1), rel=1e-9
+    )
+    assert float(s.laplace_mechanism_divergence(math.inf, eps, change, sens)) == pytest.approx(change * eps / sens)
+
+
+def _em_divergence_by_loops(alpha, eps, data_p, data_q, outputs, sensitivity):
+    """D_α of the exponential mechanism with score −|mean − h|, written out with plain Python sums."""
+
+    def law(data):
+        weights = [math.exp(-abs(sum(data) / len(data) - h) * eps / (2 * sensitivity)) for h in outputs]
+        return [w / sum(weights) for w in weights]
+
+    p, q = law(data_p), law(data_q)
+    if math.isinf(alpha):
+        return max(math.log(a / b) for a, b in zip(p, q))
+    return math.log(sum(a**alpha * b ** (1 - alpha) for a, b in zip(p, q))) / (alpha - 1)
+
+
+@pytest.mark.parametrize("alpha", [2.0, math.inf])
+def test_exponential_mechanism_enumeration_matches_a_brute_force(alpha):
+    eps, n, levels, outputs = 1.0, 2, 3, 4
+    grid, hs = np.linspace(-1, 1, levels), np.linspace(-1, 1, outputs)
+    datasets = [(a, b) for a in grid for b in grid]
+    taus = [0.5, 1.0, 2.0, 4.0]
+    found = s.exponential_mechanism_enumeration(alpha, eps, taus, n=n, levels=levels, outputs=outputs)
+    for tau, value in zip(taus, found["srdp"]):
+        pairs = [(u, v) for u in datasets for v in datasets if sum(abs(x - y) for x, y in zip(u, v)) <= tau + 1e-12]
+        expected = max(_em_divergence_by_loops(alpha, eps, u, v, hs, 2 / n) for u, v in pairs)
+        assert value == pytest.approx(expected, rel=1e-10, abs=1e-14)
+    neighbours = [(u, v) for u in datasets for v in datasets if sum(x != y for x, y in zip(u, v)) <= 1]
+    assert found["rdp"] == pytest.approx(max(_em_divergence_by_loops(alpha, eps, u, v, hs, 1.0) for u, v in neighbours))
+    assert found["realised_lipschitz"] == pytest.approx(1 / math.sqrt(2)) and found["realised_sensitivity"] == 1.0
+
+
+def test_theorem7_step_a_variants():
+    rho = s.theorem7_rho(0.04, 0.3)
+    corrected = s.theorem7_step_a(0.04, 0.3, 1e-5)
+    assert corrected == pytest.approx(s.theorem7_epsilon(0.04, 0.3, 1e-5)["eps_hat_exact_lemma_m"], rel=1e-14)
+    assert s.theorem7_step_a(0.04, 0.3, 1e-5, variant="as_printed") - corrected == pytest.approx(rho / 0.04 - rho)
+    assert s.theorem7_step_a(1.0, 0.3, 1e-5, variant="as_printed") == pytest.approx(s.theorem7_step_a(1.0, 0.3, 1e-5))
+
+
+def test_pca_mean_residual_norm_jensen_and_equal_residuals():
+    tail = 0.01
+    realised, recomputed = s.pca_mean_residual_norm(s.equal_residual_dataset(tail), 1)
+    assert realised == pytest.approx(0.1, rel=1e-12) and recomputed == pytest.approx(tail, rel=1e-12)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5)) * np.array([1.0, 0.5, 0.2, 0.1, 0.05]) / 3
+    for k in (1, 2, 3):
+        mean_norm, lam = s.pca_mean_residual_norm(X, k)
+        eigenvalues = np.sort(np.linalg.eigvalsh(X.T @ X / 200))[::-1]
+        assert lam == pytest.approx(eigenvalues[k:].sum(), rel=1e-10)
+        assert mean_norm <= math.sqrt(lam) * (1 + 1e-12)  # Jensen
+    with pytest.raises(ValueError):
+        s.equal_residual_dataset(0.9)
+
+
+def test_prop8_first_term_lemma_o_variant():
+    printed, _ = s.prop8_excess_risk_terms(1000, 1.0, 1e-5, 1, 0.0)
+    lemma_o, _ = s.prop8_excess_risk_terms(1000, 1.0, 1e-5, 1, 0.0, variant="lemma_o")
+    assert printed == pytest.approx(math.sqrt(1 + math.log(1e5)) / 1000)
+    assert lemma_o == pytest.approx(math.sqrt(1 + 2 * math.log(1e5)) / 1000)
+
+
+def test_davis_kahan_sin_theta_matches_principal_angles_and_bounds_order():
+    from scipy.linalg import subspace_angles
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        d, k = 5, int(rng.integers(1, 4))
+        sigma = np.diag(np.sort(rng.uniform(0, 1, d))[::-1])
+        noise = rng.normal(scale=rng.uniform(0.001, 0.1), size=(d, d))
+        sigma_hat = sigma + (noise + noise.T) / 2
+        found = s.davis_kahan_bounds(sigma, sigma_hat, k)
+        v = np.linalg.eigh(sigma)[1][:, ::-1][:, :k]
+        v_hat = np.linalg.eigh(sigma_hat)[1][:, ::-1][:, :k]
+        assert found["sin_theta"] == pytest.approx(np.linalg.norm(np.sin(subspace_angles(v, v_hat))), abs=1e-9)
+        assert found["sin_theta"] <= found["cited"] * (1 + 1e-12) <= found["as_printed"] * (1 + 1e-12)
+
+
+def test_davis_kahan_bounds_closed_form():
+    sigma = np.diag([1.0, 0.9, 0.2])
+    error = np.diag([0.01, -0.01, 0.0])  # ‖E‖_F = 0.01√2, ‖E‖_op = 0.01; V stays the top-2 coordinates
+    found = s.davis_kahan_bounds(sigma, sigma + error, 2)
+    assert found["sin_theta"] == pytest.approx(0.0, abs=1e-12)
+    assert found["as_printed"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.1)
+    assert found["cited"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.7)

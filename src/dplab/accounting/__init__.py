@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-__all__ = ["calibration", "conversions", "hockey_stick", "inversion"]
+__all__ = ["calibration", "conversions", "hockey_stick", "inversion", "renyi"]

@@ -1,5 +1,6 @@
 """Smooth Rényi DP of pre-processed pipelines: Hu, Sanyal, Schölkopf (2024), *Provable Privacy with Non-Private
-Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1.
+Pre-Processing* (arXiv:2403.13041v1), Tables 1–3, Theorem 2, Theorem 7, Proposition 8, Lemma 2, Remark 1;
+exact checks of Theorems 10 and 11 and of Lemma K (Davis–Kahan) as printed.
 
 Conventions (the paper's, Sections 2-4): instance space the unit ball of ℝ^d, replace-one neighbours
 S₁ = S ∪ {z₁}, S₂ = S ∪ {z₂}; L = μ = Δ_f = Δ_Q = 1 unless given (as in Table 2).
@@ -20,6 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq, minimize, minimize_scalar
 
+from dplab.accounting.renyi import discrete_renyi, laplace_renyi
 from dplab.checks import (
     as_finite_array,
     as_integer_array,
@@ -30,8 +32,10 @@ from dplab.checks import (
     non_negative_finite,
     positive_finite,
     probability,
+    require,
     whole_number,
 )
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 
 __all__ = [
     "PCA_FROBENIUS_CONSTANT",
@@ -84,6 +88,12 @@ __all__ = [
     "prop8_excess_risk_terms",
     "laplace_test_release_probability",
     "gaussian_mixture_renyi",
+    "laplace_mechanism_divergence",
+    "exponential_mechanism_enumeration",
+    "theorem7_step_a",
+    "pca_mean_residual_norm",
+    "equal_residual_dataset",
+    "davis_kahan_bounds",
 ]
 
 #: ‖Σ̃ − Σ‖_F ≤ 2(3n+2)/(n(n−1)) ≤ 6.1/n for n ≥ 101 (Prop. 5, eq. (41)).
@@ -846,17 +856,21 @@ def dp_sgd_sampling_rdp_dp_accounting(
 
 
 def prop8_excess_risk_terms(
-    n: int, eps: float, delta: float, k: int, tail_eigenvalue_sum: float, L: float = 1.0
+    n: int, eps: float, delta: float, k: int, tail_eigenvalue_sum: float, L: float = 1.0, variant: str = "as_printed"
 ) -> tuple[float, float]:
     """The two terms of Prop. 8's bound (eq. (4)) with the O-constant set to 1: L√(1 + k log(1/δ))/(εn) (the
-    optimisation error of DP-GD in the rank-k subspace) and 2LΛ, Λ = Σ_{i>k} λ_i(S)."""
+    optimisation error of DP-GD in the rank-k subspace) and 2LΛ, Λ = Σ_{i>k} λ_i(S).
+
+    ``variant="lemma_o"``: the first term as Lemma O (the cited Theorem 3.1 of Song et al. 2021) prints it,
+    L√(1 + 2k log(1/δ))/(εn); ``"as_printed"`` (default): Prop. 8's k."""
+    multiplier = {"as_printed": 1, "lemma_o": 2}[choice("variant", variant, ("as_printed", "lemma_o"))]
     whole_number("n", n)
     positive_finite("eps", eps)
     probability("delta", delta)
     whole_number("k", k)
     non_negative_finite("tail_eigenvalue_sum", tail_eigenvalue_sum)
     positive_finite("L", L)
-    return L * math.sqrt(1 + k * math.log(1 / delta)) / (eps * n), 2 * L * tail_eigenvalue_sum
+    return L * math.sqrt(1 + multiplier * k * math.log(1 / delta)) / (eps * n), 2 * L * tail_eigenvalue_sum
 
 
 def laplace_test_release_probability(eps: float, delta: float) -> float:
@@ -892,3 +906,140 @@ def gaussian_mixture_renyi(
     weights = np.full(points, x[1] - x[0])
     weights[[0, -1]] /= 2
     return float(logsumexp(log_integrand, b=weights) / (alpha - 1))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Theorems 10 and 11 checked exactly: the Laplace mechanism in closed form, the exponential mechanism by enumeration
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def laplace_mechanism_divergence(
+    alpha: ArrayLike, eps: float, change: ArrayLike, sensitivity: float = 1.0
+) -> np.ndarray:
+    """D_α(f(S) + Lap(Δ_f/ε) ‖ f(S') + Lap(Δ_f/ε)) when |f(S) − f(S')| = ``change`` (Theorem 10's mechanism), by the
+    closed form of :func:`dplab.accounting.renyi.laplace_renyi`; α may be ∞. With change = Lτ (an L-Lipschitz f
+    moved by one point, where ‖S − S'‖_F = d12(S, S') = τ) it is the largest divergence Theorem 10's SRDP bound
+    Lτε/Δ_f must cover; with change = Δ_f, the largest its RDP bound ε must cover."""
+    order = _order_or_infinite(alpha)
+    e, sens = positive_finite("eps", eps), positive_finite("sensitivity", sensitivity)
+    return np.asarray(laplace_renyi(order, shift=as_non_negative_array(change, "change"), scale=sens / e))
+
+
+def _order_or_infinite(alpha: ArrayLike) -> np.ndarray:
+    """``alpha`` as a float array after checking every entry is a Rényi order > 1 (∞ allowed)."""
+    order = np.asarray(alpha, dtype=float)
+    require(order > 1, "alpha", alpha, "a Rényi order > 1 (inf allowed)")
+    return order
+
+
+def _grid_datasets(n: int, levels: int) -> np.ndarray:
+    """Every dataset of n scalars on ``levels`` equally spaced points of [−1, 1] (the unit ball of ℝ), (levels^n, n)."""
+    grid = np.linspace(-1.0, 1.0, levels)
+    return np.stack(np.meshgrid(*([grid] * n), indexing="ij"), axis=-1).reshape(-1, n)
+
+
+def exponential_mechanism_enumeration(
+    alpha: float, eps: float, taus: ArrayLike, n: int = 2, levels: int = 5, outputs: int = 9
+) -> dict[str, np.ndarray | float]:
+    """Theorem 11 on an exact small case: datasets S of n scalars on ``levels`` points of [−1, 1], outputs h on
+    ``outputs`` points of [−1, 1], score Q(S, h) = −|mean(S) − h|, which is L-Lipschitz in S for the Frobenius norm
+    with L = 1/√n (Cauchy–Schwarz) and has replace-one sensitivity Δ_Q = 2/n; Pr[h] ∝ exp(Q(S, h)ε/(2Δ_Q)).
+
+    Returns, by enumerating every ordered pair of datasets and every output: ``srdp`` the largest exact D_α over
+    pairs with d12(S, S') ≤ τ, per τ of ``taus``; ``rdp`` the largest over replace-one neighbours; ``lipschitz`` and
+    ``sensitivity`` (L, Δ_Q as used) with ``realised_lipschitz`` (max |ΔQ|/‖S − S'‖_F) and ``realised_sensitivity``
+    (max |ΔQ| over neighbours), which must not exceed them."""
+    _order_or_infinite(alpha)
+    positive_finite("eps", eps)
+    whole_number("n", n, maximum=4)
+    whole_number("levels", levels, minimum=2, maximum=9)
+    whole_number("outputs", outputs, minimum=2)
+    lipschitz, sensitivity = 1 / math.sqrt(n), 2 / n
+    data = _grid_datasets(n, levels)
+    score = -np.abs(data.mean(axis=1)[:, None] - np.linspace(-1.0, 1.0, outputs)[None, :])
+    log_p = exponential_mechanism_log_probabilities(score, eps, sensitivity)
+    divergence = discrete_renyi(log_p[:, None, :], log_p[None, :, :], alpha)
+    moves = np.abs(data[:, None, :] - data[None, :, :])
+    d12, frobenius, hamming = moves.sum(-1), np.sqrt((moves**2).sum(-1)), (moves > 0).sum(-1)
+    score_change = np.abs(score[:, None, :] - score[None, :, :]).max(-1)
+    with np.errstate(invalid="ignore"):
+        realised_lipschitz = float(np.nanmax(np.where(frobenius > 0, score_change / frobenius, np.nan)))
+    tolerance = 1e-12
+    return {
+        "srdp": np.array([divergence[d12 <= t + tolerance].max() for t in as_positive_array(taus, "taus").ravel()]),
+        "rdp": float(divergence[hamming <= 1].max()),
+        "lipschitz": lipschitz, "sensitivity": sensitivity, "realised_lipschitz": realised_lipschitz,
+        "realised_sensitivity": float(score_change[hamming <= 1].max()),
+    }  # fmt: skip
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Proof slips of Theorem 7 (step (a), a dropped square) and of Proposition 8 (step (c) of its last display)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def theorem7_step_a(
+    eps: float, beta: float, delta: float, L: float = 1.0, mu: float = 1.0, variant: str = "corrected"
+) -> float:
+    """Step (a) of the proof of Theorem 7 (Lemma M at the chosen α): 2ε√(1.05(1+c) log(1/δ)) + 1.05ε²(1+c),
+    c = 12.2²μ²/(L²β²) (``"corrected"``, = 2√(ρ log(1/δ)) + ρ); ``"as_printed"`` has 1.05ε(1+c) (the proof's RDP
+    "1.05αε(1+c)" drops the square on ε). Step (b) bounds it by 3ε√(1.05(1+c) log(1/δ)) when log(1/δ) ≥ ρ."""
+    choice("variant", variant, ("as_printed", "corrected"))
+    rho = theorem7_rho(eps, beta, L, mu)
+    log_inv = math.log(1 / probability("delta", delta))
+    first = 2 * math.sqrt(rho * log_inv)
+    return first + (rho if variant == "corrected" else rho / eps)
+
+
+def pca_mean_residual_norm(X: ArrayLike, k: int) -> tuple[float, float]:
+    """((1/n) Σ_i ‖x_i − A_k A_kᵀ x_i‖₂, Λ = Σ_{j>k} λ_j((1/n) Σ_i x_i x_iᵀ)), A_k the top-k eigenvectors: the
+    quantity step (c) of the last display of the proof of Prop. 8 bounds by Λ, and Λ. By Jensen the first is at most
+    √Λ (equality when every residual has the same norm)."""
+    data = as_finite_array(X, "X")
+    if data.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n, d), got shape {data.shape}")
+    whole_number("k", k, maximum=data.shape[1])
+    eigenvalues, vectors = np.linalg.eigh(data.T @ data / data.shape[0])
+    top = vectors[:, np.argsort(eigenvalues)[::-1][:k]]
+    residual = data - data @ top @ top.T
+    tail = float(np.sort(eigenvalues)[::-1][k:].sum())
+    return float(np.linalg.norm(residual, axis=1).mean()), max(tail, 0.0)
+
+
+def equal_residual_dataset(tail_eigenvalue_sum: float, lead: float = 0.9) -> np.ndarray:
+    """A centred dataset in the unit ball of ℝ² whose k = 1 PCA residuals all have norm r = √Λ: the four points
+    (±a, ±r), a = ``lead`` > r; its covariance (1/n)Σ x xᵀ is diag(a², r²), so Λ = r² and the mean residual norm is
+    √Λ (Jensen's bound of :func:`pca_mean_residual_norm` attained), above Λ whenever Λ < 1."""
+    r = math.sqrt(non_negative_finite("tail_eigenvalue_sum", tail_eigenvalue_sum))
+    a = positive_finite("lead", lead)
+    if not (r < a and a**2 + r**2 <= 1):
+        raise ValueError(f"need sqrt(tail)={r:g} < lead={a:g} and lead^2 + tail <= 1 (points in the unit ball)")
+    return np.array([[a, r], [-a, -r], [a, -r], [-a, r]])
+
+
+def _top_eigen(matrix: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(eigenvalues in decreasing order, the top-k eigenvectors as columns) of a symmetric matrix."""
+    values, vectors = np.linalg.eigh(matrix)
+    order = np.argsort(values)[::-1]
+    return values[order], vectors[:, order[:k]]
+
+
+def davis_kahan_bounds(sigma: ArrayLike, sigma_hat: ArrayLike, k: int) -> dict[str, float]:
+    """‖sin Θ(V, V̂)‖_F for the top-k eigenspaces of symmetric Σ, Σ̂ (= √(k − ‖VᵀV̂‖_F²)) and two bounds on it:
+    ``as_printed``, Lemma K of Hu, Sanyal, Schölkopf: 2‖Σ − Σ̂‖_F/min{λ_k − λ_{k+1}, λ_1 − λ_2} (its "min" has one
+    argument); ``cited``, Theorem 2 of Yu, Wang, Samworth (Biometrika 2015; the paper's [Yu et al., 2014]), which Lemma K cites, with r = 1, s = k (λ₀ = +∞):
+    2 min(√k‖Σ − Σ̂‖_op, ‖Σ − Σ̂‖_F)/(λ_k − λ_{k+1}). Eigenvalues λ are those of Σ."""
+    a, b = as_finite_array(sigma, "sigma"), as_finite_array(sigma_hat, "sigma_hat")
+    if a.ndim != 2 or a.shape != b.shape or a.shape[0] != a.shape[1]:
+        raise ValueError(f"sigma and sigma_hat must be square matrices of one shape, got {a.shape} and {b.shape}")
+    whole_number("k", k, maximum=a.shape[0] - 1)
+    values, v = _top_eigen((a + a.T) / 2, k)
+    _, v_hat = _top_eigen((b + b.T) / 2, k)
+    error = b - a
+    frobenius, operator = float(np.linalg.norm(error)), float(np.linalg.norm(error, 2))
+    gap_k, gap_1 = values[k - 1] - values[k], values[0] - values[1]
+    return {
+        "sin_theta": math.sqrt(max(k - float(np.sum((v.T @ v_hat) ** 2)), 0.0)),
+        "as_printed": 2 * frobenius / min(gap_k, gap_1),
+        "cited": 2 * min(math.sqrt(k) * operator, frobenius) / gap_k,
+    }

@@ -71,6 +71,12 @@ HAND_FLIPS = {
         {"small_gap": {"refusal_rate": 0.5}, "large_gap": {"refusal_rate": 0.0, "refusal_probability_exact": 0.0}},
     ),
     "prop8_excess_risk_bound": ({"measured": 0.01, "first": 0.004, "second": 0.02}, {"measured": 0.05, "first": 0.004, "second": 0.02}),
+    "erratum_theorem7_dropped_square": ({"printed": 82.2, "corrected": 14.4}, {"printed": 14.4, "corrected": 14.4}),
+    "erratum_prop8_sqrt_lambda": (
+        {"realised": 0.099, "printed": 0.0099, "corrected": 0.099},
+        {"realised": 0.005, "printed": 0.0099, "corrected": 0.099},
+    ),
+    "erratum_lemma_o_2k": ({"printed": 0.0035, "corrected": 0.0049}, {"printed": 0.0049, "corrected": 0.0049}),
 }  # fmt: skip
 
 #: claims decided by closed forms alone (no frame): a change of the measured numbers that flips the verdict
@@ -81,7 +87,11 @@ NUMBER_FLIPS = {
     "erratum_lemma3_statement": lambda n: {**n, "printed": n["corrected"]},
     "eq18_dp_sgd_sampling_factor2": lambda n: {**n, "printed": [10 * v for v in n["printed"]]},
     "erratum_theorem16_sample_size": lambda n: {**n, "below": []},
-}
+    "theorem10_laplace_srdp": lambda n: {**n, "rows": [r[:5] + (2 * r[6], r[6]) + r[7:] for r in n["rows"]]},
+    "theorem11_exponential_srdp": lambda n: {**n, "rows": [r[:4] + (2 * r[5], r[5]) + r[6:] for r in n["rows"]]},
+    "erratum_lemma_k_davis_kahan": lambda n: {**n, "as_printed": n["cited"]},
+    "theorem7_additive_eps_marginal": lambda n: {**n, "rows": [r[:3] + (r[2], 2 * r[2], r[2], 2 * r[2]) for r in n["rows"]]},
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("claim_id", sorted(HAND_FLIPS))
@@ -112,3 +122,32 @@ def test_every_verdict_has_a_flip_test():
     untested = set(RULE) - set(HAND_FLIPS) - set(NUMBER_FLIPS)
     assert not untested, f"verdicts without a flip test: {sorted(untested)}"
     assert not (set(HAND_FLIPS) | set(NUMBER_FLIPS)) - set(RULE), "flip tests of claims that no longer exist"
+
+
+def test_theorem10_is_an_erratum_where_the_max_divergence_is_below_the_bound():
+    rule = RULE["theorem10_laplace_srdp"]
+    numbers = rule.measure({}, {})
+    loose = {**numbers, "rows": [r[:6] + (2 * r[6],) + r[7:] for r in numbers["rows"]]}
+    assert rule.verdict(numbers) == "holds" and rule.verdict(loose) == "erratum"
+
+
+def test_theorem11_is_not_tested_when_the_score_breaks_the_hypotheses():
+    rule = RULE["theorem11_exponential_srdp"]
+    numbers = rule.measure({}, {})
+    assert rule.verdict(numbers) == "holds" and rule.verdict({**numbers, "hypotheses": False}) == "not_tested"
+
+
+def test_additive_gap_is_partial_where_marginal_at_some_points_only():
+    rule = RULE["theorem7_additive_eps_marginal"]
+    rows = rule.measure({}, {})["rows"]
+    mixed = [rows[0][:3] + (rows[0][2], 2 * rows[0][2], rows[0][2], 2 * rows[0][2])] + rows[1:]
+    assert rule.verdict({"rows": mixed}) == "partial"
+
+
+def test_sqrt_lambda_fails_above_jensen():
+    numbers = {"realised": 0.2, "printed": 0.0099, "corrected": 0.099}
+    assert RULE["erratum_prop8_sqrt_lambda"].verdict(numbers) == "fails"
+
+
+def test_lemma_k_fails_where_the_cited_bound_is_exceeded():
+    assert RULE["erratum_lemma_k_davis_kahan"].verdict({"sin_theta": 0.1, "cited": 0.05, "as_printed": 0.5}) == "fails"

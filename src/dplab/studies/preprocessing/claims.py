@@ -16,6 +16,7 @@ from dplab.studies.preprocessing.claims_extensions import EXTENSION_RULES, PTR_R
 from dplab.studies.preprocessing.claims_fig3 import FIG3_RULES, REGIMES_RULE, TEXT_RULES
 from dplab.studies.preprocessing.claims_figures import FIGURE2_PANEL_RULES, FIGURE2_RULES, PCA_COST_RULE
 from dplab.studies.preprocessing.claims_tables import TABLE_RULES
+from dplab.studies.preprocessing.claims_theorems import THEOREM_RULES
 
 __all__ = ["RULES", "build_claims"]
 
@@ -30,6 +31,7 @@ RULES = (
     + (PCA_COST_RULE,)
     + TEXT_RULES
     + APPENDIX_RULES
+    + THEOREM_RULES
 )
 
 
