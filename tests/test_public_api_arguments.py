@@ -345,6 +345,15 @@ ACCOUNTING = {
     "hockey_stick.laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "hockey_stick.log_gaussian_hockey_stick": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.log_laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
+    "hockey_stick.projected_laplace_hockey_stick": E(
+        epsilon=0.5,
+        loc_p=0.0,
+        loc_q=1.0,
+        lo=0.0,
+        hi=1.0,
+        scale=1.0,
+        kinds={"loc_p": "real", "loc_q": "real", "lo": "real", "hi": "real"},
+    ),
     "inversion.epsilon_for_delta": E(log_delta_fn=lambda e: -e, delta=1e-3, kinds={"delta": "prob01"}),
 }
 
