@@ -491,8 +491,8 @@ LEMMA_RULES = (
         artifact_path("fig3"),
         (),
         "M is compared with the exact Lipschitz constant max(|1 - eta rho|, |1 - eta beta|) (attained by a "
-        f"quadratic) on the grid {_grid_text(LEMMA4_GRID)}, where step_over_limit = eta/(2/(beta+rho)) < 1 is the lemma's range "
-        f"and >= 1 lies outside it (reported only); holds if M >= exact - {LIPSCHITZ_SLACK:g} at every point inside "
+        f"quadratic) on the grid {_grid_text(LEMMA4_GRID)}, where step_over_limit = eta/(2/(beta+rho)) < 1 is the "
+        f"lemma's range and >= 1 lies outside it (reported only); holds if M >= exact - {LIPSCHITZ_SLACK:g} at every point inside "
         "the range, fails otherwise",
         measure_lemma4,
         verdict_lemma4,
