@@ -28,6 +28,9 @@ from dplab.accounting.composition import (
     kov_epsilon_heterogeneous,
     kov_epsilon_terms,
     kov_pair,
+    lemma6_boundary_maximum,
+    lemma6_grid_maximum,
+    lemma6_objective,
     log_lower_bound_delta,
     lower_bound_delta,
     min_epsilon_at_target,
@@ -365,3 +368,49 @@ def test_kov_pair_as_printed_repeats_the_middle_masses_and_is_milder():
     printed = brute_force_product_delta(p0, p1, 5, 1.0)
     assert printed == pytest.approx(1 - (1 - 1e-3) ** 5, rel=1e-12)
     assert brute_force_product_delta(*kov_pair(0.5, 1e-3), 5, 1.0) > 10 * printed
+
+
+# ------------------------------------------------------------------ Lemma 6 (max of eq. (11) on the boundary)
+
+
+def test_lemma6_two_coordinates_against_a_fine_curve() -> None:
+    """T = 2: the constraint set is the curve α_2 = c/α_1, α_1 in [max(1, c/c_2), min(c_1, c)]; its max on 10^6
+    points (ends included) equals the boundary maximum (an end of the curve)."""
+    a, caps = np.array([0.3, 0.1]), np.array([3.0, 5.0])
+    for product in (2.0, 6.0, 12.0):
+        alpha1 = np.linspace(max(1.0, product / caps[1]), min(caps[0], product), 1_000_001)
+        curve = lemma6_objective(np.stack([alpha1, product / alpha1], axis=-1), a)
+        assert lemma6_boundary_maximum(a, caps, product) == pytest.approx(curve.max(), abs=1e-14)
+
+
+def test_lemma6_grid_never_beats_the_boundary_on_random_instances() -> None:
+    """T = 3, 40 seeded instances with c_i A_i <= 1: the brute-force grid max (a lower bound on the true max) never
+    exceeds the max over the points of eq. (12), and comes within 1e-2 of it (grid step log c_i/400)."""
+    rng = np.random.default_rng(20260601)
+    for _ in range(40):
+        caps = np.exp(rng.uniform(0.1, 2.5, size=3))
+        a = rng.uniform(0.05, 1.0, size=3) / caps
+        product = float(np.exp(rng.uniform(0.0, np.log(caps).sum())))
+        boundary = lemma6_boundary_maximum(a, caps, product)
+        grid = lemma6_grid_maximum(a, caps, product, 401)
+        assert grid <= boundary + 1e-12
+        assert boundary - grid < 1e-2
+
+
+def test_lemma6_boundary_maximum_is_theorem4_first_term() -> None:
+    """With A_i = δ_i/(1+e^{ε_i}), c_i = e^{ε_i}, c = e^{ε′} (α_i = e^{a_i}), Lemma 6's maximum is the first term of
+    Theorem 4's δ′ (box reading), which thm4_delta_heterogeneous enumerates by groups of identical steps."""
+    eps, delta = np.array([0.5, 1.0, 2.0, 1.0]), np.array([0.1, 0.05, 0.2, 0.05])
+    a = delta / (1 + np.exp(eps))
+    for eps_prime in (1.0, 2.5, 4.0):
+        theorem4 = thm4_delta_heterogeneous(eps, delta, eps_prime, 1e-9) - 1e-9 + np.expm1(np.log1p(-a).sum())
+        assert lemma6_boundary_maximum(a, np.exp(eps), np.exp(eps_prime)) == pytest.approx(theorem4, abs=1e-14)
+
+
+def test_lemma6_rejects_inputs_outside_its_hypotheses() -> None:
+    with pytest.raises(ValueError, match="caps"):
+        lemma6_boundary_maximum([0.5, 0.1], [3.0, 2.0], 2.0)  # c_1 A_1 = 1.5 > 1
+    with pytest.raises(ValueError, match="product"):
+        lemma6_boundary_maximum([0.1, 0.1], [3.0, 2.0], 7.0)  # above c_1 c_2 = 6
+    with pytest.raises(ValueError, match="A"):
+        lemma6_grid_maximum(np.full(5, 0.1), np.full(5, 2.0), 3.0, 11)  # T = 5 > 4 on a grid

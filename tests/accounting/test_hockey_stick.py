@@ -19,6 +19,7 @@ from dplab.accounting.hockey_stick import (
     laplace_hockey_stick,
     log_gaussian_hockey_stick,
     log_laplace_hockey_stick,
+    projected_laplace_hockey_stick,
 )
 
 # ------------------------------------------------------------------ independent references
@@ -292,3 +293,61 @@ def test_discrete_rejects_bad_input() -> None:
         discrete_hockey_stick([-0.1, 1.1], [0.5, 0.5], 0.0)
     with pytest.raises(ValueError, match="q.shape"):
         discrete_hockey_stick([0.5, 0.5], [1.0], 0.0)
+
+
+# ------------------------------------------------------------------ projected Laplace laws on an interval
+
+PROJECTED_CASES = [
+    (eps, loc_p, loc_q, scale)
+    for eps in (0.0, 0.5, 2.0)
+    for loc_p, loc_q in ((0.0, 1.0), (0.2, 0.7), (1.0, 0.0), (-3.0, -2.5), (-1.0, 2.0), (0.5, 3.0), (0.4, 0.4))
+    for scale in (0.3, 1.0)
+]
+
+
+def quad_projected_laplace_hockey_stick(eps: float, loc_p: float, loc_q: float, scale: float) -> float:
+    """Atoms of Π_[0,1] 𝓛(loc, scale) from scipy's cdf/sf plus ∫_0^1 [p − e^ε q]_+ by adaptive quadrature."""
+    gamma = math.exp(eps)
+    p, q = stats.laplace(loc=loc_p, scale=scale), stats.laplace(loc=loc_q, scale=scale)
+    atoms = max(p.cdf(0.0) - gamma * q.cdf(0.0), 0.0) + max(p.sf(1.0) - gamma * q.sf(1.0), 0.0)
+    kinks = (loc_p, loc_q, (loc_p + loc_q - scale * eps) / 2, (loc_p + loc_q + scale * eps) / 2)
+    inside = [t for t in kinks if 0.0 < t < 1.0]
+    value, _ = integrate.quad(
+        lambda t: max(p.pdf(t) - gamma * q.pdf(t), 0.0), 0.0, 1.0, points=inside or None, epsabs=1e-14, limit=200
+    )
+    return atoms + value
+
+
+@pytest.mark.parametrize(("epsilon", "loc_p", "loc_q", "scale"), PROJECTED_CASES)
+def test_projected_laplace_matches_quadrature(epsilon: float, loc_p: float, loc_q: float, scale: float) -> None:
+    exact = projected_laplace_hockey_stick(epsilon, loc_p=loc_p, loc_q=loc_q, lo=0.0, hi=1.0, scale=scale)
+    assert exact == pytest.approx(quad_projected_laplace_hockey_stick(epsilon, loc_p, loc_q, scale), abs=1e-10)
+
+
+@pytest.mark.parametrize(("epsilon", "loc_p", "loc_q", "scale"), PROJECTED_CASES)
+def test_projected_laplace_below_lemma1_and_equal_for_means_inside(
+    epsilon: float, loc_p: float, loc_q: float, scale: float
+) -> None:
+    """Data processing: projecting never increases E_γ; with both means in [lo, hi] the optimal event is a lower set
+    [lo, t*] with t* = (loc_p + loc_q − v ε)/2 inside, so the projected value equals Lemma 1's."""
+    exact = projected_laplace_hockey_stick(epsilon, loc_p=loc_p, loc_q=loc_q, lo=0.0, hi=1.0, scale=scale)
+    lemma1 = float(laplace_hockey_stick(epsilon, shift=loc_p - loc_q, scale=scale))
+    assert exact <= lemma1 + 1e-14
+    if 0.0 <= min(loc_p, loc_q) and max(loc_p, loc_q) <= 1.0:
+        assert exact == pytest.approx(lemma1, abs=1e-14)
+
+
+def test_projected_laplace_total_variation_both_means_left_exact() -> None:
+    """Means -2 and -1 left of [0, 1], v = 1: only the atom at 0 has p > q, so TV = F_P(0) − F_Q(0) =
+    ½(e^{-1} − e^{-2}) by hand."""
+    value = projected_laplace_hockey_stick(0.0, loc_p=-2.0, loc_q=-1.0, lo=0.0, hi=1.0, scale=1.0)
+    assert value == pytest.approx(0.5 * (math.exp(-1.0) - math.exp(-2.0)), abs=1e-15)
+
+
+def test_projected_laplace_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="lo"):
+        projected_laplace_hockey_stick(0.5, loc_p=0.0, loc_q=1.0, lo=1.0, hi=1.0, scale=1.0)
+    with pytest.raises(ValueError, match="scale"):
+        projected_laplace_hockey_stick(0.5, loc_p=0.0, loc_q=1.0, lo=0.0, hi=1.0, scale=0.0)
+    with pytest.raises(ValueError, match="loc_q"):
+        projected_laplace_hockey_stick(0.5, loc_p=0.0, loc_q=math.nan, lo=0.0, hi=1.0, scale=1.0)

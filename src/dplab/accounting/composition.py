@@ -54,6 +54,9 @@ __all__ = [
     "cor2_delta_first_order",
     "thm4_delta",
     "thm4_delta_heterogeneous",
+    "lemma6_objective",
+    "lemma6_boundary_maximum",
+    "lemma6_grid_maximum",
     "cor3_epsilon",
     "cor3_log_delta_double_prime",
     "cor3_delta",
@@ -386,6 +389,65 @@ def thm4_delta_heterogeneous(
         raise ValueError(f"eps_prime={eps_prime!r} must be reachable: 0 <= eps_prime <= sum(eps_steps) = {e.sum():g}")
     tail = float(-np.expm1(sum(groups[k] * np.log1p(-a[k]) for k in keys)))
     return best + tail + float(delta_tilde)
+
+
+LEMMA6_MAX_STEPS = 16
+LEMMA6_MAX_GRID_STEPS = 4
+
+
+def _lemma6_inputs(A: ArrayLike, caps: ArrayLike, product: float, max_steps: int) -> tuple[np.ndarray, ...]:
+    """(A, log caps, log product) after checking Lemma 6's hypotheses: A_i > 0, c_i >= 1, c_i A_i <= 1, 1 <= c <=
+    prod c_i, and 2 <= T <= ``max_steps`` coordinates."""
+    a, c = as_positive_array(A, "A").ravel(), as_positive_array(caps, "caps").ravel()
+    require(np.asarray(2 <= a.size <= max_steps), "A", a.size, f"between 2 and {max_steps} coordinates")
+    require(np.asarray(c.size == a.size), "caps", c.size, f"one cap per coordinate ({a.size})")
+    require((c >= 1) & (c * a <= 1), "caps", c, "caps c_i >= 1 with c_i A_i <= 1")
+    log_c, log_product = np.log(c), float(np.log(as_positive_array(product, "product")))
+    require(np.asarray(0 <= log_product <= log_c.sum() * (1 + 1e-12)), "product", product, "1 <= product <= prod caps")
+    return a, log_c, log_product
+
+
+def lemma6_objective(alpha: ArrayLike, A: ArrayLike) -> float | np.ndarray:
+    """f({α_i}) = 1 − Π_i (1 − α_i A_i), eq. (11) of He-Wang-Tao, over the last axis (−expm1 of Σ log1p)."""
+    alpha, a = as_positive_array(alpha, "alpha"), as_positive_array(A, "A")
+    require(np.asarray(alpha.shape[-1:] == a.shape[-1:]), "A", a.shape, f"one A_i per alpha_i ({alpha.shape[-1:]})")
+    require(alpha * a <= 1, "alpha", alpha, "alpha_i A_i <= 1")
+    return scalar_or_array(_one_minus_product(np.sum(np.log1p(-alpha * a), axis=-1)))
+
+
+def lemma6_boundary_maximum(A: ArrayLike, caps: ArrayLike, product: float) -> float:
+    """Lemma 6 of He-Wang-Tao: the max of eq. (11) over 1 <= α_i <= c_i, Π α_i = c, taken only over the points with
+    |{i: α_i ∉ {1, c_i}}| <= 1 (eq. (12)): every coordinate but one (j) at 1 or c_i, α_j = c/Π_{i≠j} α_i kept when
+    1 <= α_j <= c_j. Enumerates T·2^(T−1) points (T <= 16)."""
+    a, log_c, log_product = _lemma6_inputs(A, caps, product, LEMMA6_MAX_STEPS)
+    tolerance, best = 1e-12 * max(1.0, log_product), -np.inf
+    for j in range(a.size):
+        others = np.delete(np.arange(a.size), j)
+        for at_cap in itertools.product((False, True), repeat=a.size - 1):
+            log_alpha = np.zeros(a.size)
+            log_alpha[others] = np.where(at_cap, log_c[others], 0.0)
+            log_alpha[j] = log_product - log_alpha[others].sum()
+            if -tolerance <= log_alpha[j] <= log_c[j] + tolerance:
+                alpha = np.exp(np.clip(log_alpha, 0.0, log_c))
+                with np.errstate(divide="ignore"):  # c_i A_i = 1 gives log 0: f = 1
+                    best = max(best, float(_one_minus_product(np.log1p(-alpha * a).sum())))
+    return best
+
+
+def lemma6_grid_maximum(A: ArrayLike, caps: ArrayLike, product: float, points: int) -> float:
+    """Brute-force reference for Lemma 6 of He-Wang-Tao: the max of eq. (11) over the whole constraint set, on a grid
+    of ``points`` values of log α_i in [0, log c_i] for each of the first T − 1 coordinates (T <= 4), the last one
+    log α_T = log c − Σ_{i<T} log α_i kept where it lies in [0, log c_T]. A lower bound on the true maximum."""
+    a, log_c, log_product = _lemma6_inputs(A, caps, product, LEMMA6_MAX_GRID_STEPS)
+    whole_number("points", points, minimum=2)
+    axes = np.meshgrid(*(np.linspace(0.0, top, points) for top in log_c[:-1]), indexing="ij")
+    free = np.stack([axis.ravel() for axis in axes], axis=-1)
+    last = log_product - free.sum(axis=-1)
+    feasible = (last >= 0) & (last <= log_c[-1])
+    require(np.asarray(feasible.any()), "points", points, "a grid fine enough to meet the constraint set")
+    log_alpha = np.concatenate([free[feasible], last[feasible, None]], axis=-1)
+    with np.errstate(divide="ignore"):  # c_i A_i = 1 gives log 0: f = 1
+        return float(_one_minus_product(np.log1p(-np.exp(log_alpha) * a).sum(axis=-1)).max())
 
 
 def cor3_epsilon(eps: ArrayLike, T: ArrayLike, delta_tilde: ArrayLike) -> float | np.ndarray:

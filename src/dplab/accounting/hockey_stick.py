@@ -19,8 +19,12 @@ from dplab.checks import (
     as_float_array,
     as_non_negative_array,
     as_positive_array,
+    finite,
+    non_negative_finite,
+    positive_finite,
     require,
 )
+from dplab.distributions import Laplace
 from dplab.numerics import log1mexp
 
 __all__ = [
@@ -30,6 +34,7 @@ __all__ = [
     "laplace_hockey_stick",
     "log_gaussian_hockey_stick",
     "log_laplace_hockey_stick",
+    "projected_laplace_hockey_stick",
 ]
 
 _LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
@@ -157,6 +162,41 @@ def log_laplace_hockey_stick(epsilon: ArrayLike, *, shift: ArrayLike, scale: Arr
 def laplace_hockey_stick(epsilon: ArrayLike, *, shift: ArrayLike, scale: ArrayLike) -> float | np.ndarray:
     """E_{e^ε}(𝓛(m1, v) ‖ 𝓛(m2, v)) = [1 − exp(ε/2 − |shift|/(2 scale))]_+  (Lemma 1, eq. (9)); see the log version."""
     return scalar_or_array(np.exp(log_laplace_hockey_stick(epsilon, shift=shift, scale=scale)))
+
+
+def _sign_pieces(cuts: list[float], log_ratio_minus_eps) -> list[tuple[float, float]]:
+    """Sub-intervals of consecutive ``cuts`` on which the piecewise-linear function ``log_ratio_minus_eps`` (linear
+    between cuts) is positive: each segment is split at its root, if any, and kept where the midpoint is positive."""
+    pieces = []
+    for u, w in zip(cuts[:-1], cuts[1:]):
+        fu, fw = log_ratio_minus_eps(u), log_ratio_minus_eps(w)
+        points = [u, u + (w - u) * fu / (fu - fw), w] if fu * fw < 0 else [u, w]
+        pieces += [(s, t) for s, t in zip(points[:-1], points[1:]) if log_ratio_minus_eps((s + t) / 2) > 0]
+    return pieces
+
+
+def projected_laplace_hockey_stick(
+    epsilon: float, *, loc_p: float, loc_q: float, lo: float, hi: float, scale: float
+) -> float:
+    """E_{e^ε}(Π P ‖ Π Q), P = 𝓛(loc_p, v), Q = 𝓛(loc_q, v) (scale v), Π the projection onto [lo, hi], exactly.
+
+    Π P has atoms F_P(lo) at lo and S_P(hi) at hi and the Laplace density on (lo, hi).  E_γ (eq. (6) of Asoodeh,
+    Diaz, Calmon 2020) is [F_P(lo) − γF_Q(lo)]_+ + [S_P(hi) − γS_Q(hi)]_+ + ∫_lo^hi [p − γq]_+.  On (lo, hi) the
+    log-likelihood ratio (|t − loc_q| − |t − loc_p|)/v is linear between the cuts {lo, loc_p, loc_q, hi}, so the
+    set {p > γq} is a union of intervals found exactly (one root per piece), each contributing
+    [F_P]_s^t − γ[F_Q]_s^t (the cdf of :class:`dplab.distributions.Laplace`).  The kernel y ↦ Π_[lo,hi](ψ(y) + ηZ)
+    with Z ~ 𝓛(0, v) of Theorem 3 has E_γ(K(y1)‖K(y2)) = this with loc = ψ(y1), ψ(y2) and scale ηv.
+    """
+    eps, scale = non_negative_finite("epsilon", epsilon), positive_finite("scale", scale)
+    loc_p, loc_q, lo, hi = (finite(name, x) for name, x in (("loc_p", loc_p), ("loc_q", loc_q), ("lo", lo), ("hi", hi)))
+    p, q, gamma = Laplace(scale, loc_p), Laplace(scale, loc_q), math.exp(eps)
+    if not lo < hi:
+        raise ValueError(f"lo={lo!r} and hi={hi!r} are invalid; allowed: finite numbers with lo < hi")
+    atoms = max(p.cdf(lo) - gamma * q.cdf(lo), 0.0) + max(p.sf(hi) - gamma * q.sf(hi), 0.0)
+    cuts = sorted({lo, hi} | {m for m in (loc_p, loc_q) if lo < m < hi})
+    pieces = _sign_pieces(cuts, lambda t: (abs(t - loc_q) - abs(t - loc_p)) / scale - eps)
+    interior = sum((p.cdf(t) - p.cdf(s)) - gamma * (q.cdf(t) - q.cdf(s)) for s, t in pieces)
+    return float(atoms + max(interior, 0.0))
 
 
 def discrete_hockey_stick(p: ArrayLike, q: ArrayLike, epsilon: ArrayLike) -> float | np.ndarray:

@@ -129,6 +129,8 @@ FRAME_FLIPS = {
 NUMBER_FLIPS = {
     "unconstrained_laplace_kernel_no_contraction": lambda n: {**n, "values": [(0.0, 0.99)]},
     "lemma4_gradient_step_modulus": lambda n: {**n, "inside_violations": 1},
+    "eq20_laplace_contraction_coefficient": lambda n: {**n, "cases": [*n["cases"], (1.0, 1.0, 1.0, 0.2, 0.1)]},
+    "thm5_random_stopping_any_sigma": lambda n: {**n, "rows": [*n["rows"], (3.0, -0.01, 1e-3, 1, 0.0, 0.1, 0.09)]},
     "prop1_rdp_to_dp_minimum": lambda n: {**n, "cases": [("fig2", 1, 1.0, 0.5, -0.125, -0.124, 1.5)]},
     "thm4_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, -0.1, 1.01)]},
     "thm3_audit_strongly_convex": lambda n: {**n, "rows": [(39, 1e-3, math.nan, 1.01)]},
@@ -209,3 +211,14 @@ def test_strongly_convex_audit_uses_a_realisable_loss_with_the_fig3_modulus():
     assert setting["curvature"] == pytest.approx(0.24 / 0.7, rel=1e-12)
     assert setting["M"] == pytest.approx(math.sqrt(1 - 0.7 * setting["curvature"]), rel=1e-12)
     assert setting["record_bound"] == pytest.approx(1 - 0.12 / 0.7, rel=1e-12)
+
+
+def test_eq20_bound_is_attained_by_the_projected_laplace_kernel():
+    """With both means in [0, D] the optimal event of E_gamma is [0, t*], t* = (y1 + y2 - eta v eps)/2 inside, so the
+    projection changes nothing: the sup over start pairs (at y1 = 0, y2 = D) is Lemma 1 at gap D, eq. (20)'s bound
+    with M = 1, at every grid point (0 where eps >= D/(eta v))."""
+    numbers = RULE["eq20_laplace_contraction_coefficient"].measure({}, CONFIG)
+    assert len(numbers["cases"]) == 36
+    for eps, diameter, scale, exact, bound in numbers["cases"]:
+        assert exact == pytest.approx(bound, abs=1e-12)
+        assert (bound == 0.0) == (eps >= diameter / scale)

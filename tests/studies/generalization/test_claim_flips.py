@@ -188,6 +188,18 @@ def f8_together(change_high: float = -0.014) -> dict[str, pd.DataFrame]:
     return {"f8": pd.DataFrame(rows)}
 
 
+def f9_generalization(printed_delta: tuple[float, ...] = (2e-6, 2e-6)) -> dict[str, pd.DataFrame]:
+    """Theorem 8's printed and the valid (substitution) privacy at three f9 points: one vacuous (a = 1.5), two with
+    a = 0.5 where the printed delta' is ``printed_delta`` (the valid one is 1e-6; the printed eps' is the larger)."""
+    keys = {"clients": 1000, "tau": 10, "sigma": 1.0}
+    rows = []
+    for t, vacuous, delta in ((10, True, 2e-6), (20, False, printed_delta[0]), (30, False, printed_delta[1])):
+        common = {**keys, "t": t, "hp_vacuous": vacuous, "hp_bound": 1.5 if vacuous else 0.5}
+        rows.append({**common, "variant": "as_printed", "eps_prime": 0.05, "delta_prime": delta})
+        rows.append({**common, "variant": "substitution", "eps_prime": 0.04, "delta_prime": 1e-6})
+    return {"f9": pd.DataFrame(rows)}
+
+
 #: claim id -> (frames with one verdict, modified frames with another)
 FRAME_FLIPS = {
     "lemma5_tighter_kl": (f1(), f1(ratio_factor=1.01)),
@@ -205,6 +217,7 @@ FRAME_FLIPS = {
     "erratum_thm7_delta_tilde": (t3(), t3(printed_delta_tilde=1e-6)),
     "erratum_thm8_epsilon_tilde": (f9(), f9(substitution_factor=1.0)),
     "sgld_generalization_bound": (f7(), f7(vacuous_everywhere=True)),
+    "thm8_generalization_bound": (f9_generalization(), f9_generalization(printed_delta=(2e-6, 0.9e-6))),
     "remarks_rate_t_over_sqrt_n": (rate_frames(), rate_frames(b_n=-0.6)),
     "e1_gap_below_bounds": (f8(), f8(hp_violation=True)),
     "e1_bound_model_size_free": (f8(), f8(d50_bound_shift=0.1)),
@@ -222,6 +235,7 @@ NUMBER_FLIPS = {
     "thm7_conclusion_small_noise": lambda n: {**n, "rows": [r[:4] + (r[3] / 2,) for r in n["rows"]]},
     "thm8_conclusion_small_noise": lambda n: {**n, "rows": [r[:4] + (r[3] / 2,) for r in n["rows"]]},
     "erratum_wang_t_greater": lambda n: {**n, "threshold": 256.0},
+    "lemma6_boundary_maximum": lambda n: {"cases": [*n["cases"], (3, 5.0, 0.5, 0.6)]},
 }
 
 
@@ -260,3 +274,9 @@ def test_every_row_states_its_decision_rule_and_has_unique_id():
 def test_every_frame_claim_reads_only_the_frames_it_needs():
     for claim_id, (frames, _) in FRAME_FLIPS.items():
         assert set(RULE[claim_id].needs) <= set(frames), claim_id
+
+
+def test_thm8_generalization_partial_and_not_tested():
+    """Holds when the printed pair is implied at every non-vacuous point, partial when at some, not_tested at none."""
+    assert _verdict("thm8_generalization_bound", f9_generalization((2e-6, 0.9e-6))) == "partial"
+    assert _verdict("thm8_generalization_bound", f9_generalization((0.9e-6, 0.9e-6))) == "not_tested"

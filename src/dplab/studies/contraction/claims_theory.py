@@ -10,13 +10,13 @@ import numpy as np
 import pandas as pd
 
 from dplab.accounting.conversions import log_delta_from_rdp_mironov_with_order
-from dplab.accounting.hockey_stick import laplace_hockey_stick
+from dplab.accounting.hockey_stick import laplace_hockey_stick, projected_laplace_hockey_stick
 from dplab.report.claims import ClaimRule, Numbers
 from dplab.studies.contraction.claims_common import artifact_path, erratum_if
 from dplab.studies.contraction.curves import gaussian_setting
 from dplab.theory.contraction import gradient_step_lipschitz, kappa_prop1, lemma4_modulus_as_printed, log_delta_prop1
 
-__all__ = ["LEMMA4_GRID", "LEMMA_RULES", "THRESHOLD_RULES", "UNCONSTRAINED_SHIFTS"]
+__all__ = ["EQ20_GRID", "LEMMA4_GRID", "LEMMA_RULES", "THRESHOLD_RULES", "UNCONSTRAINED_SHIFTS"]
 
 #: Lemmas 1-2: the closed forms agree with quadrature and dp_accounting to this absolute error.
 CLOSED_FORM_TOLERANCE = 1e-6
@@ -27,6 +27,12 @@ BOUND_SLACK = 1e-12
 #: Sec. III, "the contraction coefficient of the additive Gaussian kernel is trivial, eta_gamma(K) = 1" (and "a
 #: similar conclusion holds for the additive Laplace kernel"): sup E_gamma equals 1 to this absolute error.
 NO_CONTRACTION_TOLERANCE = 1e-9
+#: Eq. (20): the exact contraction coefficient of the projected Laplace kernel may exceed the bound by this much.
+EQ20_SLACK = 1e-12
+#: Eq. (20)'s grid: epsilon, diameter D = b - a of [0, D] and the noise scale eta v of the kernel y -> Pi(y + eta Z),
+#: Z ~ Lap(0, v) (M = 1); the sup of Theorem 2 is taken over EQ20_STARTS equally spaced starts y1, y2 in [0, D].
+EQ20_GRID = {"epsilon": (0.0, 0.5, 1.0, 2.0), "diameter": (0.5, 1.0, 4.0), "eta_v": (0.5, 1.0, 2.0)}
+EQ20_STARTS = 21
 #: Lemma 4: "psi is M-Lipschitz": the exact Lipschitz constant may exceed M by this much (rounding only).
 LIPSCHITZ_SLACK = 1e-12
 #: Theorem 3's corollary: delta must vanish exactly from a user's threshold on; thresholds compared to this slack.
@@ -149,6 +155,51 @@ def evidence_theorem2(numbers: Numbers) -> str:
     )
 
 
+def _projected_laplace_sup(epsilon: float, diameter: float, scale: float) -> float:
+    """Theorem 2, eq. (8): sup over pairs of :data:`EQ20_STARTS` starts in [0, D] of the exact E_{e^eps} between
+    Pi_[0,D] Lap(y1, scale) and Pi_[0,D] Lap(y2, scale)."""
+    starts = np.linspace(0.0, diameter, EQ20_STARTS)
+    return max(
+        projected_laplace_hockey_stick(epsilon, loc_p=y1, loc_q=y2, lo=0.0, hi=diameter, scale=scale)
+        for y1 in starts
+        for y2 in starts
+    )
+
+
+def measure_eq20(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """Per point of :data:`EQ20_GRID`: the exact contraction coefficient of y -> Pi_[0,D](y + eta Z), Z ~ Lap(0, v),
+    by brute force (Theorem 2), and eq. (20)'s bound [1 - e^{eps/2 - M D/(2 eta v)}]_+ (Lemma 1 at the gap M D,
+    M = 1, scale eta v)."""
+    grid = EQ20_GRID
+    cases = [
+        (eps, d, b, _projected_laplace_sup(eps, d, b), float(laplace_hockey_stick(eps, shift=d, scale=b)))
+        for eps in grid["epsilon"]
+        for d in grid["diameter"]
+        for b in grid["eta_v"]
+    ]
+    return {"cases": cases}
+
+
+def verdict_eq20(numbers: Numbers) -> str:
+    return "holds" if all(exact <= bound + EQ20_SLACK for *_, exact, bound in numbers["cases"]) else "fails"
+
+
+def evidence_eq20(numbers: Numbers) -> str:
+    cases = numbers["cases"]
+    eps, d, b, exact, bound = max(cases, key=lambda c: c[3] - c[4])
+    positive = [c for c in cases if c[4] > 0]
+    ratios = [c[3] / c[4] for c in positive]
+    tight = sum(abs(c[3] - c[4]) <= EQ20_SLACK for c in cases)
+    middle_d, middle_b = EQ20_GRID["diameter"][1], EQ20_GRID["eta_v"][1]
+    return (
+        f"{len(cases)} points: max(exact - bound) = {exact - bound:.3g} (eps={eps:g}, D={d:g}, eta v={b:g}: exact "
+        f"{exact:.6f} vs bound {bound:.6f}); exact = bound (to {EQ20_SLACK:g}) at {tight} of {len(cases)} points; "
+        f"exact/bound where the bound is > 0 ({len(positive)} points): {min(ratios):.6f}..{max(ratios):.6f}; "
+        f"at D={middle_d:g}, eta v={middle_b:g}: "
+        + "; ".join(f"eps={e:g}: {x:.6f} / {y:.6f}" for e, dd, s, x, y in cases if (dd, s) == (middle_d, middle_b))
+    )
+
+
 # ------------------------------------------------------------------------------------- no contraction on R^d
 
 
@@ -194,8 +245,8 @@ def evidence_laplace_kernel(numbers: Numbers) -> str:
 # ------------------------------------------------------------------------------------- Lemma 4
 
 
-def _grid_text() -> str:
-    return ", ".join(f"{key} in {{{', '.join(f'{v:g}' for v in values)}}}" for key, values in LEMMA4_GRID.items())
+def _grid_text(grid: Mapping[str, tuple[float, ...]]) -> str:
+    return ", ".join(f"{key} in {{{', '.join(f'{v:g}' for v in values)}}}" for key, values in grid.items())
 
 
 def _lemma4_points() -> list[tuple[float, float, float, float]]:
@@ -394,6 +445,21 @@ LEMMA_RULES = (
         evidence_theorem2,
     ),
     ClaimRule(
+        "eq20_laplace_contraction_coefficient",
+        "Proof of Theorem 3, eq. (20)",
+        "The projected Laplace kernel y -> Pi_[a,b](psi(y) + eta Z), Z ~ Lap(0, v), has eta_{e^eps} <= "
+        "[1 - exp(eps/2 - M(b - a)/(2 eta v))]_+",
+        artifact_path("ext_laplace"),
+        (),
+        f"the exact coefficient is Theorem 2's sup over {EQ20_STARTS}x{EQ20_STARTS} start pairs in [0, D] of the "
+        "exact E_gamma between the projected Laplace laws (atoms plus the interior, psi the identity, M = 1), on the "
+        f"grid {_grid_text(EQ20_GRID)}; holds if it is <= eq. (20)'s bound (+{EQ20_SLACK:g}) at every point, fails "
+        "otherwise (at the point shown)",
+        measure_eq20,
+        verdict_eq20,
+        evidence_eq20,
+    ),
+    ClaimRule(
         "unconstrained_kernel_no_contraction",
         "Sec. III (additive kernels on R^d)",
         "Without projection the Gaussian kernel has eta_gamma = 1 (no amplification)",
@@ -425,8 +491,8 @@ LEMMA_RULES = (
         artifact_path("fig3"),
         (),
         "M is compared with the exact Lipschitz constant max(|1 - eta rho|, |1 - eta beta|) (attained by a "
-        f"quadratic) on the grid {_grid_text()}, where step_over_limit = eta/(2/(beta+rho)) < 1 is the lemma's range "
-        f"and >= 1 lies outside it (reported only); holds if M >= exact - {LIPSCHITZ_SLACK:g} at every point inside "
+        f"quadratic) on the grid {_grid_text(LEMMA4_GRID)}, where step_over_limit = eta/(2/(beta+rho)) < 1 is the "
+        f"lemma's range and >= 1 lies outside it (reported only); holds if M >= exact - {LIPSCHITZ_SLACK:g} at every point inside "
         "the range, fails otherwise",
         measure_lemma4,
         verdict_lemma4,

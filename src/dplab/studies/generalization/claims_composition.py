@@ -13,6 +13,8 @@ from dplab.accounting.composition import (
     brute_force_heterogeneous_product_delta,
     brute_force_product_delta,
     kov_pair,
+    lemma6_boundary_maximum,
+    lemma6_grid_maximum,
     lower_bound_delta,
     optimal_delta,
 )
@@ -21,7 +23,7 @@ from dplab.studies.generalization.claims_common import artifact_path, as_bool, d
 from dplab.studies.generalization.curves import delta_rows
 from dplab.theory.generalization import composition_iv_epsilon
 
-__all__ = ["COMPOSITION_RULES", "THM5_GRID", "THM5_HETEROGENEOUS", "first_step_below_lower_bound"]
+__all__ = ["COMPOSITION_RULES", "LEMMA6_INSTANCES", "THM5_GRID", "THM5_HETEROGENEOUS", "first_step_below_lower_bound"]
 
 #: Cor 3's eps' is KOV's eps'_3 ("the estimate of eps' is the same as ours", Sec. 4.2.2) to this relative accuracy.
 EPSILON_MATCH_TOLERANCE = 1e-12
@@ -34,6 +36,25 @@ THEOREM_METHODS = ("cor2", "thm4_box", "thm4_literal", "cor3_corrected", "cor3_a
 THM5_GRID = {"epsilons": (0.01, 0.1, 0.5, 1.0, 2.0), "steps": (1, 10, 100, 1000), "deltas": (1e-2, 1e-6, 1e-10)}
 #: Appendix B.4's pair, as printed and corrected, composed T times and evaluated at eps' (8 steps: 4^8 outcomes).
 B4_POINT = {"epsilon": 0.5, "delta": 1e-3, "t": 8, "eps_prime": 1.0}
+#: Lemma 6's use in Theorem 4: steps (eps_i, delta_i) give A_i = delta_i/(1 + e^eps_i), c_i = e^eps_i, c = e^eps'.
+LEMMA6_STEPS = {"eps": (0.5, 1.0, 2.0), "delta": (0.1, 0.05, 0.2), "eps_prime": (1.0, 2.5)}
+#: Lemma 6: (A_i, c_i, c) instances with c_i A_i <= 1: two generic ones at three products c each, and those of
+#: LEMMA6_STEPS.
+LEMMA6_INSTANCES = (
+    *(((0.3, 0.1), (3.0, 5.0), c) for c in (2.0, 6.0, 12.0)),
+    *(((0.2, 0.05, 0.3), (4.0, 10.0, 2.5), c) for c in (3.0, 20.0, 60.0)),
+    *(
+        (
+            tuple(d / (1 + np.exp(e)) for e, d in zip(LEMMA6_STEPS["eps"], LEMMA6_STEPS["delta"], strict=True)),
+            tuple(np.exp(e) for e in LEMMA6_STEPS["eps"]),
+            float(np.exp(eps_prime)),
+        )
+        for eps_prime in LEMMA6_STEPS["eps_prime"]
+    ),
+)
+#: Lemma 6's brute force: grid points per coordinate of log alpha_i, and the slack allowed above the boundary max.
+LEMMA6_GRID_POINTS = 1001
+LEMMA6_SLACK = 1e-12
 THM5_HETEROGENEOUS = {"eps_steps": (0.2, 0.5, 0.1, 0.8, 0.3, 0.4, 0.6, 0.2, 0.7, 0.3), "deltas": (0.5, 0.3, 0.2, 0.1)}
 
 
@@ -310,6 +331,31 @@ def evidence_b4_pair(n: Numbers) -> str:
     )
 
 
+def measure_lemma6(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+    """Per instance of :data:`LEMMA6_INSTANCES`: the max of eq. (11) over the points of eq. (12) and the brute-force
+    max over the whole constraint set on a grid (:data:`LEMMA6_GRID_POINTS` per coordinate)."""
+    cases = [
+        (len(a), c, lemma6_boundary_maximum(a, caps, c), lemma6_grid_maximum(a, caps, c, LEMMA6_GRID_POINTS))
+        for a, caps, c in LEMMA6_INSTANCES
+    ]
+    return {"cases": cases}
+
+
+def verdict_lemma6(n: Numbers) -> str:
+    return "holds" if all(grid <= boundary + LEMMA6_SLACK for *_, boundary, grid in n["cases"]) else "fails"
+
+
+def evidence_lemma6(n: Numbers) -> str:
+    cases = n["cases"]
+    steps, product, boundary, grid = max(cases, key=lambda c: c[3] - c[2])
+    return (
+        f"{len(cases)} instances (T = {', '.join(str(t) for t in sorted({c[0] for c in cases}))}): max(grid max - "
+        f"boundary max) = {grid - boundary:.3g} (T = {steps}, c = {product:g}: grid {grid:.9f} vs boundary "
+        f"{boundary:.9f}); boundary - grid (the grid's resolution) at most {max(c[2] - c[3] for c in cases):.2e}; "
+        "boundary max per instance: " + ", ".join(f"{c[2]:.6f}" for c in cases)
+    )
+
+
 COMPOSITION_RULES = (
     ClaimRule(
         "composition_epsilon_equals_kov",
@@ -396,5 +442,21 @@ COMPOSITION_RULES = (
         measure_thm5,
         verdict_thm5,
         evidence_thm5,
+    ),
+    ClaimRule(
+        "lemma6_boundary_maximum",
+        "Lemma 6, eqs. (11)-(12) (used in the proof of Thm 6)",
+        "The max of 1 - prod(1 - alpha_i A_i) over 1 <= alpha_i <= c_i (c_i A_i <= 1), prod alpha_i = c, is attained "
+        "where at most one alpha_i is neither 1 nor c_i",
+        artifact_path("t2"),
+        (),
+        "the max over the points of eq. (12) (every coordinate but one at 1 or c_i, enumerated) is compared with a "
+        f"brute-force max over the whole constraint set ({LEMMA6_GRID_POINTS} grid points per coordinate of log "
+        "alpha_i, the last coordinate solved from the product) on LEMMA6_INSTANCES; fails if the grid max exceeds "
+        f"the boundary max by more than {LEMMA6_SLACK:g} at some instance (an interior point is better), holds "
+        "otherwise",
+        measure_lemma6,
+        verdict_lemma6,
+        evidence_lemma6,
     ),
 )
