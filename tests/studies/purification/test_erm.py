@@ -12,15 +12,13 @@ import torch
 from dp_accounting import rdp
 from scipy.special import expit
 
-from dplab.learning import LogisticLoss
+from dplab.learning import LogisticLoss, constrained_minimiser, logistic_risk
 from dplab.studies.purification import erm
 from dplab.studies.purification.erm import (
     RegularisedLogisticLoss,
     _dpsgd,
     calibrate_dpsgd_sigma,
-    constrained_minimiser,
     erm_dataset,
-    logistic_risk,
 )
 
 

@@ -35,7 +35,14 @@ import pandas as pd
 import torch
 
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
-from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
+from dplab.learning import (
+    Ball,
+    LogisticLoss,
+    NoisyGradientConfig,
+    constrained_minimiser,
+    logistic_risk,
+    run_noisy_gradient,
+)
 from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
@@ -47,8 +54,6 @@ from dplab.theory.purification import corollary4_parameters, lemma19_parameters,
 __all__ = [
     "RegularisedLogisticLoss",
     "erm_dataset",
-    "logistic_risk",
-    "constrained_minimiser",
     "calibrate_dpsgd_sigma",
     "erm_point",
     "erm_points",
@@ -89,36 +94,6 @@ def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     y = np.sign(4.0 * x @ theta + 0.5 * rng.standard_normal(n))
     y[y == 0] = 1.0
     return x, y
-
-
-def logistic_risk(theta: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float = 0.0) -> np.ndarray:
-    """ℒ(θ) = (1/n)Σ log(1 + exp(−yᵢ⟨θ, xᵢ⟩)) + (λ/2)‖θ‖² for each row of θ (R, d) → (R,)."""
-    theta = np.atleast_2d(theta)
-    margins = (x @ theta.T) * y[:, None]
-    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta**2, axis=1)
-
-
-def constrained_minimiser(
-    x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0, iterations: int = 3000
-) -> tuple[np.ndarray, float]:
-    """argmin over 𝔹₂(radius) of ℒ by accelerated projected gradient (FISTA, step 1/β with β = λ_max(XᵀX/n)/4 + λ);
-    returns (θ̂, projected-gradient residual ‖θ̂ − Π(θ̂ − ∇ℒ(θ̂)/β)‖·β), the KKT check of the reference."""
-    n = x.shape[0]
-    beta = np.linalg.eigvalsh(x.T @ x / n).max() / 4.0 + lam
-
-    def gradient(theta: np.ndarray) -> np.ndarray:
-        s = -y / (1.0 + np.exp(y * (x @ theta)))
-        return x.T @ s / n + lam * theta
-
-    theta = z = np.zeros(x.shape[1])
-    t = 1.0
-    for _ in range(iterations):
-        new = project_l2_ball(z - gradient(z) / beta, radius)
-        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
-        z = new + (t - 1) / t_next * (new - theta)
-        theta, t = new, t_next
-    residual = float(np.linalg.norm(theta - project_l2_ball(theta - gradient(theta) / beta, radius)) * beta)
-    return theta, residual
 
 
 def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
