@@ -1088,6 +1088,7 @@ LEARNING = {
     ),
     "losses.LinearLoss": E(offset=0.5, kinds={"offset": "real"}),
     "losses.TwoLayerLogisticLoss": E(inputs=2, hidden=3),
+    "losses.RegularisedLogisticLoss": E(lam=0.1, kinds={"lam": "nonneg"}),
     "losses.generalised_linear_gradients": E(
         derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T, kinds={"derivative": None, "X": None}
     ),

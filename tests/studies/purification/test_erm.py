@@ -13,9 +13,9 @@ from dp_accounting import rdp
 from scipy.special import expit
 
 from dplab.learning import LogisticLoss, constrained_minimiser, logistic_risk
+from dplab.learning.losses import RegularisedLogisticLoss
 from dplab.studies.purification import erm
 from dplab.studies.purification.erm import (
-    RegularisedLogisticLoss,
     _dpsgd,
     calibrate_dpsgd_sigma,
     erm_dataset,
@@ -82,26 +82,6 @@ def test_algorithm3_engine_mapping_without_noise():
         theta /= max(1.0, np.linalg.norm(theta))
         average += theta / steps
     np.testing.assert_allclose(out, np.tile(average, (2, 1)), rtol=1e-10)
-
-
-@pytest.mark.parametrize("per_run_samples", [False, True])
-def test_regularised_loss_factored_gradients_equal_torch_func(per_run_samples):
-    """The engine's fast path for f_lambda: norms and weighted sums equal those of torch.func per-sample gradients."""
-    import torch
-
-    from dplab.learning.engine import per_sample_gradients
-    from dplab.studies.purification.erm import RegularisedLogisticLoss
-
-    generator = torch.Generator().manual_seed(0)
-    loss = RegularisedLogisticLoss(0.3)
-    w = torch.randn(3, 4, generator=generator, dtype=torch.float64)
-    X = torch.randn(*((3, 6, 4) if per_run_samples else (6, 4)), generator=generator, dtype=torch.float64)
-    Y = torch.where(torch.rand(X.shape[:-1], generator=generator) < 0.5, -1.0, 1.0).double()
-    reference = per_sample_gradients(loss, w, X, Y)
-    factored = loss.factored_gradients(w, X, Y)
-    torch.testing.assert_close(factored.squared_norms, reference.square().sum(-1), rtol=1e-12, atol=1e-14)
-    c = torch.rand(3, 6, generator=generator, dtype=torch.float64)
-    torch.testing.assert_close(factored.weighted_sum(c), (reference * c.unsqueeze(-1)).sum(1), rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("lam", [0.0, 0.1])

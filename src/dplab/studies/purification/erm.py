@@ -43,7 +43,7 @@ from dplab.learning import (
     logistic_risk,
     run_noisy_gradient,
 )
-from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
+from dplab.learning.losses import RegularisedLogisticLoss
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
@@ -52,35 +52,11 @@ from dplab.seeding import derive_seed
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
 __all__ = [
-    "RegularisedLogisticLoss",
     "erm_dataset",
     "calibrate_dpsgd_sigma",
     "erm_point",
     "erm_points",
 ]
-
-
-@dataclass(frozen=True)
-class RegularisedLogisticLoss:
-    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖²: (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
-
-    lam: float
-
-    def __call__(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        return torch.nn.functional.softplus(-y * torch.dot(w, x)) + 0.5 * self.lam * torch.dot(w, w)
-
-    def factored_gradients(self, w: torch.Tensor, X: torch.Tensor, Y: torch.Tensor) -> FactoredGradients:
-        """∇f_λ = φ′x + λw with φ′ = −y·sigmoid(−y⟨w, x⟩): ‖∇f_λ‖² = φ′²‖x‖² + 2λφ′⟨w, x⟩ + λ²‖w‖² and
-        Σ_j c_j∇f_λ,j = Σ_j c_jφ′_j x_j + λ(Σ_j c_j)w (the engine's fast path, :mod:`dplab.learning.losses`)."""
-        margins = linear_margins(w, X)
-        derivative = -Y * torch.sigmoid(-Y * margins)
-        logistic = generalised_linear_gradients(derivative, X)
-        norms = (
-            logistic.squared_norms
-            + 2 * self.lam * derivative * margins
-            + self.lam**2 * w.square().sum(-1, keepdim=True)
-        )
-        return FactoredGradients(norms, lambda c: logistic.weighted_sum(c) + self.lam * c.sum(1, keepdim=True) * w)
 
 
 def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
