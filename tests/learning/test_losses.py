@@ -95,18 +95,37 @@ def test_constants_reject_bad_feature_bound(bad: float) -> None:
             loss.smoothness(bad)
 
 
+def test_regularised_logistic_loss_adds_the_ridge_term_and_its_constants() -> None:
+    """ℓ_λ = logistic loss + (λ/2)‖w‖², its Hessian s(1 − s)xxᵀ + λI has eigenvalues in [λ, ‖x‖²/4 + λ]."""
+    from dplab.learning.losses import RegularisedLogisticLoss
+
+    loss, w, x, y = RegularisedLogisticLoss(0.4), _t([0.3, -1.2]), _t([0.6, 0.8]), _t(-1.0)
+    expected = math.log1p(math.exp(-(-1.0) * (0.3 * 0.6 - 1.2 * 0.8))) + 0.2 * (0.3**2 + 1.2**2)
+    assert float(loss(w, x, y)) == pytest.approx(expected, rel=1e-14)
+    eigenvalues = torch.linalg.eigvalsh(hessian(loss)(w, x, y))
+    assert float(eigenvalues.min()) == pytest.approx(0.4, rel=1e-12) == loss.strong_convexity
+    assert float(eigenvalues.max()) <= loss.smoothness(1.0) == pytest.approx(0.25 + 0.4)
+    with pytest.raises(ValueError, match="lam"):
+        RegularisedLogisticLoss(-0.1)
+
+
 def test_linear_rejects_non_finite_offset() -> None:
     with pytest.raises(ValueError, match="offset=inf"):
         LinearLoss(offset=math.inf)
 
 
 def _factored_cases():
-    from dplab.learning.losses import TwoLayerLogisticLoss
+    from dplab.learning.losses import RegularisedLogisticLoss, TwoLayerLogisticLoss
 
-    return [(LinearLoss(offset=0.3), 5, False), (LogisticLoss(), 5, True), (TwoLayerLogisticLoss(4, 3), 4, True)]
+    return [
+        (LinearLoss(offset=0.3), 5, False),
+        (LogisticLoss(), 5, True),
+        (TwoLayerLogisticLoss(4, 3), 4, True),
+        (RegularisedLogisticLoss(0.3), 4, True),
+    ]
 
 
-@pytest.mark.parametrize("case", range(3))
+@pytest.mark.parametrize("case", range(4))
 @pytest.mark.parametrize("per_run_samples", [False, True])
 def test_factored_gradients_equal_torch_func_per_sample_gradients(case, per_run_samples) -> None:
     """‖∇ℓ_j‖² and Σ_j c_j ∇ℓ_j from the factors equal those of the (R, B, d) torch.func gradients."""

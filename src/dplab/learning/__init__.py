@@ -1,4 +1,5 @@
-"""Noisy-gradient learning: per-sample losses, projections, one engine for PNSGD / DP-SGD / DP-GD / SGLD, and ERM."""
+"""Noisy-gradient learning: per-sample losses, projections, one engine for PNSGD / DP-SGD / DP-GD / SGLD, and the
+logistic empirical risk with its constrained minimiser (ERM)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dplab.learning.engine import (
     run_noisy_gradient,
     sgld_noise_scale,
 )
-from dplab.learning.erm import empirical_risk, projected_gradient_descent_minimiser
+from dplab.learning.erm import ConstrainedMinimum, constrained_minimiser, logistic_risk
 from dplab.learning.losses import LinearLoss, LogisticLoss
 from dplab.learning.projections import Ball, Interval, NoProjection, Projection
 
@@ -27,8 +28,9 @@ __all__ = [
     "per_sample_gradients",
     "run_noisy_gradient",
     "sgld_noise_scale",
-    "empirical_risk",
-    "projected_gradient_descent_minimiser",
+    "ConstrainedMinimum",
+    "constrained_minimiser",
+    "logistic_risk",
     "LinearLoss",
     "LogisticLoss",
     "Ball",

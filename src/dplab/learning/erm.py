@@ -1,77 +1,116 @@
-"""Empirical risk and its non-private constrained minimiser (the reference point of excess-risk curves).
+"""The logistic empirical risk and its non-private minimiser over an ℓ2 ball: the reference point of every
+excess-risk curve (purification's DP-ERM, pre-processing's Fig. 3 and PTR, our PNSGD utility experiment).
 
-Our utility experiment for PNSGD (Asoodeh, Diaz, Calmon 2020 report none): excess empirical risk
-F(Y_n) − min_{w∈𝕂} F(w) with F(w) = (1/n)·Σ_j ℓ(w; x_j, y_j), the minimiser computed by 3000 projected full-batch
-gradient steps at lr = 1.
+ℒ(θ) = (1/n)·Σᵢ log(1 + exp(−yᵢ⟨θ, xᵢ⟩)) + (λ/2)‖θ‖², labels yᵢ ∈ {−1, +1}, λ ≥ 0;
+∇ℒ(θ) = −(1/n)·Σᵢ yᵢ·sigmoid(−yᵢ⟨θ, xᵢ⟩)·xᵢ + λθ, and ∇²ℒ = (1/n)·Σᵢ s_i(1 − s_i)xᵢxᵢᵀ + λI with s_i ∈ (0, 1),
+so ℒ is β-smooth with β = λ_max(XᵀX/n)/4 + λ.
+
+numpy, not the torch engine: the reference minimiser is one deterministic float64 run on the full data (no
+per-sample gradients, no noise), and the studies evaluate ℒ on numpy arrays of many runs at once. The per-sample
+torch loss that the engine trains with is :class:`dplab.learning.losses.LogisticLoss`; tests check that both agree.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, NamedTuple
 
-import torch
-from torch import Tensor
-from torch.func import vmap
+import numpy as np
 
-from dplab.checks import finite_tensor
-from dplab.learning.engine import Loss, NoisyGradientConfig, check_data, run_noisy_gradient
-from dplab.learning.projections import Projection
+from dplab.checks import as_finite_array, labels_in, non_negative_finite, positive_finite, whole_number
+from dplab.numerics import project_l2_ball
 
-__all__ = ["empirical_risk", "projected_gradient_descent_minimiser"]
+__all__ = [
+    "ConstrainedMinimum",
+    "logistic_risk",
+    "logistic_risk_gradient",
+    "logistic_smoothness",
+    "constrained_minimiser",
+]
 
-_MAX_ELEMENTS_PER_CHUNK = 1 << 22  # runs × samples evaluated at once, to bound memory for many runs
+
+class ConstrainedMinimum(NamedTuple):
+    """argmin_{‖θ‖ ≤ R} ℒ(θ) and the KKT residual ‖θ − Π(θ − ∇ℒ(θ)/β)‖·β (zero exactly at the minimiser)."""
+
+    theta: np.ndarray
+    kkt_residual: float
 
 
-def empirical_risk(loss: Loss, W: Any, X: Any, Y: Any = None) -> Tensor:
-    """F(w_r) = (1/n)·Σ_j ℓ(w_r; x_j, y_j) for every run r: ``W`` ``(R, d)`` -> ``(R,)`` (or ``(d,)`` -> 0-dim).
-
-    ``X``: ``(n, dx)``; ``Y``: ``(n,)`` or None. Evaluated with vmap over runs of vmap over samples, in chunks of runs.
-    """
-    weights = torch.as_tensor(W, dtype=torch.float64)
-    single = weights.ndim == 1
-    weights = weights.unsqueeze(0) if single else weights
-    if weights.ndim != 2:
-        raise ValueError(f"W has shape {tuple(torch.as_tensor(W).shape)}; it must be (runs, d) or (d,)")
-    features = torch.as_tensor(X, dtype=torch.float64)
+def _features(X: Any) -> np.ndarray:
+    """``X`` as a finite float64 (n, d) array with n ≥ 1."""
+    features = as_finite_array(X, "X")
     if features.ndim != 2 or features.shape[0] == 0:
-        raise ValueError(f"X has shape {tuple(features.shape)}; it must be (n, dx) with n >= 1")
-    n = features.shape[0]
-    labels = None if Y is None else torch.as_tensor(Y, dtype=torch.float64)
-    if labels is not None and tuple(labels.shape) != (n,):
-        raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({n},) or None")
-    finite_tensor("W", weights)
-    check_data(loss, features, labels)
-
-    def risk_of_run(w: Tensor) -> Tensor:
-        if labels is None:
-            return vmap(lambda x: loss(w, x, None))(features).mean()
-        return vmap(lambda x, y: loss(w, x, y))(features, labels).mean()
-
-    risks = vmap(risk_of_run, chunk_size=max(1, _MAX_ELEMENTS_PER_CHUNK // n))(weights)
-    return risks[0] if single else risks
+        raise ValueError(f"X has shape {features.shape}; it must be (n, d) with n >= 1")
+    return features
 
 
-def projected_gradient_descent_minimiser(
-    loss: Loss,
-    X: Any,
-    Y: Any,
-    projection: Projection,
-    *,
-    lr: float = 1.0,
-    steps: int = 3000,
-    w0: Any = None,
-) -> Tensor:
-    """argmin_{w∈𝕂} F(w) by projected full-batch gradient descent w ← Π_𝕂(w − lr·∇F(w)), shape ``(d,)``.
+def _data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``X`` (n, d) finite with n ≥ 1 and ``y`` (n,) labels in {−1, +1}, as float64 arrays."""
+    features = _features(X)
+    labels = labels_in("y", y)
+    if labels.shape != (features.shape[0],):
+        raise ValueError(f"y has shape {labels.shape}; it must be (n,) = ({features.shape[0]},)")
+    return features, labels
 
-    The noise-free, clipping-free, full-batch configuration of :func:`~dplab.learning.engine.run_noisy_gradient`
-    (one run). For a convex β-smooth F and lr ≤ 1/β the error in F after k steps is ≤ β‖w0 − w*‖²/(2k)
-    (Bubeck 2015, Theorem 3.7); the logistic loss with ‖x‖ ≤ 1 has β = 1/4, so lr = 1 is admissible.
-    ``w0`` defaults to the origin of ℝ^dx (so it assumes d = dx, true for linear and logistic losses).
-    """
-    features = torch.as_tensor(X, dtype=torch.float64)
-    if features.ndim != 2:
-        raise ValueError(f"X has shape {tuple(features.shape)}; it must be (n, dx)")
-    start = torch.zeros(features.shape[1], dtype=torch.float64) if w0 is None else w0
-    config = NoisyGradientConfig(lr=lr, noise="none", projection=projection, sampling="full_batch", steps=steps)
-    no_randomness_needed = torch.Generator().manual_seed(0)
-    return run_noisy_gradient(config, loss, features, Y, start, runs=1, generator=no_randomness_needed)[0]
+
+def _parameters(theta: Any, d: int) -> np.ndarray:
+    """``theta`` as a finite (R, d) array (a single (d,) vector becomes one row)."""
+    rows = np.atleast_2d(as_finite_array(theta, "theta"))
+    if rows.ndim != 2 or rows.shape[1] != d:
+        raise ValueError(f"theta has shape {np.shape(theta)}; it must be (d,) or (runs, d) with d = {d}")
+    return rows
+
+
+def logistic_risk(theta: Any, X: Any, y: Any, lam: float = 0.0) -> np.ndarray:
+    """ℒ(θ_r) = (1/n)Σᵢ log(1 + exp(−yᵢ⟨θ_r, xᵢ⟩)) + (λ/2)‖θ_r‖² for every row θ_r of ``theta`` (R, d) → (R,)
+    (a (d,) vector gives shape (1,)); log(1 + exp(·)) evaluated as logaddexp(0, ·), which does not overflow."""
+    features, labels = _data(X, y)
+    rows = _parameters(theta, features.shape[1])
+    lam = non_negative_finite("lam", lam)
+    margins = (features @ rows.T) * labels[:, None]
+    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(rows**2, axis=1)
+
+
+def _gradient(theta: np.ndarray, X: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
+    """∇ℒ(θ) = Xᵀs/n + λθ with s_i = −y_i/(1 + exp(y_i⟨θ, x_i⟩)) (no argument checks: the minimiser's inner loop)."""
+    s = -y / (1.0 + np.exp(y * (X @ theta)))
+    return X.T @ s / X.shape[0] + lam * theta
+
+
+def logistic_risk_gradient(theta: Any, X: Any, y: Any, lam: float = 0.0) -> np.ndarray:
+    """∇ℒ(θ) = −(1/n)Σᵢ yᵢ·sigmoid(−yᵢ⟨θ, xᵢ⟩)·xᵢ + λθ for one θ of shape (d,)."""
+    features, labels = _data(X, y)
+    vector = as_finite_array(theta, "theta")
+    if vector.shape != (features.shape[1],):
+        raise ValueError(f"theta has shape {vector.shape}; it must be (d,) = ({features.shape[1]},)")
+    return _gradient(vector, features, labels, non_negative_finite("lam", lam))
+
+
+def logistic_smoothness(X: Any, lam: float = 0.0) -> float:
+    """β = λ_max(XᵀX/n)/4 + λ, a smoothness constant of ℒ (since s(1 − s) ≤ 1/4 in its Hessian)."""
+    features = _features(X)
+    return float(np.linalg.eigvalsh(features.T @ features / features.shape[0]).max() / 4.0) + non_negative_finite(
+        "lam", lam
+    )
+
+
+def constrained_minimiser(X: Any, y: Any, radius: float, lam: float = 0.0, steps: int = 3000) -> ConstrainedMinimum:
+    """argmin_{‖θ‖₂ ≤ radius} ℒ(θ) by ``steps`` steps of accelerated projected gradient descent from θ = 0 (FISTA,
+    Beck and Teboulle 2009, with step 1/β, β of :func:`logistic_smoothness`):
+    θ_k = Π(z_k − ∇ℒ(z_k)/β), t_{k+1} = (1 + √(1 + 4t_k²))/2, z_{k+1} = θ_k + ((t_k − 1)/t_{k+1})(θ_k − θ_{k−1}),
+    t_1 = 1, whose error in ℒ after k steps is ≤ 2β‖θ* ‖²/(k + 1)² (their Theorem 4.4).
+    Returns the minimiser and its KKT residual (:class:`ConstrainedMinimum`)."""
+    features, labels = _data(X, y)
+    radius = positive_finite("radius", radius)
+    steps = whole_number("steps", steps)
+    lam = non_negative_finite("lam", lam)
+    beta = logistic_smoothness(features, lam)
+    theta = z = np.zeros(features.shape[1])
+    t = 1.0
+    for _ in range(steps):
+        new = project_l2_ball(z - _gradient(z, features, labels, lam) / beta, radius)
+        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
+        z = new + (t - 1) / t_next * (new - theta)
+        theta, t = new, t_next
+    step = theta - _gradient(theta, features, labels, lam) / beta
+    return ConstrainedMinimum(theta, float(np.linalg.norm(theta - project_l2_ball(step, radius)) * beta))

@@ -38,12 +38,13 @@ from typing import ClassVar
 import torch
 from torch import Tensor
 
-from dplab.checks import finite, positive_finite, whole_number
+from dplab.checks import finite, non_negative_finite, positive_finite, whole_number
 
 __all__ = [
     "FactoredGradients",
     "LinearLoss",
     "LogisticLoss",
+    "RegularisedLogisticLoss",
     "TwoLayerLogisticLoss",
     "generalised_linear_gradients",
     "linear_margins",
@@ -151,6 +152,46 @@ class LogisticLoss:
     def strong_convexity(self) -> float:
         """ρ = 0: the Hessian s(1−s)·x xᵀ is singular for d ≥ 2 and tends to 0 for large margins."""
         return 0.0
+
+
+@dataclass(frozen=True)
+class RegularisedLogisticLoss:
+    """ℓ_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖², λ ≥ 0, labels y ∈ {−1, +1} (the strongly convex DP-ERM
+    problem of our purification experiment; its risk is :func:`dplab.learning.erm.logistic_risk` with ``lam``).
+
+    ∇ℓ_λ = φ′x + λw with φ′ = −y·sigmoid(−y⟨w, x⟩): for ‖x‖ ≤ B and w in the ball 𝔹₂(R) it is (B + λR)-Lipschitz
+    (no bound on all of ℝ^d, hence no ``lipschitz`` method), (B²/4 + λ)-smooth and λ-strongly convex.
+    """
+
+    lam: float
+    label_set: ClassVar[tuple[float, ...]] = (-1.0, 1.0)
+
+    def __post_init__(self) -> None:
+        non_negative_finite("lam", self.lam)
+
+    def __call__(self, w: Tensor, x: Tensor, y: Tensor) -> Tensor:
+        return torch.nn.functional.softplus(-y * torch.dot(w, x)) + 0.5 * self.lam * torch.dot(w, w)
+
+    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
+        """‖∇ℓ_λ‖² = φ′²‖x‖² + 2λφ′⟨w, x⟩ + λ²‖w‖² and Σ_j c_j∇ℓ_λ,j = Σ_j c_jφ′_j x_j + λ(Σ_j c_j)w."""
+        margins = linear_margins(w, X)
+        derivative = -Y * torch.sigmoid(-Y * margins)
+        logistic = generalised_linear_gradients(derivative, X)
+        norms = (
+            logistic.squared_norms
+            + 2 * self.lam * derivative * margins
+            + self.lam**2 * w.square().sum(-1, keepdim=True)
+        )
+        return FactoredGradients(norms, lambda c: logistic.weighted_sum(c) + self.lam * c.sum(1, keepdim=True) * w)
+
+    def smoothness(self, feature_bound: float) -> float:
+        """β = feature_bound²/4 + λ."""
+        return positive_finite("feature_bound", feature_bound) ** 2 / 4.0 + self.lam
+
+    @property
+    def strong_convexity(self) -> float:
+        """ρ = λ, from the (λ/2)‖w‖² term."""
+        return self.lam
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,12 @@ import torch
 from dp_accounting import rdp
 from scipy.special import expit
 
-from dplab.learning import LogisticLoss
+from dplab.learning import LogisticLoss, constrained_minimiser, logistic_risk
 from dplab.studies.purification import erm
 from dplab.studies.purification.erm import (
-    RegularisedLogisticLoss,
     _dpsgd,
     calibrate_dpsgd_sigma,
-    constrained_minimiser,
     erm_dataset,
-    logistic_risk,
 )
 
 
@@ -33,17 +30,6 @@ def test_dataset_in_unit_ball_and_minimiser_kkt():
     others = rng.standard_normal((2000, 3))
     others /= np.maximum(1.0, np.linalg.norm(others, axis=1, keepdims=True))
     assert logistic_risk(others, x, y).min() >= logistic_risk(theta, x, y)[0] - 1e-12
-
-
-def test_logistic_risk_against_torch_loss():
-    x, y = erm_dataset(50, 2, seed=2)
-    theta = np.array([[0.3, -0.2]])
-    direct = np.mean(
-        [float(LogisticLoss()(torch.tensor(theta[0]), torch.tensor(a), torch.tensor(b))) for a, b in zip(x, y)]
-    )
-    assert logistic_risk(theta, x, y)[0] == pytest.approx(direct, rel=1e-12)
-    reg = float(RegularisedLogisticLoss(0.1)(torch.tensor(theta[0]), torch.tensor(x[0]), torch.tensor(y[0])))
-    assert reg == pytest.approx(np.logaddexp(0, -y[0] * x[0] @ theta[0]) + 0.05 * theta[0] @ theta[0], rel=1e-12)
 
 
 def test_calibrated_sigma_meets_target_and_is_tight():
@@ -84,26 +70,6 @@ def test_algorithm3_engine_mapping_without_noise():
         theta /= max(1.0, np.linalg.norm(theta))
         average += theta / steps
     np.testing.assert_allclose(out, np.tile(average, (2, 1)), rtol=1e-10)
-
-
-@pytest.mark.parametrize("per_run_samples", [False, True])
-def test_regularised_loss_factored_gradients_equal_torch_func(per_run_samples):
-    """The engine's fast path for f_lambda: norms and weighted sums equal those of torch.func per-sample gradients."""
-    import torch
-
-    from dplab.learning.engine import per_sample_gradients
-    from dplab.studies.purification.erm import RegularisedLogisticLoss
-
-    generator = torch.Generator().manual_seed(0)
-    loss = RegularisedLogisticLoss(0.3)
-    w = torch.randn(3, 4, generator=generator, dtype=torch.float64)
-    X = torch.randn(*((3, 6, 4) if per_run_samples else (6, 4)), generator=generator, dtype=torch.float64)
-    Y = torch.where(torch.rand(X.shape[:-1], generator=generator) < 0.5, -1.0, 1.0).double()
-    reference = per_sample_gradients(loss, w, X, Y)
-    factored = loss.factored_gradients(w, X, Y)
-    torch.testing.assert_close(factored.squared_norms, reference.square().sum(-1), rtol=1e-12, atol=1e-14)
-    c = torch.rand(3, 6, generator=generator, dtype=torch.float64)
-    torch.testing.assert_close(factored.weighted_sum(c), (reference * c.unsqueeze(-1)).sum(1), rtol=1e-12, atol=1e-14)
 
 
 @pytest.mark.parametrize("lam", [0.0, 0.1])

@@ -1,7 +1,8 @@
 """Utility of PNSGD on synthetic logistic regression, next to the epsilon the theorems certify (our utility experiment; the paper has none).
 
 Gaussian PNSGD runs in d dimensions on a ball of radius R (D = 2R); Laplace PNSGD in 1-D on [-R, R] (Theorem 3 is
-one-dimensional). The logistic loss with ||x|| <= 1 is 1-Lipschitz, 1/4-smooth and convex (M = 1).
+one-dimensional). The logistic loss with ||x|| <= 1 is 1-Lipschitz, 1/4-smooth and convex (M = 1). min_K F is
+:func:`dplab.learning.erm.constrained_minimiser` (the l2 ball of radius R; in 1-D the interval [-R, R]).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import torch
 
 from dplab.accounting.inversion import epsilon_for_delta
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
-from dplab.learning.erm import empirical_risk, projected_gradient_descent_minimiser
+from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, Interval
 from dplab.theory.contraction import (
@@ -63,13 +64,13 @@ def _pnsgd_config(noise: str, lr: float, scale: float, projection) -> NoisyGradi
     )
 
 
-def _run_summary(W: torch.Tensor, loss, data: Mapping[str, torch.Tensor], best_risk: float) -> dict[str, float]:
+def _run_summary(W: np.ndarray, data: Mapping[str, np.ndarray], best_risk: float) -> dict[str, float]:
     """Mean, standard deviation and standard error over the runs ``W`` (one row per run) of the excess empirical
     risk F(W) - min_K F and of the test loss, and the mean test accuracy."""
     runs = W.shape[0]
-    excess = (empirical_risk(loss, W, data["X"], data["y"]) - best_risk).numpy()
-    test_loss = empirical_risk(loss, W, data["X_test"], data["y_test"]).numpy()
-    accuracy = ((data["X_test"] @ W.T).T * data["y_test"] > 0).double().mean(dim=1).numpy()
+    excess = logistic_risk(W, data["X"], data["y"]) - best_risk
+    test_loss = logistic_risk(W, data["X_test"], data["y_test"])
+    accuracy = ((data["X_test"] @ W.T).T * data["y_test"] > 0).mean(axis=1)
     return {
         "excess_risk_mean": excess.mean(),
         "excess_risk_sd": excess.std(ddof=1),
@@ -94,12 +95,13 @@ def train_utility(
     F(Y_n) - min_K F and of the test loss, and the mean test accuracy.
     """
     loss = LogisticLoss()
-    tensors = {key: torch.as_tensor(data[f"{key}_train" if key in ("X", "y") else key]) for key in DATA_KEYS}
-    n, d = tensors["X"].shape
+    arrays = {key: np.asarray(data[f"{key}_train" if key in ("X", "y") else key]) for key in DATA_KEYS}
+    tensors = {key: torch.as_tensor(value) for key, value in arrays.items()}
+    n, d = arrays["X"].shape
     setting = utility[noise]
     projection = domain(noise, setting["radius"], d)
-    minimiser = projected_gradient_descent_minimiser(loss, tensors["X"], tensors["y"], projection)
-    best_risk = float(empirical_risk(loss, minimiser[None, :], tensors["X"], tensors["y"])[0])
+    minimiser = constrained_minimiser(arrays["X"], arrays["y"], setting["radius"]).theta
+    best_risk = float(logistic_risk(minimiser, arrays["X"], arrays["y"])[0])
     generator = torch.Generator().manual_seed(seed)
     runs = utility["runs"]
     start = torch.zeros(d, dtype=torch.float64)
@@ -109,7 +111,7 @@ def train_utility(
             config = _pnsgd_config(noise, lr, scale, projection)
             W = run_noisy_gradient(config, loss, tensors["X"], tensors["y"], start, runs=runs, generator=generator)
             head = {"noise": noise, "n": n, "d": d, "radius": setting["radius"], "lr": lr, "noise_scale": scale}
-            rows.append({**head, "runs": runs, "min_risk": best_risk, **_run_summary(W, loss, tensors, best_risk)})
+            rows.append({**head, "runs": runs, "min_risk": best_risk, **_run_summary(W.numpy(), arrays, best_risk)})
     return pd.DataFrame(rows)
 
 

@@ -6,7 +6,8 @@ Learner: full-batch DP-GD of :mod:`dplab.learning.engine` (clip C = L = 1, never
 DP-GD row (RDP 2αε₀²). Calibration to the overall (ε, δ) (our reading of Sec. 5; the paper gives no formula):
 (c) min_α 2αε₀² + log(1/δ)/(α−1) = ε; (a) min_{α≥11} 1.05αε₀²(4 + 12.2²/δ_k²) + log(1/δ)/(α−1) = ε, δ_k the
 dataset's eigen-gap (a conditional guarantee); (b) DP-PCA at (ε/2, δ/2) and DP-GD calibrated like (c) at (ε/2, δ/2).
-Excess empirical risk: ℓ̂ on π(S) at θ̂ minus ℓ̂ on S at θ* = argmin over ‖θ‖ ≤ R (accelerated projected GD).
+Excess empirical risk: ℓ̂ on π(S) at θ̂ minus ℓ̂ on S at θ* = argmin over ‖θ‖ ≤ R
+(:func:`dplab.learning.erm.constrained_minimiser`).
 Variants of (a) (our extensions; ``fig3.variants``): ``nonprivate_pca_unconstrained``, the unconstrained DP-GD
 of Song et al. (2021) that Prop. 8 invokes (θ₀ = 0, no projection; only A_kᵀθ matters on π(S), so the noise is
 effectively k-dimensional), with the (a) budget; ``nonprivate_pca_dim``, the dimension-reduction ablation (DP-GD
@@ -47,6 +48,7 @@ from dplab.accounting.calibration import RDP_ORDERS
 from dplab.data.preprocessing_datasets import LowRankDataset
 from dplab.learning.dp_pca import dp_pca_subspaces
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
+from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, NoProjection
 from dplab.mechanisms.propose_test_release import (
@@ -55,7 +57,6 @@ from dplab.mechanisms.propose_test_release import (
     ptr_refusal_probability,
     ptr_threshold,
 )
-from dplab.numerics import project_l2_ball
 from dplab.preprocessing import pca_rank_reduce
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import load_low_rank, load_preprocessed
@@ -70,8 +71,6 @@ __all__ = [
     "dp_accounting_epsilon",
     "dp_gd",
     "dp_sgd",
-    "logistic_risk",
-    "constrained_minimiser",
     "fig3_frame",
     "fig3_points",
     "fig3_point",
@@ -134,22 +133,6 @@ def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None 
         factor = 1.05 * (4 + tau**2)
         return math.sqrt(s.linear_rdp_coefficient_for_epsilon(epsilon, delta, alpha_min=11.0) / factor)
     raise ValueError(f"method={method!r} must be one of {METHODS + VARIANTS}")
-
-
-def logistic_risk(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """ℓ̂_S(θ) = mean log(1 + exp(−y⟨θ, x⟩)) for each row of θ (runs, d)."""
-    return np.logaddexp(0.0, -(np.atleast_2d(theta) @ X.T) * y).mean(-1)
-
-
-def constrained_minimiser(X: np.ndarray, y: np.ndarray, radius: float, steps: int = 3000) -> np.ndarray:
-    """θ* = argmin_{‖θ‖≤R} ℓ̂_S(θ) by accelerated projected gradient descent (step 4 = 1/β, β = 1/4)."""
-    theta = previous = np.zeros(X.shape[1])
-    for t in range(1, steps + 1):
-        v = theta + (t - 2) / (t + 1) * (theta - previous)
-        gradient = -(X.T @ (y / (1 + np.exp(y * (X @ v))))) / X.shape[0]
-        w = v - 4.0 * gradient
-        previous, theta = theta, project_l2_ball(w, radius)
-    return theta
 
 
 def _noisy_descent(
@@ -338,7 +321,7 @@ def fig3_frame(
     X, y = data.X, data.y
     n = X.shape[0]
     batch_size = int(params["sgd_batch_size"]) if DP_SGD in protocols else n
-    best = float(logistic_risk(constrained_minimiser(X, y, radius), X, y)[0])
+    best = float(logistic_risk(constrained_minimiser(X, y, radius).theta, X, y)[0])
     fixed = {"delta": delta, "n": n, "d": X.shape[1], "k": k, "gap": data.gap, "radius": radius}
     rows = []
     for epsilon in progress(params["epsilons"]):
@@ -407,7 +390,7 @@ def _ptr_released_risks(
         data.X, data.y, k, beta, eps, delta, int(params["steps"]), float(params["lr"]), radius, rng, gen, runs
     )
     released = np.all(np.isfinite(thetas), axis=1)
-    best = float(logistic_risk(constrained_minimiser(data.X, data.y, radius), data.X, data.y)[0])
+    best = float(logistic_risk(constrained_minimiser(data.X, data.y, radius).theta, data.X, data.y)[0])
     if not released.any():
         return np.array([np.nan]), float(1 - released.mean())
     return logistic_risk(thetas[released], pca_rank_reduce(data.X, k), data.y) - best, float(1 - released.mean())

@@ -35,8 +35,15 @@ import pandas as pd
 import torch
 
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
-from dplab.learning import Ball, LogisticLoss, NoisyGradientConfig, run_noisy_gradient
-from dplab.learning.losses import FactoredGradients, generalised_linear_gradients, linear_margins
+from dplab.learning import (
+    Ball,
+    LogisticLoss,
+    NoisyGradientConfig,
+    constrained_minimiser,
+    logistic_risk,
+    run_noisy_gradient,
+)
+from dplab.learning.losses import RegularisedLogisticLoss
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
@@ -45,37 +52,11 @@ from dplab.seeding import derive_seed
 from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
 
 __all__ = [
-    "RegularisedLogisticLoss",
     "erm_dataset",
-    "logistic_risk",
-    "constrained_minimiser",
     "calibrate_dpsgd_sigma",
     "erm_point",
     "erm_points",
 ]
-
-
-@dataclass(frozen=True)
-class RegularisedLogisticLoss:
-    """f_λ(w; x, y) = log(1 + exp(−y⟨w, x⟩)) + (λ/2)‖w‖²: (1 + λ·radius)-Lipschitz on 𝔹₂(radius)."""
-
-    lam: float
-
-    def __call__(self, w: torch.Tensor, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        return torch.nn.functional.softplus(-y * torch.dot(w, x)) + 0.5 * self.lam * torch.dot(w, w)
-
-    def factored_gradients(self, w: torch.Tensor, X: torch.Tensor, Y: torch.Tensor) -> FactoredGradients:
-        """∇f_λ = φ′x + λw with φ′ = −y·sigmoid(−y⟨w, x⟩): ‖∇f_λ‖² = φ′²‖x‖² + 2λφ′⟨w, x⟩ + λ²‖w‖² and
-        Σ_j c_j∇f_λ,j = Σ_j c_jφ′_j x_j + λ(Σ_j c_j)w (the engine's fast path, :mod:`dplab.learning.losses`)."""
-        margins = linear_margins(w, X)
-        derivative = -Y * torch.sigmoid(-Y * margins)
-        logistic = generalised_linear_gradients(derivative, X)
-        norms = (
-            logistic.squared_norms
-            + 2 * self.lam * derivative * margins
-            + self.lam**2 * w.square().sum(-1, keepdim=True)
-        )
-        return FactoredGradients(norms, lambda c: logistic.weighted_sum(c) + self.lam * c.sum(1, keepdim=True) * w)
 
 
 def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -89,36 +70,6 @@ def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     y = np.sign(4.0 * x @ theta + 0.5 * rng.standard_normal(n))
     y[y == 0] = 1.0
     return x, y
-
-
-def logistic_risk(theta: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float = 0.0) -> np.ndarray:
-    """ℒ(θ) = (1/n)Σ log(1 + exp(−yᵢ⟨θ, xᵢ⟩)) + (λ/2)‖θ‖² for each row of θ (R, d) → (R,)."""
-    theta = np.atleast_2d(theta)
-    margins = (x @ theta.T) * y[:, None]
-    return np.logaddexp(0.0, -margins).mean(axis=0) + 0.5 * lam * np.sum(theta**2, axis=1)
-
-
-def constrained_minimiser(
-    x: np.ndarray, y: np.ndarray, radius: float, lam: float = 0.0, iterations: int = 3000
-) -> tuple[np.ndarray, float]:
-    """argmin over 𝔹₂(radius) of ℒ by accelerated projected gradient (FISTA, step 1/β with β = λ_max(XᵀX/n)/4 + λ);
-    returns (θ̂, projected-gradient residual ‖θ̂ − Π(θ̂ − ∇ℒ(θ̂)/β)‖·β), the KKT check of the reference."""
-    n = x.shape[0]
-    beta = np.linalg.eigvalsh(x.T @ x / n).max() / 4.0 + lam
-
-    def gradient(theta: np.ndarray) -> np.ndarray:
-        s = -y / (1.0 + np.exp(y * (x @ theta)))
-        return x.T @ s / n + lam * theta
-
-    theta = z = np.zeros(x.shape[1])
-    t = 1.0
-    for _ in range(iterations):
-        new = project_l2_ball(z - gradient(z) / beta, radius)
-        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
-        z = new + (t - 1) / t_next * (new - theta)
-        theta, t = new, t_next
-    residual = float(np.linalg.norm(theta - project_l2_ball(theta - gradient(theta) / beta, radius)) * beta)
-    return theta, residual
 
 
 def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
