@@ -168,7 +168,7 @@ def synthetic_summary():
                     "n": 1000,
                     "sigma": sigma,
                     "dataset": dataset,
-                    "run": run,
+                    "replicate": run,
                     "t": t + 1,
                     "train_error": 0.1,
                     "risk": 0.1 + gap,

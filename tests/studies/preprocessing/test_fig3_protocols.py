@@ -97,7 +97,7 @@ def test_papers_sgd_row_does_not_undercharge_against_dp_accounting(epsilon):
 
 
 def frame_with(risks: dict[str, list[float]], protocol: str = DP_SGD, spread: float = 0.01) -> pd.DataFrame:
-    """Selected rows: two seeds per (method, ε) at mean risk ± ``spread`` (standard error ``spread``), ε = 0.1, 1, …"""
+    """Selected rows: two replicates per (method, ε) at mean risk ± ``spread`` (standard error ``spread``), ε = 0.1, 1, …"""
     rows = [
         {"protocol": protocol, "method": m, "epsilon": 10.0 ** (i - 1), "excess_risk": r + sign * spread}
         for m, values in risks.items()

@@ -54,7 +54,7 @@ def test_bad_values_are_reported():
 
 def test_frames_columns_and_bounds(frames):
     assert list(frames["fig2"].columns[:6]) == ["panel", "x_name", "x", "setting", "method", "epsilon_dp"]
-    assert {"method", "epsilon", "seed", "excess_risk"} <= set(frames["fig3"].columns)
+    assert {"method", "epsilon", "replicate", "excess_risk"} <= set(frames["fig3"].columns)
     for frame in frames.values():
         assert len(frame) > 0 and all(c == c.lower() for c in frame.columns)
     assert np.all(np.isfinite(frames["fig2"]["epsilon_dp"]))

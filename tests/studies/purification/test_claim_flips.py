@@ -85,14 +85,14 @@ ERM_BASE = {
 
 
 def erm(sc: bool = False, shift_before: float = 0.0, **rates: tuple[float, float]) -> dict[str, pd.DataFrame]:
-    """Excess risk c n^slope per method, two seeds, on the n sweep and (at n = 1000) the eps sweep."""
+    """Excess risk c n^slope per method, two replicates, on the n sweep and (at n = 1000) the eps sweep."""
     rows = []
     for method, (c, slope) in {**ERM_BASE, **rates}.items():
         for n in (500, 1000, 2000, 4000):
-            for seed in (0, 1):
+            for replicate in (0, 1):
                 risk = c * n**slope + (shift_before if method == "dpsgd_before_purification" else 0.0)
-                rows.append((n, method, seed, risk, n == 1000, method == "dpsgd_reference"))
-    frame = pd.DataFrame(rows, columns=["n", "method", "seed", "excess_risk", "in_epsilon_sweep", "capped"])
+                rows.append((n, method, replicate, risk, n == 1000, method == "dpsgd_reference"))
+    frame = pd.DataFrame(rows, columns=["n", "method", "replicate", "excess_risk", "in_epsilon_sweep", "capped"])
     frame = frame.assign(epsilon_total=2.0, in_n_sweep=True, steps=10)
     return {"ext_dp_erm_sc" if sc else "ext_dp_erm": frame}
 
@@ -127,12 +127,12 @@ QR_METHODS = {  # method -> (constant, slope in n) of the mean l_inf error
 def query_release(upstream_approx=0.9, upstream_pure=2.0, **rates: tuple[float, float]) -> dict[str, pd.DataFrame]:
     """One query family on an n sweep at eps_tot = 2; the upstream epsilons as fractions of eps = eps_tot/2."""
     rows = [
-        (method, n, seed, c * n**slope)
+        (method, n, replicate, c * n**slope)
         for method, (c, slope) in {**QR_METHODS, **rates}.items()
         for n in (1e3, 1e4, 1e5)
-        for seed in (0, 1)
+        for replicate in (0, 1)
     ]
-    frame = pd.DataFrame(rows, columns=["method", "n", "seed", "error_linf"])
+    frame = pd.DataFrame(rows, columns=["method", "n", "replicate", "error_linf"])
     frame = frame.assign(d=6, k=20, epsilon_total=2.0, query_family="conjunctions", in_n_sweep=True)
     frame = frame.assign(in_epsilon_sweep=False, in_d_sweep=False, capped=False, rate_theorem8=frame["n"] ** (-1 / 3))
     return {
@@ -215,7 +215,7 @@ def ptr(error_over_bound=0.5, gs_error=1e4) -> dict[str, pd.DataFrame]:
         for eps_tot in (1.0, 2.0, 4.0):
             eps = eps_tot / 3
             bound = 10 / eps + 5 / eps**2
-            for seed, jitter in ((0, 0.99), (1, 1.01)):
+            for graph, jitter in ((0, 0.99), (1, 1.01)):
                 for method, error in (
                     ("alg11_purified", error_over_bound * bound * jitter),
                     ("alg11_reference", 0.5 * bound),
@@ -223,8 +223,8 @@ def ptr(error_over_bound=0.5, gs_error=1e4) -> dict[str, pd.DataFrame]:
                     ("smooth_sensitivity", 0.1 * bound),
                     ("alg10_ptr_purified", 0.2 * bound),
                 ):
-                    rows.append((n_v, eps_tot, seed, method, error, eps))
-    frame = pd.DataFrame(rows, columns=["n_vertices", "epsilon_total", "seed", "method", "mean_abs_error", "epsilon"])
+                    rows.append((n_v, eps_tot, graph, method, error, eps))
+    frame = pd.DataFrame(rows, columns=["n_vertices", "epsilon_total", "graph", "method", "mean_abs_error", "epsilon"])
     frame = frame.assign(median_abs_error=frame["mean_abs_error"], edge_probability=0.1, local_sensitivity=10.0)
     frame = frame.assign(bound_offset=5 / frame["epsilon"], laplace_scale=0.0, omega=0.0, domain_diameter=1.0)
     return {"ext_ptr": frame.assign(refusal_rate=0.01)}

@@ -11,17 +11,17 @@ CONFIG = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_
 
 
 def _frame(rates: dict[str, tuple[float, float]], ns=(500, 1000, 2000, 4000)) -> pd.DataFrame:
-    """Excess risk c * n^slope per method (two seeds each), on the n sweep and, at n = 1000, the eps sweep."""
+    """Excess risk c * n^slope per method (two replicates each), on the n sweep and, at n = 1000, the eps sweep."""
     rows = []
     for method, (c, slope) in rates.items():
         for n in ns:
-            for seed in (0, 1):
+            for replicate in (0, 1):
                 rows.append(
                     {
                         "n": n,
                         "epsilon_total": 2.0,
                         "method": method,
-                        "seed": seed,
+                        "replicate": replicate,
                         "excess_risk": c * n**slope,
                         "in_n_sweep": True,
                         "in_epsilon_sweep": n == 1000,

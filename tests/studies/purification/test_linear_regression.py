@@ -68,13 +68,13 @@ def test_compute_quick_frame(frame):
     assert (pure["log_delta"] < -50).all()
     adassp_rows = frame[frame["method"].isin(["pure_adassp", "adassp_reference"])]
     assert (adassp_rows["log_delta_composed_exact"] <= adassp_rows["log_delta"]).all()
-    assert (frame["epsilon_total"] == frame.groupby(["n", "d", "seed"])["epsilon_total"].transform("first")).all()
+    assert (frame["epsilon_total"] == frame.groupby(["n", "d", "replicate"])["epsilon_total"].transform("first")).all()
     assert compute_artifact(ARTIFACT, QUICK, 20200114).equals(frame)
 
 
 def test_points_are_the_datasets_in_output_order():
     points = regression_points({**QUICK, "ns": [500, 2000], "ds": [3, 4], "seeds": 2})
-    assert [(p["n"], p["d"], p["seed"]) for p in points] == [
+    assert [(p["n"], p["d"], p["replicate"]) for p in points] == [
         (n, d, s) for n in (500, 2000) for d in (3, 4) for s in range(2)
     ]
 

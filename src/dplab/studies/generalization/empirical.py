@@ -176,7 +176,7 @@ def e1_cells(params: Mapping[str, Any]) -> list[dict[str, int]]:
 
 
 def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, int]) -> pd.DataFrame:
-    """One row per (σ, dataset, run, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
+    """One row per (σ, dataset, replicate, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
     error and gap = R − R̂. A training set depends only on (d, n, dataset index), so every σ sees the same sets (the
     σ comparison is paired); one SGLD generator per point draws every σ's runs in one batch. The held-out error
     only checks the exact-risk formula: it is measured for the runs of the point's first set (NaN for the others),
@@ -189,7 +189,7 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
     X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
     runs, sigmas = int(params["runs"]), [float(s) for s in _block_of(params, n)["sigmas"]]
     index = pd.MultiIndex.from_product(
-        [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "run"]
+        [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "replicate"]
     )
     generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, first))
     frames = []
@@ -206,9 +206,9 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
             {"train_error": train, "risk": risk, "test_error": held_out, "gap": risk - train}, index=index
         ).reset_index()
         frames.append(frame.assign(d=d, n=n, t=t))
-    columns = ["d", "n", "sigma", "dataset", "run", "t", "train_error", "risk", "test_error", "gap"]
+    columns = ["d", "n", "sigma", "dataset", "replicate", "t", "train_error", "risk", "test_error", "gap"]
     return pd.concat(frames, ignore_index=True)[columns].sort_values(
-        ["sigma", "dataset", "run", "t"], kind="stable", ignore_index=True
+        ["sigma", "dataset", "replicate", "t"], kind="stable", ignore_index=True
     )
 
 

@@ -332,7 +332,7 @@ def fig3_frame(
             gen = _generator(seed, protocol, method, epsilon, steps, lr)
             risks = _method_risks(protocol, method, run, data, reduced, subspaces, steps, lr, params, batch_size, gen)
             rows += [
-                {"method": method, "epsilon": float(epsilon), "seed": r, "excess_risk": float(v - best),
+                {"method": method, "epsilon": float(epsilon), "replicate": r, "excess_risk": float(v - best),
                  "steps": int(steps), "lr": float(lr), "eps0": run["eps0"], "sigma": run["sigma"], **fixed,
                  "protocol": protocol, "sampling_rate": (batch_size if protocol == DP_SGD else n) / n,
                  **{key: run.get(key, math.nan) for key in SGD_COLUMNS}}

@@ -210,7 +210,7 @@ def measure_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], 
     frame = frames[_label(sc)]
     part = frame[frame["in_epsilon_sweep"].astype(bool)]
     part = part[part["method"].isin(["purified_dpsgd", "dpsgd_before_purification"])]
-    diff = part.pivot_table(index=["epsilon_total", "seed"], columns="method", values="excess_risk")
+    diff = part.pivot_table(index=["epsilon_total", "replicate"], columns="method", values="excess_risk")
     return {"cost": float((diff["purified_dpsgd"] - diff["dpsgd_before_purification"]).abs().max())}
 
 

@@ -135,7 +135,7 @@ def measure_needed(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
     alg, points = sweep[sweep["method"] == "alg16_purified"], _points(sweep)
     frac = points["epsilon_upstream_pure"] / (points["epsilon_total"] / 2)
     both = sweep[sweep["method"].isin(["alg16_purified", "alg16_sampled"])].pivot_table(
-        index=[*_POINT, "query_family", "seed"], columns="method", values="error_linf"
+        index=[*_POINT, "query_family", "replicate"], columns="method", values="error_linf"
     )
     return {
         "points": len(points),

@@ -227,11 +227,11 @@ def _rows(
     batch_size: int,
     gamma: float,
 ) -> list[dict[str, Any]]:
-    """One row per run (``seed`` = the run's index), the method's parameters in a fixed column order."""
+    """One row per run (``replicate`` = the run's index), the method's parameters in a fixed column order."""
     fields = dict(
         pure=pure, steps=steps, capped=capped, log10_delta=log10_delta, sigma=sigma, batch_size=batch_size, gamma=gamma
     )
-    return [{**base, "method": method, "seed": s, "excess_risk": float(e), **fields} for s, e in enumerate(excess)]
+    return [{**base, "method": method, "replicate": s, "excess_risk": float(e), **fields} for s, e in enumerate(excess)]
 
 
 def _pure_rows(base: Mapping[str, Any], method: str, excess: np.ndarray, steps: int) -> list[dict[str, Any]]:
@@ -415,7 +415,7 @@ def erm_point(
     """Excess empirical risk of one method group at one (n, ε_tot) point of the sweep (:func:`erm_points`),
     ``seeds`` runs each; every random stream derives from ``seed``, the stream's name and (n, ε_tot, λ). ``lam`` = 0
     gives the convex problem, ``lam`` > 0 the strongly convex one (with output perturbation). Columns: n, d, lam,
-    epsilon_total, in_epsilon_sweep, in_n_sweep, method, seed, excess_risk, pure, steps, capped, log10_delta, sigma,
+    epsilon_total, in_epsilon_sweep, in_n_sweep, method, replicate, excess_risk, pure, steps, capped, log10_delta, sigma,
     batch_size, gamma, kkt_residual."""
     d, radius, lam = int(params["d"]), float(params["radius"]), float(params["lam"])
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]

@@ -1,7 +1,7 @@
 """Linear regression with purified AdaSSP (Algorithm 13, Theorem 7/12 of Lin, Wang, Ma, Wang):
 artifact ``ext_linear_regression``, config section ``linear_regression``.
 
-Data (per seed and (n, d)): z ~ N(0, Σ), Σ = Q·diag(linspace(eig_min, eig_max, d))·Qᵀ with a random rotation Q;
+Data (per replicate and (n, d)): z ~ N(0, Σ), Σ = Q·diag(linspace(eig_min, eig_max, d))·Qᵀ with a random rotation Q;
 x = z/max(1, ‖z‖₂) (so ‖𝒳‖ = 1); θ* uniform on the unit sphere; y = clip(⟨x, θ*⟩ + noise_sd·N(0, 1), −1, 1) (‖𝒴‖ =
 1).  Adjacency: add/remove one record.  Methods at the final level ε_tot (``method``):
 
@@ -10,12 +10,12 @@ x = z/max(1, ‖z‖₂) (so ‖𝒳‖ = 1); θ* uniform on the unit sphere; y 
 - ``adassp_reference``: AdaSSP at (ε_tot, 1/n²), not pure;
 - ``laplace_ssp``: pure ε_tot-DP Laplace sufficient-statistics perturbation (our baseline).
 
-Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), averaged over ``draws`` runs per seed (one row per
-method, (n, d, ε_tot) and seed).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian releases
-(and of one release alone, against δ/3), and Table 1's rates before/after purification (constants dropped).
+Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), averaged over ``draws`` runs per replicate (one row
+per method, (n, d, ε_tot) and replicate).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian
+releases (and of one release alone, against δ/3), and Table 1's rates before/after purification (constants dropped).
 
-A sweep (:class:`dplab.studies.registry.Artifact`): one point per (n, d) and seed index, whose dataset and noise
-derive from ``seed`` and those values only, so the shards of a run may split the points any way.
+A sweep (:class:`dplab.studies.registry.Artifact`): one point per (n, d) and replicate index, whose dataset and
+noise derive from ``seed`` and those values only, so the shards of a run may split the points any way.
 """
 
 from __future__ import annotations
@@ -201,9 +201,9 @@ def _table1_rates(n: int, d: int, epsilon_total: float, lambda_min: float, log_d
 
 
 def regression_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points in output order: every (n, d) of the grid and seed index (one dataset each)."""
+    """The sweep's points in output order: every (n, d) of the grid and replicate index (one dataset each)."""
     return [
-        {"n": int(n), "d": int(d), "seed": s}
+        {"n": int(n), "d": int(d), "replicate": s}
         for n in params["ns"]
         for d in params["ds"]
         for s in range(int(params["seeds"]))
@@ -214,8 +214,8 @@ def regression_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
     """The rows of one point (:func:`regression_points`) of ``ext_linear_regression`` (module docstring): one row per
-    method and ε_tot on the point's dataset; the data and every ε's noise derive from ``seed`` and (n, d, seed index)."""
-    n, d, s = point["n"], point["d"], point["seed"]
+    method and ε_tot on the point's dataset; the data and every ε's noise derive from ``seed`` and (n, d, replicate)."""
+    n, d, s = point["n"], point["d"], point["replicate"]
     x, y, theta_star = regression_dataset(
         n,
         d,
@@ -236,7 +236,7 @@ def regression_point(
                     "n": n,
                     "d": d,
                     "epsilon_total": float(eps),
-                    "seed": s,
+                    "replicate": s,
                     "adjacency": ADJACENCY,
                     "lambda_min": lambda_min,
                     "theta_star_excess_mse": truth_gap,
@@ -246,5 +246,5 @@ def regression_point(
                 }
             )
     frame = pd.DataFrame.from_records(records)
-    first = ["method", "pure", "adjacency", "n", "d", "epsilon_total", "seed"]
+    first = ["method", "pure", "adjacency", "n", "d", "epsilon_total", "replicate"]
     return frame[first + [c for c in frame.columns if c not in first]]

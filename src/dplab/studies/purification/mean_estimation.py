@@ -13,8 +13,8 @@ exactly as (2·Binomial(n, p_plus)/n − 1)/√d per coordinate.  Adjacency: rep
 - ``l2_knorm``: density ∝ exp(−ε_tot‖z‖₂/Δ₂) (the ℓ2 K-norm mechanism);
 - ``gaussian_reference``: AGM at (ε_tot, ``reference_delta``), not pure.
 
-Panels (``panel`` column): ``dimension`` (d × ε_tot sweep, one row per method, point and seed with the mean error
-over ``draws`` noise draws); ``delta`` (Section 7 picture at one (d, ε_tot): the purified Gaussian with upstream
+Panels (``panel`` column): ``dimension`` (d × ε_tot sweep, one row per method, point and replicate with the mean
+error over ``draws`` noise draws); ``delta`` (Section 7 picture at one (d, ε_tot): the purified Gaussian with upstream
 δ swept, the unpurified AGM at (ε_tot, δ), Theorem 9's lower bound where its δ-range holds); ``audit`` (exact pure ε
 of the purified output in d = 1, through :mod:`dplab.audit.interval_laws`).
 
@@ -258,7 +258,7 @@ def _dimension_panel(params: Mapping[str, Any], seed: int, progress) -> list[dic
             for eps in params["epsilons"]:
                 rng = np.random.default_rng(derive_seed(seed, "noise", d, eps, s))
                 for row in mean_estimation_errors(mean, n, float(eps), ref, int(params["draws"]), rng):
-                    records.append({"panel": "dimension", "seed": s, **row})
+                    records.append({"panel": "dimension", "replicate": s, **row})
     return records
 
 
@@ -323,7 +323,7 @@ def _delta_records(
 
 def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
     """Section 7's picture at one (d, ε_tot): the purified Gaussian with the upstream δ swept, the unpurified AGM at
-    (ε_tot, δ), and Theorem 9's lower bound; one pair of rows per (δ, seed)."""
+    (ε_tot, δ), and Theorem 9's lower bound; one pair of rows per (δ, replicate)."""
     n, d = int(params["n"]), int(params["delta_sweep"]["d"])
     log_omega = -2.0 * math.log(n)
     records = []
@@ -332,7 +332,7 @@ def _delta_panel(params: Mapping[str, Any], seed: int) -> list[dict[str, Any]]:
         for s in range(int(params["seeds"])):
             mean = sample_data_mean(n, d, params["p_plus"], np.random.default_rng(derive_seed(seed, "data", d, s)))
             rng = np.random.default_rng(derive_seed(seed, "delta_sweep", log10_delta, s))
-            records += _delta_records({**common, "seed": s}, mean, log_omega, rng)
+            records += _delta_records({**common, "replicate": s}, mean, log_omega, rng)
     return records
 
 
@@ -380,5 +380,6 @@ def compute(
     """The ``ext_mean_estimation`` frame: panels ``dimension``, ``delta`` and ``audit`` (module docstring)."""
     records = _dimension_panel(params, seed, progress) + _delta_panel(params, seed) + _audit_panel(params)
     frame = pd.DataFrame.from_records(records)
-    first = ["panel", "method", "pure", "adjacency", "n", "d", "epsilon_total", "seed"]
+    first = ["panel", "method", "pure", "adjacency", "n", "d", "epsilon_total", "replicate"]
+    frame = frame.astype({"replicate": "Int64"})  # an integer index, empty in the audit panel's rows
     return frame[first + [c for c in frame.columns if c not in first]]

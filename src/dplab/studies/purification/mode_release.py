@@ -308,7 +308,7 @@ MODE_RELEASE_COLUMNS = (
     "bits",
     "universe_size",
     "gap",
-    "seed",
+    "job_seed",
     "replicate",
     "n_trials",
     "success_rate",
@@ -349,7 +349,7 @@ def _cell_rows(params: Mapping[str, Any], seed: int, layout: str, n_bits: int) -
                 "bits": n_bits,
                 "universe_size": 2**n_bits,
                 "gap": gap,
-                "seed": seed,
+                "job_seed": seed,
                 "replicate": s,
                 "n_trials": params["trials"],
                 "n_records": int(instance.counts.sum()),
@@ -370,7 +370,7 @@ def _cell_rows(params: Mapping[str, Any], seed: int, layout: str, n_bits: int) -
 def compute_mode_release(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]] = no_progress
 ) -> pd.DataFrame:
-    """``ext_mode_release``: one row per (method, bits, gap, seed) with the success rate P(output = f(D)) over
+    """``ext_mode_release``: one row per (method, bits, gap, replicate) with the success rate P(output = f(D)) over
     ``trials`` releases, its exact value where a closed form exists, the ⊥ rate, and the privacy parameters; plus
     ``gap_at_level`` (exact gap for success ≥ ``success_level``) per (method, bits)."""
     rows = []

@@ -292,7 +292,7 @@ def compute_ptr(
                             "edge_probability": p,
                             "epsilon_total": eps_tot,
                             "graph": graph,
-                            "seed": seed,
+                            "job_seed": seed,
                             "triangles": q,
                             "local_sensitivity": ls,
                             "n_draws": params["draws"],

@@ -3,7 +3,7 @@ and an exact privacy audit of the whole pipeline on a tiny instance.
 
 ``query_release_sweep`` (artifact ``ext_query_release``): synthetic data from a product of Bernoulli(b_j),
 b_j ~ U(bias_low, bias_high), drawn as a multinomial histogram over 𝒳 = {0,1}^d; K random half-subset queries or
-3-way conjunctions; ℓ∞ error of the released answers.  One row per (method, parameter point, query family, seed).
+3-way conjunctions; ℓ∞ error of the released answers.  One row per (method, parameter point, query family, replicate).
 Methods (``pure`` says whether the released answers are (ε_tot, 0)-DP):
 
 - ``alg16_purified``: Algorithm 16 at ε = ε_tot/2 (MWEM at ρ = ε²/(16 log(1/δ)), T from the fixed point, m records
@@ -157,7 +157,7 @@ _BLANK: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class _SweepPoint:
-    """One sweep point and query family: the histograms (one row per seed), the workload and its true answers."""
+    """One sweep point and query family: the histograms (one row per replicate), the workload and its true answers."""
 
     n: int
     d: int
@@ -176,13 +176,14 @@ class _SweepPoint:
         return np.random.default_rng(derive_seed(self.seed, SECTION, method, *identity))
 
     def error(self, weights: np.ndarray) -> np.ndarray:
-        """ℓ∞ error, per seed, of the workload's answers on the normalised histograms ``weights``."""
+        """ℓ∞ error, per replicate, of the workload's answers on the normalised histograms ``weights``."""
         return linf_error(query_answers(self.queries, weights), self.true_answers)
 
 
 @dataclass(frozen=True)
 class _MethodResult:
-    """One method's errors (one per seed) and bookkeeping (each value a scalar or an array with one entry per seed)."""
+    """One method's errors (one per replicate) and bookkeeping (each value a scalar or an array with one entry per
+    replicate)."""
 
     method: str
     pure: bool
@@ -201,12 +202,12 @@ def _sweep_point(section: Mapping[str, Any], point: Mapping[str, Any], family: s
 
 
 def _empirical_histograms(records: np.ndarray, n_cells: int) -> np.ndarray:
-    """The empirical distribution over the universe of each row of ``records`` (one row of m records per seed)."""
+    """The empirical distribution over the universe of each row of ``records`` (one row of m records per replicate)."""
     return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
 
 
 def _bits_flipped(sampled: np.ndarray, purified: np.ndarray) -> np.ndarray:
-    """Per seed, how many of the m·d bits purification changed (Hamming distance of the record codes)."""
+    """Per replicate, how many of the m·d bits purification changed (Hamming distance of the record codes)."""
     return np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
 
 
@@ -326,12 +327,12 @@ METHODS: dict[str, Callable[[_SweepPoint], list[_MethodResult]]] = {
 
 
 def _result_rows(result: _MethodResult, common: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One tidy row per seed of ``result``."""
+    """One tidy row per replicate of ``result``."""
     return [
         {
             "method": result.method,
             "pure": result.pure,
-            "seed": s,
+            "replicate": s,
             "error_linf": float(error),
             **common,
             **{key: (value[s] if isinstance(value, np.ndarray) else value) for key, value in result.extra.items()},
@@ -357,7 +358,7 @@ def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 def query_release_job(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], job: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """ℓ∞ query-release error of every method and seed at one sweep point and query family (tidy, one row each)."""
+    """ℓ∞ query-release error of every method and replicate at one sweep point and query family (tidy, one row each)."""
     point = {key: value for key, value in job.items() if key != "family"}
     return pd.DataFrame(_point_rows(params, point, job["family"], seed))
 
