@@ -10,8 +10,8 @@ per-sample gradients, no noise), and the studies evaluate ℒ on numpy arrays of
 torch loss that the engine trains with is :class:`dplab.learning.losses.LogisticLoss`; tests check that both agree.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: pdoc resolves ConstrainedMinimum's field annotations outside this
+# module, where a string 'np.ndarray' cannot be evaluated.
 import math
 from typing import Any, NamedTuple
 
