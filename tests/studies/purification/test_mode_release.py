@@ -143,3 +143,16 @@ def test_claims_and_plot(frames):
     assert frame.set_index("claim_id").loc["thm6_mode_release_pure_dp_exact_audit", "verdict"] == "holds"
     fig = plot_mode_release(frames["ext_mode_release"], Q)
     assert len(fig.axes) == len(Q["layouts"]) * len(Q["bits"])
+
+
+def test_worst_transition_is_the_first_of_rounding_ties():
+    """Two transitions whose ε differ only in the last bits name the first in sorted order, whichever is larger."""
+    from dplab.studies.purification.mode_release import _max_log_ratio
+
+    base = np.array([0.5, 0.25, 0.25])
+    laws = {(0, 0): base, (1, 0): base, (0, 1): np.array([0.25, 0.5, 0.25])}
+    laws[(1, 1)] = laws[(0, 1)] * (1 + 1e-15)  # the later transition's ε is larger by rounding only
+    value, worst = _max_log_ratio({(1, 0, 1, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
+    assert worst == (0, 0, 0, 1) and value == pytest.approx(np.log(2.0))
+    zero, none = _max_log_ratio({(0, 0, 1, 0)}, lambda m, k: laws[(m, k)])
+    assert zero == 0.0 and none == ()

@@ -435,11 +435,16 @@ def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int
     return out
 
 
+TIE_RTOL = 1e-9  # values this close to the maximum are ties (rounding of mathematically equal ε)
+
+
 def _max_log_ratio(
     transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
 ) -> tuple[float, tuple]:
     """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
-    if one side is 0 and the other not), and the transition attaining it."""
+    if one side is 0 and the other not), and the transition attaining it: the first in sorted order among those
+    within TIE_RTOL of the maximum, so that symmetric transitions whose values differ only by rounding name the same
+    transition on every machine."""
     cache: dict[tuple[int, int], np.ndarray] = {}
 
     def law(m: int, k: int) -> np.ndarray:
@@ -448,12 +453,12 @@ def _max_log_ratio(
                 cache[(m, k)] = np.log(pmf(m, k))
         return cache[(m, k)]
 
-    worst, arg = 0.0, ()
-    for t in sorted(transitions):
-        value = pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3]))
-        if value > worst:
-            worst, arg = value, t
-    return worst, arg
+    ordered = sorted(transitions)
+    values = [pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3])) for t in ordered]
+    worst = max([0.0, *values])
+    if worst == 0.0:
+        return worst, ()
+    return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL))
 
 
 @dataclass(frozen=True)
