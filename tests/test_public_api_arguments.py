@@ -536,6 +536,51 @@ THEORY = {
         },
     ),
     "purification.table2_rates": E(n=1000, d=2, epsilon=0.5, kinds={"n": "pos", "d": "pos", "epsilon": "pos"}),
+    "purification.lemma26_rho_as_printed": E(gamma=0.1, steps=10.0, sigma=1.0, lipschitz=1.0, kinds={"steps": "pos"}),
+    "purification.convex_sgd_bound": E(
+        diameter=1.0,
+        steps=10.0,
+        gradient_second_moment=2.0,
+        eta=0.1,
+        kinds={"steps": "pos", "gradient_second_moment": "pos"},
+    ),
+    "purification.convex_sgd_bound_as_printed": E(
+        diameter=1.0, steps=10.0, gradient_second_moment=2.0, kinds={"steps": "pos", "gradient_second_moment": "pos"}
+    ),
+    "purification.theorem9_log_delta_upper_as_printed": E(n=1000, d=2),
+    "purification.theorem9_proof_shift": E(d=2, log_delta=-20.0, named={"log_delta": "delta"}),
+    "purification.theorem9_shift_requirement": E(n=1000, d=2),
+    "purification.algorithm2_shift_as_printed": E(d=2, log_delta=-20.0, named={"log_delta": "delta"}),
+    "purification.algorithm2_shift_corrected": E(d=2, log_delta=-20.0, named={"log_delta": "delta"}),
+    "purification.algorithm7_shift": E(n=1000, k=2, l1_radius=1.0, kinds={"l1_radius": "pos"}),
+    "purification.algorithm11_shift": E(d=2, diameter=1.0, epsilon=0.5, kinds={"epsilon": "pos"}),
+    "purification.algorithm13_shift": E(n=1000, d=2, radius=1.0),
+    "purification.appendix_d_grid_side": E(
+        d=2, diameter=1.0, log_delta=-30.0, log_omega=-3.0, named={"log_delta": "delta", "log_omega": "omega"}
+    ),
+    "purification.appendix_d_epsilon_bound": E(
+        epsilon=0.5,
+        log_delta=-30.0,
+        log_cells=10.0,
+        log_omega=-3.0,
+        kinds={"log_cells": "nonneg"},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
+    "purification.mixed_worst_pair_epsilon": E(
+        epsilon=0.5,
+        log_delta=-30.0,
+        log_cells=10.0,
+        log_omega=-3.0,
+        kinds={"log_cells": "nonneg"},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
+    "purification.lemma48_threshold": E(k=2, zeta=0.1, kinds={"zeta": "prob"}),
+    "purification.laplace_l1_tail": E(k=2, threshold=3.0, kinds={"threshold": "nonneg"}),
+    "purification.laplace_l2_mean": E(d=2),
+    "purification.algorithm11_bound_log_failure": E(log_delta=-20.0, named={"log_delta": "delta"}),
+    "purification.lemma14_min_tv": E(
+        p=P3, q=Q3, epsilon=0.5, kinds={"p": "prob01", "q": "prob01"}, shapes={"q": [Q3[:2]]}
+    ),
     "smooth_rdp.dp_sgd_sampling_noise_multiplier": E(
         eps=0.5, steps=10, sampling_rate=0.05, kinds={"eps": "pos", "sampling_rate": "prob"}
     ),
@@ -1609,6 +1654,18 @@ def test_bad_value_is_refused_naming_the_argument(key, argument, kind, data):
     kwargs = _fresh(example.kwargs)
     kwargs[argument] = _with_bad_entry(kwargs[argument], bad)
     _assert_refused(key, kwargs, argument)
+
+
+_BAD_VALUE_SETTINGS = test_bad_value_is_refused_naming_the_argument._hypothesis_internal_use_settings
+
+
+@pytest.fixture(autouse=True)
+def _restore_hypothesis_settings():
+    """Hypothesis's pytest plugin gives each parametrized case a child of the previous case's settings; the database
+    (None under derandomize, so never cached) is looked up through every parent, and after ~1300 cases the lookup
+    overflows the recursion limit. Restoring the settings after each case keeps the chain one level deep."""
+    yield
+    test_bad_value_is_refused_naming_the_argument._hypothesis_internal_use_settings = _BAD_VALUE_SETTINGS
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from scipy.special import erfcx, gammaincc, gammaln
 
 from dplab.checks import (
     as_finite_array,
+    matching_length,
     non_negative_finite,
     positive_finite,
     probability,
@@ -550,6 +551,7 @@ def theorem9_proof_shift(d: int, log_delta: float) -> float:
 def theorem9_shift_requirement(n: int, d: int) -> float:
     """The proof of Theorem 14 needs Δ ≤ 8√d/(n log²(8d)), which holds iff δ ≤ 1/(4n^d log^{2d}(8d))."""
     whole_number("n", n)
+    whole_number("d", d)
     return 8.0 * math.sqrt(d) / (n * math.exp(2 * _log_log_8d(d)))
 
 
@@ -625,6 +627,7 @@ def appendix_d_epsilon_bound(epsilon: float, log_delta: float, log_cells: float,
     """Appendix C's folklore bound for the quantized mechanism of Appendix D: ε + ln(1 + δ|𝒴|e^{−ε}/ω) with
     |𝒴| = K^d cells (in log space: ``log_cells`` = d log K)."""
     non_negative_finite("epsilon", epsilon)
+    non_negative_finite("log_cells", log_cells)
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
     return float(epsilon + np.logaddexp(0.0, log_delta + log_cells - epsilon - log_omega))
@@ -637,7 +640,12 @@ def mixed_worst_pair_epsilon(epsilon: float, log_delta: float, log_cells: float,
     non_negative_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
-    require(log_cells >= math.log(4.0), "log_cells", log_cells, "|Y| >= 4 (four distinct outputs)")
+    require(
+        math.isfinite(log_cells) and log_cells >= math.log(4.0),
+        "log_cells",
+        log_cells,
+        "a finite log|Y| >= log 4 (four distinct outputs)",
+    )
     log_keep, log_u = math.log1p(-math.exp(log_omega)), log_omega - log_cells
     atom = float(np.logaddexp(0.0, log_keep + log_delta - log_u))
     log_c = math.log1p(-math.exp(log_delta)) - float(np.logaddexp(0.0, epsilon))
@@ -691,13 +699,21 @@ def algorithm11_bound_log_failure(log_delta: float) -> float:
     return log_delta - math.log(4.0)
 
 
+def _probability_masses(name: str, value: np.ndarray) -> np.ndarray:
+    """``value`` as a float64 array after checking every entry is a probability in [0, 1]."""
+    masses = as_finite_array(value, name)
+    require((masses >= 0) & (masses <= 1), name, masses, "probabilities in [0, 1]")
+    return masses
+
+
 def lemma14_min_tv(p: np.ndarray, q: np.ndarray, epsilon: float) -> float:
     """min t such that some ε-indistinguishable pair (P, P′) on the same finite support has d_TV(p, P) ≤ t and
     d_TV(q, P′) ≤ t (the quantity of Lemma 14, Dwork and Roth 2014, Lemma 3.17), as a linear programme.
 
     Variables (P, P′, u, u′, t) with u ≥ |p − P|, u′ ≥ |q − P′| entrywise, ½Σu ≤ t, ½Σu′ ≤ t,
     P ≤ e^ε P′, P′ ≤ e^ε P, ΣP = ΣP′ = 1, all ≥ 0."""
-    p, q = as_finite_array(p, "p"), as_finite_array(q, "q")
+    p, q = _probability_masses("p", p), _probability_masses("q", q)
+    matching_length("p", p, "q", q)
     non_negative_finite("epsilon", epsilon)
     m, e = p.size, math.exp(epsilon)
     eye, zero = np.eye(m), np.zeros((m, m))
