@@ -140,8 +140,20 @@ def worst_instances(grid_frame: pd.DataFrame) -> dict[int, str]:
     The Monte-Carlo audit simulates this instance only (one simulation serves every epsilon).
     """
     totals = grid_frame.groupby(["i", "instance"], sort=True)["delta_grid"].sum().reset_index()
-    best = totals.sort_values(["i", "delta_grid", "instance"], ascending=[True, False, True]).groupby("i").head(1)
+    best = _first_of_largest(totals, ["i"])
     return dict(zip(best["i"].astype(int), best["instance"], strict=True))
+
+
+TIE_RTOL = 1e-9  # grid deltas this close to the largest are ties (mirror-image instances, equal up to rounding)
+
+
+def _first_of_largest(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Per group of ``by``, the row with the largest ``delta_grid``; among the rows within TIE_RTOL of it, the first
+    by ``instance`` name, so that mirror-image instances (``A`` and ``A_swapped``), whose deltas are equal up to
+    rounding, give the same row on every machine."""
+    largest = frame.groupby(by)["delta_grid"].transform("max")
+    ties = frame[frame["delta_grid"] >= largest * (1.0 - TIE_RTOL)]
+    return ties.sort_values([*by, "instance"]).groupby(by, sort=True).head(1)
 
 
 def _simulated_bin_counts(
@@ -292,13 +304,17 @@ MERGED_COLUMNS = [
 ]
 
 
+def worst_instance_per_point(frame: pd.DataFrame) -> pd.DataFrame:
+    """The row of the worst instance per (i, epsilon) (:func:`_first_of_largest` of ``delta_grid``)."""
+    return _first_of_largest(frame, ["i", "epsilon"])
+
+
 def _merged_configuration(
     audit: Mapping[str, Any], name: str, setting: Mapping[str, Any], grid_frame: pd.DataFrame, mc: pd.DataFrame
 ) -> pd.DataFrame:
     """One configuration's rows: the worst grid delta per (i, epsilon) with its instance, the Monte-Carlo rows
     and the theorems' bounds (:func:`theorem_bounds`), led by the configuration's identity columns."""
-    worst = grid_frame.sort_values(["delta_grid", "instance"], ascending=[False, True])
-    worst = worst.groupby(["i", "epsilon"], sort=True).head(1).rename(columns={"instance": "grid_instance"})
+    worst = worst_instance_per_point(grid_frame).rename(columns={"instance": "grid_instance"})
     mc = mc.rename(columns={"instance": "mc_instance", "delta_grid": "delta_grid_mc_instance"})
     merged = worst.merge(mc, on=["i", "epsilon"], how="left").sort_values(["i", "epsilon"])
     parts = []
@@ -358,8 +374,8 @@ def random_stopping_audit(
     frame, _ = grid_audit(
         sweep, setting, stopping["instances"], stopping["positions"], random_stop=True, progress=progress
     )
-    worst = frame.sort_values(["delta_grid", "instance"], ascending=[False, True]).groupby(["i", "epsilon"]).head(1)
-    worst = worst.rename(columns={"instance": "grid_instance"}).sort_values(["i", "epsilon"], ignore_index=True)
+    worst = worst_instance_per_point(frame).rename(columns={"instance": "grid_instance"})
+    worst = worst.sort_values(["i", "epsilon"], ignore_index=True)
     a, b = setting["interval"]
     M = contraction_modulus(lr=audit["lr"], beta_smooth=audit["beta_smooth"], rho=0.0)
     common = {"L": audit["L"], "sigma": setting["scale"], "M": M, "diameter": b - a, "lr": audit["lr"], "n": audit["n"]}
