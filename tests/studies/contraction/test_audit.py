@@ -188,3 +188,21 @@ def test_an_audit_of_a_noise_no_audited_configuration_uses_is_not_declared():
     assert "ext_audit_laplace" not in STUDY.ids("figure", study_config)
     assert "ext_audit_gaussian" in STUDY.ids("figure", study_config)
     assert STUDY.artifact("ext_audit_laplace").sweep(study_config["audit"]) == []
+
+
+def test_mirror_image_ties_pick_the_first_instance_by_name():
+    """A_swapped's delta exceeds A's by rounding only: both choices (per point and for the Monte-Carlo audit) name A;
+    a real gap still decides."""
+    from dplab.studies.contraction.audit import worst_instance_per_point, worst_instances
+
+    frame = pd.DataFrame(
+        {
+            "i": [1, 1, 1, 2, 2],
+            "epsilon": [0.0, 0.0, 0.0, 0.0, 0.0],
+            "instance": ["A", "A_swapped", "B", "A", "B"],
+            "delta_grid": [0.3, 0.3 * (1 + 1e-15), 0.1, 0.2, 0.25],
+        }
+    )
+    per_point = worst_instance_per_point(frame)
+    assert per_point["instance"].tolist() == ["A", "B"]
+    assert worst_instances(frame) == {1: "A", 2: "B"}
