@@ -447,7 +447,7 @@ LEMMA_RULES = (
     ClaimRule(
         "eq20_laplace_contraction_coefficient",
         "Proof of Theorem 3, eq. (20)",
-        "The projected Laplace kernel y -> Pi_[a,b](psi(y) + eta Z), Z ~ Lap(0, v), has eta_{e^eps} <= "
+        "The projected Laplace kernel y -> Pi_{[a,b]}(psi(y) + eta Z), Z ~ Lap(0, v), has eta_{e^eps} <= "
         "[1 - exp(eps/2 - M(b - a)/(2 eta v))]_+",
         artifact_path("ext_laplace"),
         (),
