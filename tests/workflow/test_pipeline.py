@@ -177,8 +177,8 @@ SWEEPS = [
 
 
 def test_a_sweep_csv_is_byte_identical_whatever_the_number_of_shards(local_quick_run, quick_runner, tmp_path):
-    """The shared run splits each sweep into the quick configuration's number of shards (1); two and four shards give
-    the same bytes, because every point derives its seeds from its own values."""
+    """The shared run computes each sweep in its data job (the quick configuration's one shard); two and four shard
+    jobs give the same bytes, because every point derives its seeds from its own values."""
     for shards in (2, 4):
         workdir = tmp_path / f"shards-{shards}"
         targets = [f"results-quick/{path}" for path in SWEEPS]

@@ -28,8 +28,8 @@ def pipeline_inputs(name, artifact):
 
 def derived_source(name, artifact):
     """The data file an artifact is derived from, or the pipeline products it reads (none for artifacts computed
-    from scratch, and for sweeps, whose shard jobs read them)."""
-    if artifact.inputs and not artifact.points:
+    from scratch, and for sweeps split into shard jobs, which read them)."""
+    if artifact.inputs and not shard_jobs(name, artifact):
         return list(pipeline_inputs(name, artifact).values())
     if artifact.derived_from:
         return [f"{RESULTS}/{name}/{REGISTERED[name].data_path(artifact.derived_from)}"]
@@ -41,7 +41,15 @@ def shard_count(name, artifact):
     return min(config["shards"], len(artifact.sweep(artifact.params(config[name]))))
 
 
+def shard_jobs(name, artifact):
+    """Whether a sweep artifact runs its points in shard jobs: with one shard its data job computes every point
+    itself (the same rows, without a second process and a pickle in between)."""
+    return shard_count(name, artifact) > 1
+
+
 def shard_files(name, artifact):
+    if not shard_jobs(name, artifact):
+        return []
     count = shard_count(name, artifact)
     return [f"{WORK}/{name}/shards/{artifact.id}/{shard}-of-{count}.pkl" for shard in range(count)]
 
@@ -60,7 +68,7 @@ def data_outputs(name, artifact):
 
 for _name, _study in REGISTERED.items():
     for _artifact in _study.declared(config[_name]):
-        if _artifact.points:
+        if shard_jobs(_name, _artifact):
 
             rule:
                 name:

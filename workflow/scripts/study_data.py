@@ -6,7 +6,7 @@ import pandas as pd
 
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
-from dplab.studies.registry import combine_shards, load_study, resolve
+from dplab.studies.registry import combine_shards, compute_artifact, load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
@@ -16,7 +16,10 @@ study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = artifact.seed(snakemake.params.seed, study)
 log.info("seed %d", seed)
-if artifact.points:
+if artifact.points and not snakemake.input.shards:  # one shard: every point in this job
+    inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
+    frame = compute_artifact(artifact, snakemake.params.section, seed, lambda x: progress(list(x)), inputs)
+elif artifact.points:
     frame = combine_shards(
         artifact, [pd.read_pickle(path) for path in snakemake.input.shards], snakemake.params.section
     )
