@@ -1008,6 +1008,21 @@ MECHANISMS = {
         named={"log_delta": "delta", "log_omega": "omega"},
     ),
     "purification.purify_bits_log_kernel": E(n_bits=2, laplace_scale=1.0),
+    "purification.purify_bits_log_flip_probability": E(laplace_scale=1.0),
+    "purification.purify_bits_log_transition": E(
+        hamming=np.array([0, 2]), n_bits=2, laplace_scale=1.0, kinds={"hamming": "count"}
+    ),
+    "purification.discrete_purification_laplace_scale": E(
+        n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}, named={"log_delta": "delta"}
+    ),
+    "purification.purify_discrete_transition_probability": E(
+        hamming=1,
+        n_bits=3,
+        epsilon=0.5,
+        log_delta=-10.0,
+        kinds={"hamming": "count", "epsilon": "pos"},
+        named={"log_delta": "delta"},
+    ),
     "purification.purified_bits_log_pmf": E(
         log_pmf=np.log(np.full(4, 0.25)),
         n_bits=2,
@@ -1062,9 +1077,6 @@ MECHANISMS = {
         counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "count", "epsilon": "pos"}
     ),
     "stability.bit_flip_probability": E(
-        n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}, named={"log_delta": "delta"}
-    ),
-    "stability.discrete_purification_kernel": E(
         n_bits=3, epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}, named={"log_delta": "delta"}
     ),
     "stability.pure_mode_release_pmf": E(

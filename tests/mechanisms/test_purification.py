@@ -16,15 +16,18 @@ from dplab.mechanisms.purification import (
     bernoulli_from_log,
     binmap,
     binmap_inverse,
+    discrete_purification_laplace_scale,
     discrete_purification_shift,
     purified_bits_log_pmf,
     purify,
     purify_bits,
+    purify_bits_log_flip_probability,
     purify_bits_log_kernel,
+    purify_bits_log_transition,
     purify_discrete,
+    purify_discrete_transition_probability,
     sample_uniform_lq_ball,
 )
-from dplab.mechanisms.stability import discrete_purification_kernel
 from dplab.theory.purification import (
     purification_laplace_scale,
     theorem2_log_delta_threshold,
@@ -248,15 +251,49 @@ def test_purify_bits_log_kernel_is_the_kronecker_product_law(n_bits, scale):
     np.testing.assert_allclose(kernel.sum(axis=1), 1.0, rtol=1e-13)
 
 
-def test_purify_bits_log_kernel_matches_the_mode_release_kernel_and_the_pmf_is_its_mixture():
+def test_purified_bits_log_pmf_is_the_mixture_of_kernel_rows():
     n_bits, eps, log_delta = 3, 0.5, -6.0
-    scale = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps)
-    np.testing.assert_allclose(
-        np.exp(purify_bits_log_kernel(n_bits, scale)), discrete_purification_kernel(n_bits, eps, log_delta), rtol=1e-13
-    )
+    scale = discrete_purification_laplace_scale(n_bits, eps, log_delta)
+    assert scale == purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps)
     pmf = np.random.default_rng(0).dirichlet(np.ones(8))
     np.testing.assert_allclose(
         np.exp(purified_bits_log_pmf(np.log(pmf), n_bits, scale)),
         pmf @ np.exp(purify_bits_log_kernel(n_bits, scale)),
         rtol=1e-13,
     )
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.05, 1.0, 7.0, 1e4])
+def test_flip_probability_is_the_laplace_tail_beyond_one_half(scale):
+    """Independent reference: scipy's Laplace survival function at ½."""
+    assert math.exp(purify_bits_log_flip_probability(scale)) == pytest.approx(
+        stats.laplace.sf(0.5, scale=scale), rel=1e-13, abs=1e-300
+    )
+
+
+@pytest.mark.parametrize("n_bits,scale", [(40, 0.01), (40, 3.0), (200, 0.5)])
+def test_log_transition_beyond_the_kernel_size_matches_mpmath(n_bits, scale):
+    """No 2^L × 2^L kernel: log K at Hamming distance h against the closed form evaluated with 50 digits."""
+    mpmath.mp.dps = 50
+    f = mpmath.mpf(0.5) * mpmath.exp(-mpmath.mpf(0.5) / mpmath.mpf(scale))
+    omega = mpmath.mpf(2) ** -n_bits
+    hamming = np.array([0, 1, n_bits // 2, n_bits])
+    reference = [
+        float(mpmath.log((1 - omega) * f**h * (1 - f) ** (n_bits - h) + omega * omega)) for h in hamming.tolist()
+    ]
+    np.testing.assert_allclose(purify_bits_log_transition(hamming, n_bits, scale), reference, rtol=1e-13)
+
+
+def test_log_transition_refuses_a_hamming_distance_above_the_length():
+    with pytest.raises(ValueError, match="hamming"):
+        purify_bits_log_transition(np.array([4]), 3, 1.0)
+
+
+def test_discrete_transition_probability_matches_purify_discrete_frequencies():
+    """Monte Carlo with a 4.5-sigma band: P(output = input) and P(output = input with its first bit flipped)."""
+    n_bits, eps, log_delta = 3, 0.5, -6.0
+    out = purify_discrete(np.full(200_000, 5), n_bits, eps, log_delta, np.random.default_rng(3))
+    for code, hamming in ((5, 0), (1, 1), (2, 3)):
+        p = purify_discrete_transition_probability(hamming, n_bits, eps, log_delta)
+        assert abs(np.mean(out == code) - p) <= 4.5 * math.sqrt(p * (1 - p) / out.size)
+        assert p > 0.01  # not vacuous

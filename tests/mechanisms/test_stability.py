@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dplab.mechanisms.purification import purify_discrete
+from dplab.mechanisms.purification import discrete_purification_laplace_scale, purify_bits_log_kernel, purify_discrete
 from dplab.mechanisms.stability import (
     BOTTOM,
     bit_flip_probability,
     code_bits,
     decode_bottom,
-    discrete_purification_kernel,
     distance_to_instability,
     distance_to_instability_pmf,
     encode_bottom,
@@ -90,7 +89,7 @@ def test_pass_probability_matches_monte_carlo_and_complement():
 
 def test_kernel_is_stochastic_and_matches_purify_discrete():
     n_bits, eps, log_delta = 3, 0.5, -6.0
-    kernel = discrete_purification_kernel(n_bits, eps, log_delta)
+    kernel = np.exp(purify_bits_log_kernel(n_bits, discrete_purification_laplace_scale(n_bits, eps, log_delta)))
     assert np.allclose(kernel.sum(axis=1), 1.0) and np.allclose(kernel, kernel.T)
     rng = np.random.default_rng(1)
     out = purify_discrete(np.full(200_000, 5), n_bits, eps, log_delta, rng)

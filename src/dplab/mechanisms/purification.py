@@ -51,10 +51,14 @@ __all__ = [
     "binmap",
     "binmap_inverse",
     "discrete_purification_shift",
+    "discrete_purification_laplace_scale",
     "purify_bits",
     "purify_discrete",
+    "purify_bits_log_flip_probability",
+    "purify_bits_log_transition",
     "purify_bits_log_kernel",
     "purified_bits_log_pmf",
+    "purify_discrete_transition_probability",
 ]
 
 _CONTAINMENT_TOLERANCE = 1e-9
@@ -238,6 +242,14 @@ def discrete_purification_shift(n_bits: int, log_delta: float, geometry: str = "
     raise ValueError(f"geometry={geometry!r} is not allowed; choose 'corrected' or 'as_printed'")
 
 
+def discrete_purification_laplace_scale(
+    n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected"
+) -> float:
+    """b = 2Δ/ε of Algorithm 2 (Algorithm 1, line 3, with ε′ = ε and Δ = :func:`discrete_purification_shift`)."""
+    positive_finite("epsilon", epsilon)
+    return purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
+
+
 def purify_bits(
     bits: np.ndarray, epsilon: float, log_delta: float, rng: np.random.Generator, geometry: str = "corrected"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +267,7 @@ def purify_bits(
     positive_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
     length = bits.shape[1]
-    scale = purification_laplace_scale(discrete_purification_shift(length, log_delta, geometry), epsilon)
+    scale = discrete_purification_laplace_scale(length, epsilon, log_delta, geometry)
     x = bits.astype(float)
     mixed = bernoulli_from_log(-length * math.log(2.0), bits.shape[0], rng)
     if mixed.any():
@@ -281,20 +293,33 @@ def purify_discrete(
     return binmap_inverse(bits).reshape(u.shape)
 
 
-def purify_bits_log_kernel(n_bits: int, laplace_scale: float) -> np.ndarray:
-    """log K[y, z], K[y, z] = P(:func:`purify_bits` outputs z | input y) on {0,1}^L (L = n_bits, index = bit code),
-    the exact law of Algorithm 2 of Lin, Wang, Ma, Wang (NeurIPS 2025) with ω = 2^{−L}:
-    K[y, z] = (1 − ω) f^{h(y,z)} (1 − f)^{L−h(y,z)} + ω 2^{−L}, h the Hamming distance and f = P(Lap(b) ≥ ½) =
-    ½e^{−1/(2b)} the per-bit flip probability (b = ``laplace_scale``; a mixed Unif[0,1] bit rounds to 1 w.p. ½).
-    ``n_bits`` is at most 14: the kernel has 4^L entries."""
-    n_bits = whole_number("n_bits", n_bits, 1, 14)
-    positive_finite("laplace_scale", laplace_scale)
-    codes = np.arange(2**n_bits)
-    hamming = np.bitwise_count(codes[:, None] ^ codes[None, :]).astype(float)
-    log_flip = math.log(0.5) - 0.5 / laplace_scale
+def purify_bits_log_flip_probability(laplace_scale: float) -> float:
+    """log f, f = P(Lap(b) ≥ ½) = ½e^{−1/(2b)}: the probability that Algorithm 2 of Lin, Wang, Ma, Wang (NeurIPS
+    2025) flips an unmixed bit (b = ``laplace_scale``)."""
+    return math.log(0.5) - 0.5 / positive_finite("laplace_scale", laplace_scale)
+
+
+def purify_bits_log_transition(hamming: np.ndarray, n_bits: int, laplace_scale: float) -> np.ndarray:
+    """log K at Hamming distance h between input and output codes of :func:`purify_bits` on L = ``n_bits`` bits:
+    K = (1 − ω) f^h (1 − f)^{L−h} + ω 2^{−L}, ω = 2^{−L} (Algorithm 2 of Lin, Wang, Ma, Wang, NeurIPS 2025), f of
+    :func:`purify_bits_log_flip_probability`; a mixed Unif[0,1] bit rounds to 1 w.p. ½, so a mixed row is a uniform
+    code.  Any L (no 2^L × 2^L kernel)."""
+    n_bits = whole_number("n_bits", n_bits)
+    h = as_integer_array(hamming, "hamming", minimum=0).astype(float)
+    require(h <= n_bits, "hamming", hamming, f"Hamming distances in [0, n_bits = {n_bits}]")
+    log_flip = purify_bits_log_flip_probability(laplace_scale)
     log_omega = -n_bits * math.log(2.0)
-    kept = log1mexp(log_omega) + hamming * log_flip + (n_bits - hamming) * log1mexp(log_flip)
+    kept = log1mexp(log_omega) + h * log_flip + (n_bits - h) * log1mexp(log_flip)
     return np.logaddexp(kept, log_omega - n_bits * math.log(2.0))
+
+
+def purify_bits_log_kernel(n_bits: int, laplace_scale: float) -> np.ndarray:
+    """log K[y, z], K[y, z] = P(:func:`purify_bits` outputs z | input y) on {0,1}^L (L = n_bits, index = bit code):
+    :func:`purify_bits_log_transition` at the Hamming distance of y and z.  ``n_bits`` is at most 14: the kernel
+    has 4^L entries."""
+    n_bits = whole_number("n_bits", n_bits, 1, 14)
+    codes = np.arange(2**n_bits)
+    return purify_bits_log_transition(np.bitwise_count(codes[:, None] ^ codes[None, :]), n_bits, laplace_scale)
 
 
 def purified_bits_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float) -> np.ndarray:
@@ -305,3 +330,13 @@ def purified_bits_log_pmf(log_pmf: np.ndarray, n_bits: int, laplace_scale: float
     require(log_p.shape == (2**n_bits,), "log_pmf", log_pmf, f"a vector of 2^n_bits = {2**n_bits} log-probabilities")
     require(~np.isnan(log_p) & (log_p <= 0), "log_pmf", log_pmf, "log-probabilities in [-inf, 0]")
     return np.logaddexp.reduce(log_p[:, None] + purify_bits_log_kernel(n_bits, laplace_scale), axis=0)
+
+
+def purify_discrete_transition_probability(
+    hamming: int, n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected"
+) -> float:
+    """P(:func:`purify_discrete` outputs a given code at Hamming distance ``hamming`` from its input code):
+    exp of :func:`purify_bits_log_transition` with b of :func:`discrete_purification_laplace_scale`.  At h = 0,
+    the probability that Algorithm 2 returns its input (Theorem 2's utility)."""
+    b = discrete_purification_laplace_scale(n_bits, epsilon, log_delta, geometry)
+    return float(np.exp(purify_bits_log_transition(np.array(hamming), n_bits, b)))

@@ -40,12 +40,14 @@ from dplab.checks import (
 )
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import sample_exponential_mechanism
-from dplab.mechanisms.purification import binmap, discrete_purification_shift, purify_discrete
-from dplab.theory.purification import (
-    algorithm12_log_delta_as_printed,
-    purification_laplace_scale,
-    theorem2_log_delta_threshold,
+from dplab.mechanisms.purification import (
+    discrete_purification_laplace_scale,
+    purified_bits_log_pmf,
+    purify_bits_log_flip_probability,
+    purify_discrete,
+    purify_discrete_transition_probability,
 )
+from dplab.theory.purification import algorithm12_log_delta_as_printed, theorem2_log_delta_threshold
 
 __all__ = [
     "BOTTOM",
@@ -62,7 +64,6 @@ __all__ = [
     "decode_bottom",
     "pure_mode_release",
     "bit_flip_probability",
-    "discrete_purification_kernel",
     "pure_mode_release_pmf",
     "pure_mode_release_success_probability",
     "distance_to_instability_pmf",
@@ -209,23 +210,8 @@ def pure_mode_release(
 def bit_flip_probability(n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected") -> float:
     """p = P(Lap(b) ≥ ½) = ½e^{−1/(2b)}, b = 2Δ/ε (Algorithm 2 with ω = 2^{−d}, ε′ = ε; Δ per ``geometry``)."""
     whole_number("n_bits", n_bits)
-    positive_finite("epsilon", epsilon)
-    b = purification_laplace_scale(discrete_purification_shift(n_bits, log_delta, geometry), epsilon)
-    return 0.5 * math.exp(-0.5 / b)
-
-
-def discrete_purification_kernel(
-    n_bits: int, epsilon: float, log_delta: float, geometry: str = "corrected"
-) -> np.ndarray:
-    """K[z, c] = P(Algorithm 2 outputs code c | input code z) = (1 − ω)p^H(1 − p)^{d−H} + ω2^{−d}, shape (2^d, 2^d)."""
-    whole_number("n_bits", n_bits)
-    positive_finite("epsilon", epsilon)
-    p = bit_flip_probability(n_bits, epsilon, log_delta, geometry)
-    codes = np.arange(2**n_bits)
-    bits = binmap(codes, n_bits)
-    hamming = np.sum(bits[:, None, :] != bits[None, :, :], axis=-1)
-    omega = 2.0 ** (-n_bits)
-    return (1.0 - omega) * p**hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2**n_bits
+    b = discrete_purification_laplace_scale(n_bits, epsilon, log_delta, geometry)
+    return math.exp(purify_bits_log_flip_probability(b))
 
 
 def _input_law(
@@ -269,7 +255,10 @@ def pure_mode_release_pmf(
     if log_delta is None:
         log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
     law = _input_law(mode, distance, universe_size, n_bits, epsilon, log_delta, bottom)
-    return _merge_bottom(law @ discrete_purification_kernel(n_bits, epsilon, log_delta, geometry), universe_size)
+    with np.errstate(divide="ignore"):
+        log_law = np.log(law)
+    b = discrete_purification_laplace_scale(n_bits, epsilon, log_delta, geometry)
+    return _merge_bottom(np.exp(purified_bits_log_pmf(log_law, n_bits, b)), universe_size)
 
 
 def distance_to_instability_pmf(
@@ -369,17 +358,17 @@ def pure_mode_release_success_probability(
     positive_finite("epsilon", epsilon)
     n_bits = code_bits(universe_size, bottom)
     log_delta = mode_release_log_delta(n_bits, epsilon, delta_rule)
-    p = bit_flip_probability(n_bits, epsilon, log_delta, geometry)
-    omega = 2.0 ** (-n_bits)
     p_pass = float(pass_probability(distance, epsilon, log_delta))
     p_refuse = float(refuse_probability(distance, epsilon, log_delta))
     if bottom == "uniform":
         after_bottom = 1.0 / universe_size
     else:
-        hamming = int(np.sum(binmap(np.array(universe_size), n_bits) != binmap(np.array(mode), n_bits)))
-        after_bottom = (1.0 - omega) * p**hamming * (1.0 - p) ** (n_bits - hamming) + omega / 2**n_bits
-    keep = (1.0 - omega) * (1.0 - p) ** n_bits + omega / 2**n_bits
-    return p_pass * keep + p_refuse * after_bottom
+        hamming = int(np.bitwise_count(universe_size ^ mode))
+        after_bottom = purify_discrete_transition_probability(hamming, n_bits, epsilon, log_delta, geometry)
+    return (
+        p_pass * purify_discrete_transition_probability(0, n_bits, epsilon, log_delta, geometry)
+        + p_refuse * after_bottom
+    )
 
 
 def report_noisy_max_success_probability(

@@ -78,3 +78,26 @@ def test_two_dimensional_product_audit():
     # the mixed interior with nothing but the uniform law: ratio 1
     flat = (Law1D(), Law1D())
     assert epsilon_inf_2d_product(flat, flat, "mixing_only", omega=0.5, n_points=11) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("mechanism", ["M1", "M3"])
+def test_monte_carlo_purification_draws_follow_the_exact_full_law(mechanism):
+    """The Monte-Carlo audit's purified samples (dplab.purify_continuous on Θ = [−1, 1]) against the exact law the
+    exact audit uses, ((1 − ω)P + ω Unif[−1, 1]) ⊛ Laplace(b): bin masses by quadrature of its closed-form density,
+    chi-square goodness of fit."""
+    from scipy import integrate, stats
+
+    from dplab.studies.purification.audit import _purify_on_interval, _sample_law, mechanism_pair
+
+    params = {"epsilon": 0.0, "delta": 0.01, "omega": 0.1, "epsilon_prime": 1.0}
+    law, _ = mechanism_pair(mechanism, 0.0 if mechanism == "M1" else 1.0, 0.01, 0.02)
+    b = purification_scale_1d(math.log(0.01), 0.1, 1.0)
+    rng = np.random.default_rng(11)
+    samples = _purify_on_interval(_sample_law(law, mechanism, 200_000, rng), params, rng)
+    exact = law.mixed(0.1)
+    edges = np.concatenate([[-np.inf], np.linspace(-1 - 3 * b, 1 + 3 * b, 31), [np.inf]])
+    density = lambda x: math.exp(exact.log_density_convolved(np.array([x]), b)[0])  # noqa: E731
+    masses = np.array([integrate.quad(density, lo, hi, limit=200)[0] for lo, hi in zip(edges[:-1], edges[1:])])
+    assert masses.sum() == pytest.approx(1.0, abs=1e-7)
+    observed = np.histogram(samples, bins=edges)[0]
+    assert stats.chisquare(observed, masses / masses.sum() * samples.size).pvalue > 1e-4

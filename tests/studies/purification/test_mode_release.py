@@ -156,3 +156,19 @@ def test_worst_transition_is_the_first_of_rounding_ties():
     assert worst == (0, 0, 0, 1) and value == pytest.approx(np.log(2.0))
     zero, none = _max_log_ratio({(0, 0, 1, 0)}, lambda m, k: laws[(m, k)])
     assert zero == 0.0 and none == ()
+
+
+def test_worst_transition_ties_near_zero_epsilon_are_absolute():
+    """At ε ≈ 1e-10 a rounding difference of 1e-15 is 1e-5 relative: still a tie (first in sorted order); a
+    difference of 1e-11 is not (the larger names the transition)."""
+    from dplab.studies.purification.mode_release import _max_log_ratio
+
+    base = np.array([0.5, 0.5])
+    laws = {(0, 0): base, (1, 0): base, (2, 0): base}
+    laws[(0, 1)] = np.array([0.5 * np.exp(1e-10), 1 - 0.5 * np.exp(1e-10)])
+    laws[(1, 1)] = np.array([0.5 * np.exp(1e-10 + 1e-15), 1 - 0.5 * np.exp(1e-10 + 1e-15)])
+    laws[(2, 1)] = np.array([0.5 * np.exp(1e-10 + 1e-11), 1 - 0.5 * np.exp(1e-10 + 1e-11)])
+    value, worst = _max_log_ratio({(1, 0, 1, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
+    assert worst == (0, 0, 0, 1) and value == pytest.approx(1e-10, rel=1e-4)
+    value, worst = _max_log_ratio({(2, 0, 2, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
+    assert worst == (2, 0, 2, 1) and value == pytest.approx(1.1e-10, rel=1e-4)

@@ -12,6 +12,7 @@ import pandas as pd
 
 from dplab.audit.interval_laws import Law1D, epsilon_inf_1d, epsilon_inf_2d_product
 from dplab.audit.threshold import pure_epsilon_lower_bound
+from dplab.purify import purify_continuous
 from dplab.seeding import derive_seed
 from dplab.studies.purification.exact_audit import (
     canonical_pair,
@@ -150,11 +151,20 @@ def _sample_law(law: Law1D, mechanism: str, size: int, rng: np.random.Generator)
     return out
 
 
-def _purify_1d(x: np.ndarray, omega: float, b: float, rng: np.random.Generator) -> np.ndarray:
-    """Algorithm 1 on Θ = [−1, 1], vectorised (the same steps as dplab.mechanisms.purification.purify)."""
-    mixed = rng.random(x.size) < omega
-    x = np.where(mixed, rng.uniform(-1.0, 1.0, x.size), x)
-    return x + rng.laplace(scale=b, size=x.size)
+def _purify_on_interval(x: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> np.ndarray:
+    """Algorithm 1 on Θ = [−1, 1] (d = 1, diameter 2) at the audit's (ε, δ, ω, ε′), by :func:`dplab.purify_continuous`
+    (its projection leaves these samples, which lie in Θ, unchanged)."""
+    release = purify_continuous(
+        x[:, None],
+        epsilon=params["epsilon"],
+        delta=params["delta"],
+        epsilon_prime=params["epsilon_prime"],
+        omega=params["omega"],
+        center=(0.0,),
+        diameter=2.0,
+        rng=rng,
+    )
+    return release.value[:, 0]
 
 
 def mc_audit(
@@ -180,7 +190,7 @@ def mc_audit(
                 samples = []
                 for law in (p_law, q_law):
                     x = _sample_law(law, mechanism, int(n_samples), rng)
-                    samples.append(_purify_1d(x, omega, b, rng) if treatment == "full" else x)
+                    samples.append(_purify_on_interval(x, params, rng) if treatment == "full" else x)
                 lower = pure_epsilon_lower_bound(*samples, thresholds, atoms, alpha=params["alpha"])
                 rows.append(
                     {

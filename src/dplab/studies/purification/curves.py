@@ -12,7 +12,7 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from dplab.mechanisms.gaussian import agm_sigma
-from dplab.mechanisms.stability import discrete_purification_kernel
+from dplab.mechanisms.purification import purify_discrete_transition_probability
 from dplab.theory.purification import (
     example8_quantities,
     table1_rates,
@@ -218,17 +218,17 @@ def table2(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFr
 
 
 def theorem2_utility(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
-    """Theorem 2's utility: the exact probability that Algorithm 2 returns its input, min over input codes of the
-    diagonal of its law (:func:`~dplab.mechanisms.stability.discrete_purification_kernel`), at δ on Theorem 2's
-    threshold ε^d/(2d)^{3d} (the largest δ it allows), for the corrected cube geometry and the paper's ℓ1 geometry,
-    against the bound 1 − 2^{−d} − (d/2)e^{−d}.  Columns ``d, epsilon, log_delta, success_exact,
+    """Theorem 2's utility: the exact probability that Algorithm 2 returns its input, the same for every input code
+    (:func:`~dplab.mechanisms.purification.purify_discrete_transition_probability` at Hamming distance 0), at δ on
+    Theorem 2's threshold ε^d/(2d)^{3d} (the largest δ it allows), for the corrected cube geometry and the paper's ℓ1
+    geometry, against the bound 1 − 2^{−d} − (d/2)e^{−d}.  Columns ``d, epsilon, log_delta, success_exact,
     success_exact_paper_geometry, bound, margin``."""
     rows = []
     for d in range(1, int(params["max_bits"]) + 1):
         for eps in params["epsilons"]:
             log_delta = theorem2_log_delta_threshold(d, eps)
             success = {
-                geometry: float(np.diag(discrete_purification_kernel(d, eps, log_delta, geometry)).min())
+                geometry: purify_discrete_transition_probability(0, d, eps, log_delta, geometry)
                 for geometry in ("corrected", "as_printed")
             }
             rows.append(

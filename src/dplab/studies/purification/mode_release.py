@@ -22,7 +22,7 @@ import pandas as pd
 
 from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
-from dplab.mechanisms.purification import discrete_purification_shift
+from dplab.mechanisms.purification import discrete_purification_laplace_scale
 from dplab.mechanisms.stability import (
     BOTTOM,
     BOTTOM_ENCODINGS,
@@ -47,7 +47,6 @@ from dplab.mechanisms.stability import (
 )
 from dplab.seeding import derive_seed
 from dplab.studies.registry import no_progress
-from dplab.theory.purification import purification_laplace_scale
 
 __all__ = [
     "mode_histogram",
@@ -225,7 +224,7 @@ def _alg12_row(method: str, instance: _Instance, params: Mapping[str, Any], rng:
         "code_bits": n_bits,
         "omega": 2.0**-n_bits,
         "threshold": stability_threshold(eps, log_delta),
-        "laplace_scale": purification_laplace_scale(discrete_purification_shift(n_bits, log_delta), eps),
+        "laplace_scale": discrete_purification_laplace_scale(n_bits, eps, log_delta),
         "flip_probability": bit_flip_probability(n_bits, eps, log_delta),
         "delta_rule": rule,
         "bottom": bottom,
@@ -435,7 +434,11 @@ def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int
     return out
 
 
-TIE_RTOL = 1e-9  # values this close to the maximum are ties (rounding of mathematically equal ε)
+TIE_RTOL = 1e-9  # values this close to the maximum (relative) are ties (rounding of mathematically equal ε)
+#: ... and values this close in absolute terms: an ε computed as a log ratio of probabilities carries an absolute
+#: rounding error (at most 4e-15 where ε < 1e-3, against a 60-digit evaluation of the laws audited here), which the
+#: relative tolerance misses where ε is near 0 (ε ≈ 5e-10 for Algorithm 12 at d = 4).
+TIE_ATOL = 3e-14
 
 
 def _max_log_ratio(
@@ -443,8 +446,8 @@ def _max_log_ratio(
 ) -> tuple[float, tuple]:
     """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
     if one side is 0 and the other not), and the transition attaining it: the first in sorted order among those
-    within TIE_RTOL of the maximum, so that symmetric transitions whose values differ only by rounding name the same
-    transition on every machine."""
+    within TIE_RTOL·max + TIE_ATOL of the maximum, so that symmetric transitions whose values differ only by
+    rounding name the same transition on every machine."""
     cache: dict[tuple[int, int], np.ndarray] = {}
 
     def law(m: int, k: int) -> np.ndarray:
@@ -458,7 +461,7 @@ def _max_log_ratio(
     worst = max([0.0, *values])
     if worst == 0.0:
         return worst, ()
-    return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL))
+    return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL) - TIE_ATOL)
 
 
 @dataclass(frozen=True)
