@@ -26,7 +26,7 @@ def log1mexp(x: np.ndarray | float) -> np.ndarray | float:
     A scalar input gives a Python float, an array input an array of the same shape.
     """
     values = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # x > 0: NaN, without a warning
         near_zero = np.log(-np.expm1(values))
         far_from_zero = np.log1p(-np.exp(values))
     out = np.where(values < _MINUS_LOG_2, far_from_zero, near_zero)

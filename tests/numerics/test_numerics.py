@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import mpmath
 import numpy as np
@@ -51,6 +52,13 @@ def test_log1mexp_edges_and_shapes():
     assert log1mexp(0.0) == -math.inf
     assert log1mexp(-math.inf) == 0.0
     assert math.isnan(log1mexp(1e-3)) and math.isnan(log1mexp(math.nan))
+
+
+def test_log1mexp_is_nan_without_a_warning_for_large_positive_x():
+    """exp(1000) overflows; x > 0 is outside the domain and gives NaN quietly, like a masked np.where branch."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isnan(log1mexp(np.array([1000.0, 1e-3]))).all()
     values = np.array([[-1.0, -2.0], [-1e-10, -700.0]])
     out = log1mexp(values)
     assert isinstance(out, np.ndarray) and out.shape == (2, 2)
