@@ -7,7 +7,7 @@
   ``gaussian_hockey_stick``: δ(ε) of the Gaussian mechanism, dplab's closed form against
   ``GaussianPrivacyLoss.get_delta_for_epsilon``; ``rdp_epsilon``: ε(δ) of the Gaussian mechanism from its RDP
   curve, dplab's CKS conversion against ``RdpAccountant.get_epsilon`` (one call per δ, the accountant composed once);
-  ``contraction_thm4``: Theorem 4 of paper B (dplab only: no library has it; no ratio).
+  ``contraction_thm4``: Theorem 4 of Asoodeh, Diaz, Calmon (2020) (dplab only: no library has it; no ratio).
 """
 
 from __future__ import annotations

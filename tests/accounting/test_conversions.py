@@ -104,7 +104,8 @@ def test_cks_delta_matches_dp_accounting(name: str) -> None:
 
 
 def test_cks_matches_accountant_golden_value() -> None:
-    """q = 256/60000, σ = 1.1, 14062 steps, δ = 1e-5: 2.59656 (CKS) and 3.0083 (Mironov) (anchors_dp.md §1.2)."""
+    """q = 256/60000, σ = 1.1, 14062 steps, δ = 1e-5: 2.59656 (CKS) and 3.0083 (Mironov), the values dp_accounting's
+    RdpAccountant and Opacus's RDPAccountant (2.59656) report for this DP-SGD run."""
     rdp = CURVES["subsampled_mnist"]
     accountant = rpa.RdpAccountant()
     accountant.compose(

@@ -1,4 +1,5 @@
-"""Tests of dplab.accounting.hockey_stick against quad integration, mpmath, dp_accounting and spec checks 1-7."""
+"""Tests of dplab.accounting.hockey_stick against quad integration, mpmath, dp_accounting and 11-digit reference
+values of the closed forms (eq. (10) and Lemma 1 of Asoodeh, Diaz, Calmon 2020) evaluated with mpmath at 30 digits."""
 
 from __future__ import annotations
 
@@ -68,19 +69,19 @@ def mpmath_complement(epsilon: float, r: float, dps: int = 60) -> float:
         return float(1 - q(a) + mpmath.exp(eps) * q(b))
 
 
-# ------------------------------------------------------------------ spec check values
+# ------------------------------------- reference values: closed forms evaluated with mpmath (30 digits), 11 digits
 
 
 @pytest.mark.parametrize(
     ("epsilon", "r", "expected"),
     [
-        (0.0, 1.0, 0.38292492255),  # check 1: TV = 2Φ(1/2) − 1
-        (1.0, 1.0, 0.12693673751),  # check 2
-        (0.5, 2.0, 0.59918561853),  # check 3
-        (3.0, 1.0, 0.00153718537),  # check 4
-        (1.0, 2.0, 0.50986166005),  # check 5
-        (1.0, math.sqrt(0.76) / 0.7, 0.21921192948),  # check 5 (exact Fig. 3 ratio)
-        (1.0, 1.2453997, 0.21921193020),  # check 5 (rounded ratio, spec note)
+        (0.0, 1.0, 0.38292492255),  # θ_1(1) = TV = 2Φ(1/2) − 1
+        (1.0, 1.0, 0.12693673751),  # θ_e(1), eq. (10)
+        (0.5, 2.0, 0.59918561853),
+        (3.0, 1.0, 0.00153718537),
+        (1.0, 2.0, 0.50986166005),
+        (1.0, math.sqrt(0.76) / 0.7, 0.21921192948),  # Fig. 3's M D/(η σ), exact
+        (1.0, 1.2453997, 0.21921193020),  # the same ratio rounded to 8 digits
     ],
 )
 def test_gaussian_check_values(epsilon: float, r: float, expected: float) -> None:
@@ -90,8 +91,8 @@ def test_gaussian_check_values(epsilon: float, r: float, expected: float) -> Non
 @pytest.mark.parametrize(
     ("epsilon", "shift", "scale", "expected"),
     [
-        (0.0, 1.0, 1.0, 0.39346934029),  # check 6
-        (0.5, 2.0, 1.0, 0.52763344726),  # check 7
+        (0.0, 1.0, 1.0, 0.39346934029),  # Lemma 1: 1 − e^{−1/2}
+        (0.5, 2.0, 1.0, 0.52763344726),  # Lemma 1: 1 − e^{(ε − μ/b)/2}
         (1.0, 3.0, 0.5, 0.91791500138),
         (math.log(2.0), 0.5, 2.0, 0.0),
     ],

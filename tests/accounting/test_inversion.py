@@ -19,7 +19,8 @@ def test_gaussian_mechanism_matches_dp_accounting(sigma: float, delta: float) ->
 
 
 def test_anchor_gaussian_value() -> None:
-    """get_epsilon_gaussian(1, 1e-5) = 4.3772 (anchors_dp.md) is also Theorem 4 at i = n for Fig. 2 (check 22)."""
+    """dp_accounting's get_epsilon_gaussian(1, 1e-5) = 4.3772 is also Theorem 4 at i = n for Fig. 2 (Asoodeh, Diaz,
+    Calmon 2020: one Gaussian step of noise ratio 2L/σ = 1)."""
     eps = epsilon_for_delta(lambda e: log_gaussian_hockey_stick(e, 1.0), 1e-5)
     assert eps == pytest.approx(4.37718, abs=1e-5)
 

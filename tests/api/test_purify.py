@@ -1,6 +1,6 @@
 """dplab.purify: projection, certificates (Theorems 1 and 2 of Lin et al. 2025), and the Laplace noise scale of
 Algorithm 1 checked by Monte-Carlo against the formula b = 2Δ/ε′, Δ = 2 d^{1−1/q} R (δ/2ω)^{1/d}
-(R the ℓ_q diameter, erratum A1), written out."""
+(R the ℓ_q diameter, as the proofs use it: claim erratum_R_is_diameter), written out."""
 
 import math
 

@@ -1,8 +1,8 @@
-"""Tests of dplab.audit.grid: exact binned laws of projected 1-D PNSGD (spec paperB §4.2–4.4, checks 25–28).
+"""Tests of dplab.audit.grid: exact binned laws of projected 1-D PNSGD (Algorithm 1 of Asoodeh, Diaz, Calmon 2020).
 
 References: closed-form θ_γ and Lemma 1 written here with scipy.stats; scipy.integrate.quad of the noise
 densities; mpmath tail probabilities; a plain-numpy Monte-Carlo simulation (conftest) with confidence
-intervals; the spec's recomputed check values.
+intervals; reference values (6 digits) from an implementation independent of this one.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dplab.audit.instances import audit_instance
 LR = 0.5
 L = 1.0
 N_RECORDS = 40
-# spec §4.3 noise configurations: name -> (noise, a, b, scale)
+# audit noise configurations (config.yaml, contraction.audit.configs): name -> (noise, a, b, scale)
 CONFIGS = {
     "G1": ("gaussian", 0.0, 1.0, 2.0),
     "G2": ("gaussian", 0.0, 4.0, 2.0),
@@ -152,13 +152,13 @@ def test_kernel_rejects_unknown_noise_and_bad_scale():
         kernel_matrix(grid, grid.points, scale=0.0, noise="gaussian")
 
 
-def test_projected_gaussian_contraction_check_28():
-    """Spec check 28 (EXT): E_γ of Π_[0,D] N(m, 1) between means 0 and D, exact when thresholds are edges."""
+def test_projected_gaussian_contraction_is_exact_on_edges():
+    """Our extension: E_γ of Π_[0,D] N(m, 1) between means 0 and D, exact when thresholds are edges."""
     cases = [(1.0, 1000, 0.0, 0.382925), (1.0, 1000, 1.0, 0.068730), (4.0, 800, 1.0, 0.926711)]
     for d, n_cells, epsilon, expected in cases:
         p, q = kernel_matrix(UniformGrid(0.0, d, n_cells), [0.0, d], scale=1.0, noise="gaussian")
         assert hockey_stick(p, q, epsilon) == pytest.approx(expected, abs=1e-6)
-    # the paper's bound θ_e(1) = 0.126937 is strictly larger than the exact 0.068730 (spec §4.3)
+    # the paper's bound θ_e(1) = 0.126937 (eq. (10)) is strictly larger than the exact 0.068730
     assert theta(1.0, 1.0) == pytest.approx(0.12693673751, abs=1e-10)
 
 
@@ -256,11 +256,11 @@ def test_pnsgd_output_laws_validates_inputs():
         pnsgd_output_laws(grid, y0=0.5, data=[1.0], data_prime=[-1.0], **{**kwargs, "noise": "uniform"})
 
 
-# ------------------------------------------------------------------------------------ check values
+# ------------------------------------------------------------------------------------ reference values
 
 
 @pytest.mark.parametrize("n_cells", [1000, 200])
-def test_one_step_equals_gaussian_mechanism_check_25(n_cells):
+def test_one_step_equals_gaussian_mechanism(n_cells):
     """n = i = 1 on [0, 40], y0 = 20, x = ±0.5, noise scale 1: δ_num = θ_{e^ε}(1) when N is a multiple of 40."""
     p, q = pnsgd_output_laws(
         UniformGrid(0.0, 40.0, n_cells),
@@ -272,12 +272,12 @@ def test_one_step_equals_gaussian_mechanism_check_25(n_cells):
         noise="gaussian",
         psi=linear_loss_psi(1.0),
     )
-    for epsilon, spec_value in [(0.0, 0.382925), (1.0, 0.126937)]:
+    for epsilon, reference in [(0.0, 0.382925), (1.0, 0.126937)]:
         assert hockey_stick(p, q, epsilon) == pytest.approx(theta(epsilon, 1.0), abs=1e-12)
-        assert hockey_stick(p, q, epsilon) == pytest.approx(spec_value, abs=1e-6)
+        assert hockey_stick(p, q, epsilon) == pytest.approx(reference, abs=1e-6)
 
 
-def test_check_25_needs_thresholds_on_edges():
+def test_one_step_needs_thresholds_on_edges():
     """N = 999 puts y = 20 inside a cell: the binned optimal event loses mass (0.382854 < 0.382925)."""
     p, q = pnsgd_output_laws(
         UniformGrid(0.0, 40.0, 999),
@@ -293,7 +293,7 @@ def test_check_25_needs_thresholds_on_edges():
     assert theta(0.0, 1.0) - hockey_stick(p, q, 0.0) > 5e-5
 
 
-# spec §4.3 reference table, instance A, N = 1000; columns ε = 0, 0.25, 0.5, 1.0 (checks 26 and 27 included)
+# reference table (independent implementation, 6 digits), instance A, N = 1000; columns ε = 0, 0.25, 0.5, 1.0
 REFERENCE_TABLE = [
     ("G1", 40, (0.351097, 0.273092, 0.201836, 0.0084109)),
     ("G1", 39, (0.130426, 0.040459, 0.0, 0.0)),
@@ -328,14 +328,14 @@ def test_instance_b_values(cfg, i, expected):
     [("G2", 0.1389, 0.1756), ("L2", 0.0338, 0.1479), ("L1", 0.1600, 0.1828)],
 )
 def test_swapped_order_instance_b_at_i_40(cfg, original, swapped):
-    """Review note: E_γ is asymmetric; at ε = 0.5, i = 40 the swapped order of instance B is larger."""
+    """E_γ is asymmetric: at ε = 0.5, i = 40 the swapped order of instance B is larger."""
     assert hockey_stick(*audit_laws(cfg, "B", 40), 0.5) == pytest.approx(original, abs=1e-4)
     assert hockey_stick(*audit_laws(cfg, "B_swapped", 40), 0.5) == pytest.approx(swapped, abs=1e-4)
 
 
 @pytest.mark.parametrize("i, at_zero", [(1, 0.015176), (20, 0.013946), (40, 0.0087774)])
 def test_random_stop_values(i, at_zero):
-    """Spec §4.4: G1, instance A, randomly stopped output: δ_num = value / 0 / 0 at ε = 0 / 0.5 / 1."""
+    """G1, instance A, randomly stopped output (Theorem 5's setting): δ_num = value / 0 / 0 at ε = 0 / 0.5 / 1."""
     p, q = audit_laws("G1", "A", i, random_stop=True)
     assert hockey_stick(p, q, 0.0) == pytest.approx(at_zero, abs=1e-6)
     assert hockey_stick(p, q, 0.5) == 0.0
@@ -365,7 +365,7 @@ def test_random_stop_is_the_mixture_of_truncated_runs():
 
 
 def test_grid_refinement_converges():
-    """G2, instance B, i = 39 (spec §4.2: 0.187321 at N = 200 vs 0.187326 at N >= 400)."""
+    """G2, instance B, i = 39: 0.187321 at N = 200 vs 0.187326 at N >= 400 (independent implementation)."""
     values = {n_cells: hockey_stick(*audit_laws("G2", "B", 39, n_cells=n_cells), 0.0) for n_cells in (200, 400, 1000)}
     assert values[200] == pytest.approx(0.187321, abs=1e-6)
     assert values[1000] == pytest.approx(0.187326, abs=1e-6)

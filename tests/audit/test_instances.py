@@ -1,8 +1,8 @@
-"""Tests of dplab.audit.instances: the neighbouring-dataset family of spec paperB §4.3.
+"""Tests of dplab.audit.instances: the neighbouring-dataset family auditing Algorithm 1 of Asoodeh, Diaz, Calmon.
 
-References: the spec's definitions (checked element by element), the Hamming-distance-1 requirement of
-eq. (5), mirror symmetry of instance A, and Theorems 3 and 4 of the paper (closed forms written here with
-numpy/scipy) as hard upper bounds on the grid value of every instance and orientation.
+References: the instances' definitions (the module docstring, checked element by element), the Hamming-distance-1
+requirement of eq. (5), mirror symmetry of instance A, and Theorems 3 and 4 of the paper (closed forms written here
+with numpy/scipy) as hard upper bounds on the grid value of every instance and orientation.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_neighbours_differ_only_at_position_i(name, i):
     "name, before, after, y0",
     [("A", 0.0, 0.0, 1.0), ("B", -2.0, 0.0, 3.0), ("C", -2.0, 2.0, 3.0), ("D", -2.0, -2.0, 3.0)],
 )
-def test_shared_records_and_start_follow_the_spec(name, before, after, y0):
+def test_shared_records_and_start_follow_the_definitions(name, before, after, y0):
     n, i = 7, 4
     for variant in (name, name + "_swapped"):
         instance = audit_instance(variant, n=n, i=i, a=-1.0, b=3.0, L=2.0)
@@ -79,7 +79,7 @@ def test_rejects_bad_arguments(kwargs, message):
 # ------------------------------------------------------------- grid values against the theorems
 
 LR, L, N_RECORDS, N_CELLS = 0.5, 1.0, 40, 200
-CONFIGS = {  # spec §4.3: name -> (noise, a, b, scale)
+CONFIGS = {  # config.yaml, contraction.audit.configs: name -> (noise, a, b, scale)
     "G1": ("gaussian", 0.0, 1.0, 2.0),
     "G2": ("gaussian", 0.0, 4.0, 2.0),
     "L1": ("laplace", 0.0, 1.0, 2.0),
@@ -129,5 +129,5 @@ def test_no_instance_exceeds_the_theorem(cfg, i):
 
 @pytest.mark.parametrize("cfg", ["G1", "L2"])
 def test_instance_a_is_mirror_symmetric(cfg):
-    """Reflecting y -> a + b − y maps A onto A_swapped, so both orders give the same δ (spec §4.3)."""
+    """Reflecting y -> a + b − y maps A onto A_swapped, so both orders give the same δ."""
     np.testing.assert_allclose(grid_delta(cfg, "A", 39), grid_delta(cfg, "A_swapped", 39), atol=1e-12)

@@ -212,7 +212,7 @@ def test_single_pass_without_noise_equals_plain_projected_gd_loop() -> None:
     config = NoisyGradientConfig(lr=lr, noise="none", projection=Ball(radius))
     got = run_noisy_gradient(config, LogisticLoss(), X, y, w0, runs=runs, generator=_generator(0)).numpy()
     expected = w0.copy()
-    for t in range(n):  # Algorithm 1 of paper B without noise, run by run
+    for t in range(n):  # Algorithm 1 of Asoodeh, Diaz, Calmon (2020) without noise, run by run
         for r in range(runs):
             gradient = -y[t] * expit(-y[t] * expected[r] @ X[t]) * X[t]
             step = expected[r] - lr * gradient
@@ -268,7 +268,7 @@ def test_noise_mean_variance_and_law(noise, law, fourth_over_variance_squared) -
 
 @pytest.mark.parametrize(("noise", "law"), [("gaussian", stats.norm), ("laplace", stats.laplace)])
 def test_one_projected_step_from_a_point_mass_is_the_clipped_noise_law(noise, law) -> None:
-    """Y_1 = Π_[a,b](y0 − lr·x − lr·Z): atoms F((a−m)/s), 1−F((b−m)/s) and the noise density inside (spec §4.2)."""
+    """Y_1 = Π_[a,b](y0 − lr·x − lr·Z): atoms F((a−m)/s), 1−F((b−m)/s) and the noise density inside."""
     a, b, lr, scale, y0, x = 0.0, 1.0, 0.5, 2.0, 0.7, 1.0
     m, s = y0 - lr * x, lr * scale
     config = NoisyGradientConfig(lr=lr, noise=noise, noise_scale=scale, projection=Interval(a, b), steps=1)
@@ -286,8 +286,8 @@ def test_one_projected_step_from_a_point_mass_is_the_clipped_noise_law(noise, la
     assert stats.chisquare(counts, RUNS * probabilities).pvalue > 1e-4
 
 
-def test_one_projected_step_reproduces_spec_check_28_hockey_stick() -> None:
-    """Spec §6 check 28 (D = 1): E_γ(Π_[0,1]N(0,1) ‖ Π_[0,1]N(1,1)) = 0.382925 at ε = 0 and 0.068730 at ε = 1.
+def test_one_projected_step_reproduces_the_exact_projected_hockey_stick() -> None:
+    """D = 1: E_γ(Π_[0,1]N(0,1) ‖ Π_[0,1]N(1,1)) = 0.382925 at ε = 0 and 0.068730 at ε = 1 (exact: see below).
 
     PNSGD step from y0 = 1/2 with lr = 1/2, σ = 2 (s = lr·σ = 1) and x = +1 (mean 0) versus x' = −1 (mean 1).
     The optimal events are exact here: at ε = 0, {y < 1/2} (interior ratio e^{1/2 − y}, atoms 0.5/Φ(−1) and its

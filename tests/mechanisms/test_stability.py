@@ -39,7 +39,7 @@ def _within(rate: float, p: float, n: int, z: float = 4.5) -> bool:
     return abs(rate - p) <= z * math.sqrt(max(p * (1 - p), 1e-12) / n) + 1e-12
 
 
-# ----------------------------------------------------------------------------------------- check values (E7)
+# ---------------------------------------------- Algorithm 12 at d = 8, 16: reference values recomputed independently
 
 
 @pytest.mark.parametrize("d, corrected, printed, reserved", [(8, 66.54, 55.45, 78.04), (16, 166.36, 144.17, 179.84)])

@@ -1,5 +1,6 @@
-"""Tests of dplab.theory.contraction (paper B): spec §6 checks 5, 8-24, 28, the Fig. 2/3 tables (§3.2, §3.3),
-and independent references (quadrature, Monte Carlo, the RDP conversion module, explicit sums)."""
+"""Tests of dplab.theory.contraction (Asoodeh, Diaz, Calmon 2020): reference values of Lemma 4, Proposition 1,
+Theorems 3-5 and Figures 2-3 from an implementation independent of this one (6-7 digits), and independent references
+(quadrature, Monte Carlo, the RDP conversion module, explicit sums)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def kappa_for(setting: dict, i: int) -> float:
 # ------------------------------------------------------------------ Lemma 4 / eq. (14)
 
 
-def test_contraction_modulus_fig3_check_8() -> None:
+def test_contraction_modulus_fig3() -> None:
     M = contraction_modulus(lr=0.7, beta_smooth=0.3, rho=0.4)  # ρ > β as printed in Fig. 3: accepted
     assert M == pytest.approx(0.87177978871, rel=1e-10)
     assert M * 1.0 / (0.7 * 1.0) == pytest.approx(1.24539969815, rel=1e-10)
@@ -143,7 +144,7 @@ def test_contraction_modulus_rejects_bad_input(kwargs: dict, match: str) -> None
 # ------------------------------------------------------------------ Proposition 1
 
 
-def test_kappa_checks_9_and_10() -> None:
+def test_kappa_figures_2_and_3() -> None:
     np.testing.assert_allclose([kappa_for(FIG2, i) for i in (1, 20, 39)], [1 / 78, 0.025, 0.5], rtol=1e-12)
     np.testing.assert_allclose(
         kappa_prop1(L=1.0, sigma=1.0, M=M_FIG3, n=40, i=np.array([20, 30, 39])),
@@ -154,7 +155,7 @@ def test_kappa_checks_9_and_10() -> None:
 
 
 @pytest.mark.parametrize(("i", "alpha_star"), [(1, 39.5), (20, 20.5), (39, 1.5)])
-def test_optimal_order_check_11_via_rdp_conversion(i: int, alpha_star: float) -> None:
+def test_optimal_order_via_rdp_conversion(i: int, alpha_star: float) -> None:
     """Mironov's conversion of the (α, κα) curve, minimised numerically on a fine grid of orders, reproduces
     eq. (27) and its minimiser α* = (ε + κ)/(2κ) at ε = 1."""
     kappa = kappa_for(FIG2, i)
@@ -175,9 +176,9 @@ def test_prop1_is_one_below_kappa_and_inverse() -> None:
         log_delta_prop1(1.0, kappa=0.0)
 
 
-# ------------------------------------------------------------------ Figures 2 and 3 (checks 12, 13)
+# ------------------------------------------------------------------ Figures 2 and 3
 
-FIG2_TABLE = [  # i, ε, δ_Thm4, δ̃_Prop1 (spec §3.2)
+FIG2_TABLE = [  # i, ε, δ_Thm4, δ̃_Prop1 at Fig. 2's parameters (independent implementation)
     (1, 0.5, 1.241172e-25, 9.772283e-03),
     (1, 1.0, 1.391532e-36, 5.584868e-09),
     (20, 0.5, 8.399660e-14, 1.047425e-01),
@@ -186,7 +187,7 @@ FIG2_TABLE = [  # i, ε, δ_Thm4, δ̃_Prop1 (spec §3.2)
     (39, 1.0, 1.611294e-02, 8.824969e-01),
     (39, 2.0, 4.377985e-04, 3.246525e-01),
 ]
-FIG3_TABLE = [  # spec §3.3
+FIG3_TABLE = [  # the same at Fig. 3's parameters
     (20, 0.5, 1.955125e-10, 1.840287e-05),
     (20, 1.0, 3.347619e-14, 6.985865e-20),
     (30, 0.5, 1.082351e-05, 3.088774e-01),
@@ -215,7 +216,7 @@ def test_thm4_is_explicit_product_of_theta() -> None:
     np.testing.assert_allclose(log_delta_thm4(eps, i=40, **FIG3), log_gaussian_hockey_stick(eps, 2.0), rtol=1e-14)
 
 
-def test_check_12_13_headline_values() -> None:
+def test_figures_2_3_headline_values() -> None:
     assert math.exp(log_delta_thm4(1.0, i=39, **FIG2)) == pytest.approx(1.611294e-2, rel=1e-6)
     assert math.exp(log_delta_prop1(1.0, kappa=kappa_for(FIG2, 39))) == pytest.approx(0.8824969, rel=1e-6)
     assert math.exp(log_delta_thm4(1.0, i=30, **FIG3)) == pytest.approx(1.306454e-7, rel=1e-6)
@@ -228,7 +229,7 @@ def log_gap(setting: dict, i: int):
 
 
 @pytest.mark.parametrize(("i", "crossover", "delta_there"), [(20, 0.784, 1.83e-12), (30, 2.680, 8.5e-18)])
-def test_fig3_crossovers_check_14(i: int, crossover: float, delta_there: float) -> None:
+def test_fig3_crossovers(i: int, crossover: float, delta_there: float) -> None:
     gap = log_gap(FIG3, i)
     root = optimize.brentq(gap, 0.2, 3.5, xtol=1e-12)
     assert root == pytest.approx(crossover, abs=1e-3)
@@ -242,7 +243,7 @@ def test_fig3_no_crossover_for_i_39() -> None:
 
 
 @pytest.mark.parametrize("i", [1, 20, 39])
-def test_fig2_thm4_always_better_check_15(i: int) -> None:
+def test_fig2_thm4_always_better(i: int) -> None:
     """Scanned in the log domain: in linear scale both sides underflow to 0 for i = 1, 20."""
     eps = np.linspace(1e-3, 10.0, 4001)
     gap = log_gap(FIG2, i)(eps)
@@ -268,16 +269,16 @@ def test_thm4_rate_at_epsilon_zero() -> None:
     np.testing.assert_allclose(steps, -rate, rtol=1e-12)
 
 
-# ------------------------------------------------------------------ Theorem 3 (checks 16-19)
+# ------------------------------------------------------------------ Theorem 3
 
 
-def test_thm3_check_16() -> None:
+def test_thm3_at_i_39() -> None:
     expected = [0.3995764, 0.2783971, 0.1548181, 0.04892909, 0.0]
     values = np.exp(log_delta_thm3([0.0, 0.5, 1.0, 1.5, 2.0], i=39, **THM3))
     np.testing.assert_allclose(values, expected, rtol=1e-6, atol=0)
 
 
-def test_thm3_check_17() -> None:
+def test_thm3_at_i_20() -> None:
     expected = [6.558405e-5, 1.475634e-6, 3.112640e-9, 1.739624e-14, 0.0]
     values = np.exp(log_delta_thm3([0.0, 0.5, 1.0, 1.5, 2.0], i=20, **THM3))
     np.testing.assert_allclose(values, expected, rtol=1e-6, atol=0)
@@ -291,14 +292,14 @@ def test_thm3_is_explicit_product() -> None:
         np.testing.assert_allclose(np.exp(log_delta_thm3(eps, i=i, **THM3)), first * factor ** (40 - i), rtol=1e-12)
 
 
-def test_thm3_pure_dp_threshold_as_printed_check_18() -> None:
+def test_thm3_pure_dp_threshold_as_printed() -> None:
     thresholds = pure_dp_threshold_thm3_as_printed(
         L=1.0, v=np.array([2.0, 1.0, 0.5]), M=1.0, diameter=np.array([1.0, 1.0, 4.0]), lr=np.array([0.5, 0.5, 0.1])
     )
     np.testing.assert_allclose(thresholds, [1.0, 2.0, 4.0])
 
 
-def test_thm3_i_equals_n_erratum_check_19() -> None:
+def test_thm3_i_equals_n_erratum() -> None:
     setting = {"L": 1.0, "v": 1.0, "M": 1.0, "diameter": 1.0, "lr": 1.0, "n": 40}
     assert math.exp(log_delta_thm3(1.5, i=40, **setting)) == pytest.approx(0.2211992, rel=1e-6)
     assert log_delta_thm3(1.5, i=39, **setting) == -math.inf
@@ -326,15 +327,15 @@ def test_pure_dp_threshold_is_where_formula_vanishes(setting: dict) -> None:
         assert found == pytest.approx(threshold, abs=1e-10)
 
 
-# ------------------------------------------------------------------ Theorem 5 (checks 20, 21)
+# ------------------------------------------------------------------ Theorem 5
 
 
-def test_thm5_check_20() -> None:
+def test_thm5_fig2_parameters() -> None:
     expected = [1.551371e-2, 7.826566e-3, 3.634809e-3, 5.342698e-4]
     np.testing.assert_allclose(np.exp(log_delta_thm5([0.0, 0.5, 1.0, 2.0], **FIG2)), expected, rtol=1e-6)
 
 
-def test_thm5_check_21() -> None:
+def test_thm5_fig3_parameters() -> None:
     expected = [3.199217e-2, 2.254241e-2, 1.632523e-2, 8.896027e-3]
     np.testing.assert_allclose(np.exp(log_delta_thm5([0.0, 0.5, 1.0, 2.0], **FIG3)), expected, rtol=1e-6)
 
@@ -365,7 +366,7 @@ def test_thm5_cap_and_near_one_contraction() -> None:
     assert position == pytest.approx(math.log(10 * gaussian_hockey_stick(0.5, 2.0) / 40), rel=1e-12)
 
 
-# ------------------------------------------------------------------ inversions (checks 22-24)
+# ------------------------------------------------------------------ inversions: ε at δ = 1e-5
 
 
 @pytest.mark.parametrize(
@@ -379,7 +380,7 @@ def test_thm5_cap_and_near_one_contraction() -> None:
         (FIG3, 40, 9.99726, 11.59705),
     ],
 )
-def test_epsilon_at_delta_1e5_checks_22_23(setting: dict, i: int, thm4: float, prop1: float) -> None:
+def test_epsilon_at_delta_1e5(setting: dict, i: int, thm4: float, prop1: float) -> None:
     eps_thm4 = epsilon_for_delta(lambda e: log_delta_thm4(e, i=i, **setting), 1e-5)
     kappa = kappa_for(setting, i)
     eps_prop1_bisected = epsilon_for_delta(lambda e: log_delta_prop1(e, kappa=kappa), 1e-5)
@@ -389,11 +390,11 @@ def test_epsilon_at_delta_1e5_checks_22_23(setting: dict, i: int, thm4: float, p
 
 
 @pytest.mark.parametrize(("setting", "expected"), [(FIG2, 3.41770), (FIG3, 8.12302)])
-def test_thm5_epsilon_at_delta_1e5_check_24(setting: dict, expected: float) -> None:
+def test_thm5_epsilon_at_delta_1e5(setting: dict, expected: float) -> None:
     assert epsilon_for_delta(lambda e: log_delta_thm5(e, **setting), 1e-5) == pytest.approx(expected, abs=1e-5)
 
 
-# ------------------------------------------------------------------ exact projected contraction [EXT] (check 28)
+# ------------------------------------------------------------------ exact projected contraction (our extension)
 
 
 def projected_pair_hockey_stick(epsilon: float, y1: float, y2: float, diameter: float, scale: float) -> float:
@@ -417,7 +418,7 @@ def projected_pair_hockey_stick(epsilon: float, y1: float, y2: float, diameter: 
 @pytest.mark.parametrize(
     ("epsilon", "diameter", "expected"), [(0.0, 1.0, 0.382925), (1.0, 1.0, 0.068730), (1.0, 4.0, 0.926711)]
 )
-def test_exact_contraction_check_28(epsilon: float, diameter: float, expected: float) -> None:
+def test_exact_contraction(epsilon: float, diameter: float, expected: float) -> None:
     exact = math.exp(log_projected_gaussian_contraction_exact(epsilon, diameter=diameter, scale=1.0))
     assert exact == pytest.approx(expected, abs=1e-6)
     assert exact <= gaussian_hockey_stick(epsilon, diameter) + 1e-15  # the paper's bound θ(D/s)
@@ -495,9 +496,9 @@ def test_shapes_and_scalars() -> None:
     np.testing.assert_allclose(grid[:, 1], log_delta_thm4(np.linspace(0, 1, 5), i=20, **FIG2), rtol=1e-15)
 
 
-# ------------------------------------------------------------------ regime map X2 and utility privacy (spec §3.4, §4.5)
+# ------------------------------------------------------------------ regime map (ext_regime) and utility privacy
 
-X2 = {"L": 1.0, "sigma": 2.0, "M": 1.0, "lr": 0.5, "n": 40}
+REGIME = {"L": 1.0, "sigma": 2.0, "M": 1.0, "lr": 0.5, "n": 40}
 
 
 def epsilon_thm4(setting: dict, i: int, delta: float = 1e-5, **overrides) -> float:
@@ -505,9 +506,9 @@ def epsilon_thm4(setting: dict, i: int, delta: float = 1e-5, **overrides) -> flo
 
 
 def test_regime_map_values() -> None:
-    """X2: ε at δ = 1e-5 with D = 4 (Thm 4) and Prop. 1 (independent of D), i = 1, 20, 30, 39."""
+    """Regime map (ext_regime): ε at δ = 1e-5 with D = 4 (Thm 4) and Prop. 1 (independent of D), i = 1, 20, 30, 39."""
     positions = (1, 20, 30, 39)
-    thm4 = [epsilon_thm4(X2, i, diameter=4.0) for i in positions]
+    thm4 = [epsilon_thm4(REGIME, i, diameter=4.0) for i in positions]
     prop1 = [epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=2.0, M=1.0, n=40, i=i)) for i in positions]
     np.testing.assert_allclose(thm4, [2.63, 3.30, 3.77, 4.31], atol=5e-3)
     np.testing.assert_allclose(prop1, [0.781, 1.098, 1.567, 5.299], atol=5e-4)
@@ -517,7 +518,7 @@ def test_regime_map_values() -> None:
 def test_regime_map_diameter_crossovers(i: int, crossing: float) -> None:
     """Thm 4 beats Prop. 1 only while D is below ≈ 2.86 / 2.41 / 2.05 (D/(ησ) ≲ 2-3)."""
     prop1 = epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=2.0, M=1.0, n=40, i=i))
-    root = optimize.brentq(lambda d: epsilon_thm4(X2, i, diameter=d) - prop1, 0.5, 8.0, xtol=1e-9)
+    root = optimize.brentq(lambda d: epsilon_thm4(REGIME, i, diameter=d) - prop1, 0.5, 8.0, xtol=1e-9)
     assert root == pytest.approx(crossing, abs=5e-4)
 
 

@@ -1,5 +1,6 @@
-"""DP ⇒ generalization, Lemma 5, SGLD (Thm 7) and FL (Thm 8) against the spec's check values (paper C §6) and
-independent references: scipy entropy, brentq, exact Gaussian-mechanism hockey-stick, explicit mixtures, mpmath."""
+"""DP ⇒ generalization, Lemma 5, SGLD (Thm 7) and FL (Thm 8) of He, Wang, Tao against reference values recomputed
+independently (6-7 digits) and independent references: scipy entropy, brentq, exact Gaussian-mechanism hockey-stick,
+explicit mixtures, mpmath."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ from dplab.theory.generalization import (
 )
 
 
-def test_c1_c2_lemma5_and_baselines():
+def test_lemma5_and_baselines():
     assert kl_bound_lemma5(1.0) == pytest.approx(0.462117, rel=1e-6)
     assert kl_bound_dr16(1.0) == pytest.approx(0.859141, rel=1e-6)
     assert kl_bound_drv10(1.0) == pytest.approx(1.718282, rel=1e-6)
@@ -57,7 +58,7 @@ def test_randomized_response_attains_lemma5_scipy_entropy():
         assert kl_bound_lemma5(eps) == pytest.approx(reference, rel=1e-12)
 
 
-def test_c3_min_sample_size_and_inverse_against_brentq():
+def test_min_sample_size_and_inverse_against_brentq():
     assert thm1_min_sample_size(0.1, 1e-5) == pytest.approx(2877.1028, rel=1e-7)
     assert thm1_min_sample_size(0.1, 1e-3) == pytest.approx(1956.0688, rel=1e-7)
     assert thm1_min_sample_size(0.05, 1e-6) == pytest.approx(13310.479, rel=1e-7)
@@ -71,7 +72,7 @@ def test_c3_min_sample_size_and_inverse_against_brentq():
     )
 
 
-def test_c4_c5_failure_probabilities_and_deviation():
+def test_failure_probabilities_and_deviation():
     assert thm1_failure_probability(0.1, 1e-5) == pytest.approx(2.710651e-4, rel=1e-6)
     assert thm1_failure_probability(0.1, 1e-5, "intro") == pytest.approx(5.421301e-4, rel=1e-6)
     assert nissim_stemmer_high_probability(0.1, 1e-5)[1] == pytest.approx(5.991465e-4, rel=1e-6)
@@ -92,7 +93,7 @@ def test_thm1_tighter_than_nissim_stemmer_on_grid():
     assert np.all(thm1_failure_probability(eps, delta) < nissim_stemmer_high_probability(eps, delta)[1])
 
 
-def test_c6_on_average_vs_nissim_stemmer():
+def test_on_average_vs_nissim_stemmer():
     assert thm2_on_average(0.1, 1e-6, 100) == pytest.approx(0.0952531, rel=1e-6)
     assert nissim_stemmer_on_average(0.1, 1e-6, 100) == pytest.approx(0.200100, rel=1e-6)
     assert thm2_on_average(1, 1e-6, 1000) == pytest.approx(0.632488, rel=1e-6)
@@ -102,7 +103,7 @@ def test_c6_on_average_vs_nissim_stemmer():
     assert thm3_deviation(0.1, 1e-5, 10) == pytest.approx(10 * np.exp(-0.1) * 1e-5 + 0.3)
 
 
-def test_c7_sample_size_floor():
+def test_sample_size_floor():
     expected = {
         1e3: (0.170033, 1.530294),
         1e4: (0.053552, 0.481968),
@@ -135,7 +136,7 @@ def test_oneto_baselines():
 # --- SGLD and FL --------------------------------------------------------------------------------------------------
 
 
-def test_c17_step_epsilons():
+def test_step_epsilons():
     sigma = np.array([0.05, 0.1, 0.5, 1, 2])
     assert np.allclose(
         sgld_step_epsilon(1, sigma, 100, 1e-6), [1.131304, 0.545652, 0.105930, 0.052765, 0.026333], rtol=0, atol=6e-7
@@ -160,7 +161,7 @@ def _gaussian_delta(eps, sensitivity, sigma):
 
 @pytest.mark.parametrize("sigma", [0.05, 0.1, 0.5, 1.0, 2.0])
 def test_step_epsilon_against_exact_gaussian_mechanism(sigma):
-    """Spec review (c): the printed per-step claim (ε̃_paper, δ) is false, the corrected one holds."""
+    """Theorem 7's proof: the printed per-step claim (ε̃_paper, δ) is false, the corrected one holds."""
     delta, sensitivity = 1e-6, 2.0 / 100
     assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta), sensitivity, sigma) > delta
     assert _gaussian_delta(sgld_step_epsilon(1, sigma, 100, delta, "corrected"), sensitivity, sigma) <= delta
@@ -170,13 +171,13 @@ def test_step_epsilon_against_exact_gaussian_mechanism(sigma):
         )
 
 
-def test_c18_amplification_threshold_and_counterexample():
+def test_amplification_threshold_and_counterexample():
     assert linear_amplification_threshold() == pytest.approx(1.256431, rel=1e-6)
     assert linear_amplification_threshold(0.01) == pytest.approx(1.277670, rel=1e-6)
     assert linear_amplification_threshold(1e-3) == pytest.approx(1.258522, rel=1e-6)
     assert linear_amplification_threshold(1e-4) == pytest.approx(1.256640, rel=1e-6)
     assert np.isinf(linear_amplification_threshold(0.5))
-    # counterexample (spec review (c)): M outputs P0 if the record is in the batch, P1 otherwise
+    # counterexample to linear amplification by subsampling: M outputs P0 if the record is in the batch, P1 otherwise
     q, eps, delta = 0.01, 1.5, 1e-6
     p0, p1 = kov_pair(eps, delta)
     mixture = q * p0 + (1 - q) * p1
@@ -195,7 +196,7 @@ def test_exact_amplification_is_the_largest_log_ratio():
         assert np.max(np.log(mix / p[::-1])) == pytest.approx(amplify_by_subsampling(eps, q), rel=1e-12)
 
 
-def test_c13_sgld_as_printed():
+def test_sgld_as_printed():
     r = sgld_privacy(1e4, 100, 1000, 1.0, 1.0, 1e-6, 1e-6, "as_printed")
     assert r["eps_tilde"] == pytest.approx(0.052765, rel=1e-5)
     assert r["eps_step"] == pytest.approx(1.055304e-3, rel=1e-6) and r["delta_step"] == pytest.approx(1e-8)
@@ -210,7 +211,7 @@ def test_c13_sgld_as_printed():
     assert g["on_average"] == pytest.approx(0.161371, rel=1e-5)
 
 
-def test_c14_c15_c16_sgld():
+def test_sgld_reference_values():
     r = sgld_privacy(1e4, 100, 1000, 1.0, 1.0, 1e-6, 1e-6, "valid")
     g = generalization_bounds(r["eps_prime"], r["delta_prime"], 1e4)
     assert r["eps_tilde"] == pytest.approx(0.105330, rel=1e-5) and r["eps_step"] == pytest.approx(1.110160e-3, rel=1e-6)
@@ -234,8 +235,8 @@ def test_c14_c15_c16_sgld():
     assert gf["floor_limited"] and gf["deviation"] == pytest.approx(0.470153, rel=1e-6)
 
 
-def test_e1_expected_magnitudes():
-    """Spec §4 E1 table: N=1e5, σ=0.05, T=30: P = 0.587, V = 1.79; N=1e5, σ=0.5, T=3000: V = 0.5046."""
+def test_empirical_companion_expected_magnitudes():
+    """Our E1 at N=1e5 (recomputed independently): σ=0.05, T=30: P = 0.587, V = 1.79; σ=0.5, T=3000: V = 0.5046."""
 
     def hp(N, sigma, T, variant):
         r = sgld_privacy(N, 100, T, sigma, 1.0, 1e-6, 1e-6, variant)

@@ -1,4 +1,5 @@
-"""Theory of purification: spec §6 check values, and each formula against an independent computation."""
+"""Theory of purification (Lin, Wang, Ma, Wang): reference values recomputed independently, and each formula against
+an independent computation."""
 
 from __future__ import annotations
 

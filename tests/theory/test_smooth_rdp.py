@@ -1,5 +1,5 @@
-"""Smooth RDP theory (Hu, Sanyal, Schölkopf 2024): spec §5 check values, Theorem 2 ≤ Table 2, conversions against
-the independent grid conversion of dplab.accounting, Rényi divergences against quad."""
+"""Smooth RDP theory (Hu, Sanyal, Schölkopf 2024): reference values recomputed independently, Theorem 2 ≤ Table 2,
+conversions against the independent grid conversion of dplab.accounting, Rényi divergences against quad."""
 
 import math
 
@@ -17,7 +17,7 @@ def close(value, expected, rel=REL):
     return value == pytest.approx(expected, rel=rel)
 
 
-def test_check_1_2_3_pca_constants():
+def test_pca_constants():
     assert close(float(s.pca_tau(101, 1.0)), 12.2)
     assert close(float(s.pca_tau(1000, 1.0)), 12.02002) and close(float(s.pca_tau(10**4, 1.0)), 12.0020)
     assert close(float(s.pca_covariance_perturbation_bound(101)), 0.060396)
@@ -49,9 +49,7 @@ def test_check_1_2_3_pca_constants():
         ),
     ],
 )
-def test_check_4_to_8_table2_cells_and_generic_below(
-    mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau
-):
+def test_table2_cells_and_generic_below(mechanism, preprocessing, alpha, kwargs, expected, generic_mech, tau):
     cell = float(s.table2_cell(mechanism, preprocessing, alpha, 0.5, **kwargs))
     assert close(cell, expected)
     assert float(s.theorem2_rdp(generic_mech, alpha, tau, 2.0)) <= cell * (1 + 1e-12)
@@ -108,13 +106,13 @@ def test_generic_below_every_table2_cell_on_a_grid():
 
 
 def test_sgd_iteration_cell_below_generic_when_n_minus_p_small():
-    """Review note R2: the SGD-iter cell fails 'generic ≤ closed form' for n − p ≤ 3 (1.594e8 vs 1.672e8)."""
+    """Table 2: the SGD-iter cell fails 'generic ≤ closed form' for n − p ≤ 3 (1.594e8 vs 1.672e8)."""
     cell = float(s.table2_cell("dp_sgd_iteration", "dedup", 11, 0.5, p=997, n=1000))
     generic = float(s.theorem2_rdp(s.dp_sgd_iteration_mechanism(0.5, 1000, 997), 11, 997.0, 2.0))
     assert close(cell, 1.594e8, 1e-3) and close(generic, 1.672e8, 1e-3) and cell < generic
 
 
-def test_check_9_10_lemma_m():
+def test_lemma_m():
     assert close(float(s.rdp_to_dp_linear(0.5, 1e-3)), 4.21692)
     eps, alpha = s.rdp_to_dp(s.gaussian_mechanism(1.0).rdp, 1e-3)
     assert close(eps, 4.21692) and close(alpha, 4.717)
@@ -134,7 +132,7 @@ def test_linear_conversion_matches_grid_conversion_and_inverts(c, delta, alpha_m
     assert close(s.linear_rdp_coefficient_for_epsilon(target, delta, alpha_min), c, 1e-8)
 
 
-def test_check_11_12_13_figure2_points():
+def test_figure2_points():
     n = 100
     for frac, srdp, group in ((0.1, 12.81, 87.17), (0.5, 58.44, 1435.9), (0.9, 3754.4, 4384.5), (0.98, 110938, 5166.3)):
         p = round(frac * n)
@@ -148,7 +146,7 @@ def test_check_11_12_13_figure2_points():
     assert close(float(s.group_privacy_gaussian_dp(100, 1.0, 1e-3)), 5371.7)
 
 
-def test_check_14_optimised_theorem2():
+def test_optimised_theorem2():
     g = s.gaussian_mechanism(1.0)
     result = s.theorem2_dp_optimised(g, 12.2, 1e-3)
     assert (
@@ -159,7 +157,7 @@ def test_check_14_optimised_theorem2():
     assert close(eps_pq2, 446.2)
 
 
-def test_check_15_16_theorem7():
+def test_theorem7():
     r = s.theorem7_epsilon(0.1, 1.0, 1e-5)
     assert close(r["rho"], 1.57332) and close(r["eps_hat"], 12.768) and close(r["total"], 12.868)
     assert close(r["alpha"], 3.705) and close(r["eps_hat_exact_lemma_m"], 10.085)
@@ -173,13 +171,13 @@ def test_theorem7_corrected_below_printed_for_large_n():
     assert corrected["total"] < s.theorem7_epsilon(0.1, 1.0, 1e-5)["total"]
 
 
-def test_check_17_18_prop8():
+def test_prop8():
     assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log1"), 1.262e-31)
     assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log2"), 2.524e-31)
     assert close(s.prop8_failure_probability(1000, 0.5, 1e-5, 0.55, 0.5, "log1"), 6442, 1e-3)
 
 
-def test_check_20_sgd_iteration_exact_constant():
+def test_sgd_iteration_exact_constant():
     n, eps = 10**4, 1.0
     sigma = math.sqrt(2 * math.log(n) / n) * 8 / eps
     assert close(sigma, 0.343355)
@@ -187,7 +185,7 @@ def test_check_20_sgd_iteration_exact_constant():
     assert close(float(s.dp_sgd_iteration_mechanism(eps, n, 5, variant="exact").rdp(1.0)), 0.03125)
 
 
-def test_check_21_22_23_sensitivities():
+def test_sensitivities():
     assert close(float(s.pca_rank_delta2(1000, 0.5)), 0.024040) and close(float(s.pca_dim_delta2(1000, 0.5)), 0.048080)
     d2, dinf = s.mean_imputation_sensitivity(100, 90)
     assert close(d2, 0.2) and dinf * d2 == pytest.approx(18)
@@ -196,7 +194,7 @@ def test_check_21_22_23_sensitivities():
     assert s.quantization_sensitivity(0.1, 3) == (0.1, 6)
 
 
-def test_check_24_25_remark1_lemma2():
+def test_remark1_lemma2():
     assert close(s.remark1_factor(100, "paper_k")[0], 0.13477) and s.remark1_factor(100, "paper_k")[0] <= 2 / math.sqrt(
         100
     )

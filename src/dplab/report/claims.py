@@ -4,10 +4,14 @@ A claim is decided by three pure functions bundled in a :class:`ClaimRule`: ``me
 (a mapping of the numbers that decide it), ``verdict(numbers) -> str`` (named threshold constants, each citing the
 paper statement it tests) and ``evidence(numbers) -> str`` (text generated from the numbers). The decision rule is
 stated in words in :attr:`ClaimRule.rule` and appended to the evidence of its row.
+
+An erratum row compares what a paper prints with the correct value and is decided by :func:`differ` and
+:func:`erratum_if`: ``erratum`` while the two disagree beyond round-off, ``holds`` once they agree.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -17,12 +21,29 @@ import pandas as pd
 
 from dplab.report.io import write_csv
 
-__all__ = ["VERDICTS", "CLAIM_COLUMNS", "Claim", "ClaimRule", "Numbers", "build_rules", "claims_frame", "write_claims"]
+__all__ = [
+    "VERDICTS",
+    "CLAIM_COLUMNS",
+    "RELATIVE_TOLERANCE",
+    "Claim",
+    "ClaimRule",
+    "Numbers",
+    "build_rules",
+    "claims_frame",
+    "differ",
+    "erratum_if",
+    "exceeds",
+    "holds_if",
+    "write_claims",
+]
 
 Numbers = Mapping[str, Any]
 
 VERDICTS = ("holds", "fails", "partial", "erratum", "not_tested")
 CLAIM_COLUMNS = ("claim_id", "source", "statement", "verdict", "evidence", "artifact")
+#: A printed value and the correct one "agree" when they differ by at most this amount relative to the larger:
+#: far above float64 round-off of the closed forms compared, far below any difference an erratum makes.
+RELATIVE_TOLERANCE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -78,6 +99,29 @@ class ClaimRule:
             f"{self.evidence(numbers)}. Decision rule: {self.rule}",
             self.artifact,
         )
+
+
+def differ(printed: float, correct: float, tolerance: float = RELATIVE_TOLERANCE) -> bool:
+    """Whether ``|printed - correct| > tolerance * max(|printed|, |correct|)``; a NaN differs from every value.
+
+    Equal values (two zeros included) never differ; ``tolerance`` is relative to the larger magnitude.
+    """
+    return not math.isclose(printed, correct, rel_tol=tolerance, abs_tol=0.0)
+
+
+def exceeds(value: float, bound: float, tolerance: float = RELATIVE_TOLERANCE) -> bool:
+    """Whether ``value > bound`` beyond round-off: above it and :func:`differ` from it at ``tolerance``."""
+    return value > bound and differ(value, bound, tolerance)
+
+
+def erratum_if(wrong: bool) -> str:
+    """``erratum`` while the paper's printed statement is wrong on the measured values, ``holds`` once it agrees."""
+    return "erratum" if wrong else "holds"
+
+
+def holds_if(right: bool) -> str:
+    """``holds`` when the paper's statement is true on the measured values, ``fails`` otherwise."""
+    return "holds" if right else "fails"
 
 
 def build_rules(

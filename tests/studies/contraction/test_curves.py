@@ -1,4 +1,5 @@
-"""Figure 2-3 data reproduce the spec's tables (sections 3.2-3.3, check values 12-14, 22) exactly at grid points."""
+"""Figure 2-3 data (Asoodeh, Diaz, Calmon 2020) reproduce reference values from an independent implementation
+(δ of Theorem 4 and Proposition 1, crossovers, ε at δ = 1e-5) exactly at grid points."""
 
 from pathlib import Path
 
@@ -66,22 +67,22 @@ def test_epsilon_grid_has_clean_values():
     assert grid[30] == 0.3 and grid[-1] == 3.0
 
 
-def test_laplace_thresholds_check_18_19():
-    frame = laplace_curves({**CONFIG["laplace"], "lrs": [1.0]})  # spec check 19: eta = 1
+def test_laplace_thresholds_and_i_equals_n():
+    frame = laplace_curves({**CONFIG["laplace"], "lrs": [1.0]})  # Theorem 3 at eta = 1: the i = n erratum
     at_n = frame[(frame["i"] == 40) & np.isclose(frame["epsilon"], 1.5)]
     assert float(at_n["delta"].iloc[0]) == pytest.approx(0.2211992, rel=1e-6)
     assert float(at_n["pure_dp_threshold"].iloc[0]) == 2.0
     assert float(at_n["pure_dp_threshold_as_printed"].iloc[0]) == 1.0
 
 
-def test_laplace_check_16():
+def test_laplace_reference_values():
     frame = laplace_curves({**CONFIG["laplace"], "lrs": [0.5]})
     expected = [0.3995764, 0.2783971, 0.1548181, 0.04892909, 0.0]
     got = [value(frame, 39, e, "thm3")[0] for e in (0.0, 0.5, 1.0, 1.5, 2.0)]
     np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-12)
 
 
-def test_regime_values_match_spec_x2():
+def test_regime_values_match_reference():
     regime = {**CONFIG["regime"], "diameter_min": 1.0, "diameter_max": 4.0, "n_diameter": 2}
     frame = regime_map(regime)
     prop1 = frame[(frame["method"] == "prop1") & (frame["diameter"] == 4.0)].set_index("i")["epsilon"]
@@ -89,10 +90,10 @@ def test_regime_values_match_spec_x2():
     np.testing.assert_allclose(prop1.loc[[1, 20, 30, 39]], [0.781, 1.098, 1.567, 5.299], atol=1e-3)
     np.testing.assert_allclose(thm4.loc[[1, 20, 30, 39]], [2.63, 3.30, 3.77, 4.31], atol=1e-2)
     at_one = frame[(frame["method"] == "thm4") & (frame["diameter"] == 1.0)].set_index("i")["epsilon"]
-    np.testing.assert_allclose(at_one.loc[[30, 39, 40]], [0.10398, 2.75401, 4.37718], atol=1e-4)  # check 22
+    np.testing.assert_allclose(at_one.loc[[30, 39, 40]], [0.10398, 2.75401, 4.37718], atol=1e-4)  # ε at δ = 1e-5
 
 
-def test_regime_crossovers_match_spec_x2():
+def test_regime_crossovers_match_reference():
     frame = regime_map(CONFIG["regime"])
     crossing = frame.groupby("i")["thm4_worse_from_diameter"].first()
     np.testing.assert_allclose(crossing.loc[[1, 20, 30]], [2.856, 2.410, 2.050], atol=1e-3)

@@ -90,7 +90,8 @@ def test_strictly_tighter_fails_when_another_bound_dominates():
 
 
 def test_wang_threshold_erratum():
-    """Spec check C19: eps^2 N/(32 tau log(2/delta)) = 1e4/(3200 log(2e5)) = 0.256020 < 1 at the quoted point."""
+    """Wang et al.'s threshold as He, Wang, Tao print it: eps^2 N/(32 tau log(2/delta)) = 1e4/(3200 log(2e5)) =
+    0.256020 < 1 at eps = 1, delta = 1e-5, N = 1e4, tau = 100."""
     import math
 
     assert 1e4 / (3200 * math.log(2e5)) == pytest.approx(0.256020, abs=1e-6)

@@ -35,7 +35,7 @@ def _ptr(eps: float, beta: float, delta: float = 1e-5) -> pd.DataFrame:
 
 
 def test_theorem7_erratum_is_judged_where_the_theorem_applies():
-    """Spec check 15: eps = 0.1, beta = 1, delta = 1e-5 satisfies delta <= exp(-rho) (rho = 1.5733) and the proof's
+    """Theorem 7 at eps = 0.1, beta = 1, delta = 1e-5: it satisfies delta <= exp(-rho) (rho = 1.5733) and the proof's
     alpha = 1 + sqrt(log(1/delta)/rho) = 3.705 < 11: the 1.05 factor fails (exact (2a-1)/(2(a-1)) = 1.185)."""
     claim = theorem7_alpha_claim(_ptr(0.1, 1.0))
     assert claim.verdict == "erratum"
@@ -135,7 +135,7 @@ def test_table2_verdict_flips():
     assert table2_claim(_t2_point(), two).verdict == "fails"
 
 
-def test_ptr_threshold_erratum_spec_check_17():
+def test_ptr_threshold_erratum():
     """n = 1e4, eps = 1, delta = 1e-5, delta_k = 0.6, beta = 0.5: gamma 1.262e-31 printed, 2.524e-31 with log(2/delta);
     (1/(2 delta)) exp(-(0.1)(1e4)/12.2) recomputed here."""
     frame = pd.DataFrame([{"n": 10_000, "eps": 1.0, "delta": 1e-5, "gap": 0.6, "beta": 0.5}])

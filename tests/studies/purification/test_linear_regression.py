@@ -1,5 +1,5 @@
-"""E8 linear regression: the data design, Table 1's rate formula, the quick compute (accounting, domains), schema,
-claims and the plot."""
+"""Linear regression, Algorithm 13 (ext_linear_regression): the data design, Table 1's rate formula, the quick compute
+(accounting, domains), schema, claims and the plot."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""E5 mean estimation: the spec's corrected check values (independent references: scipy's chi distribution,
-numerical integration, Monte Carlo with a CI), Theorem 9's range, the quick compute, schema, claims and the plot."""
+"""Mean estimation (ext_mean_estimation; Section 7 of Lin, Wang, Ma, Wang): reference values recomputed independently
+(scipy's chi distribution, numerical integration, Monte Carlo with a CI), Theorem 9's range, the quick compute, schema,
+claims and the plot."""
 
 from __future__ import annotations
 
@@ -45,13 +46,13 @@ def frame():
     return compute(QUICK, 20200114)
 
 
-def test_spec_check_values_e5():
+def test_reference_values_at_n_1e4():
     log_delta, log_omega = mean_estimation_log_delta(N, 10)
     assert -log_delta == pytest.approx(259.62, abs=5e-3)
     sigma = float(agm_sigma(1.0, log_delta, 2 / N))
     assert sigma == pytest.approx(4.471e-3, rel=1e-4)
-    assert math.sqrt(10) * sigma == pytest.approx(0.01414, rel=1e-3)  # the RMS value the spec first quoted
-    # corrected exact E||.||_2 (review notes), eps = 1 for each component
+    assert math.sqrt(10) * sigma == pytest.approx(0.01414, rel=1e-3)  # the RMS sqrt(d) sigma, not the mean norm
+    # exact E||.||_2 (chi distribution for the Gaussian), eps = 1 for each component
     for d, purified, gauss, laplace, knorm in (
         (10, 0.01379, 0.00261, 0.00268, 0.00200),
         (100, 0.1453, 0.00843, 0.02811, 0.0200),
@@ -90,7 +91,9 @@ def test_sample_data_mean_distribution():
 
 def test_theorem9_range_and_bound():
     lo, hi = theorem9_log_delta_range(1000, 10)
-    assert lo == pytest.approx(-7813.17, abs=0.01) and hi == pytest.approx(-100.014, abs=1e-3)  # spec #24
+    assert lo == pytest.approx(-7813.17, abs=0.01) and hi == pytest.approx(
+        -100.014, abs=1e-3
+    )  # Theorem 9's range, n = 1000, d = 10
     value = float(theorem9_lower_bound(1000, 10, 1.0, -200.0))
     assert value == pytest.approx(math.sqrt(2000) / (2000 * math.log(10) * math.log(10000)), rel=1e-12)
 

@@ -1,5 +1,5 @@
-"""Experiment E7 (ext_mode_release, ext_mode_release_audit): quick section end to end, schema, exact audit, claims,
-figure."""
+"""Mode release, Algorithm 12 (ext_mode_release, ext_mode_release_audit): quick section end to end, schema, exact
+audit, claims, figure."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ def test_compute_rows_columns_values(frames):
 
 def test_gap_at_level_monotone_consistency():
     gap = gap_at_level("alg12_corrected_uniform", 8, Q)
-    assert 100 < gap < 200  # spec E7: success needs g ≳ 2(threshold + 1 + 3/ε) ≈ 141 at d = 8
+    assert 100 < gap < 200  # Algorithm 12: success needs g ≳ 2(threshold + 1 + 3/ε) ≈ 141 at d = 8
     assert gap_at_level("report_noisy_max", 8, Q, "all_runner_up") < gap
 
 

@@ -1,4 +1,5 @@
-"""Experiment E6 (ext_ptr, ext_ptr_audit): the quick section end to end, schema and constraints, claims, figure."""
+"""PTR with bounded local sensitivity, Algorithm 11 (ext_ptr, ext_ptr_audit): the quick section end to end, schema
+and constraints, claims, figure."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The query-release experiment (spec paperD E9): config snippets against the schema, the sweep and the exact audit
-on the quick section, the exact audit's formulas against Monte Carlo of the real pipeline, claims, and the figure."""
+"""The query-release experiment (Algorithm 16, Theorem 8): config snippets against the schema, the sweep and the
+exact audit on the quick section, the exact audit's formulas against Monte Carlo of the real pipeline, claims, and the
+figure."""
 
 from __future__ import annotations
 

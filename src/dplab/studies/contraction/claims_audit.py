@@ -13,7 +13,7 @@ import pandas as pd
 from dplab.accounting.hockey_stick import discrete_hockey_stick
 from dplab.audit.grid import UniformGrid, pnsgd_output_laws, strongly_convex_loss_psi
 from dplab.audit.instances import INSTANCE_NAMES, audit_instance
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.contraction.audit import random_stopping_audit
 from dplab.studies.contraction.claims_common import artifact_path
 from dplab.studies.contraction.curves import epsilon_grid, gaussian_setting
@@ -66,7 +66,7 @@ def _measure_theorem_audit(noise: str):
 
 
 def verdict_theorem_audit(numbers: Numbers) -> str:
-    return "holds" if max(numbers["grid_excess"], numbers["mc_excess"]) <= BOUND_SLACK else "fails"
+    return holds_if(max(numbers["grid_excess"], numbers["mc_excess"]) <= BOUND_SLACK)
 
 
 def evidence_theorem_audit(numbers: Numbers) -> str:
@@ -102,7 +102,7 @@ def measure_prop1_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 
 
 def verdict_prop1_audit(numbers: Numbers) -> str:
-    return "holds" if numbers["excess"] <= BOUND_SLACK else "fails"
+    return holds_if(numbers["excess"] <= BOUND_SLACK)
 
 
 def evidence_prop1_audit(numbers: Numbers) -> str:
@@ -120,7 +120,7 @@ def measure_thm5(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_thm5(numbers: Numbers) -> str:
-    return "holds" if max(numbers["excess"], numbers["excess_i"]) <= BOUND_SLACK else "fails"
+    return holds_if(max(numbers["excess"], numbers["excess_i"]) <= BOUND_SLACK)
 
 
 def evidence_thm5(numbers: Numbers) -> str:
@@ -148,9 +148,7 @@ def measure_thm5_sigmas(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 
 
 def verdict_thm5_sigmas(numbers: Numbers) -> str:
-    return (
-        "holds" if all(max(excess, excess_i) <= BOUND_SLACK for _, excess, excess_i, *_ in numbers["rows"]) else "fails"
-    )
+    return holds_if(all(max(excess, excess_i) <= BOUND_SLACK for _, excess, excess_i, *_ in numbers["rows"]))
 
 
 def evidence_thm5_sigmas(numbers: Numbers) -> str:
@@ -273,7 +271,7 @@ def _measure_strongly_convex(noise: str):
 
 def verdict_strongly_convex(numbers: Numbers) -> str:
     worst = max(np.nanmax([theorem, prop1]) for _, theorem, prop1, _ in numbers["rows"])
-    return "holds" if worst <= BOUND_SLACK else "fails"
+    return holds_if(worst <= BOUND_SLACK)
 
 
 def evidence_strongly_convex(numbers: Numbers) -> str:

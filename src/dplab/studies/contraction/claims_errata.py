@@ -8,8 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.contraction.claims_common import artifact_path, differ, erratum_if
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if
+from dplab.studies.contraction.claims_common import artifact_path
 from dplab.studies.contraction.curves import gaussian_setting
 from dplab.theory.contraction import contraction_modulus, kappa_prop1
 

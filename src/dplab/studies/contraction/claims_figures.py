@@ -11,7 +11,7 @@ import pandas as pd
 from scipy import optimize
 
 from dplab.accounting.inversion import epsilon_for_delta
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.contraction.claims_common import artifact_path
 from dplab.studies.contraction.curves import gaussian_setting
 from dplab.theory.contraction import epsilon_prop1, kappa_prop1, log_delta_prop1, log_delta_thm4
@@ -52,7 +52,7 @@ def measure_fig2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_fig2(numbers: Numbers) -> str:
-    return "holds" if all(share >= OUTPERFORM_SHARE for _, share, _, _ in numbers["per_i"]) else "fails"
+    return holds_if(all(share >= OUTPERFORM_SHARE for _, share, _, _ in numbers["per_i"]))
 
 
 def evidence_fig2(numbers: Numbers) -> str:
@@ -156,7 +156,7 @@ def measure_fig3(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 def verdict_fig3(numbers: Numbers) -> str:
     rows = numbers["rows"]
     small_ok = all(ok for _, ok, _, _ in rows)
-    return "holds" if small_ok and np.isnan(rows[-1][2]) else "fails"
+    return holds_if(small_ok and np.isnan(rows[-1][2]))
 
 
 def _crossing_text(crossing: float, exact: float) -> str:
@@ -188,7 +188,7 @@ def measure_monotone(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_monotone(numbers: Numbers) -> str:
-    return "holds" if all(step >= -MONOTONE_TOLERANCE for _, _, step in numbers["checks"]) else "fails"
+    return holds_if(all(step >= -MONOTONE_TOLERANCE for _, _, step in numbers["checks"]))
 
 
 def evidence_monotone(numbers: Numbers) -> str:

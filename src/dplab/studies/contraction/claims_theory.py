@@ -11,8 +11,8 @@ import pandas as pd
 
 from dplab.accounting.conversions import log_delta_from_rdp_mironov_with_order
 from dplab.accounting.hockey_stick import laplace_hockey_stick, projected_laplace_hockey_stick
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.contraction.claims_common import artifact_path, erratum_if
+from dplab.report.claims import ClaimRule, Numbers, erratum_if, holds_if
+from dplab.studies.contraction.claims_common import artifact_path
 from dplab.studies.contraction.curves import gaussian_setting
 from dplab.theory.contraction import gradient_step_lipschitz, kappa_prop1, lemma4_modulus_as_printed, log_delta_prop1
 
@@ -83,7 +83,7 @@ def measure_thm3_threshold(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 def verdict_thm3_threshold(numbers: Numbers) -> str:
     only_last = all(i == numbers["n"] for _, i, *_ in numbers["counterexamples"])
-    return "holds" if all(ok for *_, ok in numbers["checks"]) and only_last else "fails"
+    return holds_if(all(ok for *_, ok in numbers["checks"]) and only_last)
 
 
 def evidence_thm3_threshold(numbers: Numbers) -> str:
@@ -127,7 +127,7 @@ def _measure_closed_form(check: str):
 
 
 def verdict_closed_form(numbers: Numbers) -> str:
-    return "holds" if numbers["worst"] < CLOSED_FORM_TOLERANCE else "fails"
+    return holds_if(numbers["worst"] < CLOSED_FORM_TOLERANCE)
 
 
 def evidence_closed_form(numbers: Numbers) -> str:
@@ -145,7 +145,7 @@ def measure_theorem2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 def verdict_theorem2(numbers: Numbers) -> str:
     below = all(exact <= bound + BOUND_SLACK for _, _, exact, bound in numbers["cases"])
-    return "holds" if numbers["worst"] < SUP_TOLERANCE and below else "fails"
+    return holds_if(numbers["worst"] < SUP_TOLERANCE and below)
 
 
 def evidence_theorem2(numbers: Numbers) -> str:
@@ -181,7 +181,7 @@ def measure_eq20(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_eq20(numbers: Numbers) -> str:
-    return "holds" if all(exact <= bound + EQ20_SLACK for *_, exact, bound in numbers["cases"]) else "fails"
+    return holds_if(all(exact <= bound + EQ20_SLACK for *_, exact, bound in numbers["cases"]))
 
 
 def evidence_eq20(numbers: Numbers) -> str:
@@ -223,7 +223,7 @@ def measure_laplace_kernel(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 
 def verdict_no_contraction(numbers: Numbers) -> str:
-    return "holds" if all(abs(1.0 - v) < NO_CONTRACTION_TOLERANCE for _, v in numbers["values"]) else "fails"
+    return holds_if(all(abs(1.0 - v) < NO_CONTRACTION_TOLERANCE for _, v in numbers["values"]))
 
 
 def evidence_gaussian_kernel(numbers: Numbers) -> str:
@@ -291,7 +291,7 @@ def measure_lemma4(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_lemma4(numbers: Numbers) -> str:
-    return "holds" if numbers["inside_violations"] == 0 else "fails"
+    return holds_if(numbers["inside_violations"] == 0)
 
 
 def evidence_lemma4(numbers: Numbers) -> str:
@@ -337,7 +337,7 @@ def _relative_gap(closed: float, numeric: float) -> float:
 
 def verdict_prop1_minimum(numbers: Numbers) -> str:
     worst = max(_relative_gap(closed, numeric) for *_, closed, numeric, _ in numbers["cases"])
-    return "holds" if worst <= MINIMUM_TOLERANCE else "fails"
+    return holds_if(worst <= MINIMUM_TOLERANCE)
 
 
 def evidence_prop1_minimum(numbers: Numbers) -> str:

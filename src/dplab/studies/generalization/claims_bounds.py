@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.generalization.claims_common import artifact_path, as_bool, differ
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if, exceeds, holds_if
+from dplab.studies.generalization.claims_common import artifact_path, as_bool
 from dplab.theory.generalization import (
     lemma4_hoeffding_probability,
     lemma4_sample_size,
@@ -54,7 +54,7 @@ def measure_lemma5(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 def verdict_lemma5(n: Numbers) -> str:
     ok = n["all_above_one"] and n["ratio_error"] < CLOSED_FORM_TOLERANCE and n["attained_error"] < CLOSED_FORM_TOLERANCE
-    return "holds" if ok else "fails"
+    return holds_if(ok)
 
 
 def evidence_lemma5(n: Numbers) -> str:
@@ -93,7 +93,7 @@ def measure_thm1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_thm1(n: Numbers) -> str:
-    return "holds" if n["a_smaller"] and n["b_smaller"] else "fails"
+    return holds_if(n["a_smaller"] and n["b_smaller"])
 
 
 def evidence_thm1(n: Numbers) -> str:
@@ -119,7 +119,7 @@ def measure_intro_factor(frames: Mapping[str, pd.DataFrame], config: Mapping[str
 
 
 def verdict_intro_factor(n: Numbers) -> str:
-    return "erratum" if differ(n["ratio_min"], 1.0) or differ(n["ratio_max"], 1.0) else "holds"
+    return erratum_if(differ(n["ratio_min"], 1.0) or differ(n["ratio_max"], 1.0))
 
 
 def evidence_intro_factor(n: Numbers) -> str:
@@ -147,7 +147,7 @@ def measure_thm2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_thm2(n: Numbers) -> str:
-    return "holds" if n["smaller"] == n["points"] else "fails"
+    return holds_if(n["smaller"] == n["points"])
 
 
 def evidence_thm2(n: Numbers) -> str:
@@ -214,7 +214,7 @@ def measure_thm3_proof(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 def verdict_thm3_proof(n: Numbers) -> str:
     """The proof prints P <= bound <= eps; an exact eps-DP instance with P above the bound contradicts the printed
     direction (while P >= bound, the corrected direction, holds)."""
-    return "erratum" if n["exact"] > n["bound"] and differ(n["exact"], n["bound"]) else "holds"
+    return erratum_if(exceeds(n["exact"], n["bound"]))
 
 
 def evidence_thm3_proof(n: Numbers) -> str:
@@ -239,7 +239,7 @@ def measure_lemma4(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_lemma4(n: Numbers) -> str:
-    return "erratum" if any(differ(printed, corrected) for *_, printed, corrected, _ in n["rows"]) else "holds"
+    return erratum_if(any(differ(printed, corrected) for *_, printed, corrected, _ in n["rows"]))
 
 
 def evidence_lemma4(n: Numbers) -> str:

@@ -18,8 +18,8 @@ from dplab.accounting.composition import (
     lower_bound_delta,
     optimal_delta,
 )
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.generalization.claims_common import artifact_path, as_bool, differ
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if, holds_if
+from dplab.studies.generalization.claims_common import artifact_path, as_bool
 from dplab.studies.generalization.curves import delta_rows
 from dplab.theory.generalization import composition_iv_epsilon
 
@@ -85,7 +85,7 @@ def measure_epsilon_equals_kov(frames: Mapping[str, pd.DataFrame], config: Mappi
 
 
 def verdict_epsilon_equals_kov(n: Numbers) -> str:
-    return "holds" if n["max_relative_difference"] < EPSILON_MATCH_TOLERANCE else "fails"
+    return holds_if(n["max_relative_difference"] < EPSILON_MATCH_TOLERANCE)
 
 
 def evidence_epsilon_equals_kov(n: Numbers) -> str:
@@ -192,7 +192,7 @@ def measure_below_lower_bound(frames: Mapping[str, pd.DataFrame], config: Mappin
 
 
 def verdict_below_lower_bound(n: Numbers) -> str:
-    return "erratum" if n["cases"] else "holds"
+    return erratum_if(bool(n["cases"]))
 
 
 def evidence_below_lower_bound(n: Numbers) -> str:
@@ -227,7 +227,7 @@ def measure_cor3_sign(frames: Mapping[str, pd.DataFrame], config: Mapping[str, A
 
 
 def verdict_cor3_sign(n: Numbers) -> str:
-    return "erratum" if n["case"] and differ(n["printed"], n["corrected"]) else "holds"
+    return erratum_if(n["case"] and differ(n["printed"], n["corrected"]))
 
 
 def evidence_cor3_sign(n: Numbers) -> str:
@@ -319,7 +319,7 @@ def measure_b4_pair(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_b4_pair(n: Numbers) -> str:
-    return "erratum" if differ(n["as_printed"], n["corrected"]) else "holds"
+    return erratum_if(differ(n["as_printed"], n["corrected"]))
 
 
 def evidence_b4_pair(n: Numbers) -> str:
@@ -342,7 +342,7 @@ def measure_lemma6(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_lemma6(n: Numbers) -> str:
-    return "holds" if all(grid <= boundary + LEMMA6_SLACK for *_, boundary, grid in n["cases"]) else "fails"
+    return holds_if(all(grid <= boundary + LEMMA6_SLACK for *_, boundary, grid in n["cases"]))
 
 
 def evidence_lemma6(n: Numbers) -> str:

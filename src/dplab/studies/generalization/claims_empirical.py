@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.generalization.claims_common import artifact_path, as_bool
 
 __all__ = ["EMPIRICAL_RULES", "gap_versus_noise", "together_evidence", "together_verdict"]
@@ -132,7 +132,7 @@ def measure_gap_below_bounds(frames: Mapping[str, pd.DataFrame], config: Mapping
 
 
 def verdict_gap_below_bounds(n: Numbers) -> str:
-    return "holds" if n["hp_violations"] == 0 and n["on_average_violations"] == 0 else "fails"
+    return holds_if(n["hp_violations"] == 0 and n["on_average_violations"] == 0)
 
 
 def evidence_gap_below_bounds(n: Numbers) -> str:
@@ -157,7 +157,7 @@ def measure_model_size(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_model_size(n: Numbers) -> str:
-    return "holds" if n["spread"] <= MODEL_SIZE_SPREAD else "fails"
+    return holds_if(n["spread"] <= MODEL_SIZE_SPREAD)
 
 
 def evidence_model_size(n: Numbers) -> str:

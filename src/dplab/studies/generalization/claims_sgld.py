@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.generalization.claims_common import artifact_path, as_bool, differ
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if
+from dplab.studies.generalization.claims_common import artifact_path, as_bool
 from dplab.theory.generalization import fl_privacy, sgld_linear_loss_delta, sgld_privacy, wang_sgld_threshold
 
 __all__ = ["SGLD_RULES", "THM7_COUNTEREXAMPLE", "THM8_COUNTEREXAMPLE", "WANG_POINT", "rate_slopes"]
@@ -66,7 +66,7 @@ def measure_factor_2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_factor_2(n: Numbers) -> str:
-    return "erratum" if differ(n["ratio"][0], 1.0) or differ(n["ratio"][1], 1.0) else "holds"
+    return erratum_if(differ(n["ratio"][0], 1.0) or differ(n["ratio"][1], 1.0))
 
 
 def evidence_factor_2(n: Numbers) -> str:
@@ -99,7 +99,7 @@ def measure_subsampling(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 
 
 def verdict_subsampling(n: Numbers) -> str:
-    return "erratum" if n["rows"] else "holds"
+    return erratum_if(bool(n["rows"]))
 
 
 def evidence_subsampling(n: Numbers) -> str:
@@ -128,7 +128,7 @@ def measure_delta_tilde(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 
 def verdict_delta_tilde(n: Numbers) -> str:
     disagrees = n["range"] is not None and (differ(n["range"][0], n["used"]) or differ(n["range"][1], n["used"]))
-    return "erratum" if n["undefined"] or disagrees else "holds"
+    return erratum_if(n["undefined"] or disagrees)
 
 
 def evidence_delta_tilde(n: Numbers) -> str:
@@ -153,7 +153,7 @@ def measure_thm8_eps_tilde(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 
 def verdict_thm8_eps_tilde(n: Numbers) -> str:
-    return "erratum" if any(differ(r, 1.0) for r in n["substitution"]) else "holds"
+    return erratum_if(any(differ(r, 1.0) for r in n["substitution"]))
 
 
 def evidence_thm8_eps_tilde(n: Numbers) -> str:
@@ -358,7 +358,7 @@ def measure_wang(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_wang(n: Numbers) -> str:
-    return "erratum" if bool(np.all(np.diff(n["eps_prime"]) > 0)) and n["threshold"] < 1 else "holds"
+    return erratum_if(bool(np.all(np.diff(n["eps_prime"]) > 0)) and n["threshold"] < 1)
 
 
 def evidence_wang(n: Numbers) -> str:

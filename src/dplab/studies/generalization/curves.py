@@ -75,7 +75,7 @@ LN10 = np.log(10.0)
 
 
 def step_grid(log10_min: float, log10_max: float, n: int) -> np.ndarray:
-    """unique(round(logspace(log10_min, log10_max, n))) as integers (spec F4, F5, F7, F9)."""
+    """unique(round(logspace(log10_min, log10_max, n))) as integers (the step grids of figures f4, f5, f7 and f9)."""
     return np.unique(np.round(np.logspace(log10_min, log10_max, n))).astype(np.int64)
 
 

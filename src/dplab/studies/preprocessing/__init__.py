@@ -38,7 +38,12 @@ def constraints(study_config: Mapping[str, Any]) -> list[str]:
     t = study_config["tables"]
     if t["p"] >= t["n"] - 3:
         problems.append(
-            _message("tables", "p", t["p"], f"p <= n - 4 = {t['n'] - 4} (Table 2 SGD-iter cells, review R2)")
+            _message(
+                "tables",
+                "p",
+                t["p"],
+                f"p <= n - 4 = {t['n'] - 4} (Table 2 SGD-iter cells: below the generic bound only for n - p >= 4)",
+            )
         )
     if 2 * t["trimmed_m"] + round(t["missing_rate"] * t["table3_n"]) >= t["table3_n"]:
         problems.append(_message("tables", "trimmed_m", t["trimmed_m"], "2m + p < table3_n"))

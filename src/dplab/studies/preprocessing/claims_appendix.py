@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path, erratum_verdict
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if, holds_if
+from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path
 from dplab.theory import smooth_rdp
 
 __all__ = ["APPENDIX_RULES", "LEMMA2_CONSTANT", "REMARK1_EXPONENT"]
@@ -63,7 +63,7 @@ def measure_lemma2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 def verdict_lemma2(numbers: Numbers) -> str:
     rate = all(math.sqrt(n) * r <= LEMMA2_CONSTANT for n, _, r in numbers["rows"])
     valid = all(exact <= bound for _, exact, bound in numbers["exact"])
-    return "holds" if rate and valid else "fails"
+    return holds_if(rate and valid)
 
 
 def evidence_lemma2(numbers: Numbers) -> str:
@@ -259,7 +259,7 @@ APPENDIX_RULES: tuple[ClaimRule, ...] = (
         (),
         ERRATUM_RULE + " (printed: the statement; corrected: the proof's last line)",
         measure_lemma3,
-        lambda numbers: erratum_verdict(numbers["printed"], numbers["corrected"]),
+        lambda numbers: erratum_if(differ(numbers["printed"], numbers["corrected"])),
         evidence_lemma3,
     ),
     ClaimRule(

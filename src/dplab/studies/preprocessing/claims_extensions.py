@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, erratum_if, holds_if
 from dplab.studies.preprocessing.claims_common import artifact_path
 from dplab.theory import smooth_rdp
 
@@ -137,7 +137,7 @@ def measure_prop8(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any])
 
 
 def verdict_prop8(numbers: Numbers) -> str:
-    return "holds" if numbers["measured"] <= numbers["first"] + numbers["second"] else "fails"
+    return holds_if(numbers["measured"] <= numbers["first"] + numbers["second"])
 
 
 def evidence_prop8(numbers: Numbers) -> str:
@@ -157,7 +157,7 @@ EXTENSION_RULES: tuple[ClaimRule, ...] = (
         ("ext_sensitivity",),
         "holds if no realised Delta_inf or Delta_2 exceeds its bound, fails otherwise",
         measure_sensitivity,
-        lambda numbers: "holds" if all(r[-1] for r in numbers["rows"]) else "fails",
+        lambda numbers: holds_if(all(r[-1] for r in numbers["rows"])),
         evidence_sensitivity,
     ),
     ClaimRule(
@@ -168,7 +168,7 @@ EXTENSION_RULES: tuple[ClaimRule, ...] = (
         ("ext_srdp_audit",),
         "holds if the exact divergence is <= Theorem 2 and <= group privacy at every step, fails otherwise",
         measure_audit,
-        lambda numbers: "holds" if numbers["ok"] else "fails",
+        lambda numbers: holds_if(numbers["ok"]),
         evidence_audit,
     ),
 )
@@ -182,7 +182,7 @@ PTR_RULES: tuple[ClaimRule, ...] = (
         f"erratum if the exact factor (2a-1)/(2(a-1)) at the proof's alpha exceeds {TABLE2_FACTOR:g} at a point where "
         "Theorem 7's condition delta <= exp(-rho) holds; holds otherwise",
         measure_theorem7,
-        lambda numbers: "erratum" if numbers["factor"] > TABLE2_FACTOR else "holds",
+        lambda numbers: erratum_if(numbers["factor"] > TABLE2_FACTOR),
         evidence_theorem7,
     ),
     ClaimRule(
@@ -194,7 +194,7 @@ PTR_RULES: tuple[ClaimRule, ...] = (
         "erratum if gamma with Algorithm 1's threshold log(2/delta)/eps exceeds the printed gamma (whose proof uses "
         "log(1/delta)/eps); holds otherwise",
         measure_threshold,
-        lambda numbers: "erratum" if numbers["algorithm"] > numbers["printed"] else "holds",
+        lambda numbers: erratum_if(numbers["algorithm"] > numbers["printed"]),
         evidence_threshold,
     ),
     ClaimRule(

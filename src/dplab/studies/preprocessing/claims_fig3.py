@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if
 from dplab.studies.preprocessing.claims_common import artifact_path
 from dplab.theory import smooth_rdp
 
@@ -196,9 +196,7 @@ def measure_eq48(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_eq48(numbers: Numbers) -> str:
-    varies48 = not math.isclose(*numbers["release"], rel_tol=1e-9)
-    varies4 = not math.isclose(*numbers["first"], rel_tol=1e-9)
-    return "erratum" if varies4 and not varies48 else "holds"
+    return erratum_if(differ(*numbers["first"]) and not differ(*numbers["release"]))
 
 
 def evidence_eq48(numbers: Numbers) -> str:

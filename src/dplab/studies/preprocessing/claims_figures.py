@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, erratum_if, holds_if
 from dplab.studies.preprocessing.claims_common import artifact_path
 from dplab.theory import smooth_rdp
 
@@ -100,7 +100,7 @@ def measure_fig2b(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any])
 
 def verdict_fig2b(numbers: Numbers) -> str:
     (_, s10, g10), (_, s90, g90) = numbers["at"][0.1], numbers["at"][0.9]
-    return "holds" if g10 / s10 > LARGE_GAP and SIMILAR[0] < g90 / s90 < SIMILAR[1] else "fails"
+    return holds_if(g10 / s10 > LARGE_GAP and SIMILAR[0] < g90 / s90 < SIMILAR[1])
 
 
 def evidence_fig2b(numbers: Numbers) -> str:
@@ -142,7 +142,7 @@ def _constant_in_n(numbers: Numbers) -> bool:
 
 
 def verdict_fig2c(numbers: Numbers) -> str:
-    return "holds" if _constant_in_n(numbers) and numbers["growing"] else "fails"
+    return holds_if(_constant_in_n(numbers) and numbers["growing"])
 
 
 def evidence_fig2c(numbers: Numbers) -> str:
@@ -186,7 +186,7 @@ FIGURE2_RULES: tuple[ClaimRule, ...] = (
         (),
         "erratum while the cited figure number differs from the figure that holds the mean-imputation panel",
         measure_figure_reference,
-        lambda numbers: "erratum" if numbers["printed"] != numbers["corrected"] else "holds",
+        lambda numbers: erratum_if(numbers["printed"] != numbers["corrected"]),
         evidence_figure_reference,
     ),
 )

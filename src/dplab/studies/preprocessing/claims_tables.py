@@ -8,8 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path, erratum_verdict
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if, holds_if
+from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path
 from dplab.studies.preprocessing.theory_tables import generic_mechanism
 from dplab.theory import smooth_rdp
 
@@ -72,7 +72,7 @@ def measure_table2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 def verdict_table2(numbers: Numbers) -> str:
     if not numbers["bad"]:
-        return "holds" if numbers["at_point"] else "fails"
+        return holds_if(numbers["at_point"])
     return "partial" if len(numbers["bad_mechanisms"]) == 1 and numbers["at_point"] else "fails"
 
 
@@ -153,7 +153,7 @@ def evidence_sgd_iter(numbers: Numbers) -> str:
 
 
 def verdict_printed_vs_corrected(numbers: Numbers) -> str:
-    return erratum_verdict(numbers["printed"], numbers["corrected"])
+    return erratum_if(differ(numbers["printed"], numbers["corrected"]))
 
 
 # ----------------------------------------------------------------------------------------------------- Table 3
@@ -187,9 +187,7 @@ def measure_table3(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_table3(numbers: Numbers) -> str:
-    return (
-        "holds" if all(within for _, variant, _, _, within in numbers["rows"] if variant != "as_printed") else "fails"
-    )
+    return holds_if(all(within for _, variant, _, _, within in numbers["rows"] if variant != "as_printed"))
 
 
 def evidence_table3(numbers: Numbers) -> str:

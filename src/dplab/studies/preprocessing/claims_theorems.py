@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
-from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path, erratum_verdict
+from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if
+from dplab.studies.preprocessing.claims_common import ERRATUM_RULE, artifact_path
 from dplab.theory import smooth_rdp
 
 __all__ = ["MARGINAL_RELATIVE_GAP", "THEOREM_RULES", "TIGHTNESS_TOLERANCE"]
@@ -236,7 +236,7 @@ def measure_sqrt_lambda(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 def verdict_sqrt_lambda(numbers: Numbers) -> str:
     if _exceeds(numbers["realised"], numbers["corrected"]):
         return "fails"
-    return "erratum" if _exceeds(numbers["realised"], numbers["printed"]) else "holds"
+    return erratum_if(_exceeds(numbers["realised"], numbers["printed"]))
 
 
 def evidence_sqrt_lambda(numbers: Numbers) -> str:
@@ -293,7 +293,7 @@ def measure_lemma_k(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 def verdict_lemma_k(numbers: Numbers) -> str:
     if _exceeds(numbers["sin_theta"], numbers["cited"]):
         return "fails"
-    return erratum_verdict(numbers["as_printed"], numbers["cited"])
+    return erratum_if(differ(numbers["as_printed"], numbers["cited"]))
 
 
 def evidence_lemma_k(numbers: Numbers) -> str:
@@ -357,7 +357,7 @@ THEOREM_RULES: tuple[ClaimRule, ...] = (
         ("ext_ptr",),
         ERRATUM_RULE + " (printed: step (a) with eps; corrected: with eps^2, as Table 2 and Theorem 7's condition)",
         measure_dropped_square,
-        lambda numbers: erratum_verdict(numbers["printed"], numbers["corrected"]),
+        lambda numbers: erratum_if(differ(numbers["printed"], numbers["corrected"])),
         evidence_dropped_square,
     ),
     ClaimRule(
@@ -381,7 +381,7 @@ THEOREM_RULES: tuple[ClaimRule, ...] = (
         ("ext_ptr",),
         ERRATUM_RULE + " (printed: Prop. 8's 1 + k log(1/delta); corrected: Lemma O's 1 + 2k log(1/delta))",
         measure_lemma_o,
-        lambda numbers: erratum_verdict(numbers["printed"], numbers["corrected"]),
+        lambda numbers: erratum_if(differ(numbers["printed"], numbers["corrected"])),
         evidence_lemma_o,
     ),
     ClaimRule(

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["AUDIT_RULES", "AUDIT_TOLERANCE", "MEANINGFUL_DELTA"]
@@ -56,7 +56,7 @@ def measure_fig1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_fig1(numbers: Numbers) -> str:
-    return "holds" if all(r["crossing"] < MEANINGFUL_DELTA for r in numbers["adjacencies"]) else "fails"
+    return holds_if(all(r["crossing"] < MEANINGFUL_DELTA for r in numbers["adjacencies"]))
 
 
 def evidence_fig1(numbers: Numbers) -> str:
@@ -113,7 +113,7 @@ def measure_thm1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_thm1(numbers: Numbers) -> str:
-    return "holds" if numbers["excess"] <= AUDIT_TOLERANCE else "fails"
+    return holds_if(numbers["excess"] <= AUDIT_TOLERANCE)
 
 
 def evidence_thm1(numbers: Numbers) -> str:
@@ -142,7 +142,7 @@ def measure_unpurified(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 def verdict_unpurified(numbers: Numbers) -> str:
     infinite = numbers["all_infinite"]
-    return "holds" if infinite.get("M1", False) and infinite.get("M2", False) else "fails"
+    return holds_if(infinite.get("M1", False) and infinite.get("M2", False))
 
 
 def evidence_unpurified(numbers: Numbers) -> str:
@@ -208,7 +208,7 @@ def measure_mc(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) ->
 
 
 def verdict_mc(numbers: Numbers) -> str:
-    return "holds" if all(r["below"] for r in numbers["mechanisms"]) else "fails"
+    return holds_if(all(r["below"] for r in numbers["mechanisms"]))
 
 
 def evidence_mc(numbers: Numbers) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT", "NOT_TESTED"]
@@ -61,7 +61,7 @@ def verdict_example8(numbers: Numbers) -> str:
     exact = math.isclose(numbers["tv"], dt**d, rel_tol=1e-12) and abs(numbers["w_inf_1d"] - dt) <= W_INF_1D_TOLERANCE
     sampled = _origin_z(numbers) <= SAMPLE_Z and numbers["annulus_min"] >= dt
     tight = numbers["w_inf"] <= numbers["bound_general"] <= EXAMPLE8_CONSTANT * numbers["w_inf"] * (1 + 1e-12)
-    return "holds" if exact and sampled and tight else "fails"
+    return holds_if(exact and sampled and tight)
 
 
 def evidence_example8(numbers: Numbers) -> str:
@@ -77,7 +77,7 @@ def evidence_example8(numbers: Numbers) -> str:
 
 def verdict_lemma6(numbers: Numbers) -> str:
     exact = max(numbers["w_inf"], numbers["w_inf_1d"])
-    return "holds" if exact <= numbers["bound_ball"] <= numbers["bound_general"] else "fails"
+    return holds_if(exact <= numbers["bound_ball"] <= numbers["bound_general"])
 
 
 def evidence_lemma6(numbers: Numbers) -> str:
@@ -99,7 +99,7 @@ def measure_theorem2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_theorem2(numbers: Numbers) -> str:
-    return "holds" if all(exact > bound for _, _, exact, _, bound in numbers["rows"]) else "fails"
+    return holds_if(all(exact > bound for _, _, exact, _, bound in numbers["rows"]))
 
 
 def evidence_theorem2(numbers: Numbers) -> str:

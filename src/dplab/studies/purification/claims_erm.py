@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["ERM_RULES", "RATE_SLOPE_MATCH", "RATE_SLOPE_TOLERANCE", "PURIFICATION_COST"]
@@ -190,7 +190,7 @@ def measure_em(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], sc
 
 
 def verdict_em(numbers: Numbers) -> str:
-    return "holds" if numbers["slope"] <= numbers["slope_em"] + RATE_SLOPE_TOLERANCE else "fails"
+    return holds_if(numbers["slope"] <= numbers["slope_em"] + RATE_SLOPE_TOLERANCE)
 
 
 def evidence_em(numbers: Numbers) -> str:
@@ -215,7 +215,7 @@ def measure_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], 
 
 
 def verdict_cost(numbers: Numbers) -> str:
-    return "holds" if numbers["cost"] < PURIFICATION_COST else "fails"
+    return holds_if(numbers["cost"] < PURIFICATION_COST)
 
 
 def evidence_cost(numbers: Numbers) -> str:

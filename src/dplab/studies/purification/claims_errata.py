@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import RELATIVE_TOLERANCE, ClaimRule, Numbers, differ, erratum_if, exceeds
 from dplab.studies.purification.claims_common import artifact_path
 from dplab.theory.purification import (
     algorithm12_log_delta_as_printed,
@@ -25,23 +25,13 @@ from dplab.theory.purification import (
     utility_l1_bound_as_printed,
 )
 
-__all__ = ["ERRATA_RULES", "RELATIVE_TOLERANCE", "HALF_BUDGET"]
+__all__ = ["ERRATA_RULES", "HALF_BUDGET"]
 
-#: Two closed forms "agree" when they differ by less than this relative amount (floating point only).
-RELATIVE_TOLERANCE = 1e-9
 #: Lemma 25 / Corollary 24: the schedule spends "about eps/2" when its certified epsilon is at most 0.6 eps.
 HALF_BUDGET = 0.6
 #: Appendix B, Fig. 3: pointwise dominance is violated when a trade-off value exceeds the other by more than this.
 TRADEOFF_TOLERANCE = 1e-12
 _N, _D = 10**4, 10
-
-
-def _differ(a: float, b: float) -> bool:
-    return abs(a - b) > RELATIVE_TOLERANCE * max(abs(a), abs(b))
-
-
-def _erratum_if(wrong: bool) -> str:
-    return "erratum" if wrong else "holds"
 
 
 def measure_diameter(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
@@ -52,8 +42,8 @@ def measure_diameter(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_diameter(numbers: Numbers) -> str:
-    return _erratum_if(
-        not _differ(numbers["shift"], numbers["printed"]) and _differ(numbers["radius_reading"], numbers["printed"])
+    return erratum_if(
+        not differ(numbers["shift"], numbers["printed"]) and differ(numbers["radius_reading"], numbers["printed"])
     )
 
 
@@ -73,7 +63,7 @@ def measure_l1_utility(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_l1_utility(numbers: Numbers) -> str:
-    return _erratum_if(numbers["laplace_mean_l1"] > numbers["printed_bound"])
+    return erratum_if(numbers["laplace_mean_l1"] > numbers["printed_bound"])
 
 
 def evidence_l1_utility(numbers: Numbers) -> str:
@@ -89,7 +79,7 @@ def measure_volume(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_volume(numbers: Numbers) -> str:
-    return _erratum_if(any(_differ(printed, true) for _, _, printed, true in numbers["cases"]))
+    return erratum_if(any(differ(printed, true) for _, _, printed, true in numbers["cases"]))
 
 
 def evidence_volume(numbers: Numbers) -> str:
@@ -118,7 +108,7 @@ def measure_tradeoff(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_tradeoff(numbers: Numbers) -> str:
-    return _erratum_if(numbers["above"] > 0)
+    return erratum_if(numbers["above"] > 0)
 
 
 def evidence_tradeoff(numbers: Numbers) -> str:
@@ -137,7 +127,7 @@ def measure_algorithm12(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
 
 
 def verdict_algorithm12(numbers: Numbers) -> str:
-    return _erratum_if(numbers["printed"] <= numbers["required"])
+    return erratum_if(numbers["printed"] <= numbers["required"])
 
 
 def evidence_algorithm12(numbers: Numbers) -> str:
@@ -155,7 +145,7 @@ def measure_lemma19(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma19(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["count"], numbers["printed"]))
+    return erratum_if(differ(numbers["count"], numbers["printed"]))
 
 
 def evidence_lemma19(numbers: Numbers) -> str:
@@ -169,7 +159,7 @@ def measure_lemma25(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma25(numbers: Numbers) -> str:
-    return _erratum_if(numbers["certified"] <= HALF_BUDGET * numbers["target"])
+    return erratum_if(numbers["certified"] <= HALF_BUDGET * numbers["target"])
 
 
 def evidence_lemma25(numbers: Numbers) -> str:
@@ -200,12 +190,8 @@ def measure_alg11_l2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
     }
 
 
-def _above(value: float, bound: float) -> bool:
-    return value > bound and _differ(value, bound)
-
-
 def verdict_alg11_l2(numbers: Numbers) -> str:
-    return _erratum_if(any(_above(v, numbers["epsilon"]) for d, v in numbers["printed"].items() if d > 1))
+    return erratum_if(any(exceeds(v, numbers["epsilon"]) for d, v in numbers["printed"].items() if d > 1))
 
 
 def _cases(cases: list[tuple[float, int, float, float]], index: int) -> str:

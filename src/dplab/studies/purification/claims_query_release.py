@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["QUERY_RELEASE_RULES", "RATE_TOLERANCE", "fitted_slope"]
@@ -116,7 +116,7 @@ def measure_accounting(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_accounting(numbers: Numbers) -> str:
-    return "holds" if numbers["max"] <= 1 + ACCOUNTING_TOLERANCE else "fails"
+    return holds_if(numbers["max"] <= 1 + ACCOUNTING_TOLERANCE)
 
 
 def evidence_accounting(numbers: Numbers) -> str:
@@ -223,7 +223,7 @@ def measure_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any])
 
 def verdict_audit(numbers: Numbers) -> str:
     pure = [within for mechanism, *_, within in numbers["rows"] if mechanism != "alg16_sampled_unpurified"]
-    return "holds" if all(pure) else "fails"
+    return holds_if(all(pure))
 
 
 def evidence_audit(numbers: Numbers) -> str:

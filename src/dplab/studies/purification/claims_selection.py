@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, erratum_if, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["SELECTION_RULES"]
@@ -150,7 +150,7 @@ def measure_ptr_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, A
 def verdict_ptr_audit(numbers: Numbers) -> str:
     below = all(lb <= bound for _, _, lb, bound in numbers["mc"])
     sensitivity_one = numbers["max_change"] <= 1 and numbers["matches"] == numbers["graphs"][0]
-    return "holds" if below and sensitivity_one else "fails"
+    return holds_if(below and sensitivity_one)
 
 
 def evidence_ptr_audit(numbers: Numbers) -> str:
@@ -255,7 +255,7 @@ def measure_success(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 def verdict_success(numbers: Numbers) -> str:
     corrected = [w >= t for m, cells in numbers["methods"] if "corrected" in m for _, w, t in cells]
-    return "holds" if all(corrected) else "fails"
+    return holds_if(all(corrected))
 
 
 def evidence_success(numbers: Numbers) -> str:
@@ -284,7 +284,7 @@ def measure_mode_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_mode_audit(numbers: Numbers) -> str:
-    return "holds" if numbers["within"] and numbers["superset"] else "fails"
+    return holds_if(numbers["within"] and numbers["superset"])
 
 
 def evidence_mode_audit(numbers: Numbers) -> str:
@@ -314,7 +314,7 @@ def measure_uniform_bottom(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 
 def verdict_uniform_bottom(numbers: Numbers) -> str:
-    return "holds" if numbers["within"] else "fails"
+    return holds_if(numbers["within"])
 
 
 def evidence_uniform_bottom(numbers: Numbers) -> str:
@@ -345,7 +345,7 @@ def measure_printed_delta(frames: Mapping[str, pd.DataFrame], config: Mapping[st
 
 
 def verdict_printed_delta(numbers: Numbers) -> str:
-    return "erratum" if numbers["best"] < numbers["promised"] else "holds"
+    return erratum_if(numbers["best"] < numbers["promised"])
 
 
 def evidence_printed_delta(numbers: Numbers) -> str:

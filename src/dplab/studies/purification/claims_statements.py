@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import RELATIVE_TOLERANCE, ClaimRule, Numbers, differ, erratum_if, exceeds, holds_if
 from dplab.studies.purification.claims_common import artifact_path
-from dplab.studies.purification.claims_errata import RELATIVE_TOLERANCE
 from dplab.studies.purification.mean_estimation import theorem9_log_delta_range
 from dplab.theory.purification import (
     algorithm2_shift_as_printed,
@@ -60,18 +59,6 @@ LP_TOLERANCE = 1e-9
 _THM9_N, _THM9_D = 1000, 10
 
 
-def _differ(a: float, b: float) -> bool:
-    return abs(a - b) > RELATIVE_TOLERANCE * max(abs(a), abs(b))
-
-
-def _erratum_if(wrong: bool) -> str:
-    return "erratum" if wrong else "holds"
-
-
-def _holds_if(right: bool) -> str:
-    return "holds" if right else "fails"
-
-
 def measure_thm9(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
     printed = theorem9_log_delta_upper_as_printed(_THM9_N, _THM9_D)
     corrected = theorem9_log_delta_range(_THM9_N, _THM9_D)[1]
@@ -85,7 +72,7 @@ def measure_thm9(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_thm9(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["printed"], numbers["corrected"]) and numbers["shift_ratio_printed"] > 1.0)
+    return erratum_if(differ(numbers["printed"], numbers["corrected"]) and numbers["shift_ratio_printed"] > 1.0)
 
 
 def evidence_thm9(numbers: Numbers) -> str:
@@ -106,7 +93,7 @@ def measure_alg2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_alg2(numbers: Numbers) -> str:
-    return _erratum_if(any(_differ(printed, corrected) for _, printed, corrected in numbers["cases"]))
+    return erratum_if(any(differ(printed, corrected) for _, printed, corrected in numbers["cases"]))
 
 
 def evidence_alg2(numbers: Numbers) -> str:
@@ -140,7 +127,7 @@ def measure_lemma26(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma26(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["printed"], numbers["corrected"]))
+    return erratum_if(differ(numbers["printed"], numbers["corrected"]))
 
 
 def evidence_lemma26(numbers: Numbers) -> str:
@@ -162,7 +149,7 @@ def measure_sgd_constant(frames: Mapping[str, pd.DataFrame], config: Mapping[str
 
 
 def verdict_sgd_constant(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["at_step"], numbers["printed"]))
+    return erratum_if(differ(numbers["at_step"], numbers["printed"]))
 
 
 def evidence_sgd_constant(numbers: Numbers) -> str:
@@ -184,11 +171,11 @@ def measure_appendix_d(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_appendix_d(numbers: Numbers) -> str:
-    return _erratum_if(any(exact > 2 * eps and _differ(exact, 2 * eps) for _, eps, exact, _ in numbers["cells"]))
+    return erratum_if(any(exceeds(exact, 2 * eps) for _, eps, exact, _ in numbers["cells"]))
 
 
 def evidence_appendix_d(numbers: Numbers) -> str:
-    above = [c for c in numbers["cells"] if c[2] > 2 * c[1] and _differ(c[2], 2 * c[1])]
+    above = [c for c in numbers["cells"] if exceeds(c[2], 2 * c[1])]
     return (
         "delta = 1e-30, omega = 0.01, R = 1, worst-case (eps, delta) pair in four cells of the K^d net: exact pure "
         f"eps above the printed 2 eps in {len(above)} of {len(numbers['cells'])} (d, eps) cells: "
@@ -209,7 +196,7 @@ def measure_order_condition(frames: Mapping[str, pd.DataFrame], config: Mapping[
 
 
 def verdict_order_condition(numbers: Numbers) -> str:
-    return _holds_if(all(a_star <= a_max for *_, a_star, a_max in numbers["points"]))
+    return holds_if(all(a_star <= a_max for *_, a_star, a_max in numbers["points"]))
 
 
 def evidence_order_condition(numbers: Numbers) -> str:
@@ -234,7 +221,7 @@ def measure_cor4(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
 
 
 def verdict_cor4(numbers: Numbers) -> str:
-    return _holds_if(all(inter <= stated for *_, inter, stated in numbers["cases"]))
+    return holds_if(all(inter <= stated for *_, inter, stated in numbers["cases"]))
 
 
 def evidence_cor4(numbers: Numbers) -> str:
@@ -256,7 +243,7 @@ def measure_shifts(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
 
 
 def verdict_shifts(numbers: Numbers) -> str:
-    return _holds_if(not any(_differ(v["shift"], v["stated"]) for v in numbers.values()))
+    return holds_if(not any(differ(v["shift"], v["stated"]) for v in numbers.values()))
 
 
 def evidence_shifts(numbers: Numbers) -> str:
@@ -273,7 +260,7 @@ def measure_lemma48(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma48(numbers: Numbers) -> str:
-    return _holds_if(all(tail <= zeta for _, zeta, tail in numbers["cases"]))
+    return holds_if(all(tail <= zeta for _, zeta, tail in numbers["cases"]))
 
 
 def evidence_lemma48(numbers: Numbers) -> str:
@@ -292,7 +279,7 @@ def measure_lemma27(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma27(numbers: Numbers) -> str:
-    return _holds_if(all(mean <= bound for _, mean, bound in numbers["cases"]))
+    return holds_if(all(mean <= bound for _, mean, bound in numbers["cases"]))
 
 
 def evidence_lemma27(numbers: Numbers) -> str:
@@ -313,7 +300,7 @@ def measure_lemma14(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
 
 
 def verdict_lemma14(numbers: Numbers) -> str:
-    return _holds_if(all(tv <= bound + LP_TOLERANCE for *_, tv, bound in numbers["cases"]))
+    return holds_if(all(tv <= bound + LP_TOLERANCE for *_, tv, bound in numbers["cases"]))
 
 
 def evidence_lemma14(numbers: Numbers) -> str:
@@ -333,7 +320,7 @@ def measure_beta_hat(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
 
 
 def verdict_beta_hat(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["log_printed"], numbers["log_exact"]))
+    return erratum_if(differ(numbers["log_printed"], numbers["log_exact"]))
 
 
 def evidence_beta_hat(numbers: Numbers) -> str:
@@ -359,7 +346,7 @@ def measure_thm11_term(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_thm11_term(numbers: Numbers) -> str:
-    return _holds_if(all(value <= 2.0 for *_, value in numbers["cases"]))
+    return holds_if(all(value <= 2.0 for *_, value in numbers["cases"]))
 
 
 def evidence_thm11_term(numbers: Numbers) -> str:
@@ -388,7 +375,7 @@ def measure_thm4_threshold(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 
 def verdict_thm4_threshold(numbers: Numbers) -> str:
-    return _erratum_if(_differ(numbers["printed"], numbers["xi"]) and numbers["tail_printed"] > 1.0 / numbers["n"])
+    return erratum_if(differ(numbers["printed"], numbers["xi"]) and numbers["tail_printed"] > 1.0 / numbers["n"])
 
 
 def evidence_thm4_threshold(numbers: Numbers) -> str:
@@ -412,7 +399,7 @@ def measure_thm6_arithmetic(frames: Mapping[str, pd.DataFrame], config: Mapping[
 
 
 def verdict_thm6_arithmetic(numbers: Numbers) -> str:
-    return _holds_if(all(value <= 3.0 for _, value in numbers["scaled"]))
+    return holds_if(all(value <= 3.0 for _, value in numbers["scaled"]))
 
 
 def evidence_thm6_arithmetic(numbers: Numbers) -> str:

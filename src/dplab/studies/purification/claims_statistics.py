@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from dplab.numerics import loglog_slope
-from dplab.report.claims import ClaimRule, Numbers
+from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
 __all__ = ["MEAN_RULES", "REGRESSION_RULES", "STATISTICS_RULES"]
@@ -142,7 +142,7 @@ def measure_delta(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any])
 
 def verdict_lower_bound(numbers: Numbers) -> str:
     sqrt_rate = abs(numbers["slope"] - 0.5) <= SQRT_RATE_TOLERANCE
-    return "holds" if numbers["valid"] and numbers["above"] and sqrt_rate else "fails"
+    return holds_if(numbers["valid"] and numbers["above"] and sqrt_rate)
 
 
 def evidence_lower_bound(numbers: Numbers) -> str:
@@ -184,7 +184,7 @@ def measure_mean_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 
 
 def verdict_mean_audit(numbers: Numbers) -> str:
-    return "holds" if numbers["excess"] <= AUDIT_TOLERANCE else "fails"
+    return holds_if(numbers["excess"] <= AUDIT_TOLERANCE)
 
 
 def evidence_mean_audit(numbers: Numbers) -> str:
@@ -282,7 +282,7 @@ def measure_adassp_privacy(frames: Mapping[str, pd.DataFrame], config: Mapping[s
 
 
 def verdict_adassp_privacy(numbers: Numbers) -> str:
-    return "holds" if numbers["margin"] >= 0 else "fails"
+    return holds_if(numbers["margin"] >= 0)
 
 
 def evidence_adassp_privacy(numbers: Numbers) -> str:
@@ -313,7 +313,7 @@ def measure_regression_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[
 
 
 def verdict_regression_cost(numbers: Numbers) -> str:
-    return "holds" if numbers["cost"] < PURIFICATION_COST else "fails"
+    return holds_if(numbers["cost"] < PURIFICATION_COST)
 
 
 def evidence_regression_cost(numbers: Numbers) -> str:

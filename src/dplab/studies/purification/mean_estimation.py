@@ -66,7 +66,8 @@ def mean_estimation_log_delta(n: int, d: int) -> tuple[float, float]:
 
 
 def theorem9_log_delta_range(n: int, d: int) -> tuple[float, float]:
-    """Theorem 9/14's range of log δ: (−4d log d log²(nd), −log(4n^d log^{2d}(8d))) (appendix upper limit, A7)."""
+    """Theorem 9/14's range of log δ: (−4d log d log²(nd), −log(4n^d log^{2d}(8d))), with Theorem 14's upper limit
+    1/(4n^d log^{2d}(8d)) (Theorem 9 in the main text prints 4n^{−d} log^{−2d}(8d))."""
     lower = -4.0 * d * math.log(d) * math.log(n * d) ** 2
     upper = -(math.log(4.0) + d * math.log(n) + 2.0 * d * math.log(math.log(8.0 * d)))
     return lower, upper
