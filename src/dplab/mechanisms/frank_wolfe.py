@@ -21,7 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import linprog
 
-from dplab.checks import as_finite_array, non_negative_finite, positive_finite, whole_number
+from dplab.checks import (
+    as_finite_array,
+    finite,
+    non_negative_finite,
+    positive_finite,
+    require,
+    require_ndim,
+    whole_number,
+)
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.numerics import project_l2_ball
 
@@ -50,6 +58,12 @@ class QuadraticLoss:
     linear: np.ndarray
     constant: float
 
+    def __post_init__(self) -> None:
+        linear = require_ndim("linear", as_finite_array(self.linear, "linear"), 1)
+        gram = require_ndim("gram", as_finite_array(self.gram, "gram"), 2)
+        require(gram.shape == (linear.size, linear.size), "gram", gram.shape, f"shape ({linear.size}, {linear.size})")
+        finite("constant", self.constant)
+
     @property
     def d(self) -> int:
         return self.linear.shape[0]
@@ -59,6 +73,13 @@ class QuadraticLoss:
 
     def gradient(self, theta: np.ndarray) -> np.ndarray:
         return self.gram @ theta - self.linear
+
+
+def _vector(name: str, value: np.ndarray, size: int) -> np.ndarray:
+    """``value`` as a finite 1-D array of length ``size`` (ValueError naming ``name`` otherwise)."""
+    array = require_ndim(name, as_finite_array(value, name), 1)
+    require(array.size == size, name, array.shape, f"length {size}")
+    return array
 
 
 def least_squares_loss(chunks: Iterable[tuple[np.ndarray, np.ndarray]]) -> QuadraticLoss:
@@ -77,12 +98,15 @@ def least_squares_loss(chunks: Iterable[tuple[np.ndarray, np.ndarray]]) -> Quadr
 
 def l1_vertex_scores(gradient: np.ndarray, l1_radius: float) -> np.ndarray:
     """⟨s, g⟩ for the 2d vertices of 𝔹₁(r) in the order +r e_1, …, +r e_d, −r e_1, …, −r e_d."""
+    gradient = as_finite_array(gradient, "gradient")
+    positive_finite("l1_radius", l1_radius)
     return np.concatenate([l1_radius * gradient, -l1_radius * gradient])
 
 
 def report_noisy_min(scores: np.ndarray, noise_scale: float, rng: np.random.Generator) -> int:
     """argmin_i (scores_i + Lap(noise_scale)), i.i.d. Laplace per score (the exact argmin, first on ties, when
     ``noise_scale`` is 0)."""
+    scores = as_finite_array(scores, "scores")
     non_negative_finite("noise_scale", noise_scale)
     if noise_scale == 0.0:
         return int(np.argmin(scores))
@@ -110,6 +134,8 @@ def frank_wolfe_l1(
 
 def frank_wolfe_gap(loss: QuadraticLoss, theta: np.ndarray, l1_radius: float) -> float:
     """max_{s ∈ 𝒞}⟨∇ℒ(θ), θ − s⟩ = ⟨∇ℒ(θ), θ⟩ + r‖∇ℒ(θ)‖_∞ ≥ ℒ(θ) − ℒ* for θ ∈ 𝒞 = 𝔹₁(r) (convexity)."""
+    theta = _vector("theta", theta, loss.d)
+    positive_finite("l1_radius", l1_radius)
     gradient = loss.gradient(theta)
     return float(gradient @ theta + l1_radius * np.max(np.abs(gradient)))
 
@@ -117,6 +143,7 @@ def frank_wolfe_gap(loss: QuadraticLoss, theta: np.ndarray, l1_radius: float) ->
 def project_l1_ball(v: np.ndarray, l1_radius: float) -> np.ndarray:
     """Euclidean projection onto 𝔹₁(r): v itself if inside, else sign(v)·(|v| − λ)₊ with λ from the sorted |v|
     (Duchi, Shalev-Shwartz, Singer, Chandra 2008, Figure 1)."""
+    v = as_finite_array(v, "v")
     positive_finite("l1_radius", l1_radius)
     magnitude = np.abs(v)
     if magnitude.sum() <= l1_radius:
@@ -132,6 +159,9 @@ def l1_ball_minimiser(
 ) -> tuple[np.ndarray, float]:
     """(θ*, duality gap): accelerated projected gradient (FISTA with adaptive restart, step 1/λ_max(G)) on
     𝔹₁(r), stopped once the Frank-Wolfe gap (:func:`frank_wolfe_gap`) is at most ``gap_tolerance``."""
+    positive_finite("l1_radius", l1_radius)
+    positive_finite("gap_tolerance", gap_tolerance)
+    whole_number("max_steps", max_steps)
     step = 1.0 / max(float(np.linalg.eigvalsh(loss.gram)[-1]), 1e-300)
     theta = momentum = np.zeros(loss.d)
     weight = 1.0
@@ -149,6 +179,8 @@ def l1_ball_minimiser(
 
 def clip_l1(theta: np.ndarray, l1_radius: float) -> np.ndarray:
     """Clip^{ℓ1}_r: θ rescaled onto 𝔹₁(r) if ‖θ‖₁ > r, else θ (Algorithm 7, line 6)."""
+    theta = as_finite_array(theta, "theta")
+    positive_finite("l1_radius", l1_radius)
     norm = float(np.abs(theta).sum())
     return theta * (l1_radius / norm) if norm > l1_radius else theta
 
@@ -165,10 +197,10 @@ def sparse_recovery_lp(b: np.ndarray, phi: np.ndarray, tolerance: float) -> np.n
     (u⁺, u⁻, w⁺, w⁻) ≥ 0 with θ = u⁺ − u⁻ and Φθ − b = w⁺ − w⁻: minimise Σ(u⁺ + u⁻) s.t. Σ(w⁺ + w⁻) ≤ ξ.  This is
     Lemma 46's programme with the k inequalities ±(Φθ − b) ≤ v written as k equalities (same optimum, 2d + 2k
     variables; HiGHS solves it about 3x faster at k = 300, d = 1000)."""
-    phi = as_finite_array(phi, "phi")
-    b = as_finite_array(b, "b")
-    non_negative_finite("tolerance", tolerance)
+    phi = require_ndim("phi", as_finite_array(phi, "phi"), 2)
     k, d = phi.shape
+    b = _vector("b", b, k)
+    non_negative_finite("tolerance", tolerance)
     eye = np.eye(k)
     equalities = np.hstack([phi, -phi, -eye, eye])
     budget = np.concatenate([np.zeros(2 * d), np.ones(2 * k)])[None, :]
@@ -204,6 +236,11 @@ def purified_frank_wolfe(
     """Algorithm 7, lines 3-6: θ_apx-k = Φθ_FW; θ_pure-k = 𝒜_pure(Clip^{ℓ2}_{2‖𝒞‖₁}(θ_apx-k), Θ = 𝔹₂^k(2‖𝒞‖₁),
     ε′ = ε, δ, ω) (Algorithm 1, diameter 4‖𝒞‖₁); θ_pure-d = ℳ_rec(θ_pure-k, Φ, ξ) (Algorithm 8); θ_out =
     Clip^{ℓ1}_{‖𝒞‖₁}(θ_pure-d)."""
+    phi = require_ndim("phi", as_finite_array(phi, "phi"), 2)
+    theta_fw = _vector("theta_fw", theta_fw, phi.shape[1])
+    positive_finite("l1_radius", l1_radius)
+    positive_finite("epsilon", epsilon)
+    non_negative_finite("tolerance", tolerance)
     sketched = phi @ theta_fw
     clipped = project_l2_ball(sketched, 2.0 * l1_radius)
     domain = LqBall(center=(0.0,) * phi.shape[0], diameter=4.0 * l1_radius, q=2.0)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dplab.checks import positive_finite, whole_number
+from dplab.checks import positive_finite, probability, whole_number
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
@@ -59,12 +59,16 @@ class Algorithm7Parameters:
     fw_scale: float
 
 
+def _positive(**values: float) -> None:
+    """ValueError naming the first of ``values`` that is not a finite number > 0."""
+    for name, value in values.items():
+        positive_finite(name, value)
+
+
 def frank_wolfe_steps(n: int, epsilon: float, lipschitz: float, smoothness: float, l1_radius: float) -> int:
     """T = ⌈√(β‖𝒞‖₁nε/L₁)⌉: Algorithm 7's T = Θ̃(√(β‖𝒞‖₁nε/L₁)) with constant 1."""
     whole_number("n", n)
-    for name, value in (("epsilon", epsilon), ("lipschitz", lipschitz), ("smoothness", smoothness)):
-        positive_finite(name, value)
-    positive_finite("l1_radius", l1_radius)
+    _positive(epsilon=epsilon, lipschitz=lipschitz, smoothness=smoothness, l1_radius=l1_radius)
     return max(1, math.ceil(math.sqrt(smoothness * l1_radius * n * epsilon / lipschitz)))
 
 
@@ -85,7 +89,7 @@ def algorithm6_laplace_scale(
     """L₁‖𝒞‖₁√(8T log(1/δ))/(nε): the per-vertex Laplace scale of Algorithm 6, line 3, as printed."""
     whole_number("n", n)
     whole_number("steps", steps)
-    positive_finite("log_inv_delta", log_inv_delta)
+    _positive(epsilon=epsilon, log_inv_delta=log_inv_delta, lipschitz=lipschitz, l1_radius=l1_radius)
     return lipschitz * l1_radius * math.sqrt(8.0 * steps * log_inv_delta) / (n * epsilon)
 
 
@@ -94,7 +98,7 @@ def pure_frank_wolfe_laplace_scale(n: int, epsilon: float, steps: int, lipschitz
     by basic composition (the pure-DP baseline; same score sensitivity as Algorithm 6)."""
     whole_number("n", n)
     whole_number("steps", steps)
-    positive_finite("epsilon", epsilon)
+    _positive(epsilon=epsilon, lipschitz=lipschitz, l1_radius=l1_radius)
     return 2.0 * lipschitz * l1_radius * steps / (n * epsilon)
 
 
@@ -128,6 +132,7 @@ def lemma46_recovery_bound(sparsity: int, tolerance: float, distortion: float = 
     """‖θ̂ − θ*‖₁ ≤ 4√s·ξ/√(1 − e) (Lemma 46: Φ (4s, e)-RWC, θ* s-sparse, ‖w̃‖₁ ≤ ξ)."""
     whole_number("sparsity", sparsity)
     positive_finite("tolerance", tolerance)
+    probability("distortion", distortion)
     return 4.0 * math.sqrt(sparsity) * tolerance / math.sqrt(1.0 - distortion)
 
 
@@ -136,6 +141,7 @@ def purification_term_as_printed(n: int, k: int, epsilon: float, lipschitz: floa
     event F₁ᶜ ∩ F₂ᶜ ∩ F₃ᶜ."""
     whole_number("n", n)
     whole_number("k", k)
+    _positive(epsilon=epsilon, lipschitz=lipschitz, l1_radius=l1_radius)
     return 64.0 / math.sqrt(3.0) * lipschitz * l1_radius * (k + math.log(n)) / (n * epsilon)
 
 
@@ -145,6 +151,9 @@ def purification_term_corrected(
     """L₁·4√T·ξ/√(1 − e) with e = 1/4 and ξ = 4Δ(k + log n)/ε, Δ = 8‖𝒞‖₁/(n√k): the middle line of eq. (15)
     evaluated, (256/√3)·√(T/k)·L₁‖𝒞‖₁(k + log n)/(nε); it is at most the printed last line only when k ≥ 16T."""
     whole_number("n", n)
+    whole_number("k", k)
+    whole_number("steps", steps)
+    _positive(epsilon=epsilon, lipschitz=lipschitz, l1_radius=l1_radius)
     tolerance = 4.0 * (8.0 * l1_radius / (n * math.sqrt(k))) * (k + math.log(n)) / epsilon
     return lipschitz * lemma46_recovery_bound(steps, tolerance)
 
@@ -162,15 +171,16 @@ def lemma28_bound(
     """βC²/T + L₁C√(8T log(1/δ))·log(T L₁ C |S|)/(nε) with C = ‖𝒞‖₁, |S| = 2d: Lemma 28 with its O-constant 1 and
     the curvature Γ_ℒ ≤ βC²."""
     whole_number("d", d)
-    optimisation = smoothness * l1_radius**2 / steps
+    _positive(smoothness=smoothness)
     noise = algorithm6_laplace_scale(n, epsilon, steps, log_inv_delta, lipschitz, l1_radius)
+    optimisation = smoothness * l1_radius**2 / steps
     return optimisation + noise * math.log(steps * lipschitz * l1_radius * 2 * d)
 
 
 def theorem4_rate(n: int, epsilon: float, lipschitz: float, smoothness: float, l1_radius: float) -> float:
     """(L₁βC³)^{1/2}/(nε)^{1/2}: Theorem 4's rate with its constant and logarithmic factors set to 1."""
     whole_number("n", n)
-    positive_finite("epsilon", epsilon)
+    _positive(epsilon=epsilon, lipschitz=lipschitz, smoothness=smoothness, l1_radius=l1_radius)
     return math.sqrt(lipschitz * smoothness * l1_radius**3 / (n * epsilon))
 
 

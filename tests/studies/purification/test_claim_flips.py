@@ -298,7 +298,8 @@ def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3
     bounds 10 n^-0.5 (Lemma 28) and 5 n^-0.5 (eq. (15)), every run in the success event with the given loss gap."""
     rows = []
     for n in (1000, 10000, 100000):
-        common = {"n": n, "d": 50, "epsilon_total": 1.0, "zero_excess_risk": 0.03, "steps": 10, "sketch_dim": 20}
+        common = {"n": n, "d": 50, "epsilon_total": 1.0, "zero_excess_risk": 0.03, "score_spread_at_zero": 0.1}
+        common.update(steps=10, sketch_dim=20)
         for replicate in (0, 1):
             purified = {
                 "method": "purified_fw",

@@ -14,7 +14,8 @@ Data (per (n, d)): x ~ Unif[−1, 1]^d; θ* with ``sparsity`` non-zeros ±1/spar
 - ``nonprivate_fw``: Algorithm 5 with Algorithm 7's T.
 
 Metric: excess empirical risk ℒ(θ) − ℒ* (ℒ* from :func:`dplab.mechanisms.frank_wolfe.l1_ball_minimiser`, its
-duality-gap certificate in ``optimum_gap``).  The ``purified_fw`` rows also record ‖θ_pure-d − θ_FW‖₁, ℒ(θ_out) −
+duality-gap certificate in ``optimum_gap``); ``score_spread_at_zero`` = max − min of the 2d vertex scores at θ₀ = 0,
+2‖𝒞‖₁‖∇ℒ(0)‖_∞, the signal the first noisy selection has to find.  The ``purified_fw`` rows also record ‖θ_pure-d − θ_FW‖₁, ℒ(θ_out) −
 ℒ(θ_FW), the Laplace noise ‖z‖₁ against eq. (14)'s ξ (the observable part of the success event), the sparsity of
 θ_FW and the bounds of Lemma 46 and eq. (15).
 
@@ -167,6 +168,7 @@ def frank_wolfe_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _point_columns(loss: QuadraticLoss, optimum: float, gap: float, n: int, eps: float) -> dict[str, Any]:
     return {
         "zero_excess_risk": loss.value(np.zeros(loss.d)) - optimum,
+        "score_spread_at_zero": 2.0 * L1_RADIUS * float(np.max(np.abs(loss.linear))),
         "optimum_gap": gap,
         "theorem4_rate": theorem4_rate(n, eps, LIPSCHITZ, SMOOTHNESS, L1_RADIUS),
         "lemma30_lower_bound": lemma30_lower_bound(n, loss.d, eps),

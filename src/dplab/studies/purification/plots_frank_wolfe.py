@@ -70,6 +70,7 @@ def plot_frank_wolfe(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         fig,
         f"{EXTENSION_NOTE}. x ~ U[-1,1]^d, {params['sparsity']}-sparse θ*, ‖θ*‖₁ = 1, squared loss on the unit ℓ1 ball "
         f"(L₁ = 2, β = 1); T = ⌈√(β‖C‖₁nε/L₁)⌉, k = min(d, ⌈T log(d/T) + log n⌉); {params['replicates']} runs per "
-        "point, mean ± s.e.; rate and lower bound with constants and logs set to 1.",
+        "point, mean ± s.e.; rate and lower bound with constants and logs set to 1 (Lemma 30 bounds the worst "
+        "instance, not this one).",
     )
     return fig
