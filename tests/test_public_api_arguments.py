@@ -35,6 +35,7 @@ from dplab.learning.engine import NoisyGradientConfig
 from dplab.learning.losses import LinearLoss, LogisticLoss
 from dplab.learning.projections import Ball
 from dplab.mechanisms.adassp import sufficient_statistics
+from dplab.mechanisms.frank_wolfe import QuadraticLoss
 from dplab.mechanisms.local_sensitivity import alg11_parameters
 from dplab.mechanisms.purification import LqBall
 from dplab.preprocessing.clusters import PreprocessedDataset
@@ -1506,6 +1507,111 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.preprocessing.sensitivity.EmpiricalSensitivity": "result record returned by empirical_sensitivity",
     "dplab.preprocessing.sensitivity.as_preprocessed": "wraps the output of a pre-processing step, no numbers",
     "dplab.data.preprocessing_datasets.LowRankDataset": "record built by the checked low_rank_dataset",
+    "dplab.theory.frank_wolfe.Algorithm7Parameters": "record built by the checked algorithm7_parameters",
+    "dplab.mechanisms.frank_wolfe.least_squares_loss": "takes an iterable of (x, y) chunks, each checked",
+    "dplab.mechanisms.frank_wolfe.PurifiedFrankWolfe": "result record returned by the checked purified_frank_wolfe",
+}
+
+
+# Purified DP Frank-Wolfe (dplab.theory.frank_wolfe, dplab.mechanisms.frank_wolfe)
+FW_LOSS = QuadraticLoss(np.eye(3), np.array([0.2, -0.1, 0.0]), 0.05)
+FW_PHI = np.random.default_rng(6).normal(size=(3, 3))
+FW_POS = {"l1_radius": "pos", "smoothness": "pos"}
+FRANK_WOLFE_THEORY = {
+    "frank_wolfe.frank_wolfe_steps": E(
+        n=100, epsilon=1.0, lipschitz=2.0, smoothness=1.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.sketch_dimension": E(n=100, d=50, steps=5),
+    "frank_wolfe.algorithm6_laplace_scale": E(
+        n=100,
+        epsilon=1.0,
+        steps=5,
+        log_inv_delta=10.0,
+        lipschitz=2.0,
+        l1_radius=1.0,
+        kinds={"epsilon": "pos", **FW_POS},
+    ),
+    "frank_wolfe.pure_frank_wolfe_laplace_scale": E(
+        n=100, epsilon=1.0, steps=5, lipschitz=2.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.algorithm7_parameters": E(
+        n=100, d=50, epsilon=1.0, lipschitz=2.0, smoothness=1.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.lemma46_recovery_bound": E(
+        sparsity=4, tolerance=0.1, distortion=0.25, kinds={"sparsity": "size", "tolerance": "pos", "distortion": "prob"}
+    ),
+    "frank_wolfe.purification_term_as_printed": E(
+        n=100, k=5, epsilon=1.0, lipschitz=2.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.purification_term_corrected": E(
+        n=100, k=5, steps=3, epsilon=1.0, lipschitz=2.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.lemma28_bound": E(
+        n=100,
+        d=5,
+        epsilon=1.0,
+        steps=3,
+        log_inv_delta=10.0,
+        lipschitz=2.0,
+        smoothness=1.0,
+        l1_radius=1.0,
+        kinds={"epsilon": "pos", **FW_POS},
+    ),
+    "frank_wolfe.theorem4_rate": E(
+        n=100, epsilon=1.0, lipschitz=2.0, smoothness=1.0, l1_radius=1.0, kinds={"epsilon": "pos", **FW_POS}
+    ),
+    "frank_wolfe.lemma30_lower_bound": E(n=100, d=5, epsilon=1.0, kinds={"epsilon": "pos"}),
+}
+FRANK_WOLFE_MECHANISMS = {
+    "frank_wolfe.QuadraticLoss": E(
+        gram=np.eye(2),
+        linear=np.array([0.1, 0.2]),
+        constant=0.5,
+        kinds={"gram": "real", "linear": "real", "constant": "real"},
+        shapes={"gram": [np.eye(3)], "linear": [np.zeros((2, 2))]},
+    ),
+    "frank_wolfe.l1_vertex_scores": E(
+        gradient=np.array([0.1, -0.2]), l1_radius=1.0, kinds={"gradient": "real", **FW_POS}
+    ),
+    "frank_wolfe.report_noisy_min": E(
+        scores=np.array([0.1, 0.3]), noise_scale=0.5, rng=RNG, kinds={"scores": "real", "noise_scale": "nonneg"}
+    ),
+    "frank_wolfe.frank_wolfe_l1": E(
+        loss=FW_LOSS, l1_radius=1.0, steps=3, noise_scale=0.1, rng=RNG, kinds={"noise_scale": "nonneg", **FW_POS}
+    ),
+    "frank_wolfe.frank_wolfe_gap": E(
+        loss=FW_LOSS, theta=np.array([0.1, 0.0, 0.0]), l1_radius=1.0, kinds=FW_POS, shapes={"theta": [np.zeros(2)]}
+    ),
+    "frank_wolfe.project_l1_ball": E(v=np.array([0.9, -0.8]), l1_radius=1.0, kinds={"v": "real", **FW_POS}),
+    "frank_wolfe.l1_ball_minimiser": E(
+        loss=FW_LOSS,
+        l1_radius=1.0,
+        gap_tolerance=1e-8,
+        max_steps=50,
+        kinds={"gap_tolerance": "pos", "max_steps": "size", **FW_POS},
+    ),
+    "frank_wolfe.clip_l1": E(theta=np.array([0.9, -0.8]), l1_radius=1.0, kinds=FW_POS),
+    "frank_wolfe.gaussian_sketch": E(k=2, d=3, rng=RNG),
+    "frank_wolfe.sparse_recovery_lp": E(
+        b=np.array([0.1, 0.2, 0.0]),
+        phi=FW_PHI,
+        tolerance=0.01,
+        kinds={"b": "real", "phi": "real", "tolerance": "nonneg"},
+        shapes={"b": [np.zeros(2)], "phi": [np.zeros(3)]},
+    ),
+    "frank_wolfe.purified_frank_wolfe": E(
+        theta_fw=np.array([0.5, 0.0, 0.0]),
+        phi=FW_PHI,
+        l1_radius=1.0,
+        epsilon=1.0,
+        log_delta=-30.0,
+        log_omega=-3.0,
+        tolerance=0.5,
+        rng=RNG,
+        kinds={"theta_fw": "real", "phi": "real", "epsilon": "pos", "tolerance": "nonneg", **FW_POS},
+        shapes={"theta_fw": [np.zeros(2)]},
+        named={"log_delta": "delta", "log_omega": "omega"},
+    ),
 }
 
 
@@ -1516,7 +1622,9 @@ def _qualified(package: str, table: dict[str, Example]) -> dict[str, Example]:
 EXAMPLES: dict[str, Example] = {
     **_qualified("accounting", ACCOUNTING),
     **_qualified("theory", THEORY),
+    **_qualified("theory", FRANK_WOLFE_THEORY),
     **_qualified("mechanisms", MECHANISMS),
+    **_qualified("mechanisms", FRANK_WOLFE_MECHANISMS),
     **_qualified("learning", LEARNING),
     **_qualified("audit", AUDIT),
     **_qualified("preprocessing", PREPROCESSING),

@@ -14,7 +14,6 @@ import pytest
 from dplab.report.claims import VERDICTS
 from dplab.studies.purification.alg11_dimension import alg11_dimension_table
 from dplab.studies.purification.claims import RULES
-from dplab.studies.purification.claims_conversion import NOT_TESTED
 from dplab.studies.purification.curves import example8_samples, theorem2_utility
 
 RULE = {rule.claim_id: rule for rule in RULES}
@@ -294,6 +293,33 @@ def alg11(corrected_noise: bool = False) -> dict[str, pd.DataFrame]:
     return {"ext_alg11_dimension": frame}
 
 
+def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3) -> dict[str, pd.DataFrame]:
+    """ext_frank_wolfe at d = 50, n = 1e3, 1e4, 1e5, two runs: the purified excess risk level * n^slope, the explicit
+    bounds 10 n^-0.5 (Lemma 28) and 5 n^-0.5 (eq. (15)), every run in the success event with the given loss gap."""
+    rows = []
+    for n in (1000, 10000, 100000):
+        common = {"n": n, "d": 50, "epsilon_total": 1.0, "zero_excess_risk": 0.03, "score_spread_at_zero": 0.1}
+        common.update(steps=10, sketch_dim=20)
+        for replicate in (0, 1):
+            purified = {
+                "method": "purified_fw",
+                "excess_risk": level * n**slope,
+                "laplace_scale": 1e-5,
+                "lemma28_bound": 10 * n**-0.5,
+                "purification_bound_printed": 5 * n**-0.5,
+                "within_tolerance": True,
+                "clip_active": False,
+                "loss_gap": loss_gap,
+                "recovery_l1_error": 0.1,
+                "lemma46_bound": 1.0,
+                "fw_sparsity": 10,
+            }
+            before = {"method": "dp_fw_before_purification", "excess_risk": 0.04, "laplace_scale": 0.1}
+            reference = {"method": "dp_fw_reference", "excess_risk": n**-0.5, "laplace_scale": 0.01}
+            rows += [{**common, "replicate": replicate, **row} for row in (purified, before, reference)]
+    return {"ext_frank_wolfe": pd.DataFrame(rows)}
+
+
 #: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
 FRAME_FLIPS = {
     "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
@@ -314,6 +340,8 @@ FRAME_FLIPS = {
     "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
     "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
     "thm2_algorithm2_utility": (algorithm2(), algorithm2(below_bound=True)),
+    "thm4_purified_frank_wolfe": (frank_wolfe(), frank_wolfe(slope=0.0, level=0.03)),
+    "thm4_purification_term": (frank_wolfe(), frank_wolfe(loss_gap=1.0)),
     "erratum_alg11_l2_sensitivity": (alg11(), alg11(corrected_noise=True)),
     "thm8_query_release_rate": (query_release(), query_release(alg16_purified=(1.0, 0.2))),
     "table1_mwem_rate_before": (query_release(), query_release(mwem_reference=(1.0, 0.1))),
@@ -364,6 +392,7 @@ NUMBER_FLIPS = {
     "erratum_alg11_beta_hat_probability": lambda n: {**n, "log_printed": n["log_exact"]},
     "thm11_purification_term": lambda n: {"cases": [(*c[:3], 2.5) for c in n["cases"]]},
     "erratum_thm4_lemma48_threshold": lambda n: {**n, "printed": n["xi"], "tail_printed": n["tail_xi"]},
+    "erratum_thm4_purification_constant": lambda n: {**n, "corrected": n["printed"]},
     "thm6_success_bound_arithmetic": lambda n: {"scaled": [(d, v + 3.0) for d, v in n["scaled"]]},
 }
 
@@ -388,20 +417,16 @@ def test_verdict_flips_on_modified_numbers(claim_id):
     assert before in ("holds", "erratum") and after != before and after in VERDICTS
 
 
-#: claims with no experiment: their verdict is the constant ``not_tested``
-WITHOUT_EXPERIMENT = {"thm4_purified_frank_wolfe"}
-
-
 def test_every_verdict_has_a_flip_test():
-    untested = set(RULE) - WITHOUT_EXPERIMENT - set(FRAME_FLIPS) - set(NUMBER_FLIPS)
+    untested = set(RULE) - set(FRAME_FLIPS) - set(NUMBER_FLIPS)
     assert not untested, f"verdicts without a flip test: {sorted(untested)}"
     assert not (set(FRAME_FLIPS) | set(NUMBER_FLIPS)) - set(RULE), "flip tests of claims that no longer exist"
 
 
-@pytest.mark.parametrize("claim_id", sorted(WITHOUT_EXPERIMENT))
-def test_a_claim_without_experiment_says_so(claim_id):
-    claim = RULE[claim_id].decide({}, CONFIG)
-    assert claim.verdict == NOT_TESTED and "no experiment" in claim.evidence
+def test_theorem4_rate_is_partial_below_and_fails_above_the_explicit_bound():
+    """A flat purified curve is partial while under the explicit bound of Lemma 28 + eq. (15), fails above it."""
+    assert _verdict("thm4_purified_frank_wolfe", frank_wolfe(slope=0.0, level=0.03)) == "partial"
+    assert _verdict("thm4_purified_frank_wolfe", frank_wolfe(slope=0.0, level=1.0)) == "fails"
 
 
 def test_every_row_states_its_decision_rule():

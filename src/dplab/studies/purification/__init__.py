@@ -229,6 +229,20 @@ STUDY = Study(
             mem_mb=500,
             runtime=2,
         ),
+        Artifact(
+            "ext_frank_wolfe",
+            "figure",
+            "frank_wolfe",
+            "dplab.studies.purification.frank_wolfe:frank_wolfe_point",
+            "l1-constrained least squares: excess empirical risk of the purified DP Frank-Wolfe (Algorithm 7), its "
+            "(eps, delta)-DP input, Algorithm 6 at delta = 1/n^2, a pure Frank-Wolfe by basic composition and the "
+            "non-private Frank-Wolfe against n, with Theorem 4's rate and Lemma 30's lower bound; and the recovery "
+            "error of Algorithm 8 against the purification term of eq. (15).",
+            "dplab.studies.purification.plots_frank_wolfe:plot_frank_wolfe",
+            mem_mb=1500,
+            runtime=10,
+            points="dplab.studies.purification.frank_wolfe:frank_wolfe_points",
+        ),
     ),
     claims="dplab.studies.purification.claims:build_claims",
     schema=SCHEMA,

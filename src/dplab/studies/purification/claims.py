@@ -15,6 +15,7 @@ from dplab.studies.purification.claims_audit import AUDIT_RULES
 from dplab.studies.purification.claims_conversion import CONVERSION_RULES
 from dplab.studies.purification.claims_erm import ERM_RULES
 from dplab.studies.purification.claims_errata import ERRATA_RULES
+from dplab.studies.purification.claims_frank_wolfe import FRANK_WOLFE_RULES
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.claims_statements import STATEMENT_RULES
@@ -25,6 +26,7 @@ __all__ = ["RULES", "build_claims"]
 RULES = (
     AUDIT_RULES
     + CONVERSION_RULES
+    + FRANK_WOLFE_RULES
     + ERM_RULES
     + ERRATA_RULES
     + STATEMENT_RULES

@@ -1,6 +1,6 @@
 """Claims of Lin, Wang, Ma, Wang (purification) on the TV-to-W-infinity conversion (Lemma 6, Example 8 and its
-Figure 2), on Algorithm 2's utility (Theorem 2, ``ext_theorem2_utility``) and on the purified DP Frank-Wolfe
-(Theorem 4): measure, verdict, evidence per claim."""
+Figure 2) and on Algorithm 2's utility (Theorem 2, ``ext_theorem2_utility``): measure, verdict, evidence per
+claim."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pandas as pd
 from dplab.report.claims import ClaimRule, Numbers, holds_if
 from dplab.studies.purification.claims_common import artifact_path
 
-__all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT", "NOT_TESTED"]
+__all__ = ["CONVERSION_RULES", "EXAMPLE8_CONSTANT"]
 
 #: Example 8: Lemma 6's bound for the general convex domain is 8 Delta~, "tight up to a constant" 8.
 EXAMPLE8_CONSTANT = 8.0
@@ -22,8 +22,6 @@ EXAMPLE8_CONSTANT = 8.0
 W_INF_1D_TOLERANCE = 1e-4
 #: Example 8's point mass Delta~^d is checked on the sampled mu: a binomial z-score above 4 refutes it.
 SAMPLE_Z = 4.0
-#: The verdict of a claim with no experiment.
-NOT_TESTED = "not_tested"
 _FIG2 = artifact_path("fig2")
 
 
@@ -119,26 +117,6 @@ def evidence_theorem2(numbers: Numbers) -> str:
     )
 
 
-# ------------------------------------------------------------------------------------------------ Theorem 4
-
-
-def measure_theorem4(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {}
-
-
-def verdict_theorem4(numbers: Numbers) -> str:
-    return NOT_TESTED
-
-
-def evidence_theorem4(numbers: Numbers) -> str:
-    return (
-        "no experiment: Algorithm 7 needs the (eps, delta)-DP Frank-Wolfe of Algorithm 6 (Laplace report-noisy-min "
-        "over the 2d vertices of the l1 ball), a Gaussian sketch Phi that is restricted well-conditioned (Lemma 44) "
-        "and the l1-minimisation sparse recovery of Algorithm 8 with Eq. (14)'s tolerance; the library has none of the "
-        "three, and the l2-ball DP-ERM experiment cannot stand in for a dimension-independent rate"
-    )
-
-
 CONVERSION_RULES = (
     ClaimRule(
         "example8_conversion_tight",
@@ -180,17 +158,5 @@ CONVERSION_RULES = (
         measure_theorem2,
         verdict_theorem2,
         evidence_theorem2,
-    ),
-    ClaimRule(
-        "thm4_purified_frank_wolfe",
-        "Theorem 4, Algorithm 7",
-        "Purified DP Frank-Wolfe (Algorithm 7) is 2eps-pure DP with excess risk O~(L^(1/2) beta^(1/2) ||C||_1^(3/2) "
-        "/ (n eps)^(1/2))",
-        artifact_path("table2", "tables"),
-        (),
-        f"{NOT_TESTED}: no experiment decides this claim",
-        measure_theorem4,
-        verdict_theorem4,
-        evidence_theorem4,
     ),
 )

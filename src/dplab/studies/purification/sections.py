@@ -35,6 +35,8 @@ __all__ = [
     "constraints_mode_release",
     "SCHEMA_QUERY_RELEASE",
     "constraints_query_release",
+    "SECTION_FRANK_WOLFE",
+    "constraints_frank_wolfe",
     "PART2_CONSTRAINTS",
     "SCHEMA",
     "constraints",
@@ -46,6 +48,7 @@ SECTION_LINEAR_REGRESSION = "linear_regression"
 SECTION_PTR = "ptr"
 SECTION_MODE_RELEASE = "mode_release"
 SECTION_QUERY_RELEASE = "query_release"
+SECTION_FRANK_WOLFE = "frank_wolfe"
 
 
 SCHEMA: dict[str, Any] = study_schema(NAME)
@@ -203,6 +206,22 @@ def constraints_query_release(section: Mapping[str, Any]) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------------------------------------
+# Theorem 4: purified DP Frank-Wolfe (artifact ext_frank_wolfe)
+# --------------------------------------------------------------------------------------------------------------------
+
+
+def constraints_frank_wolfe(section: Mapping[str, Any]) -> list[str]:
+    """Cross-key checks: at least 2 distinct n (a log-log slope is fitted) and sparsity <= every d."""
+    message = _messages(SECTION_FRANK_WOLFE)
+    problems = []
+    if len(set(section["ns"])) < 2:
+        problems.append(message("ns", section["ns"], "at least 2 distinct sample sizes (a log-log slope is fitted)"))
+    if section["sparsity"] > min(section["ds"]):
+        problems.append(message("sparsity", section["sparsity"], f"<= min(ds) = {min(section['ds'])}"))
+    return problems
+
+
+# --------------------------------------------------------------------------------------------------------------------
 # The study: config['purification'] (part 1: figures 1-4, tables 1-2, the audits, DP-ERM; part 2 above)
 # --------------------------------------------------------------------------------------------------------------------
 
@@ -212,6 +231,7 @@ PART2_CONSTRAINTS: dict[str, Callable[[Mapping[str, Any]], list[str]]] = {
     SECTION_PTR: constraints_ptr,
     SECTION_MODE_RELEASE: constraints_mode_release,
     SECTION_QUERY_RELEASE: constraints_query_release,
+    SECTION_FRANK_WOLFE: constraints_frank_wolfe,
 }
 
 
