@@ -8,7 +8,7 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.style import EXTENSION_NOTE, figure, footer, legend_beside
+from dplab.report.style import EXTENSION_NOTE, figure, footer
 from dplab.studies.purification.plots import BEFORE_PURIFICATION
 
 __all__ = ["plot_frank_wolfe"]
@@ -49,7 +49,7 @@ def _purification_panel(ax: Any, part: pd.DataFrame) -> None:
         ax.errorbar(
             summary.index, summary["mean"], yerr=summary["sem"], fmt=style, color=colour, lw=1, ms=3, label=label
         )
-    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="purification step (purified_fw runs)")
+    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="Alg. 7 purification step")
 
 
 def plot_frank_wolfe(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
@@ -57,15 +57,15 @@ def plot_frank_wolfe(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     configured); right column: the purification step's errors against eq. (14)'s ξ and eq. (15)'s bound."""
     ds = sorted(data["d"].unique())
     eps = float(params["epsilons_total"][0])
-    fig, axes = figure(len(ds), 2, width=4.6, height=3.0)
+    fig, axes = figure(len(ds), 2, width=4.6, height=2.8)
     for row, d in zip(axes, ds):
         part = data[(data["d"] == d) & (data["epsilon_total"] == eps)]
         _excess_panel(row[0], part)
         _purification_panel(row[1], part)
         row[0].set_title(f"d = {d}, ε_tot = {eps:g}", fontsize=8)
         row[1].set_title(f"Algorithm 7, ε = ε_tot/2 = {eps / 2:g}", fontsize=8)
-    legend_beside(axes[0][0], fontsize=6)
-    legend_beside(axes[0][1], fontsize=6)
+    for ax in axes[0]:  # above each column, clear of the panels' titles: a legend never covers data
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.12), ncol=2, fontsize=6.5)
     footer(
         fig,
         f"{EXTENSION_NOTE}. x ~ U[-1,1]^d, {params['sparsity']}-sparse θ*, ‖θ*‖₁ = 1, squared loss on the unit ℓ1 ball "
