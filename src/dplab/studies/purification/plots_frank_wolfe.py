@@ -57,7 +57,7 @@ def plot_frank_wolfe(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
     configured); right column: the purification step's errors against eq. (14)'s ξ and eq. (15)'s bound."""
     ds = sorted(data["d"].unique())
     eps = float(params["epsilons_total"][0])
-    fig, axes = figure(len(ds), 2, width=4.6, height=2.8)
+    fig, axes = figure(len(ds), 2, width=5.0, height=2.8)
     for row, d in zip(axes, ds):
         part = data[(data["d"] == d) & (data["epsilon_total"] == eps)]
         _excess_panel(row[0], part)
@@ -65,7 +65,7 @@ def plot_frank_wolfe(data: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         row[0].set_title(f"d = {d}, ε_tot = {eps:g}", fontsize=8)
         row[1].set_title(f"Algorithm 7, ε = ε_tot/2 = {eps / 2:g}", fontsize=8)
     for ax in axes[0]:  # above each column, clear of the panels' titles: a legend never covers data
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.12), ncol=2, fontsize=6.5)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.12), ncol=2, fontsize=7)
     footer(
         fig,
         f"{EXTENSION_NOTE}. x ~ U[-1,1]^d, {params['sparsity']}-sparse θ*, ‖θ*‖₁ = 1, squared loss on the unit ℓ1 ball "
