@@ -4,7 +4,7 @@ from pathlib import Path
 
 from dplab.report.index import render_index
 from dplab.report.io import write_text
-from dplab.studies.registry import load_study
+from dplab.registry import load_study
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository

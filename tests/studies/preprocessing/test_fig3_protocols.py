@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from dplab.config import load_config
+from dplab.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.claims_fig3 import outperforms_measure, outperforms_verdict
 from dplab.studies.preprocessing.learning import (
@@ -18,7 +19,6 @@ from dplab.studies.preprocessing.learning import (
     sgd_budget,
 )
 from dplab.studies.preprocessing.products import build_products
-from dplab.studies.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.theory import smooth_rdp as s
 
 QUICK = load_config("config.quick.yaml")["preprocessing"]

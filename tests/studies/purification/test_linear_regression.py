@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from dplab.config import load_config
+from dplab.registry import combine_shards, compute_artifact, compute_shard, shard_points
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
@@ -25,7 +26,6 @@ from dplab.studies.purification.linear_regression import (
 )
 from dplab.studies.purification.plots_statistics import plot_linear_regression
 from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
-from dplab.studies.registry import combine_shards, compute_artifact, compute_shard, shard_points
 
 matplotlib.use("Agg")
 

@@ -39,9 +39,9 @@ from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
 from dplab.mechanisms.purification import LqBall, purify
+from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.studies.purification.exact_audit import projected_gaussian_pair
-from dplab.studies.registry import no_progress
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
