@@ -747,6 +747,34 @@ THEORY = {
         kinds={"alpha": "order_inf", "means_p": "real", "means_q": "real", "sigma": "pos", "points": "size"},
         shapes={"means_q": [np.array([0.0, 1.0, 2.0])]},
     ),
+    "generalization.composition_certificates": E(
+        eps=0.5,
+        delta=1e-6,
+        dt=1e-5,
+        steps=np.array([1, 10]),
+        kinds={"dt": "prob0"},
+        named={"dt": "delta_tilde", "steps": "T"},
+    ),
+    "generalization.sgld_privacy_and_generalization": E(
+        N=1000.0,
+        tau=10,
+        steps=np.array([10, 100]),
+        sigma=4.0,
+        L=1.0,
+        delta=1e-5,
+        delta_tilde=1e-6,
+        variant="valid",
+        named={"steps": "T"},
+    ),
+    "mean_estimation.mean_estimation_log_delta": E(n=100, d=2),
+    "mean_estimation.theorem9_log_delta_range": E(n=100, d=2),
+    "mean_estimation.theorem9_lower_bound": E(
+        n=100, d=2, epsilon=1.0, log_delta=np.array([-10.0, -20.0]), kinds={"epsilon": "pos", "log_delta": "logp"}
+    ),
+    "mean_estimation.sample_data_mean": E(n=100, d=2, p_plus=0.7, rng=RNG, kinds={"p_plus": "prob01"}),
+    "mean_estimation.log10_purification_scale": E(
+        d=2, diameter=1.0, log_delta=-20.0, log_omega=-5.0, epsilon_prime=1.0, kinds={"epsilon_prime": "pos"}
+    ),
 }
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
@@ -1202,6 +1230,35 @@ LEARNING = {
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
+    "pca_logistic.calibrate_eps0": E(
+        method="nonprivate_pca", epsilon=1.0, delta=1e-5, gap=0.5, kinds={"epsilon": "pos", "delta": "prob"}
+    ),
+    "pca_logistic.sgd_budget": E(
+        method="nonprivate_pca", epsilon=1.0, delta=1e-5, gap=0.5, kinds={"epsilon": "pos", "delta": "prob"}
+    ),
+    "pca_logistic.dp_gd": E(
+        X=X_SMALL,
+        y=Y_SIGNS,
+        eps0=1.0,
+        steps=2,
+        lr=0.1,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y": "labels", "eps0": "pos"},
+    ),
+    "pca_logistic.dp_sgd": E(
+        X=X_SMALL,
+        y=Y_SIGNS,
+        noise_multiplier=1.0,
+        steps=2,
+        lr=0.1,
+        radius=1.0,
+        batch_size=3,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y": "labels", "noise_multiplier": "pos"},
+    ),
 }
 
 LAW_P = Law1D((0.0,), (0.3,), gauss_weight=0.5, gauss_mean=0.1, gauss_sigma=0.3, uniform_weight=0.2)
@@ -1416,6 +1473,78 @@ AUDIT = {
         alpha=0.05,
         kinds={"k_p": "count", "m_p": "size", "k_q": "count", "m_q": "size", "alpha": "prob"},
     ),
+    "alg11_laplace_step.worst_pair_difference": E(d=3, local_sensitivity=2.5, kinds={"local_sensitivity": "pos"}),
+    "alg11_laplace_step.alg11_noise_scale": E(
+        beta_hat=2.5, epsilon=0.7, d=3, rule="corrected", kinds={"beta_hat": "pos", "epsilon": "pos"}
+    ),
+    "alg11_laplace_step.laplace_step_epsilon": E(
+        difference=np.array([0.3, -1.2]), scale=1.0, kinds={"difference": "real"}
+    ),
+    "alg11_laplace_step.laplace_step_epsilon_grid": E(
+        difference=np.array([0.3, -1.2]), scale=1.0, n_grid=11, kinds={"difference": "real", "n_grid": "size"}
+    ),
+    "alg11_laplace_step.beta_hat_mass_below_over_delta": E(
+        beta=3.0,
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        log_delta=-20.0,
+        kinds={"beta": "real", "local_sensitivity": "pos", "epsilon": "pos"},
+    ),
+    "alg11_laplace_step.laplace_step_hockey_stick": E(
+        beta_hat=2.5,
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        d=2,
+        rule="corrected",
+        pessimistic=True,
+        kinds={"beta_hat": "pos", "local_sensitivity": "pos", "epsilon": "pos"},
+    ),
+    "alg11_laplace_step.laplace_step_delta_bracket": E(
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        d=2,
+        rule="corrected",
+        log_delta=-20.0,
+        n_beta=1,
+        kinds={"local_sensitivity": "pos", "epsilon": "pos", "n_beta": "size"},
+    ),
+    "purification_pairs.canonical_pair": E(epsilon=0.5, delta=1e-6),
+    "purification_pairs.example17_pair": E(delta=1e-6, location=0.3, kinds={"location": "real"}),
+    "purification_pairs.projected_gaussian_pair": E(epsilon=1.0, log_delta=-10.0, sensitivity=0.02),
+    "purification_pairs.purification_scale_1d": E(
+        log_delta=-10.0, omega=0.01, epsilon_prime=1.0, diameter=2.0, kinds={"epsilon_prime": "pos"}
+    ),
+    "pnsgd_audit.simulated_pnsgd_bin_counts": E(
+        grid=GRID,
+        y0=0.2,
+        data=np.array([1.0, -1.0]),
+        lr=0.5,
+        noise="gaussian",
+        scale=1.0,
+        interval=(-1.0, 1.0),
+        L=1.0,
+        samples=10,
+        chunk=4,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y0": "real", "samples": "size", "chunk": "size"},
+    ),
+    "pnsgd_audit.grid_event_lower_bound": E(
+        p=P3,
+        q=Q3,
+        counts_p=np.array([5, 3, 2]),
+        counts_q=np.array([2, 3, 5]),
+        samples=10,
+        epsilon=np.array([0.0, 0.5]),
+        alpha=0.1,
+        kinds={
+            "p": "nonneg",
+            "q": "nonneg",
+            "counts_p": "count",
+            "counts_q": "count",
+            "samples": "size",
+            "alpha": "prob",
+        },
+    ),
 }
 
 PREPROCESSING = {
@@ -1494,6 +1623,10 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.preprocessing.sensitivity.EmpiricalSensitivity": "result record returned by empirical_sensitivity",
     "dplab.preprocessing.sensitivity.as_preprocessed": "wraps the output of a pre-processing step, no numbers",
     "dplab.data.preprocessing_datasets.LowRankDataset": "record built by the checked low_rank_dataset",
+    "dplab.audit.pnsgd_audit.AuditViolation": "an exception type",
+    "dplab.audit.pnsgd_audit.first_of_largest": "takes a frame of audit rows and column names",
+    "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
+    "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
 }
 
 

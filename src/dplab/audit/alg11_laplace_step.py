@@ -39,7 +39,7 @@ import numpy as np
 from dp_accounting.pld import privacy_loss_distribution
 from scipy.stats import laplace
 
-from dplab.checks import choice, positive_finite, whole_number
+from dplab.checks import as_finite_array, choice, finite, log_probability, positive_finite, whole_number
 
 __all__ = [
     "NOISE_RULES",
@@ -79,7 +79,7 @@ def alg11_noise_scale(beta_hat: float, epsilon: float, d: int, rule: str) -> flo
 
 def laplace_step_epsilon(difference: np.ndarray, scale: float) -> float:
     """Exact pure ε of y ↦ q + Lap^{⊗d}(b) between means q and q′ = q − v: sup_y log p_q(y)/p_q′(y) = ‖v‖₁/b."""
-    return float(np.sum(np.abs(np.asarray(difference, float)))) / positive_finite("scale", scale)
+    return float(np.sum(np.abs(as_finite_array(difference, "difference")))) / positive_finite("scale", scale)
 
 
 def laplace_step_epsilon_grid(difference: np.ndarray, scale: float, n_grid: int) -> float:
@@ -91,7 +91,7 @@ def laplace_step_epsilon_grid(difference: np.ndarray, scale: float, n_grid: int)
     whole_number("n_grid", n_grid, minimum=3)
     scale = positive_finite("scale", scale)
     total = 0.0
-    for v in np.asarray(difference, float):
+    for v in as_finite_array(difference, "difference"):
         half_width = abs(v) + GRID_HALF_WIDTH_SCALES * scale
         y = np.linspace(-half_width, half_width, int(n_grid))
         total += float(np.max(laplace.logpdf(y, loc=0.0, scale=scale) - laplace.logpdf(y, loc=-v, scale=scale)))
@@ -102,7 +102,12 @@ def beta_hat_mass_below_over_delta(beta: float, local_sensitivity: float, epsilo
     """P(β̂ ≤ β)/δ for β̂ = Δ_Local + Lap(1/ε) + log(2/δ)/ε (Algorithm 11, line 1), from the Laplace CDF:
     e^{ε(β − Δ)}/4 below the centre Δ + log(2/δ)/ε, (1 − e^{−ε(β − centre)}/2)/δ above it."""
     epsilon = positive_finite("epsilon", epsilon)
-    x = float(beta) - positive_finite("local_sensitivity", local_sensitivity) - (math.log(2.0) - log_delta) / epsilon
+    log_delta = log_probability("log_delta", log_delta)
+    x = (
+        finite("beta", beta)
+        - positive_finite("local_sensitivity", local_sensitivity)
+        - (math.log(2.0) - log_delta) / epsilon
+    )
     log_mass = math.log(0.5) + epsilon * x if x < 0 else math.log1p(-0.5 * math.exp(-epsilon * x))
     return math.exp(log_mass - log_delta)
 
@@ -134,6 +139,7 @@ def laplace_step_delta_bracket(
     ``n_beta`` cells of [BETA_GRID_START·β*, β*]: upper with H_ε at the left ends (pessimistic PLD) and H_ε ≤ 1
     below the grid, lower with H_ε at the right ends (optimistic PLD)."""
     whole_number("n_beta", n_beta)
+    log_probability("log_delta", log_delta)
     unit_scale = alg11_noise_scale(1.0, epsilon, d, rule)
     top = laplace_step_epsilon(worst_pair_difference(d, local_sensitivity), unit_scale) / epsilon
     edges = np.linspace(BETA_GRID_START * top, top, int(n_beta) + 1)

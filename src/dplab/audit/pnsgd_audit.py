@@ -21,6 +21,7 @@ import torch
 
 from dplab.audit.grid import UniformGrid, bin_index
 from dplab.audit.montecarlo import HockeyStickLowerBound, event_from_laws, hockey_stick_lower_bound_from_counts
+from dplab.checks import as_finite_array, as_integer_array, as_non_negative_array, finite, positive_finite, whole_number
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 from dplab.learning.projections import Interval
@@ -63,6 +64,9 @@ def simulated_pnsgd_bin_counts(
     """Bin counts of ``samples`` exact PNSGD outputs on ``data`` (one pass, batch 1, no clipping, projection onto
     ``interval`` = [a, b], the linear loss ⟨x, w⟩ + L·max(|a|, |b|) of :class:`~dplab.learning.losses.LinearLoss`,
     start ``y0``), simulated in chunks of at most ``chunk`` runs by :func:`~dplab.learning.engine.run_noisy_gradient`."""
+    y0, data = finite("y0", y0), as_finite_array(data, "data")
+    lr, scale, L = positive_finite("lr", lr), positive_finite("scale", scale), positive_finite("L", L)
+    samples, chunk = whole_number("samples", samples), whole_number("chunk", chunk)
     a, b = interval
     config = NoisyGradientConfig(
         lr=lr,
@@ -97,6 +101,9 @@ def grid_event_lower_bound(
 ) -> HockeyStickLowerBound:
     """(1 − α)-confidence lower bounds on E_{e^ε}(P‖Q) at every ε: the events A_ε = {k : p_k > e^ε q_k} of the grid
     laws p, q (eq. (7) of Asoodeh et al.), the bin counts of ``samples`` draws from each side counted in them."""
+    p, q = as_non_negative_array(p, "p"), as_non_negative_array(q, "q")
+    counts_p, counts_q = as_integer_array(counts_p, "counts_p", 0), as_integer_array(counts_q, "counts_q", 0)
+    samples = whole_number("samples", samples)
     events = event_from_laws(p, q, epsilon).astype(np.int64)  # (n_epsilon, bins), fixed before sampling
     return hockey_stick_lower_bound_from_counts(
         events @ counts_p, samples, events @ counts_q, samples, epsilon=epsilon, alpha=alpha

@@ -29,6 +29,7 @@ import math
 import numpy as np
 import torch
 
+from dplab.checks import as_finite_array, labels_in, positive_finite, probability, whole_number
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, NoProjection
@@ -42,6 +43,14 @@ DP_GD, DP_SGD = "dp_gd_full_batch", "dp_sgd_poisson"
 PROTOCOLS = (DP_GD, DP_SGD)
 
 
+def _checked_budget(epsilon: float, delta: float, gap: float | None) -> None:
+    """Refuse a target (ε, δ) or an eigen-gap outside 0 < ε < ∞, 0 < δ < 1, 0 < gap < ∞ (``None``: no gap)."""
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
+    if gap is not None:
+        positive_finite("gap", gap)
+
+
 def _tau_factor(method: str) -> float:
     """τ / τ_rank of a non-private PCA method: 2 for the dimension-reduction ablation (τ_dim = 2τ_rank), else 1."""
     return 2.0 if method == "nonprivate_pca_dim" else 1.0
@@ -53,6 +62,7 @@ def sgd_budget(method: str, epsilon: float, delta: float, gap: float | None = No
 
     (c) α²ε₀²/2 (Table 1, DP-SGD with subsampling); (b) the same at (ε/2, δ/2); (a) and its variants the Table 2
     SGD-samp + PCA cell 1.05αε₀²(2α + τ²), τ = 12.2/δ_k (24.4/δ_k for dimension reduction), over α ≥ 11."""
+    _checked_budget(epsilon, delta, gap)
     if method == "no_preprocessing":
         return s.parameter_for_epsilon(lambda e: s.dp_sgd_sampling_mechanism(e).rdp, epsilon, delta)
     if method == "dp_pca":
@@ -69,6 +79,7 @@ def sgd_budget(method: str, epsilon: float, delta: float, gap: float | None = No
 
 def calibrate_eps0(method: str, epsilon: float, delta: float, gap: float | None = None, protocol: str = DP_GD) -> float:
     """The privacy parameter ε₀ for the overall (ε, δ) of ``method`` under ``protocol`` (module docstring)."""
+    _checked_budget(epsilon, delta, gap)
     if protocol == DP_SGD:
         return sgd_budget(method, epsilon, delta, gap)[0]
     if protocol != DP_GD:
@@ -99,6 +110,10 @@ def _noisy_descent(
     """``runs`` outputs (runs, d) of the engine's clipped (C = 1) noisy gradient descent from θ₀ = 0 with noise std
     ``noise_scale`` on the normalised gradient, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average
     iterate."""
+    as_finite_array(X, "X")
+    labels_in("y", y)
+    if radius is not None:
+        positive_finite("radius", radius)
     config = NoisyGradientConfig(
         lr=lr,
         noise="gaussian",
@@ -127,6 +142,7 @@ def dp_gd(
 ) -> np.ndarray:
     """``runs`` DP-GD outputs (runs, d) with σ = √T/(ε₀n) (Table 1 DP-GD row, L = 1), projected onto ‖θ‖ ≤ radius
     (``radius=None``: unconstrained)."""
+    steps, eps0 = whole_number("steps", steps), positive_finite("eps0", eps0)
     sigma = math.sqrt(steps) / (eps0 * X.shape[0])
     return _noisy_descent(X, y, sigma, steps, lr, radius, "full_batch", None, runs, generator)
 
@@ -144,5 +160,5 @@ def dp_sgd(
 ) -> np.ndarray:
     """``runs`` outputs (runs, d) of Poisson-subsampled DP-SGD at rate batch_size/n: (Σ_batch clip₁(∇ℓ) + N(0, z²I))
     divided by the expected batch size, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average iterate."""
-    noise = dp_sgd_noise_scale(noise_multiplier, 1.0, batch_size)
+    noise = dp_sgd_noise_scale(positive_finite("noise_multiplier", noise_multiplier), 1.0, batch_size)
     return _noisy_descent(X, y, noise, steps, lr, radius, "poisson", batch_size, runs, generator)
