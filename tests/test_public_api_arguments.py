@@ -1582,6 +1582,11 @@ PREPROCESSING = {
     "sensitivity.replace_row": E(
         X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"}, shapes={"z": [np.zeros(3)]}
     ),
+    "replacements.cluster_replacements": E(
+        X=X_PCA, eta=0.01, trials=3, rng=RNG, kinds={"eta": "pos", "trials": "size"}
+    ),
+    "replacements.imputation_replacements": E(X=X_MISSING, trials=3, rng=RNG, kinds={"X": "not_inf", "trials": "size"}),
+    "replacements.pca_replacements": E(X=X_PCA, k=1, trials=3, rng=RNG, kinds={"trials": "size"}),
 }
 
 DATA = {
@@ -1627,6 +1632,7 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.first_of_largest": "takes a frame of audit rows and column names",
     "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
+    "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
 }
 
 
