@@ -31,9 +31,9 @@ from dplab.preprocessing.replacements import (
     pca_replacements,
 )
 from dplab.preprocessing.sensitivity import as_preprocessed, realised_sensitivity
-from dplab.report.io import write_csv
+from dplab.report.io import load_arrays, write_csv
 from dplab.seeding import derive_seed
-from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_arrays, load_preprocessed, step_function
+from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_preprocessed, step_function
 from dplab.theory import smooth_rdp as s
 
 __all__ = [
