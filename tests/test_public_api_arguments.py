@@ -1141,6 +1141,11 @@ MECHANISMS = {
     "stability.exponential_mechanism_selection": E(
         counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "real", "epsilon": "pos"}
     ),
+    "adassp.table1_linear_regression_rates": E(
+        n=1000, d=5, epsilon=1.0, lambda_min=0.05, log_inv_delta=20.0, kinds={"epsilon": "pos"}
+    ),
+    "local_sensitivity.proposed_beta": E(n_vertices=1000, p=0.1, kinds={"p": "prob"}),
+    "local_sensitivity.margin_beta": E(beta=28.0, epsilon=1.0, log_delta=-35.0, kinds={"epsilon": "pos"}),
 }
 
 GD_CONFIG = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=3)
@@ -1599,6 +1604,15 @@ DATA = {
     ),
     "preprocessing_datasets.check_missing_rate": E(rate=0.3, kinds={"rate": "prob0"}, named={"rate": "missing_rate"}),
     "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg", "seed": "count"}),
+    "synthetic.linear_regression_dataset": E(
+        n=10,
+        d=2,
+        eig_min=0.1,
+        eig_max=1.0,
+        noise_sd=0.05,
+        rng=RNG,
+        kinds={"eig_min": "pos", "eig_max": "pos", "noise_sd": "nonneg"},
+    ),
 }
 
 #: Public callables that take no numeric argument to check (result records built by checked functions, protocols,
@@ -1633,6 +1647,7 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
     "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
+    "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
 }
 
 
