@@ -775,6 +775,18 @@ THEORY = {
     "mean_estimation.log10_purification_scale": E(
         d=2, diameter=1.0, log_delta=-20.0, log_omega=-5.0, epsilon_prime=1.0, kinds={"epsilon_prime": "pos"}
     ),
+    "contraction.certified_epsilons": E(
+        noise="gaussian",
+        users={"first": 1, "middle": 5, "last": 10},
+        n=10,
+        radius=2.0,
+        lr=0.1,
+        scale=1.0,
+        delta=1e-5,
+        L=1.0,
+        beta_smooth=0.25,
+        kinds={"scale": "nonneg", "delta": "prob"},
+    ),
 }
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
