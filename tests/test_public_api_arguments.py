@@ -1574,6 +1574,9 @@ PREPROCESSING = {
     "imputation.median_impute": E(X=X_MISSING, kinds={"X": "not_inf"}),
     "imputation.trimmed_mean_impute": E(X=X_MISSING, m=1, kinds={"X": "not_inf", "m": "count"}),
     "imputation.linear_regression_impute": E(X=X_MISSING, kinds={"X": "not_inf"}),
+    "imputation.imputation_order_statistics": E(
+        data=X_MISSING, imputable=[1], m=1, kinds={"data": "not_inf", "m": "size"}
+    ),
     "imputation.missing_rows": E(X=X_MISSING, kinds={"X": "not_inf"}),
     "pca.covariance": E(X=X_PCA, shapes={"X": [X_PCA[0]]}),
     "pca.top_eigenvectors": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
