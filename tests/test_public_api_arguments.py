@@ -1158,6 +1158,12 @@ MECHANISMS = {
     ),
     "local_sensitivity.proposed_beta": E(n_vertices=1000, p=0.1, kinds={"p": "prob"}),
     "local_sensitivity.margin_beta": E(beta=28.0, epsilon=1.0, log_delta=-35.0, kinds={"epsilon": "pos"}),
+    "gaussian.laplace_crossing_delta": E(
+        epsilon=1.0,
+        l1_sensitivity=1.0,
+        l2_sensitivity=1.0,
+        kinds={"epsilon": "pos", "l1_sensitivity": "pos", "l2_sensitivity": "pos"},
+    ),
 }
 
 GD_CONFIG = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=3)
