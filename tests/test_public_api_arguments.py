@@ -748,6 +748,46 @@ THEORY = {
         kinds={"alpha": "order_inf", "means_p": "real", "means_q": "real", "sigma": "pos", "points": "size"},
         shapes={"means_q": [np.array([0.0, 1.0, 2.0])]},
     ),
+    "generalization.composition_certificates": E(
+        eps=0.5,
+        delta=1e-6,
+        dt=1e-5,
+        steps=np.array([1, 10]),
+        kinds={"dt": "prob0"},
+        named={"dt": "delta_tilde", "steps": "T"},
+    ),
+    "generalization.sgld_privacy_and_generalization": E(
+        N=1000.0,
+        tau=10,
+        steps=np.array([10, 100]),
+        sigma=4.0,
+        L=1.0,
+        delta=1e-5,
+        delta_tilde=1e-6,
+        variant="valid",
+        named={"steps": "T"},
+    ),
+    "mean_estimation.mean_estimation_log_delta": E(n=100, d=2),
+    "mean_estimation.theorem9_log_delta_range": E(n=100, d=2),
+    "mean_estimation.theorem9_lower_bound": E(
+        n=100, d=2, epsilon=1.0, log_delta=np.array([-10.0, -20.0]), kinds={"epsilon": "pos", "log_delta": "logp"}
+    ),
+    "mean_estimation.sample_data_mean": E(n=100, d=2, p_plus=0.7, rng=RNG, kinds={"p_plus": "prob01"}),
+    "mean_estimation.log10_purification_scale": E(
+        d=2, diameter=1.0, log_delta=-20.0, log_omega=-5.0, epsilon_prime=1.0, kinds={"epsilon_prime": "pos"}
+    ),
+    "contraction.certified_epsilons": E(
+        noise="gaussian",
+        users={"first": 1, "middle": 5, "last": 10},
+        n=10,
+        radius=2.0,
+        lr=0.1,
+        scale=1.0,
+        delta=1e-5,
+        L=1.0,
+        beta_smooth=0.25,
+        kinds={"scale": "nonneg", "delta": "prob"},
+    ),
 }
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
@@ -1126,6 +1166,17 @@ MECHANISMS = {
     "stability.exponential_mechanism_selection": E(
         counts=COUNTS, epsilon=0.5, size=3, rng=RNG, kinds={"counts": "real", "epsilon": "pos"}
     ),
+    "adassp.table1_linear_regression_rates": E(
+        n=1000, d=5, epsilon=1.0, lambda_min=0.05, log_inv_delta=20.0, kinds={"epsilon": "pos"}
+    ),
+    "local_sensitivity.proposed_beta": E(n_vertices=1000, p=0.1, kinds={"p": "prob"}),
+    "local_sensitivity.margin_beta": E(beta=28.0, epsilon=1.0, log_delta=-35.0, kinds={"epsilon": "pos"}),
+    "gaussian.laplace_crossing_delta": E(
+        epsilon=1.0,
+        l1_sensitivity=1.0,
+        l2_sensitivity=1.0,
+        kinds={"epsilon": "pos", "l1_sensitivity": "pos", "l2_sensitivity": "pos"},
+    ),
 }
 
 GD_CONFIG = NoisyGradientConfig(lr=0.1, noise="gaussian", noise_scale=0.5, projection=Ball(1.0), steps=3)
@@ -1215,6 +1266,35 @@ LEARNING = {
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
+    "pca_logistic.calibrate_eps0": E(
+        method="nonprivate_pca", epsilon=1.0, delta=1e-5, gap=0.5, kinds={"epsilon": "pos", "delta": "prob"}
+    ),
+    "pca_logistic.sgd_budget": E(
+        method="nonprivate_pca", epsilon=1.0, delta=1e-5, gap=0.5, kinds={"epsilon": "pos", "delta": "prob"}
+    ),
+    "pca_logistic.dp_gd": E(
+        X=X_SMALL,
+        y=Y_SIGNS,
+        eps0=1.0,
+        steps=2,
+        lr=0.1,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y": "labels", "eps0": "pos"},
+    ),
+    "pca_logistic.dp_sgd": E(
+        X=X_SMALL,
+        y=Y_SIGNS,
+        noise_multiplier=1.0,
+        steps=2,
+        lr=0.1,
+        radius=1.0,
+        batch_size=3,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y": "labels", "noise_multiplier": "pos"},
+    ),
 }
 
 LAW_P = Law1D((0.0,), (0.3,), gauss_weight=0.5, gauss_mean=0.1, gauss_sigma=0.3, uniform_weight=0.2)
@@ -1429,6 +1509,78 @@ AUDIT = {
         alpha=0.05,
         kinds={"k_p": "count", "m_p": "size", "k_q": "count", "m_q": "size", "alpha": "prob"},
     ),
+    "alg11_laplace_step.worst_pair_difference": E(d=3, local_sensitivity=2.5, kinds={"local_sensitivity": "pos"}),
+    "alg11_laplace_step.alg11_noise_scale": E(
+        beta_hat=2.5, epsilon=0.7, d=3, rule="corrected", kinds={"beta_hat": "pos", "epsilon": "pos"}
+    ),
+    "alg11_laplace_step.laplace_step_epsilon": E(
+        difference=np.array([0.3, -1.2]), scale=1.0, kinds={"difference": "real"}
+    ),
+    "alg11_laplace_step.laplace_step_epsilon_grid": E(
+        difference=np.array([0.3, -1.2]), scale=1.0, n_grid=11, kinds={"difference": "real", "n_grid": "size"}
+    ),
+    "alg11_laplace_step.beta_hat_mass_below_over_delta": E(
+        beta=3.0,
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        log_delta=-20.0,
+        kinds={"beta": "real", "local_sensitivity": "pos", "epsilon": "pos"},
+    ),
+    "alg11_laplace_step.laplace_step_hockey_stick": E(
+        beta_hat=2.5,
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        d=2,
+        rule="corrected",
+        pessimistic=True,
+        kinds={"beta_hat": "pos", "local_sensitivity": "pos", "epsilon": "pos"},
+    ),
+    "alg11_laplace_step.laplace_step_delta_bracket": E(
+        local_sensitivity=2.5,
+        epsilon=0.7,
+        d=2,
+        rule="corrected",
+        log_delta=-20.0,
+        n_beta=1,
+        kinds={"local_sensitivity": "pos", "epsilon": "pos", "n_beta": "size"},
+    ),
+    "purification_pairs.canonical_pair": E(epsilon=0.5, delta=1e-6),
+    "purification_pairs.example17_pair": E(delta=1e-6, location=0.3, kinds={"location": "real"}),
+    "purification_pairs.projected_gaussian_pair": E(epsilon=1.0, log_delta=-10.0, sensitivity=0.02),
+    "purification_pairs.purification_scale_1d": E(
+        log_delta=-10.0, omega=0.01, epsilon_prime=1.0, diameter=2.0, kinds={"epsilon_prime": "pos"}
+    ),
+    "pnsgd_audit.simulated_pnsgd_bin_counts": E(
+        grid=GRID,
+        y0=0.2,
+        data=np.array([1.0, -1.0]),
+        lr=0.5,
+        noise="gaussian",
+        scale=1.0,
+        interval=(-1.0, 1.0),
+        L=1.0,
+        samples=10,
+        chunk=4,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"y0": "real", "samples": "size", "chunk": "size"},
+    ),
+    "pnsgd_audit.grid_event_lower_bound": E(
+        p=P3,
+        q=Q3,
+        counts_p=np.array([5, 3, 2]),
+        counts_q=np.array([2, 3, 5]),
+        samples=10,
+        epsilon=np.array([0.0, 0.5]),
+        alpha=0.1,
+        kinds={
+            "p": "nonneg",
+            "q": "nonneg",
+            "counts_p": "count",
+            "counts_q": "count",
+            "samples": "size",
+            "alpha": "prob",
+        },
+    ),
 }
 
 PREPROCESSING = {
@@ -1441,6 +1593,9 @@ PREPROCESSING = {
     "imputation.median_impute": E(X=X_MISSING, kinds={"X": "not_inf"}),
     "imputation.trimmed_mean_impute": E(X=X_MISSING, m=1, kinds={"X": "not_inf", "m": "count"}),
     "imputation.linear_regression_impute": E(X=X_MISSING, kinds={"X": "not_inf"}),
+    "imputation.imputation_order_statistics": E(
+        data=X_MISSING, imputable=[1], m=1, kinds={"data": "not_inf", "m": "size"}
+    ),
     "imputation.missing_rows": E(X=X_MISSING, kinds={"X": "not_inf"}),
     "pca.covariance": E(X=X_PCA, shapes={"X": [X_PCA[0]]}),
     "pca.top_eigenvectors": E(X=X_PCA, k=1, shapes={"X": [X_PCA[0]]}),
@@ -1466,6 +1621,11 @@ PREPROCESSING = {
     "sensitivity.replace_row": E(
         X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"}, shapes={"z": [np.zeros(3)]}
     ),
+    "replacements.cluster_replacements": E(
+        X=X_PCA, eta=0.01, trials=3, rng=RNG, kinds={"eta": "pos", "trials": "size"}
+    ),
+    "replacements.imputation_replacements": E(X=X_MISSING, trials=3, rng=RNG, kinds={"X": "not_inf", "trials": "size"}),
+    "replacements.pca_replacements": E(X=X_PCA, k=1, trials=3, rng=RNG, kinds={"trials": "size"}),
 }
 
 DATA = {
@@ -1478,6 +1638,15 @@ DATA = {
     ),
     "preprocessing_datasets.check_missing_rate": E(rate=0.3, kinds={"rate": "prob0"}, named={"rate": "missing_rate"}),
     "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg", "seed": "count"}),
+    "synthetic.linear_regression_dataset": E(
+        n=10,
+        d=2,
+        eig_min=0.1,
+        eig_max=1.0,
+        noise_sd=0.05,
+        rng=RNG,
+        kinds={"eig_min": "pos", "eig_max": "pos", "noise_sd": "nonneg"},
+    ),
 }
 
 #: Public callables that take no numeric argument to check (result records built by checked functions, protocols,
@@ -1612,6 +1781,12 @@ FRANK_WOLFE_MECHANISMS = {
         shapes={"theta_fw": [np.zeros(2)]},
         named={"log_delta": "delta", "log_omega": "omega"},
     ),
+    "dplab.audit.pnsgd_audit.AuditViolation": "an exception type",
+    "dplab.audit.pnsgd_audit.first_of_largest": "takes a frame of audit rows and column names",
+    "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
+    "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
+    "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
+    "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
 }
 
 

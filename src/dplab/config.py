@@ -282,7 +282,7 @@ def constraint_problems(config: Mapping[str, Any]) -> list[str]:
 
 def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
     """Cross-key problems of each study listed in ``config['studies']`` (its ``constraints`` in dplab.studies)."""
-    from dplab.studies.registry import load_study
+    from dplab.registry import load_study
 
     return [problem for name in config.get("studies", []) for problem in load_study(name).constraints(config[name])]
 

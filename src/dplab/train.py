@@ -11,16 +11,13 @@ says so (``accounted_sampling`` differs from ``sampling``, ``sampler_matches_acc
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import dp_accounting
 import torch
-from dp_accounting import rdp
 
-from dplab.accounting.calibration import RDP_ORDERS
+from dplab.accounting.calibration import dpsgd_epsilon
 from dplab.checks import require
 from dplab.learning.module_clipping import ModuleGradientClipper
 from dplab.purify import PureRelease, purify_continuous
@@ -47,16 +44,6 @@ class DPSGDReport:
     @property
     def sampler_matches_accountant(self) -> bool:
         return self.sampling == self.accounted_sampling
-
-
-@functools.lru_cache(maxsize=256)
-def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
-    """ε at δ of ``steps`` Poisson-subsampled Gaussian steps (dp_accounting RDP accountant, orders RDP_ORDERS).
-    Cached: the accountant takes ≈40 ms, longer than a short training run of a small model."""
-    event = dp_accounting.SelfComposedDpEvent(
-        dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
-    )
-    return float(rdp.RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta))
 
 
 def _batches(n: int, batch_size: int, steps: int, sampling: str, generator: torch.Generator):

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from dplab.config import load_config, validate_config
-from dplab.studies.registry import load_study
+from dplab.registry import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERLAY = "benchmarks/config.20x.yaml"

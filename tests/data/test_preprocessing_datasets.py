@@ -44,3 +44,13 @@ def test_low_rank_dataset_gap_and_unit_ball():
     assert values[1] == pytest.approx(0.81333 * 0.81 / 2, rel=0.1)
     with pytest.raises(ValueError, match="k=50"):
         low_rank_dataset(rng, 10, 50, 50, 0.01)
+
+
+def test_low_rank_dataset_round_trips_through_arrays():
+    from dplab.data.preprocessing_datasets import LowRankDataset, low_rank_dataset
+
+    data = low_rank_dataset(np.random.default_rng(0), 40, 6, 2, 0.1)
+    again = LowRankDataset.from_arrays(data.to_arrays())
+    assert (again.gap, again.k) == (data.gap, data.k) and isinstance(again.k, int)
+    for field in ("X", "y", "eigenvalues", "basis"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(data, field))

@@ -70,3 +70,18 @@ def test_bad_input():
 def test_classical_sigma_refuses_bad_arguments(epsilon, log_delta, message):
     with pytest.raises(ValueError, match=message):
         classical_gaussian_sigma(epsilon, log_delta)
+
+
+@pytest.mark.parametrize(("epsilon", "l1", "l2"), [(1.0, 1.0, 1.0), (0.5, 2.0, 2.0**0.5), (2.0, 1.0, 1.0)])
+def test_laplace_crossing_delta_is_the_exact_delta_of_the_gaussian_with_laplace_variance(epsilon, l1, l2):
+    """At delta*, sigma = sqrt(2) l1/epsilon (the Laplace variance); the exact delta of that Gaussian (Balle and Wang
+    2018, Theorem 8), Phi(l2/(2 sigma) - epsilon sigma/l2) - e^epsilon Phi(-l2/(2 sigma) - epsilon sigma/l2), written
+    out with scipy.stats.norm, equals delta*."""
+    from scipy.stats import norm
+
+    from dplab.mechanisms.gaussian import laplace_crossing_delta
+
+    sigma = 2**0.5 * l1 / epsilon
+    a, b = l2 / (2 * sigma), epsilon * sigma / l2
+    exact = norm.cdf(a - b) - np.exp(epsilon) * norm.cdf(-a - b)
+    assert laplace_crossing_delta(epsilon, l1, l2) == pytest.approx(exact, rel=1e-6)

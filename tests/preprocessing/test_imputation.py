@@ -52,3 +52,20 @@ def test_bad_inputs():
         trimmed_mean_impute(X, 2)
     with pytest.raises(ValueError, match="method="):
         impute(X, "mode")
+
+
+def test_imputation_order_statistics_pick_the_sorted_available_values():
+    """Written out: feature 0 has available values 1..5 (sorted v = [1, 2, 3, 4, 5]), feature 1 has 10, 20, 30, 40;
+    upper median v[(n+1)//2], lower median v[n//2 - 1], x_(m) = v[m - 1], x_(n-m) = v[n - m - 1] (0-based), m = 1."""
+    from dplab.preprocessing.imputation import imputation_order_statistics
+
+    data = np.array([[3.0, 10.0], [1.0, np.nan], [2.0, 30.0], [5.0, 20.0], [4.0, 40.0], [np.nan, np.nan]])
+    stats = imputation_order_statistics(data, [0, 1], 1)
+    assert stats == {
+        "upper_median_max": max(4.0, 30.0),
+        "lower_median_min": min(2.0, 20.0),
+        "x_m_max": max(1.0, 10.0),
+        "x_m_min": min(1.0, 10.0),
+        "x_n_minus_m_max": max(4.0, 30.0),
+        "x_n_minus_m_min": min(4.0, 30.0),
+    }

@@ -66,3 +66,18 @@ def test_as_written_is_the_frame_read_back_from_its_csv(tmp_path):
     stored = pd.read_csv(tmp_path / "f.csv")
     pd.testing.assert_frame_equal(as_written(frame), stored)
     assert as_written(frame)["x"].iloc[0] != frame["x"].iloc[0]  # 12 significant digits, not the full double
+
+
+def test_arrays_round_trip_through_an_npz_file(tmp_path):
+    """save_arrays then load_arrays gives back every array bit for bit, 0-d arrays included."""
+    import numpy as np
+
+    from dplab.report.io import load_arrays, save_arrays
+
+    arrays = {"X": np.random.default_rng(0).normal(size=(3, 2)), "gap": np.array(0.25), "k": np.array(2)}
+    save_arrays(arrays, tmp_path / "a.npz")
+    loaded = load_arrays(tmp_path / "a.npz")
+    assert sorted(loaded) == sorted(arrays)
+    for key, value in arrays.items():
+        np.testing.assert_array_equal(loaded[key], value)
+        assert loaded[key].dtype == value.dtype

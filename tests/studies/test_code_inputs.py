@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dplab.studies.registry import load_study
+from dplab.registry import load_study
 from dplab.workflow_helpers import dplab_sources
 
 STUDIES = ("contraction", "preprocessing", "generalization", "purification")

@@ -538,3 +538,22 @@ def test_utility_companion_privacy_numbers() -> None:
     assert epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=10.0, M=1.0, n=1000, i=500)) == pytest.approx(
         0.0430, abs=1e-4
     )
+
+
+def test_certified_epsilon_of_the_first_user_is_the_first_step_gaussian_mechanism():
+    """Theorem 4 for the first user: only the first step's Gaussian mechanism (sensitivity 2L, std sigma) acts,
+    its contraction factor is about 1, so the epsilon is dp_accounting's Gaussian epsilon at sigma/(2L)."""
+    from dp_accounting import get_epsilon_gaussian
+
+    from dplab.theory.contraction import certified_epsilons
+
+    users = {"first": 1, "middle": 500, "last": 1000}
+    eps = certified_epsilons(
+        "gaussian", users=users, n=1000, radius=2.0, lr=0.1, scale=0.3, delta=1e-5, L=1.0, beta_smooth=0.25
+    )
+    assert eps["epsilon_thm_first"] == pytest.approx(get_epsilon_gaussian(0.3 / 2.0, 1e-5), rel=1e-8)
+    assert eps["epsilon_thm5"] >= eps["epsilon_thm_last"] and math.isfinite(eps["epsilon_prop1_middle"])
+    laplace = certified_epsilons(
+        "laplace", users=users, n=1000, radius=2.0, lr=0.1, scale=0.3, delta=1e-5, L=1.0, beta_smooth=0.25
+    )
+    assert math.isnan(laplace["epsilon_thm5"]) and math.isfinite(laplace["epsilon_thm_first"])

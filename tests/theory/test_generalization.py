@@ -374,3 +374,33 @@ def test_lemma4_corrected_hoeffding_step_misses_one_minus_eps_over_8_by_the_ceil
     assert (k, n) == (1011, 285911)
     assert lemma4_hoeffding_probability(0.01, n, k) == pytest.approx(0.99874965089437468777, rel=1e-13)
     assert lemma4_hoeffding_probability(0.01, n, k) < 1 - 0.01 / 8
+
+
+def test_composition_certificates_match_direct_formulas():
+    """KOV Theorem 3.4's delta' = 1 - (1 - delta)^T (1 - delta~) and the universal floor 1 - (1 - delta)^T, written
+    out here, and the certificates of the valid theorems (DRV, KOV, the exact optimum) at least that floor (the
+    paper's Corollary 2 falls below it at T = 1000: the study's erratum, not checked here)."""
+    from dplab.theory.generalization import composition_certificates
+
+    eps, delta, dt, steps = 0.1, 1e-6, 1e-5, np.array([1, 10, 100, 1000])
+    rows = composition_certificates(eps, delta, dt, steps)
+    np.testing.assert_allclose(rows["kov"][1], 1 - (1 - delta) ** steps * (1 - dt), rtol=1e-9)
+    np.testing.assert_allclose(rows["lower_bound"][1], 1 - (1 - delta) ** steps, rtol=1e-9)
+    for method in ("drv", "kov", "optimal_at_kov_eps"):
+        assert np.all(rows[method][1] >= rows["lower_bound"][1] * (1 - 1e-12)), method
+
+
+def test_sgld_step_delta_is_the_gaussian_hockey_stick_closed_form():
+    """step_delta_exact against the Gaussian mechanism's delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu),
+    mu = (2L/tau)/sigma, computed here with scipy.stats.norm; every column has one value per T."""
+    from scipy.stats import norm
+
+    from dplab.theory.generalization import sgld_privacy_and_generalization
+
+    steps = np.array([10, 100, 1000])
+    N, tau, sigma, L = 1000.0, 10, 4.0, 1.0
+    columns = sgld_privacy_and_generalization(N, tau, steps, sigma, L, 1e-5, 1e-6, "valid")
+    assert {np.shape(v) for v in columns.values()} == {(3,)}
+    eps_tilde, mu = float(columns["eps_tilde"][0]), 2 * L / tau / sigma
+    expected = norm.cdf(mu / 2 - eps_tilde / mu) - np.exp(eps_tilde) * norm.cdf(-mu / 2 - eps_tilde / mu)
+    assert columns["step_delta_exact"][0] == pytest.approx(expected, rel=1e-8, abs=1e-300)

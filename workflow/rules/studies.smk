@@ -1,9 +1,9 @@
-# The rules of the studies declared through the dplab.studies registry (see src/dplab/studies/registry.py), generated
+# The rules of the studies declared through the dplab.registry (see src/dplab/registry.py), generated
 # from the declarations: for every artifact a rule named <study>_<artifact> that computes its data (a figure's CSV, or
 # a table's CSV and Markdown), for every figure a rule <study>_<artifact>_figure that draws it, and per study a rule
 # <study>_claims. Every param is a literal value of the configuration, so `snakemake -n`, the logs and the benchmark
 # files name the artifact, and a changed key re-runs exactly the artifacts whose section holds it.
-from dplab.studies.registry import load_study, module_of, resolve
+from dplab.registry import load_study, module_of, resolve
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
 

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
+from dplab.registry import load_study
 from dplab.report.index import render_index
 from dplab.report.io import write_text
-from dplab.studies.registry import load_study
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from dplab.registry import load_study, resolve
 from dplab.report.claims import write_claims
-from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_claims.py, from the repository

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from dplab.registry import combine_shards, compute_artifact, load_study, resolve
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
-from dplab.studies.registry import combine_shards, compute_artifact, load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
+from dplab.registry import load_study, resolve
 from dplab.report.style import save_figure
-from dplab.studies.registry import load_study, resolve
 from dplab.workflow_helpers import mock_snakemake, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository

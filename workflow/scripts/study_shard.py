@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
+from dplab.registry import compute_shard, load_study, shard_points
 from dplab.report.io import atomic_path
-from dplab.studies.registry import compute_shard, load_study, shard_points
 from dplab.workflow_helpers import mock_snakemake, progress, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_shard.py, from the repository

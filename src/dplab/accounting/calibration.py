@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import dp_accounting
@@ -10,7 +11,7 @@ from dp_accounting import rdp
 
 from dplab.checks import in_range, positive_finite, probability, whole_number
 
-__all__ = ["RDP_ORDERS", "calibrate_dpsgd_sigma"]
+__all__ = ["RDP_ORDERS", "calibrate_dpsgd_sigma", "dpsgd_epsilon"]
 
 RDP_ORDERS = tuple(np.concatenate([np.linspace(1.05, 10.0, 19), np.unique(np.round(np.geomspace(11, 512, 16)))]))
 
@@ -47,3 +48,13 @@ def calibrate_dpsgd_sigma(sampling_rate: float, steps: int, epsilon: float, log_
             f"(log_delta={log_delta!r})"
         )
     return sigma
+
+
+@functools.lru_cache(maxsize=256)
+def dpsgd_epsilon(noise_multiplier: float, sampling_rate: float, steps: int, delta: float) -> float:
+    """ε at δ of ``steps`` Poisson-subsampled Gaussian steps (dp_accounting RDP accountant, orders RDP_ORDERS).
+    Cached: the accountant takes ≈40 ms, longer than a short training run of a small model."""
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(sampling_rate, dp_accounting.GaussianDpEvent(noise_multiplier)), steps
+    )
+    return float(rdp.RdpAccountant(list(RDP_ORDERS)).compose(event).get_epsilon(delta))

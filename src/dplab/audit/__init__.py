@@ -3,6 +3,7 @@
 Submodules:
     grid        exact binned law of projected 1-D PNSGD (our audit design for Asoodeh et al. 2020)
     instances   neighbouring-dataset family A–D and their swapped orders (our audit instances)
+    alg11_laplace_step  exact pure ε and bracketed δ of Algorithm 11's Laplace step for d > 1 (Lin et al.)
     auditor     audit_samplers: event selection on half the samples, Clopper–Pearson bound on the other half
     accountant_check  check_dpsgd_accountant: dp_accounting's DP-SGD bounds against the engine's own sampler
     montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (eq. (7) of Asoodeh et al. 2020)

@@ -105,6 +105,23 @@ class LowRankDataset:
     basis: np.ndarray
     k: int
 
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        """The fields as named arrays (``gap`` and ``k`` as 0-d arrays), for an ``.npz`` file."""
+        return {
+            "X": self.X,
+            "y": self.y,
+            "eigenvalues": self.eigenvalues,
+            "gap": np.array(self.gap),
+            "basis": self.basis,
+            "k": np.array(self.k),
+        }
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> LowRankDataset:
+        """The inverse of :meth:`to_arrays`."""
+        a = arrays
+        return cls(a["X"], a["y"], a["eigenvalues"], float(a["gap"]), a["basis"], int(a["k"]))
+
 
 def low_rank_dataset(
     rng: np.random.Generator, n: int, d: int, k: int, tail_sd: float, scale: float = 1.0, label_scale: float = 4.0

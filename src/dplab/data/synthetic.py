@@ -12,9 +12,9 @@ import math
 import numpy as np
 from scipy.special import expit
 
-from dplab.checks import non_negative_finite, whole_number
+from dplab.checks import non_negative_finite, positive_finite, whole_number
 
-__all__ = ["FEATURE_DISTRIBUTIONS", "logistic_regression_dataset"]
+__all__ = ["FEATURE_DISTRIBUTIONS", "logistic_regression_dataset", "linear_regression_dataset"]
 
 FEATURE_DISTRIBUTIONS: tuple[str, ...] = ("gaussian_unit_ball", "uniform_interval")
 
@@ -59,3 +59,22 @@ def logistic_regression_dataset(
     positive = rng.random(int(n)) < expit(X @ w_star)
     y = np.where(positive, 1.0, -1.0)
     return X, y, w_star
+
+
+def linear_regression_dataset(
+    n: int, d: int, eig_min: float, eig_max: float, noise_sd: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, θ*) of our design for the linear regression of Lin, Wang, Ma, Wang (App. J.4 leaves it open):
+    z ~ N(0, Σ), Σ = Q·diag(linspace(eig_min, eig_max, d))·Qᵀ with a random rotation Q; x = z/max(1, ‖z‖₂) (so
+    ‖x‖ ≤ 1); θ* uniform on the unit sphere; y = clip(⟨x, θ*⟩ + noise_sd·N(0, 1), −1, 1) (so |y| ≤ 1)."""
+    n, d = whole_number("n", n), whole_number("d", d)
+    eig_min, eig_max = positive_finite("eig_min", eig_min), positive_finite("eig_max", eig_max)
+    noise_sd = non_negative_finite("noise_sd", noise_sd)
+    q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    root = q * np.sqrt(np.linspace(eig_min, eig_max, d))
+    z = rng.standard_normal((n, d)) @ root.T
+    x = z / np.maximum(1.0, np.linalg.norm(z, axis=1, keepdims=True))
+    theta = rng.standard_normal(d)
+    theta /= np.linalg.norm(theta)
+    y = np.clip(x @ theta + noise_sd * rng.standard_normal(n), -1.0, 1.0)
+    return x, y, theta

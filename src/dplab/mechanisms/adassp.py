@@ -37,6 +37,7 @@ from dplab.numerics import project_l2_ball, symmetric_from_upper
 from dplab.theory.purification import check_log_probability, purification_laplace_scale, purification_shift
 
 __all__ = [
+    "table1_linear_regression_rates",
     "SufficientStatistics",
     "sufficient_statistics",
     "adassp_noise_multiplier",
@@ -248,3 +249,19 @@ def excess_mse(theta: np.ndarray, stats: SufficientStatistics) -> np.ndarray:
         raise ValueError(f"theta has shape {theta_array.shape}; allowed: last axis of length d={stats.d}")
     diff = np.atleast_2d(theta) - ols(stats)
     return np.einsum("ij,jk,ik->i", diff, stats.xtx, diff) / (2.0 * stats.n)
+
+
+def table1_linear_regression_rates(
+    n: int, d: int, epsilon: float, lambda_min: float, log_inv_delta: float
+) -> tuple[float, float]:
+    """Table 1, linear regression row (constants and logs dropped; ‖𝒳‖ = ‖θ*‖ = 1), λ_min = λ_min(XᵀX/n):
+    before = min{√(d log(1/δ))/(nε), d log(1/δ)/(λ_min n²ε²)}, after = min{d/(nε), d²/(λ_min n²ε²)}."""
+    n, d, epsilon = whole_number("n", n), whole_number("d", d), positive_finite("epsilon", epsilon)
+    lambda_min, log_inv_delta = (
+        positive_finite("lambda_min", lambda_min),
+        positive_finite("log_inv_delta", log_inv_delta),
+    )
+    ne = n * epsilon
+    before = min(math.sqrt(d * log_inv_delta) / ne, d * log_inv_delta / (lambda_min * ne**2))
+    after = min(d / ne, d**2 / (lambda_min * ne**2))
+    return before, after

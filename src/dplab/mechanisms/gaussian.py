@@ -28,7 +28,7 @@ from dplab.checks import (
 )
 from dplab.numerics import log1mexp
 
-__all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma"]
+__all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma", "laplace_crossing_delta"]
 
 
 def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
@@ -80,3 +80,16 @@ def classical_gaussian_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensiti
     epsilon, log_delta = as_positive_array(epsilon, "epsilon"), as_float_array(log_delta, "log_delta")
     require((log_delta < 0) & (log_delta > -np.inf), "log_delta", log_delta, "-inf < log_delta < 0 (0 < delta < 1)")
     return sens * np.sqrt(2.0 * (np.log(1.25) - log_delta)) / epsilon
+
+
+def laplace_crossing_delta(epsilon: float, l1_sensitivity: float, l2_sensitivity: float) -> float:
+    """δ* at which the analytic Gaussian mechanism's variance σ(ε, δ; Δ₂)² equals the Laplace mechanism's 2(Δ₁/ε)²
+    (the crossing of Figure 1 of Lin, Wang, Ma, Wang: below δ* the Gaussian is noisier), by Brent's method on log δ
+    over [−60, log 0.999]."""
+    epsilon = positive_finite("epsilon", epsilon)
+    l1 = positive_finite("l1_sensitivity", l1_sensitivity)
+    l2 = positive_finite("l2_sensitivity", l2_sensitivity)
+    target = 2.0 * (l1 / epsilon) ** 2
+    return math.exp(
+        brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999), xtol=1e-13)
+    )

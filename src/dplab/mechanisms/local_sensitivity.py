@@ -52,6 +52,9 @@ __all__ = [
     "Alg11Parameters",
     "alg11_parameters",
     "ptr_distance_lower_bound",
+    "proposed_beta",
+    "margin_beta",
+    "audit_graph_pair",
     "propose_test_release",
     "pure_propose_test_release",
     "bounded_local_sensitivity_release",
@@ -177,6 +180,31 @@ def _interval(lower: float, upper: float) -> LqBall:
 
 
 # ------------------------------------------------------------------------------------------ Algorithms 9 and 10
+
+
+def proposed_beta(n_vertices: int, p: float) -> float:
+    """PTR's proposed bound β = ⌈n_v p² + 4√(n_v p²)⌉ + 5 (our choice; the paper leaves β open): mean common neighbours
+    + 4 sd + 5."""
+    n_vertices, p = whole_number("n_vertices", n_vertices), probability("p", p)
+    m = n_vertices * p * p
+    return float(math.ceil(m + 4.0 * math.sqrt(m)) + 5)
+
+
+def margin_beta(beta: float, epsilon: float, log_delta: float) -> float:
+    """β + ⌈(log(1/δ) + 3)/ε⌉ (our choice): with the sensitivity-1 distance proxy max(0, ⌊β⌋ + 1 − Δ_Local), PTR
+    passes its test only if ⌊β⌋ + 1 − Δ_Local exceeds log(1/δ)/ε, so the proposal must carry that margin (β stays a
+    function of public quantities only)."""
+    beta, epsilon = positive_finite("beta", beta), positive_finite("epsilon", epsilon)
+    return beta + math.ceil((3.0 - check_log_probability("delta", log_delta)) / epsilon)
+
+
+def audit_graph_pair() -> tuple[np.ndarray, np.ndarray]:
+    """G = K5 minus edge {0, 1} (7 triangles, Δ_Local = 3) and its neighbour G′ = K5 (10 triangles): the edge flip
+    that changes the triangle count by the global sensitivity n_v − 2 = 3 (our audit pair for Algorithms 10 and 11)."""
+    g_prime = np.ones((5, 5)) - np.eye(5)
+    g = g_prime.copy()
+    g[0, 1] = g[1, 0] = 0.0
+    return g, g_prime
 
 
 def ptr_distance_lower_bound(local_sensitivity: float, beta: float) -> float:

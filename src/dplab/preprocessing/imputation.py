@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import as_missing_aware_array, require_ndim
+from dplab.checks import as_missing_aware_array, require, require_ndim, whole_number
 
 __all__ = [
     "IMPUTATION_METHODS",
@@ -28,6 +28,7 @@ __all__ = [
     "trimmed_mean_impute",
     "linear_regression_impute",
     "missing_rows",
+    "imputation_order_statistics",
 ]
 
 
@@ -105,3 +106,30 @@ def impute(X: ArrayLike, method: str, **kwargs: int) -> np.ndarray:
     if method not in IMPUTATION_METHODS:
         raise ValueError(f"method={method!r} must be one of {sorted(IMPUTATION_METHODS)}")
     return IMPUTATION_METHODS[method](X, **kwargs)
+
+
+def imputation_order_statistics(data: ArrayLike, imputable: list[int], m: int) -> dict[str, float]:
+    """The order statistics that Table 3 of Hu, Sanyal, Schölkopf (2024) bounds the median and m-trimmed-mean
+    imputations with: for each imputed feature j, of its n_j sorted available values v (0-based), the upper median
+    v[(n_j + 1)//2], the lower median v[n_j//2 − 1], x_(m) = v[m − 1] and x_(n−m) = v[n_j − m − 1]; each returned
+    as its largest (``_max``) or smallest (``_min``) value over the features in ``imputable``."""
+    data = require_ndim("data", as_missing_aware_array(data, "data"), 2)
+    m = whole_number("m", m)
+    require(len(imputable) > 0, "imputable", imputable, "at least one feature index")
+    stats = {"upper_median": [], "lower_median": [], "x_m": [], "x_n_minus_m": []}
+    for j in imputable:
+        v = np.sort(data[~np.isnan(data[:, j]), j])
+        size = v.size
+        require(size > 2 * m, "m", m, f"fewer than half the {size} available values of feature {j}")
+        stats["upper_median"].append(v[(size + 1) // 2])
+        stats["lower_median"].append(v[size // 2 - 1])
+        stats["x_m"].append(v[m - 1])
+        stats["x_n_minus_m"].append(v[size - m - 1])
+    return {
+        "upper_median_max": max(stats["upper_median"]),
+        "lower_median_min": min(stats["lower_median"]),
+        "x_m_max": max(stats["x_m"]),
+        "x_m_min": min(stats["x_m"]),
+        "x_n_minus_m_max": max(stats["x_n_minus_m"]),
+        "x_n_minus_m_min": min(stats["x_n_minus_m"]),
+    }

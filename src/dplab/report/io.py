@@ -12,12 +12,22 @@ import contextlib
 import io
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["atomic_path", "write_csv", "as_written", "write_text", "CSV_FLOAT_FORMAT", "stale_temporaries"]
+__all__ = [
+    "atomic_path",
+    "write_csv",
+    "as_written",
+    "write_text",
+    "CSV_FLOAT_FORMAT",
+    "stale_temporaries",
+    "save_arrays",
+    "load_arrays",
+]
 
 #: Floats in CSVs: 12 significant digits, so reruns give byte-identical files and no ``0.30000000000000004``.
 CSV_FLOAT_FORMAT = "%.12g"
@@ -78,3 +88,16 @@ def write_text(text: str, path: str | os.PathLike[str]) -> None:
     """Write ``text`` atomically (UTF-8)."""
     with atomic_path(path) as temporary:
         temporary.write_text(text, encoding="utf-8")
+
+
+def save_arrays(arrays: Mapping[str, np.ndarray], path: str | os.PathLike[str]) -> None:
+    """Write ``arrays`` to an ``.npz`` file atomically (temporary name, then rename)."""
+    with atomic_path(path) as temporary:
+        with open(temporary, "wb") as handle:
+            np.savez(handle, **arrays)
+
+
+def load_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """Every array of an ``.npz`` file, by name (read into memory, the file closed)."""
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files}

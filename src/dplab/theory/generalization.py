@@ -24,14 +24,24 @@ from scipy import optimize
 from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.composition import (
     cor2_delta,
+    cor2_delta_first_order,
     cor3_epsilon,
+    cor3_log_delta_double_prime,
+    drv_delta,
+    drv_epsilon,
     kl_bound_lemma5,
     kov_delta,
     kov_epsilon,
+    lower_bound_delta,
+    optimal_log_delta,
+    thm4_delta,
 )
+from dplab.accounting.hockey_stick import gaussian_hockey_stick
 from dplab.checks import as_integer_array, as_non_negative_array, as_positive_array, require, whole_number
 
 __all__ = [
+    "composition_certificates",
+    "sgld_privacy_and_generalization",
     "SGLD_VARIANTS",
     "STEP_VARIANTS",
     "FL_VARIANTS",
@@ -496,3 +506,85 @@ def generalization_bounds(eps_prime: ArrayLike, delta_prime: ArrayLike, N: Array
         **{k: np.asarray(v) for k, v in hp.items()},
         "on_average": np.asarray(thm2_on_average(eps_prime, delta_prime)),
     }
+
+
+def composition_certificates(
+    eps: float, delta: float, dt: float, steps: np.ndarray
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """(ε′, δ′) that each composition theorem certifies for T steps of (ε, δ)-DP at every T in ``steps``, slack δ̃:
+    DRV (Dwork, Rothblum, Vadhan), KOV Theorem 3.4, the paper's Corollary 2 (exact and first order), Theorem 4 (box
+    form), Corollary 3 (corrected and printed δ″, with its own ε′), the exact optimal δ at the KOV ε′ and the
+    universal lower bound 1 − (1 − δ)^T; every method but Corollary 3 at the KOV / Theorem 4 ε′."""
+    ep = np.asarray(kov_epsilon(eps, steps, dt))
+    ep3 = np.asarray(cor3_epsilon(eps, steps, dt))
+    cor3_terms = np.asarray(cor2_delta(eps, delta, steps, ep3, 0.0))
+    thm4 = np.array([thm4_delta(eps, delta, int(t), float(e), dt) for t, e in zip(steps, ep)])
+    optimal = np.exp([optimal_log_delta(eps, delta, int(t), float(e)) for t, e in zip(steps, ep)])
+    return {
+        "drv": (np.asarray(drv_epsilon(eps, steps, dt)), np.asarray(drv_delta(delta, steps, dt))),
+        "kov": (ep, np.asarray(kov_delta(delta, steps, dt))),
+        "cor2": (ep, np.asarray(cor2_delta(eps, delta, steps, ep, dt))),
+        "cor2_first_order": (ep, np.asarray(cor2_delta_first_order(eps, delta, steps, ep, dt))),
+        "thm4_box": (ep, thm4),
+        "cor3_corrected": (ep3, cor3_terms + np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "corrected"))),
+        "cor3_as_printed": (
+            ep3,
+            cor3_terms + np.nan_to_num(np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "as_printed")), nan=0.0),
+        ),
+        "optimal_at_kov_eps": (ep, optimal),
+        "lower_bound": (ep, np.asarray(lower_bound_delta(delta, steps))),
+    }
+
+
+def sgld_privacy_and_generalization(
+    N: float,
+    tau: int,
+    steps: np.ndarray,
+    sigma: float,
+    L: float,
+    delta: float,
+    delta_tilde: float,
+    variant: str,
+    kind: str = "sgld",
+) -> dict[str, np.ndarray]:
+    """Privacy (Theorem 7 for SGLD, Theorem 8 for federated learning, ``variant`` as printed or corrected) and both
+    generalization bounds (Theorem 1 with its sample-size floor, Theorem 2 with k = 1) at every T of ``steps``, as
+    columns of equal length.
+
+    For SGLD also: ``step_delta_exact``, the exact δ of the per-step Gaussian mechanism (sensitivity 2L/τ, std σ)
+    at the variant's ε̃ (``step_claim_holds``: ≤ δ); ``linear_amplification_invalid``, whether the true (corrected)
+    ε̃ exceeds the range where 2qε̃ bounds the amplified ε; and Thm 7's printed circular δ̃ (information only)."""
+    if kind == "sgld":
+        privacy = sgld_privacy(N, tau, steps, sigma, L, delta, delta_tilde, variant)
+    else:
+        privacy = fl_privacy(N, tau, steps, sigma, delta, delta_tilde, variant)
+    bounds = generalization_bounds(privacy["eps_prime"], privacy["delta_prime"], N)
+    shape = np.shape(steps)
+    columns = {
+        "eps_tilde": np.broadcast_to(privacy["eps_tilde"], shape),
+        "eps_step": np.broadcast_to(privacy["eps_step"], shape),
+        "delta_step": np.broadcast_to(privacy["delta_step"], shape),
+        "eps_prime": privacy["eps_prime"],
+        "delta_prime": privacy["delta_prime"],
+        "eps_min": bounds["eps_min"],
+        "hp_bound": bounds["deviation"],
+        "failure_probability": bounds["failure_probability"],
+        "hp_vacuous": bounds["vacuous"],
+        "floor_limited": bounds["floor_limited"],
+        "on_average": bounds["on_average"],
+        "on_average_vacuous": bounds["on_average"] >= 1.0,
+    }
+    if kind == "sgld":
+        true_step = sgld_step_epsilon(L, sigma, tau, delta, "corrected")
+        step_delta = gaussian_hockey_stick(privacy["eps_tilde"], 2.0 * L / (tau * sigma))
+        columns.update(
+            {
+                "step_delta_exact": np.broadcast_to(step_delta, shape),
+                "step_claim_holds": np.broadcast_to(step_delta <= delta, shape),
+                "linear_amplification_invalid": np.broadcast_to(
+                    true_step > linear_amplification_threshold(min(tau / N, 1.0)), shape
+                ),
+                "thm7_printed_delta_tilde": np.broadcast_to(privacy["thm7_printed_delta_tilde"], shape),
+            }
+        )
+    return columns

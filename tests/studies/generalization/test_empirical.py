@@ -11,6 +11,7 @@ import torch
 from scipy import stats
 
 from dplab.learning import LogisticLoss, NoisyGradientConfig, per_sample_gradients, run_noisy_gradient
+from dplab.registry import combine_shards, compute_shard, no_progress
 from dplab.studies.generalization import STUDY
 from dplab.studies.generalization.empirical import (
     e1_cell_records,
@@ -21,7 +22,6 @@ from dplab.studies.generalization.empirical import (
     sgld_runs,
     zero_one_error,
 )
-from dplab.studies.registry import combine_shards, compute_shard, no_progress
 
 PARAMS = dict(
     dims=[5],

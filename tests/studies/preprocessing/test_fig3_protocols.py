@@ -7,18 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from dplab.accounting.calibration import dpsgd_epsilon as dp_accounting_epsilon
 from dplab.config import load_config
+from dplab.learning.pca_logistic import DP_GD, DP_SGD, calibrate_eps0, sgd_budget
+from dplab.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.claims_fig3 import outperforms_measure, outperforms_verdict
-from dplab.studies.preprocessing.learning import (
-    DP_GD,
-    DP_SGD,
-    calibrate_eps0,
-    dp_accounting_epsilon,
-    sgd_budget,
-)
 from dplab.studies.preprocessing.products import build_products
-from dplab.studies.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.theory import smooth_rdp as s
 
 QUICK = load_config("config.quick.yaml")["preprocessing"]

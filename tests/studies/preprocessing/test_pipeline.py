@@ -10,6 +10,7 @@ from dplab.config import load_config
 from dplab.preprocessing import good_clusters, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.pca import eigengap
+from dplab.report.io import save_arrays
 from dplab.studies.preprocessing import pipeline as p
 from dplab.studies.preprocessing.products import build_products
 from dplab.studies.preprocessing.sensitivity import step_trials
@@ -53,7 +54,7 @@ def test_steps_are_the_library_functions(tmp_path):
     got = p.apply_step("quantization", "clusters", X, QUICK)
     want = quantize(X, QUICK["sensitivity"]["eta"])
     np.testing.assert_array_equal(got.values, want.values)
-    p.save_arrays({"X": X}, tmp_path / "d.npz")
+    save_arrays({"X": X}, tmp_path / "d.npz")
     p.write_preprocessed("clusters", "quantization", QUICK, tmp_path / "d.npz", tmp_path / "q.npz")
     loaded = p.load_preprocessed(tmp_path / "q.npz")
     np.testing.assert_array_equal(loaded.values, want.values)

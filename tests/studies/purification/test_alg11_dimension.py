@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import laplace
 
-from dplab.studies.purification.alg11_dimension import (
-    alg11_dimension_table,
+from dplab.audit.alg11_laplace_step import (
     alg11_noise_scale,
     beta_hat_mass_below_over_delta,
     laplace_step_delta_bracket,
@@ -20,6 +19,7 @@ from dplab.studies.purification.alg11_dimension import (
     laplace_step_hockey_stick,
     worst_pair_difference,
 )
+from dplab.studies.purification.alg11_dimension import alg11_dimension_table
 
 PARAMS = {
     "dimensions": [1, 2, 4, 8, 16],

@@ -15,17 +15,17 @@ import pytest
 import yaml
 
 from dplab.config import load_config
+from dplab.data.synthetic import linear_regression_dataset
+from dplab.mechanisms.adassp import table1_linear_regression_rates
+from dplab.registry import combine_shards, compute_artifact, compute_shard, shard_points
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
 from dplab.studies.purification.linear_regression import (
-    regression_dataset,
     regression_points,
-    table1_linear_regression_rates,
 )
 from dplab.studies.purification.plots_statistics import plot_linear_regression
 from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
-from dplab.studies.registry import combine_shards, compute_artifact, compute_shard, shard_points
 
 matplotlib.use("Agg")
 
@@ -41,11 +41,13 @@ def frame():
     return compute_artifact(ARTIFACT, QUICK, 20200114)
 
 
-def test_regression_dataset_bounds_and_covariance():
-    x, y, theta = regression_dataset(20_000, 4, 0.1, 1.0, 0.05, np.random.default_rng(0))
+def test_linear_regression_dataset_bounds_and_covariance():
+    x, y, theta = linear_regression_dataset(20_000, 4, 0.1, 1.0, 0.05, np.random.default_rng(0))
     assert np.linalg.norm(x, axis=1).max() <= 1 + 1e-12 and np.abs(y).max() <= 1
     assert np.linalg.norm(theta) == pytest.approx(1.0)
-    x, _, _ = regression_dataset(200_000, 3, 0.01, 0.02, 0.0, np.random.default_rng(1))  # ||z|| << 1: no rescaling
+    x, _, _ = linear_regression_dataset(
+        200_000, 3, 0.01, 0.02, 0.0, np.random.default_rng(1)
+    )  # ||z|| << 1: no rescaling
     np.testing.assert_allclose(np.sort(np.linalg.eigvalsh(x.T @ x / len(x))), [0.01, 0.015, 0.02], rtol=0.02)
 
 

@@ -20,17 +20,16 @@ from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_statistics import MEAN_RULES
-from dplab.studies.purification.mean_estimation import (
-    compute,
+from dplab.studies.purification.mean_estimation import compute, mean_estimation_errors
+from dplab.studies.purification.plots_statistics import plot_mean_estimation
+from dplab.studies.purification.sections import SCHEMA_EXT_MEAN_ESTIMATION, constraints_ext_mean_estimation
+from dplab.theory.mean_estimation import (
     log10_purification_scale,
-    mean_estimation_errors,
     mean_estimation_log_delta,
     sample_data_mean,
     theorem9_log_delta_range,
     theorem9_lower_bound,
 )
-from dplab.studies.purification.plots_statistics import plot_mean_estimation
-from dplab.studies.purification.sections import SCHEMA_EXT_MEAN_ESTIMATION, constraints_ext_mean_estimation
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 matplotlib.use("Agg")

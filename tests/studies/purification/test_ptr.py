@@ -15,15 +15,13 @@ import pytest
 import yaml
 
 from dplab.config import load_config
+from dplab.mechanisms.local_sensitivity import audit_graph_pair, margin_beta, proposed_beta
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.plots_selection import plot_ptr
 from dplab.studies.purification.ptr import (
     PTR_METHODS,
-    audit_graph_pair,
     compute_ptr,
-    margin_beta,
-    proposed_beta,
     ptr_audit,
 )
 from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr

@@ -19,6 +19,7 @@ from scipy import stats
 from dplab.config import load_config
 from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
 from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
+from dplab.registry import compute_artifact, load_study
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.plots_query_release import plot_query_release
@@ -29,7 +30,6 @@ from dplab.studies.purification.query_release import (
     sweep_points,
 )
 from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
-from dplab.studies.registry import compute_artifact, load_study
 
 matplotlib.use("Agg")
 

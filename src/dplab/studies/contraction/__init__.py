@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from dplab.config import study_schema
-from dplab.studies.registry import Artifact, Study
+from dplab.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA"]
 

@@ -25,12 +25,16 @@ import pandas as pd
 import torch
 
 from dplab.accounting.hockey_stick import discrete_hockey_stick
-from dplab.audit.grid import UniformGrid, bin_index, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
+from dplab.audit.grid import UniformGrid, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
 from dplab.audit.instances import audit_instance
-from dplab.audit.montecarlo import event_from_laws, hockey_stick_lower_bound_from_counts
-from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
-from dplab.learning.losses import LinearLoss
-from dplab.learning.projections import Interval
+from dplab.audit.pnsgd_audit import (
+    AuditViolation,
+    bound_violations,
+    first_of_largest,
+    grid_event_lower_bound,
+    simulated_pnsgd_bin_counts,
+    worst_instances,
+)
 from dplab.report.io import as_written
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.curves import epsilon_grid
@@ -62,13 +66,6 @@ __all__ = [
     "combine_audit",
     "compute_random_stopping",
 ]
-
-#: Numerical slack allowed when comparing an exact (grid) value with a closed-form bound.
-BOUND_TOLERANCE = 1e-9
-
-
-class AuditViolation(RuntimeError):
-    """A measured privacy loss exceeds a theorem's upper bound."""
 
 
 def laws_key(instance: str, i: int, which: str) -> str:
@@ -134,61 +131,6 @@ def grid_audit(
     return pd.concat(frames, ignore_index=True), laws
 
 
-def worst_instances(grid_frame: pd.DataFrame) -> dict[int, str]:
-    """For each position, the instance with the largest grid delta summed over the epsilon sweep.
-
-    The Monte-Carlo audit simulates this instance only (one simulation serves every epsilon).
-    """
-    totals = grid_frame.groupby(["i", "instance"], sort=True)["delta_grid"].sum().reset_index()
-    best = _first_of_largest(totals, ["i"])
-    return dict(zip(best["i"].astype(int), best["instance"], strict=True))
-
-
-TIE_RTOL = 1e-9  # grid deltas this close to the largest are ties (mirror-image instances, equal up to rounding)
-
-
-def _first_of_largest(frame: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    """Per group of ``by``, the row with the largest ``delta_grid``; among the rows within TIE_RTOL of it, the first
-    by ``instance`` name, so that mirror-image instances (``A`` and ``A_swapped``), whose deltas are equal up to
-    rounding, give the same row on every machine."""
-    largest = frame.groupby(by)["delta_grid"].transform("max")
-    ties = frame[frame["delta_grid"] >= largest * (1.0 - TIE_RTOL)]
-    return ties.sort_values([*by, "instance"]).groupby(by, sort=True).head(1)
-
-
-def _simulated_bin_counts(
-    audit: Mapping[str, Any],
-    setting: Mapping[str, Any],
-    grid: UniformGrid,
-    y0: float,
-    data: np.ndarray,
-    generator: torch.Generator,
-) -> np.ndarray:
-    """Bin counts of ``samples`` exact PNSGD outputs (torch engine, chunked) on ``data``."""
-    a, b = setting["interval"]
-    config = NoisyGradientConfig(
-        lr=audit["lr"],
-        noise=setting["noise"],
-        noise_scale=setting["scale"],
-        clip_norm=None,
-        projection=Interval(a, b),
-        sampling="single_pass",
-        batch_size=1,
-    )
-    loss = LinearLoss(offset=audit["L"] * max(abs(a), abs(b)))
-    features = torch.tensor(np.asarray(data, dtype=np.float64)[:, None])
-    start = torch.tensor([y0], dtype=torch.float64)
-    mc = audit["monte_carlo"]
-    counts = np.zeros(grid.size, dtype=np.int64)
-    remaining = mc["samples"]
-    while remaining > 0:
-        runs = min(mc["chunk"], remaining)
-        outputs = run_noisy_gradient(config, loss, features, None, start, runs=runs, generator=generator)
-        counts += np.bincount(bin_index(outputs[:, 0].numpy(), grid), minlength=grid.size)
-        remaining -= runs
-    return counts
-
-
 def _position_mc_rows(
     audit: Mapping[str, Any],
     setting: Mapping[str, Any],
@@ -205,13 +147,12 @@ def _position_mc_rows(
     mc = audit["monte_carlo"]
     instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
     p, q = laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")]
-    counts_p = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data, generator)
-    counts_q = _simulated_bin_counts(audit, setting, grid, instance.y0, instance.data_prime, generator)
-    events = event_from_laws(p, q, eps).astype(np.int64)  # (n_epsilon, bins), fixed before sampling
     m = mc["samples"]
-    bound = hockey_stick_lower_bound_from_counts(
-        events @ counts_p, m, events @ counts_q, m, epsilon=eps, alpha=mc["alpha"]
-    )
+    chain = {"lr": audit["lr"], "noise": setting["noise"], "scale": setting["scale"], "interval": (a, b)}
+    sampling = {"L": audit["L"], "samples": m, "chunk": mc["chunk"], "generator": generator}
+    counts_p = simulated_pnsgd_bin_counts(grid, instance.y0, instance.data, **chain, **sampling)
+    counts_q = simulated_pnsgd_bin_counts(grid, instance.y0, instance.data_prime, **chain, **sampling)
+    bound = grid_event_lower_bound(p, q, counts_p, counts_q, m, eps, mc["alpha"])
     return pd.DataFrame(
         {
             "i": i,
@@ -305,8 +246,9 @@ MERGED_COLUMNS = [
 
 
 def worst_instance_per_point(frame: pd.DataFrame) -> pd.DataFrame:
-    """The row of the worst instance per (i, epsilon) (:func:`_first_of_largest` of ``delta_grid``)."""
-    return _first_of_largest(frame, ["i", "epsilon"])
+    """The row of the worst instance per (i, epsilon) (:func:`~dplab.audit.pnsgd_audit.first_of_largest` of
+    ``delta_grid``)."""
+    return first_of_largest(frame, ["i", "epsilon"])
 
 
 def _merged_configuration(
@@ -345,20 +287,6 @@ def merge_audit(
     return frame.sort_values(["config", "i", "epsilon"], ignore_index=True)
 
 
-def bound_violations(frame: pd.DataFrame, measured: Iterable[str], bounds: Iterable[str]) -> pd.DataFrame:
-    """Rows where a measured column exceeds a bound column (beyond :data:`BOUND_TOLERANCE`).
-
-    Returns a long frame ``measured, bound, excess`` plus the identifying columns; empty when every bound holds.
-    """
-    rows = []
-    for m in measured:
-        for b in bounds:
-            excess = frame[m] - frame[b]
-            bad = frame[excess > BOUND_TOLERANCE].assign(measured=m, bound=b, excess=excess[excess > BOUND_TOLERANCE])
-            rows.append(bad)
-    return pd.concat(rows, ignore_index=True)
-
-
 def random_stopping_audit(
     audit: Mapping[str, Any],
     stopping: Mapping[str, Any],
@@ -387,7 +315,7 @@ def random_stopping_audit(
     return worst[["i", "epsilon", "delta_grid", "grid_instance", "max_privacy_loss", "bound_thm5", "bound_thm5_i"]]
 
 
-# The workflow's artifacts (registry convention, dplab.studies.registry).
+# The workflow's artifacts (registry convention, dplab.registry).
 
 #: The key of each configuration's Monte-Carlo seed, derive_seed(config seed, MC_SEED_KEY, configuration): the name
 #: of the rule that ran one Monte-Carlo job per (configuration, position) before the audit became a sweep, kept so

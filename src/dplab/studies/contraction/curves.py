@@ -146,7 +146,7 @@ def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFram
     return float(optimize.brentq(difference, lo, hi, xtol=1e-6))
 
 
-# The registry's calling convention (dplab.studies.registry): compute(params, seed, progress). These closed forms
+# The registry's calling convention (dplab.registry): compute(params, seed, progress). These closed forms
 # draw nothing and take no time worth a progress bar.
 
 

@@ -14,19 +14,11 @@ import numpy as np
 import pandas as pd
 import torch
 
-from dplab.accounting.inversion import epsilon_for_delta
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, Interval
-from dplab.theory.contraction import (
-    contraction_modulus,
-    epsilon_prop1,
-    kappa_prop1,
-    log_delta_thm3,
-    log_delta_thm4,
-    log_delta_thm5,
-)
+from dplab.theory.contraction import certified_epsilons as contraction_certified_epsilons
 
 __all__ = [
     "domain",
@@ -43,7 +35,6 @@ __all__ = [
 FEATURE_BOUND = 1.0
 #: The arrays of a dataset that training reads (``X``, ``y`` stored as ``X_train``, ``y_train``).
 DATA_KEYS = ("X", "y", "X_test", "y_test")
-EPSILON_SEARCH_LIMIT = 1e9  # the inversion widens its bracket up to here: certified epsilons above 100 are computed
 
 
 def domain(noise: str, radius: float, d: int):
@@ -121,33 +112,20 @@ def users(n: int) -> dict[str, int]:
 
 
 def certified_epsilons(noise: str, *, n: int, radius: float, lr: float, scale: float, delta: float) -> dict[str, float]:
-    """Epsilon at ``delta`` certified to each reported user (Theorem 4 or 3), by Proposition 1 (Gaussian, middle
-    user) and by Theorem 5 (Gaussian, randomly stopped, uniform over users). ``inf`` only without noise (no finite
-    epsilon exists); with noise the inversion's bracket widens until it holds the epsilon (e.g. Theorem 4 at
-    sigma = 0.1 certifies about 284, Theorem 5 about 6.5e4), up to ``EPSILON_SEARCH_LIMIT``."""
-    names = users(n)
-    keys = [f"epsilon_thm_{u}" for u in names] + ["epsilon_prop1_middle", "epsilon_thm5"]
-    if scale <= 0:
-        return dict.fromkeys(keys, np.inf)
-    M = contraction_modulus(lr=lr, beta_smooth=LogisticLoss().smoothness(FEATURE_BOUND), rho=0.0)
-    common = {"L": FEATURE_BOUND, "M": M, "diameter": 2 * radius, "lr": lr, "n": n}
-    result = {}
-    for user, i in names.items():
-        if noise == "gaussian":
-            fn = lambda e, i=i: float(log_delta_thm4(e, sigma=scale, i=i, **common))  # noqa: E731
-        else:
-            fn = lambda e, i=i: float(log_delta_thm3(e, v=scale, i=i, **common))  # noqa: E731
-        result[f"epsilon_thm_{user}"] = epsilon_for_delta(fn, delta, expand_to=EPSILON_SEARCH_LIMIT)
-    if noise == "gaussian":
-        kappa = kappa_prop1(L=FEATURE_BOUND, sigma=scale, M=M, n=n, i=names["middle"])
-        result["epsilon_prop1_middle"] = float(epsilon_prop1(delta, kappa=kappa))
-        result["epsilon_thm5"] = epsilon_for_delta(
-            lambda e: float(log_delta_thm5(e, sigma=scale, **common)), delta, expand_to=EPSILON_SEARCH_LIMIT
-        )
-    else:
-        result["epsilon_prop1_middle"] = np.nan
-        result["epsilon_thm5"] = np.nan
-    return result
+    """:func:`dplab.theory.contraction.certified_epsilons` for the logistic loss on features of norm ≤ FEATURE_BOUND
+    (L = FEATURE_BOUND, β = its smoothness), to the users of :func:`users`."""
+    beta_smooth = LogisticLoss().smoothness(FEATURE_BOUND)
+    return contraction_certified_epsilons(
+        noise,
+        users=users(n),
+        n=n,
+        radius=radius,
+        lr=lr,
+        scale=scale,
+        delta=delta,
+        L=FEATURE_BOUND,
+        beta_smooth=beta_smooth,
+    )
 
 
 def utility_table(runs: pd.DataFrame, delta: float) -> pd.DataFrame:

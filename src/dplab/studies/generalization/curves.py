@@ -15,13 +15,8 @@ import pandas as pd
 from dplab.accounting.composition import (
     MIN_EPSILON_METHODS,
     basic_composition,
-    cor2_delta,
-    cor2_delta_first_order,
     cor3_epsilon,
-    cor3_log_delta_double_prime,
-    drv_delta,
     drv_epsilon,
-    kov_delta,
     kov_epsilon,
     kov_epsilon_terms,
     log_lower_bound_delta,
@@ -31,21 +26,17 @@ from dplab.accounting.composition import (
     optimal_log_delta,
     thm4_delta,
 )
-from dplab.accounting.hockey_stick import gaussian_hockey_stick
 from dplab.theory.generalization import (
+    composition_certificates,
     dwork_2015_high_probability,
-    fl_privacy,
-    generalization_bounds,
     kl_bound_dr16,
     kl_bound_drv10,
     kl_bound_lemma5,
     kl_randomized_response,
-    linear_amplification_threshold,
     nissim_stemmer_high_probability,
     nissim_stemmer_on_average,
     oneto_high_probability,
-    sgld_privacy,
-    sgld_step_epsilon,
+    sgld_privacy_and_generalization,
     thm1_deviation,
     thm1_deviation_exact,
     thm1_failure_probability,
@@ -69,6 +60,9 @@ __all__ = [
     "compute_table_sgld",
     "sgld_bound_columns",
 ]
+
+#: The name under which :mod:`dplab.studies.generalization.claims_composition` imports it.
+delta_rows = composition_certificates
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 LN10 = np.log(10.0)
@@ -203,29 +197,6 @@ def compute_epsilon_vs_steps(params: Mapping[str, Any], seed: int, progress: Pro
     return pd.concat(frames, ignore_index=True)
 
 
-def delta_rows(eps: float, delta: float, dt: float, steps: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """(ε′, δ′) per method at every T: the KOV/Thm-4 ε′ for all but Cor 3, which uses its own ε′."""
-    ep = np.asarray(kov_epsilon(eps, steps, dt))
-    ep3 = np.asarray(cor3_epsilon(eps, steps, dt))
-    cor3_terms = np.asarray(cor2_delta(eps, delta, steps, ep3, 0.0))
-    thm4 = np.array([thm4_delta(eps, delta, int(t), float(e), dt) for t, e in zip(steps, ep)])
-    optimal = np.exp([optimal_log_delta(eps, delta, int(t), float(e)) for t, e in zip(steps, ep)])
-    return {
-        "drv": (np.asarray(drv_epsilon(eps, steps, dt)), np.asarray(drv_delta(delta, steps, dt))),
-        "kov": (ep, np.asarray(kov_delta(delta, steps, dt))),
-        "cor2": (ep, np.asarray(cor2_delta(eps, delta, steps, ep, dt))),
-        "cor2_first_order": (ep, np.asarray(cor2_delta_first_order(eps, delta, steps, ep, dt))),
-        "thm4_box": (ep, thm4),
-        "cor3_corrected": (ep3, cor3_terms + np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "corrected"))),
-        "cor3_as_printed": (
-            ep3,
-            cor3_terms + np.nan_to_num(np.exp(cor3_log_delta_double_prime(eps, steps, ep3, "as_printed")), nan=0.0),
-        ),
-        "optimal_at_kov_eps": (ep, optimal),
-        "lower_bound": (ep, np.asarray(lower_bound_delta(delta, steps))),
-    }
-
-
 def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
     """F5: δ′(T) at fixed δ̃ for DRV, KOV 3.4, Cor 2 (exact and first order), Thm 4 (box), Cor 3 (corrected and
     printed δ″), the exact optimal δ at the KOV ε′, and the universal lower bound 1 − (1−δ)^T."""
@@ -235,7 +206,7 @@ def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progr
     for setting in progress(params["settings"]):
         eps, delta = setting["epsilon"], setting["delta"]
         floor = np.asarray(lower_bound_delta(delta, steps))
-        for method, (ep, dp) in delta_rows(eps, delta, dt, steps).items():
+        for method, (ep, dp) in composition_certificates(eps, delta, dt, steps).items():
             frames.append(
                 pd.DataFrame(
                     {
@@ -301,45 +272,8 @@ def sgld_bound_columns(
     variant: str,
     kind: str = "sgld",
 ) -> pd.DataFrame:
-    """Privacy (Thm 7 or Thm 8) and both generalization bounds (Thm 1 with its floor, Thm 2 with k = 1) per T.
-
-    For SGLD also: ``step_delta_exact``, the exact δ of the per-step Gaussian mechanism (sensitivity 2L/τ, std σ)
-    at the variant's ε̃ (``step_claim_holds``: ≤ δ); ``linear_amplification_invalid``, whether the true (corrected)
-    ε̃ exceeds the range where 2qε̃ bounds the amplified ε; and Thm 7's printed circular δ̃ (information only)."""
-    if kind == "sgld":
-        privacy = sgld_privacy(N, tau, steps, sigma, L, delta, delta_tilde, variant)
-    else:
-        privacy = fl_privacy(N, tau, steps, sigma, delta, delta_tilde, variant)
-    bounds = generalization_bounds(privacy["eps_prime"], privacy["delta_prime"], N)
-    shape = np.shape(steps)
-    columns = {
-        "eps_tilde": np.broadcast_to(privacy["eps_tilde"], shape),
-        "eps_step": np.broadcast_to(privacy["eps_step"], shape),
-        "delta_step": np.broadcast_to(privacy["delta_step"], shape),
-        "eps_prime": privacy["eps_prime"],
-        "delta_prime": privacy["delta_prime"],
-        "eps_min": bounds["eps_min"],
-        "hp_bound": bounds["deviation"],
-        "failure_probability": bounds["failure_probability"],
-        "hp_vacuous": bounds["vacuous"],
-        "floor_limited": bounds["floor_limited"],
-        "on_average": bounds["on_average"],
-        "on_average_vacuous": bounds["on_average"] >= 1.0,
-    }
-    if kind == "sgld":
-        true_step = sgld_step_epsilon(L, sigma, tau, delta, "corrected")
-        step_delta = gaussian_hockey_stick(privacy["eps_tilde"], 2.0 * L / (tau * sigma))
-        columns.update(
-            {
-                "step_delta_exact": np.broadcast_to(step_delta, shape),
-                "step_claim_holds": np.broadcast_to(step_delta <= delta, shape),
-                "linear_amplification_invalid": np.broadcast_to(
-                    true_step > linear_amplification_threshold(min(tau / N, 1.0)), shape
-                ),
-                "thm7_printed_delta_tilde": np.broadcast_to(privacy["thm7_printed_delta_tilde"], shape),
-            }
-        )
-    return pd.DataFrame(columns)
+    """:func:`dplab.theory.generalization.sgld_privacy_and_generalization` as a frame, one row per T."""
+    return pd.DataFrame(sgld_privacy_and_generalization(N, tau, steps, sigma, L, delta, delta_tilde, variant, kind))
 
 
 def compute_sgld_theory(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
@@ -455,7 +389,9 @@ def compute_table_composition(params: Mapping[str, Any], seed: int, progress: Pr
         floor = float(lower_bound_delta(delta, t))
         log_floor = float(log_lower_bound_delta(delta, t))
         kov_ep = float(kov_epsilon(eps, t, dt))
-        methods = {m: (float(e[0]), float(d[0])) for m, (e, d) in delta_rows(eps, delta, dt, step).items()}
+        methods = {
+            m: (float(e[0]), float(d[0])) for m, (e, d) in composition_certificates(eps, delta, dt, step).items()
+        }
         methods["basic"] = tuple(float(x) for x in basic_composition(eps, delta, t))
         methods["thm4_literal"] = (kov_ep, thm4_delta(eps, delta, t, kov_ep, dt, "literal"))
         for method, (ep, dp) in methods.items():

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dplab.config import study_schema
-from dplab.studies.registry import Artifact, Study
+from dplab.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
 

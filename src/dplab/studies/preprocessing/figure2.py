@@ -2,7 +2,7 @@
 ε = 1, δ = 1e-3), SRDP analysis (Table-2 Gaussian row, α ≥ 11, Lemma M) against group privacy (exact Gaussian group
 bound, group size m = Δ_∞), with the optional optimised-Theorem-2 curve (p = q free, all α > 1).
 
-A sweep (:class:`dplab.studies.registry.Artifact`): each curve of a closed form is one point, and the optimised
+A sweep (:class:`dplab.registry.Artifact`): each curve of a closed form is one point, and the optimised
 curve (a Nelder–Mead search per τ, nearly all of the time) is one point per τ, so the shards of a cluster run split
 it evenly. Nothing is random: ``seed`` is unused.
 """

@@ -6,7 +6,7 @@
 3. the replacement trials of each step (rule ``preprocessing_sensitivity``): ``sensitivity/<step>.csv``.
 
 Paths are relative to the study's work folder (``<work>/preprocessing``). Artifacts name the products they read
-through :func:`artifact_inputs` (``Artifact.inputs`` of :mod:`dplab.studies.registry`).
+through :func:`artifact_inputs` (``Artifact.inputs`` of :mod:`dplab.registry`).
 
 Datasets (structure the bounds assume, :mod:`dplab.data.preprocessing_datasets`): ``clusters`` (near-duplicate
 clusters, for deduplication and quantization), ``missing`` (missing values at a controlled rate, for imputation),
@@ -31,7 +31,7 @@ from dplab.data.preprocessing_datasets import (
 from dplab.preprocessing import deduplicate, impute, pca_dim_reduce, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.sensitivity import as_preprocessed
-from dplab.report.io import atomic_path
+from dplab.report.io import load_arrays, save_arrays
 from dplab.seeding import derive_seed
 
 __all__ = [
@@ -42,8 +42,6 @@ __all__ = [
     "preprocess_jobs",
     "make_dataset",
     "apply_step",
-    "save_arrays",
-    "load_arrays",
     "load_low_rank",
     "load_preprocessed",
     "dataset_path",
@@ -116,23 +114,10 @@ def trials_path(step: str) -> str:
     return f"sensitivity/{step}.csv"
 
 
-def _low_rank_arrays(data: LowRankDataset) -> dict[str, np.ndarray]:
-    return {
-        "X": data.X,
-        "y": data.y,
-        "eigenvalues": data.eigenvalues,
-        "gap": np.array(data.gap),
-        "basis": data.basis,
-        "k": np.array(data.k),
-    }
-
-
 def _low_rank(
     rng: np.random.Generator, section: Mapping[str, Any], n: int, d: int, k: int, scale: float
 ) -> dict[str, np.ndarray]:
-    return _low_rank_arrays(
-        low_rank_dataset(rng, int(n), int(d), int(k), float(section["tail_sd"]), scale=float(scale))
-    )
+    return low_rank_dataset(rng, int(n), int(d), int(k), float(section["tail_sd"]), scale=float(scale)).to_arrays()
 
 
 def make_dataset(name: str, study_config: Mapping[str, Any], seed: int) -> dict[str, np.ndarray]:
@@ -195,21 +180,8 @@ def apply_step(step: str, dataset: str, X: np.ndarray, study_config: Mapping[str
     return as_preprocessed(step_function(step, dataset, study_config)(X))
 
 
-def save_arrays(arrays: Mapping[str, np.ndarray], path: str | os.PathLike[str]) -> None:
-    """Write ``arrays`` to an ``.npz`` file atomically (temporary name, then rename)."""
-    with atomic_path(path) as temporary:
-        with open(temporary, "wb") as handle:
-            np.savez(handle, **arrays)
-
-
-def load_arrays(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
-    with np.load(path) as data:
-        return {key: data[key] for key in data.files}
-
-
 def load_low_rank(path: str | os.PathLike[str]) -> LowRankDataset:
-    a = load_arrays(path)
-    return LowRankDataset(a["X"], a["y"], a["eigenvalues"], float(a["gap"]), a["basis"], int(a["k"]))
+    return LowRankDataset.from_arrays(load_arrays(path))
 
 
 def load_preprocessed(path: str | os.PathLike[str]) -> PreprocessedDataset:

@@ -4,12 +4,8 @@ Gaussian mechanism after each step on concrete neighbouring datasets (``ext_srdp
 The trials run in the workflow's ``preprocessing_sensitivity`` rule (one job per step, on the dataset of
 :mod:`dplab.studies.preprocessing.pipeline` that the step's bound assumes); the two artifacts read them.
 
-Replacements: ``random`` (the dataset S itself, whose pre-processed π_S(S) comes from the ``preprocess`` rule,
-against S with a random record replaced by a random unit-ball point) and ``adversarial`` (per dataset:
-a point placed at 2η from the largest cluster's centre to break it, or inside it to join it; opposite extreme
-values in an imputed feature, or a record that itself has a missing value; the top eigenvector against the
-(k+1)-th to shrink the eigen-gap). The bounds are the conditional ones over the collection 𝓛 = {all datasets
-seen}: max cluster size, max number of missing rows p, min eigen-gap.
+Replacements: the ``random`` and ``adversarial`` pairs of :mod:`dplab.preprocessing.replacements`. The bounds are the
+conditional ones over the collection 𝓛 = {all datasets seen}: max cluster size, max number of missing rows p, min eigen-gap.
 
 Audit mechanism: f(S) = ½Σ_i π_S(x_i) + N(0, σ²I), σ = Δ_f/ε with Δ_f = 1 (replace-one on the unit ball; f is
 ½-Lipschitz w.r.t. d₁₂, within Table 2's L = 1). Exact D_α = α‖f₁ − f₂‖²/(2σ²) (Lemma C).
@@ -19,7 +15,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +24,19 @@ import pandas as pd
 from dplab.preprocessing import PreprocessedDataset, good_clusters, replace_row, top_eigenvectors
 from dplab.preprocessing.imputation import missing_rows
 from dplab.preprocessing.pca import eigengap
+from dplab.preprocessing.replacements import (
+    Replacement,
+    cluster_replacements,
+    imputation_replacements,
+    pca_replacements,
+)
 from dplab.preprocessing.sensitivity import as_preprocessed, realised_sensitivity
-from dplab.report.io import write_csv
+from dplab.report.io import load_arrays, write_csv
 from dplab.seeding import derive_seed
-from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_arrays, load_preprocessed, step_function
+from dplab.studies.preprocessing.pipeline import STEP_DATASET, STEPS, load_preprocessed, step_function
 from dplab.theory import smooth_rdp as s
 
 __all__ = [
-    "Replacement",
     "step_trials",
     "write_trials",
     "read_trials",
@@ -45,81 +45,16 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Replacement:
-    """One neighbouring pair: row ``i`` of S replaced by ``first`` (None: S itself) and by ``second``."""
-
-    kind: str
-    i: int
-    first: np.ndarray | None
-    second: np.ndarray
-
-
-def _unit(rng: np.random.Generator, count: int, d: int) -> np.ndarray:
-    z = rng.standard_normal((count, d))
-    return z / np.linalg.norm(z, axis=1, keepdims=True) * rng.uniform(0.2, 1.0, (count, 1))
-
-
-def _cluster_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
-    """Random: S against S[i ← z]. Adversarial: a non-member of the largest cluster moved to 0.5η from its centre
-    (joins it; or onto the centre) against 2η (in (η, 3η]: breaks the cluster)."""
-    eta, (n, d) = float(params["eta"]), X.shape
-    centre = good_clusters(X, eta)
-    ids, counts = np.unique(centre, return_counts=True)
-    big = ids[np.argmax(counts)]
-    outsiders = np.flatnonzero(centre != big)
-    out = []
-    for t in range(int(params["trials"])):
-        if t % 2 == 0:
-            out.append(Replacement("random", int(rng.integers(n)), None, _unit(rng, 1, d)[0]))
-            continue
-        i = int(rng.choice(outsiders))
-        u = _unit(rng, 1, d)[0]
-        u /= np.linalg.norm(u)
-        out.append(
-            Replacement("adversarial", i, X[big] + (0.5 * eta * u if t % 4 == 1 else 0.0 * u), X[big] + 2.0 * eta * u)
-        )
-    return out
-
-
-def _imputation_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
-    """A complete record replaced. Adversarial, in turn: opposite extreme values (±1) in the imputed feature; a
-    record that itself misses it; a high-leverage record for the regression imputation (first feature 1/√2, imputed
-    feature ±1/√2: a record at the origin of the predictors moves no least-squares fit without intercept)."""
-    d, feature = X.shape[1], X.shape[1] - 1
-    complete = np.flatnonzero(~np.isnan(X).any(1))
-    out = []
-    for t in range(int(params["trials"])):
-        i = int(rng.choice(complete))
-        if t % 2 == 0:
-            out.append(Replacement("random", i, None, _unit(rng, 1, d)[0]))
-            continue
-        z1, z2 = np.zeros(d), np.zeros(d)
-        pattern = (t // 2) % 3
-        if pattern == 2:
-            z1[0] = z2[0] = 2**-0.5
-            z1[feature], z2[feature] = 2**-0.5, -(2**-0.5)
-        else:
-            z1[feature], z2[feature] = 1.0, (np.nan if pattern == 1 else -1.0)
-        out.append(Replacement("adversarial", i, z1, z2))
-    return out
-
-
-def _pca_replacements(X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator) -> list[Replacement]:
-    """Adversarial: mass added along the top eigenvector against along the (k+1)-th (shrinks δ^k in S₂)."""
-    (n, d), k = X.shape, int(params["k"])
-    A, _ = top_eigenvectors(X, min(k + 1, d - 1))
-    out = []
-    for t in range(int(params["trials"])):
-        i = int(rng.integers(n))
-        if t % 2 == 0:
-            out.append(Replacement("random", i, None, _unit(rng, 1, d)[0]))
-        else:
-            out.append(Replacement("adversarial", i, A[:, 0], A[:, k]))
-    return out
-
-
-REPLACEMENTS = {"clusters": _cluster_replacements, "missing": _imputation_replacements, "low_rank": _pca_replacements}
+def _replacements(
+    dataset: str, X: np.ndarray, params: Mapping[str, Any], rng: np.random.Generator
+) -> list[Replacement]:
+    """The neighbouring pairs of ``dataset`` (:mod:`dplab.preprocessing.replacements`), ``params["trials"]`` of them."""
+    trials = int(params["trials"])
+    if dataset == "clusters":
+        return cluster_replacements(X, float(params["eta"]), trials, rng)
+    if dataset == "missing":
+        return imputation_replacements(X, trials, rng)
+    return pca_replacements(X, int(params["k"]), trials, rng)
 
 
 def _bound_parameters(dataset: str, S1: np.ndarray, S2: np.ndarray, params: Mapping[str, Any]) -> dict[str, float]:
@@ -158,7 +93,7 @@ def step_trials(
     rng = np.random.default_rng(derive_seed(seed, "replacements", dataset))
     pi = step_function(step, dataset, study_config)
     rows = []
-    for r in progress(REPLACEMENTS[dataset](X, params, rng)):
+    for r in progress(_replacements(dataset, X, params, rng)):
         S1 = X if r.first is None else replace_row(X, r.i, r.first)
         S2 = replace_row(X, r.i, r.second)
         first = preprocessed if r.first is None else as_preprocessed(pi(S1))

@@ -11,7 +11,7 @@ import pandas as pd
 
 from dplab.data.preprocessing_datasets import low_rank_dataset, with_missing_values
 from dplab.preprocessing import impute
-from dplab.preprocessing.imputation import missing_rows
+from dplab.preprocessing.imputation import imputation_order_statistics, missing_rows
 from dplab.preprocessing.sensitivity import empirical_sensitivity
 from dplab.seeding import derive_seed
 from dplab.theory import smooth_rdp as s
@@ -119,35 +119,10 @@ def compute_table2(
     return pd.DataFrame(rows)
 
 
-def _order_statistic_bounds(data: np.ndarray, imputable: list[int], m: int) -> dict[str, float]:
-    """Per-feature order statistics of the available values, max/min over the imputed features (Table 3 notation)."""
-    stats = []
-    for j in imputable:
-        v = np.sort(data[~np.isnan(data[:, j]), j])
-        size = v.size
-        stats.append(
-            {
-                "upper_median": v[(size + 1) // 2],
-                "lower_median": v[size // 2 - 1],
-                "x_m": v[m - 1],
-                "x_n_minus_m": v[size - m - 1],
-            }
-        )
-    frame = pd.DataFrame(stats)
-    return {
-        "upper_median_max": frame["upper_median"].max(),
-        "lower_median_min": frame["lower_median"].min(),
-        "x_m_max": frame["x_m"].max(),
-        "x_m_min": frame["x_m"].min(),
-        "x_n_minus_m_max": frame["x_n_minus_m"].max(),
-        "x_n_minus_m_min": frame["x_n_minus_m"].min(),
-    }
-
-
 def _table3_bounds(data: np.ndarray, imputable: list[int], n: int, m: int, p: int) -> dict[str, tuple[str, float, str]]:
     """Table 3's sensitivity of each imputation model on ``data`` (model -> (formula, value, variant))."""
     d = data.shape[1]
-    os_ = _order_statistic_bounds(data, imputable, m)
+    os_ = imputation_order_statistics(data, imputable, m)
     complete_rows = np.flatnonzero(~np.isnan(data).any(1))
     X_r = data[np.ix_(complete_rows, list(range(d - 2)))]
     eig = np.linalg.eigvalsh(X_r.T @ X_r)

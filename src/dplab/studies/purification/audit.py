@@ -11,16 +11,16 @@ import numpy as np
 import pandas as pd
 
 from dplab.audit.interval_laws import Law1D, epsilon_inf_1d, epsilon_inf_2d_product
-from dplab.audit.threshold import pure_epsilon_lower_bound
-from dplab.purify import purify_continuous
-from dplab.seeding import derive_seed
-from dplab.studies.purification.exact_audit import (
+from dplab.audit.purification_pairs import (
     canonical_pair,
     example17_pair,
     projected_gaussian_pair,
     purification_scale_1d,
 )
-from dplab.studies.registry import no_progress
+from dplab.audit.threshold import pure_epsilon_lower_bound
+from dplab.purify import purify_continuous
+from dplab.registry import no_progress
+from dplab.seeding import derive_seed
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = ["EXACT_AUDIT_COLUMNS", "MECHANISMS", "mechanism_pair", "exact_audit_table", "mc_audit"]

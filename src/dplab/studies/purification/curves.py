@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq
 
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.purification import purify_discrete_transition_probability
@@ -27,7 +26,6 @@ from dplab.theory.purification import (
 __all__ = [
     "ADJACENCY_SENSITIVITIES",
     "variance_curves",
-    "gaussian_crossing_delta",
     "example8_samples",
     "tradeoff_curves",
     "flowchart_table",
@@ -64,15 +62,6 @@ def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
             )
         )
     return pd.concat(frames, ignore_index=True)
-
-
-def gaussian_crossing_delta(epsilon: float, adjacency: str) -> float:
-    """δ* at which the analytic Gaussian variance equals the Laplace variance 2(Δ₁/ε)² (Figure 1's crossing)."""
-    l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
-    target = 2.0 * (l1 / epsilon) ** 2
-    return math.exp(
-        brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999), xtol=1e-13)
-    )
 
 
 def _example8_quantile_1d(delta_tilde: float):

@@ -14,7 +14,7 @@ Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), average
 per method, (n, d, ε_tot) and replicate).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian
 releases (and of one release alone, against δ/3), and Table 1's rates before/after purification (constants dropped).
 
-A sweep (:class:`dplab.studies.registry.Artifact`): one point per (n, d) and replicate index, whose dataset and
+A sweep (:class:`dplab.registry.Artifact`): one point per (n, d) and replicate index, whose dataset and
 noise derive from ``seed`` and those values only, so the shards of a run may split the points any way.
 """
 
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.data.synthetic import linear_regression_dataset
 from dplab.mechanisms.adassp import (
     SufficientStatistics,
     adassp,
@@ -39,12 +40,11 @@ from dplab.mechanisms.adassp import (
     pure_adassp,
     pure_adassp_parameters,
     sufficient_statistics,
+    table1_linear_regression_rates,
 )
 from dplab.seeding import derive_seed
 
 __all__ = [
-    "regression_dataset",
-    "table1_linear_regression_rates",
     "ADJACENCY",
     "regression_point",
     "regression_points",
@@ -52,32 +52,7 @@ __all__ = [
 
 ADJACENCY = "add_remove"
 BOUND_X = 1.0
-BOUND_Y = 1.0
-
-
-def regression_dataset(
-    n: int, d: int, eig_min: float, eig_max: float, noise_sd: float, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(X, y, θ*) of the regression design (module docstring)."""
-    q, _ = np.linalg.qr(rng.standard_normal((d, d)))
-    root = q * np.sqrt(np.linspace(eig_min, eig_max, d))
-    z = rng.standard_normal((n, d)) @ root.T
-    x = z / np.maximum(1.0, np.linalg.norm(z, axis=1, keepdims=True))
-    theta = rng.standard_normal(d)
-    theta /= np.linalg.norm(theta)
-    y = np.clip(x @ theta + noise_sd * rng.standard_normal(n), -BOUND_Y, BOUND_Y)
-    return x, y, theta
-
-
-def table1_linear_regression_rates(
-    n: int, d: int, epsilon: float, lambda_min: float, log_inv_delta: float
-) -> tuple[float, float]:
-    """Table 1, linear regression row (constants and logs dropped; ‖𝒳‖ = ‖θ*‖ = 1), λ_min = λ_min(XᵀX/n):
-    before = min{√(d log(1/δ))/(nε), d log(1/δ)/(λ_min n²ε²)}, after = min{d/(nε), d²/(λ_min n²ε²)}."""
-    ne = n * epsilon
-    before = min(math.sqrt(d * log_inv_delta) / ne, d * log_inv_delta / (lambda_min * ne**2))
-    after = min(d / ne, d**2 / (lambda_min * ne**2))
-    return before, after
+BOUND_Y = 1.0  # |y| <= 1 in dplab.data.synthetic.linear_regression_dataset
 
 
 def _summary(values: np.ndarray) -> dict[str, float]:
@@ -216,7 +191,7 @@ def regression_point(
     """The rows of one point (:func:`regression_points`) of ``ext_linear_regression`` (module docstring): one row per
     method and ε_tot on the point's dataset; the data and every ε's noise derive from ``seed`` and (n, d, replicate)."""
     n, d, s = point["n"], point["d"], point["replicate"]
-    x, y, theta_star = regression_dataset(
+    x, y, theta_star = linear_regression_dataset(
         n,
         d,
         params["eig_min"],

@@ -35,61 +35,29 @@ import numpy as np
 import pandas as pd
 
 from dplab.audit.interval_laws import TREATMENTS, epsilon_inf_1d
+from dplab.audit.purification_pairs import projected_gaussian_pair
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
 from dplab.mechanisms.purification import LqBall, purify
+from dplab.registry import no_progress
 from dplab.seeding import derive_seed
-from dplab.studies.purification.exact_audit import projected_gaussian_pair
-from dplab.studies.registry import no_progress
+from dplab.theory.mean_estimation import (
+    log10_purification_scale,
+    mean_estimation_log_delta,
+    sample_data_mean,
+    theorem9_log_delta_range,
+    theorem9_lower_bound,
+)
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
-    "mean_estimation_log_delta",
-    "theorem9_log_delta_range",
-    "theorem9_lower_bound",
-    "sample_data_mean",
-    "log10_purification_scale",
     "mean_estimation_errors",
     "ADJACENCY",
     "compute",
 ]
 
 ADJACENCY = "replace_one"
-
-
-def mean_estimation_log_delta(n: int, d: int) -> tuple[float, float]:
-    """(log δ, log ω) of the mean-estimation experiment: ω = 1/n², δ = 2ω/(32dn²)^d, so that Δ = 2d(2/√d)(δ/2ω)^{1/d} =
-    1/(8√d n²)."""
-    log_omega = -2.0 * math.log(n)
-    return math.log(2.0) + log_omega - d * math.log(32.0 * d * n**2), log_omega
-
-
-def theorem9_log_delta_range(n: int, d: int) -> tuple[float, float]:
-    """Theorem 9/14's range of log δ: (−4d log d log²(nd), −log(4n^d log^{2d}(8d))), with Theorem 14's upper limit
-    1/(4n^d log^{2d}(8d)) (Theorem 9 in the main text prints 4n^{−d} log^{−2d}(8d))."""
-    lower = -4.0 * d * math.log(d) * math.log(n * d) ** 2
-    upper = -(math.log(4.0) + d * math.log(n) + 2.0 * d * math.log(math.log(8.0 * d)))
-    return lower, upper
-
-
-def theorem9_lower_bound(n: int, d: int, epsilon: float, log_delta: np.ndarray) -> np.ndarray:
-    """Theorem 9: any (ε, δ)-DP mean estimator on {±1/√d}^d errs by ≥ √(d log(1/δ))/(2nε log d log(nd)) with
-    probability ≥ 1/4 on some data set (within the δ-range of :func:`theorem9_log_delta_range`)."""
-    return np.sqrt(d * -np.asarray(log_delta, float)) / (2.0 * n * epsilon * math.log(d) * math.log(n * d))
-
-
-def sample_data_mean(n: int, d: int, p_plus: float, rng: np.random.Generator) -> np.ndarray:
-    """D̄ of n records in {±1/√d}^d with P(+1/√d) = p_plus per coordinate: (2·Bin(n, p)/n − 1)/√d."""
-    return (2.0 * rng.binomial(n, p_plus, size=d) / n - 1.0) / math.sqrt(d)
-
-
-def log10_purification_scale(
-    d: int, diameter: float, log_delta: float, log_omega: float, epsilon_prime: float
-) -> float:
-    """log10 of b = 2Δ/ε′ with Δ = 2d·R·(δ/2ω)^{1/d} (q = ∞), in log-space (b underflows for log δ ≲ −7000d)."""
-    log_b = math.log(4.0 * d * diameter / epsilon_prime) + (log_delta - math.log(2.0) - log_omega) / d
-    return log_b / math.log(10.0)
 
 
 def _cube(d: int) -> LqBall:

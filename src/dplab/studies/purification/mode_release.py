@@ -45,8 +45,8 @@ from dplab.mechanisms.stability import (
     uniform_bottom_log_delta,
     uniform_bottom_pure_epsilon,
 )
+from dplab.registry import no_progress
 from dplab.seeding import derive_seed
-from dplab.studies.registry import no_progress
 
 __all__ = [
     "mode_histogram",

@@ -22,11 +22,14 @@ from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.mechanisms.local_sensitivity import (
     Alg11Parameters,
     alg11_parameters,
+    audit_graph_pair,
     bounded_local_sensitivity_release,
     common_neighbours,
     edge_flip_changes,
     global_sensitivity_laplace,
+    margin_beta,
     propose_test_release,
+    proposed_beta,
     ptr_distance_lower_bound,
     pure_propose_test_release,
     purified_local_sensitivity_release,
@@ -38,10 +41,10 @@ from dplab.mechanisms.local_sensitivity import (
     triangle_local_sensitivity,
     triangle_smooth_sensitivity,
 )
+from dplab.registry import no_progress
 from dplab.seeding import derive_seed
-from dplab.studies.registry import no_progress
 
-__all__ = ["proposed_beta", "margin_beta", "audit_graph_pair", "compute_ptr", "ptr_audit", "PTR_METHODS"]
+__all__ = ["compute_ptr", "ptr_audit", "PTR_METHODS"]
 
 ADJACENCY = "edge_add_remove"
 #: method -> (pure?, description)
@@ -56,20 +59,6 @@ PTR_METHODS = {
     "alg9_ptr_reference": (False, "Algorithm 9 (PTR) at (eps_tot, delta_ref), not pure, proposed beta"),
     "alg9_ptr_reference_margin": (False, "Algorithm 9 at (eps_tot, delta_ref) with the margin beta, not pure"),
 }
-
-
-def proposed_beta(n_vertices: int, p: float) -> float:
-    """PTR's proposed bound β = ⌈n_v p² + 4√(n_v p²)⌉ + 5 (our choice; the paper leaves β open): mean common neighbours
-    + 4 sd + 5."""
-    m = n_vertices * p * p
-    return float(math.ceil(m + 4.0 * math.sqrt(m)) + 5)
-
-
-def margin_beta(beta: float, epsilon: float, log_delta: float) -> float:
-    """β + ⌈(log(1/δ) + 3)/ε⌉ (our choice): with the sensitivity-1 distance proxy max(0, ⌊β⌋ + 1 − Δ_Local), PTR
-    passes its test only if ⌊β⌋ + 1 − Δ_Local exceeds log(1/δ)/ε, so the proposal must carry that margin (β stays a
-    function of public quantities only)."""
-    return beta + math.ceil((3.0 - log_delta) / epsilon)
 
 
 def _errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
@@ -304,15 +293,6 @@ def compute_ptr(
 
 
 # --------------------------------------------------------------------------------------------------- the audit
-
-
-def audit_graph_pair() -> tuple[np.ndarray, np.ndarray]:
-    """G = K5 minus edge {0, 1} (7 triangles, Δ_Local = 3) and its neighbour G′ = K5 (10 triangles): the edge flip
-    that changes the triangle count by the global sensitivity n_v − 2 = 3."""
-    g_prime = np.ones((5, 5)) - np.eye(5)
-    g = g_prime.copy()
-    g[0, 1] = g[1, 0] = 0.0
-    return g, g_prime
 
 
 def _audit_sampler(

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dplab.accounting.conversions import epsilon_from_rdp_mironov
-from dplab.studies.preprocessing.learning import calibrate_eps0
+from dplab.learning.pca_logistic import calibrate_eps0
 
 N, STEPS = 1000, 100
 

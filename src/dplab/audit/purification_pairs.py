@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from dplab.audit.interval_laws import Law1D, projected_gaussian_law
+from dplab.checks import finite, non_negative_finite, positive_finite, probability
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
@@ -18,12 +19,15 @@ def canonical_pair(
 ) -> tuple[Law1D, Law1D]:
     """M1: the worst-case (ε, δ) pair P = (δ, ce^ε, c, 0), P′ = (0, c, ce^ε, δ), c = (1 − δ)/(1 + e^ε)
     (every (ε, δ)-DP mechanism is a post-processing of it; Kairouz, Oh, Viswanath 2015)."""
+    epsilon = non_negative_finite("epsilon", epsilon)
+    delta = probability("delta", delta, allow_zero=True)
     c = (1 - delta) / (1 + math.exp(epsilon))
     return (Law1D(atoms, (delta, c * math.exp(epsilon), c, 0.0)), Law1D(atoms, (0.0, c, c * math.exp(epsilon), delta)))
 
 
 def example17_pair(delta: float, location: float = 0.3) -> tuple[Law1D, Law1D]:
     """M2 (Appendix C, Example 17): δ·Dirac(±location) + (1 − δ)·Unif[−1, 1], a (0, δ)-DP pair."""
+    delta, location = probability("delta", delta, allow_zero=True), finite("location", location)
     return (
         Law1D((location,), (delta,), uniform_weight=1 - delta),
         Law1D((-location,), (delta,), uniform_weight=1 - delta),
@@ -43,4 +47,5 @@ def projected_gaussian_pair(
 
 def purification_scale_1d(log_delta: float, omega: float, epsilon_prime: float, diameter: float = 2.0) -> float:
     """b = 2Δ/ε′ of Algorithm 1 on Θ = [−1, 1] (d = 1, R = 2)."""
+    omega, epsilon_prime = probability("omega", omega), positive_finite("epsilon_prime", epsilon_prime)
     return purification_laplace_scale(purification_shift(1, 2.0, diameter, log_delta, math.log(omega)), epsilon_prime)

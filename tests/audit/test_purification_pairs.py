@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from dplab.audit.interval_laws import TREATMENTS, Law1D, epsilon_inf_1d, epsilon_inf_2d_product
-from dplab.studies.purification.exact_audit import (
+from dplab.audit.purification_pairs import (
     canonical_pair,
     example17_pair,
     projected_gaussian_pair,
