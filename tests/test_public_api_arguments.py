@@ -1679,6 +1679,12 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.theory.frank_wolfe.Algorithm7Parameters": "record built by the checked algorithm7_parameters",
     "dplab.mechanisms.frank_wolfe.least_squares_loss": "takes an iterable of (x, y) chunks, each checked",
     "dplab.mechanisms.frank_wolfe.PurifiedFrankWolfe": "result record returned by the checked purified_frank_wolfe",
+    "dplab.audit.pnsgd_audit.AuditViolation": "an exception type",
+    "dplab.audit.pnsgd_audit.first_of_largest": "takes a frame of audit rows and column names",
+    "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
+    "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
+    "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
+    "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
 }
 
 
@@ -1781,12 +1787,6 @@ FRANK_WOLFE_MECHANISMS = {
         shapes={"theta_fw": [np.zeros(2)]},
         named={"log_delta": "delta", "log_omega": "omega"},
     ),
-    "dplab.audit.pnsgd_audit.AuditViolation": "an exception type",
-    "dplab.audit.pnsgd_audit.first_of_largest": "takes a frame of audit rows and column names",
-    "dplab.audit.pnsgd_audit.worst_instances": "takes a frame of audit rows",
-    "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
-    "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
-    "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
 }
 
 
