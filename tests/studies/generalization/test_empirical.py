@@ -21,7 +21,7 @@ from dplab.studies.generalization.empirical import (
     sgld_runs,
     zero_one_error,
 )
-from dplab.studies.registry import combine_shards, compute_shard, no_progress
+from dplab.studies.registry import combine_shards, compute_shard, no_progress, shard_points
 
 PARAMS = dict(
     dims=[5],
@@ -79,7 +79,7 @@ def test_vectorised_sgld_is_the_engine_on_one_set():
     then noise), so the iterates agree to float32 rounding; two sets at once give different, independent runs."""
     X, y, _ = make_data(300, 5, 0.1, np.random.default_rng(3))
     params = {**PARAMS, "checkpoints": [10, 40]}
-    ours = sgld_runs(X[None], y[None], [0.5], params, 4, torch.Generator().manual_seed(11))
+    ours = sgld_runs(X[None], y[None], 0.5, params, 4, torch.Generator().manual_seed(11))
     generator = torch.Generator().manual_seed(11)
     w0 = params["init_std"] * torch.randn((4, 5), generator=generator, dtype=torch.float64)
     config = NoisyGradientConfig(
@@ -101,8 +101,8 @@ def test_vectorised_sgld_is_the_engine_on_one_set():
         dtype=torch.float32,
         progress=False,
     )
-    assert ours[40].shape == (1, 1, 4, 5)
-    np.testing.assert_allclose(ours[40][0, 0], engine.numpy(), rtol=0, atol=1e-5)
+    assert ours[40].shape == (1, 4, 5)
+    np.testing.assert_allclose(ours[40][0], engine.numpy(), rtol=0, atol=1e-5)
     assert not np.allclose(ours[10], ours[40])
 
 
@@ -121,21 +121,22 @@ def test_records_reproducible_and_consistent():
 
 
 def test_points_group_training_sets_by_cell_records():
-    cells = e1_cells(PARAMS)  # 600 records per point: two sets of 300, then the third alone
+    cells = e1_cells(PARAMS)  # one point per σ; 600 records per point: two sets of 300, then the third alone
     assert cells == [
-        {"d": 5, "n": 300, "first_dataset": 0, "datasets": 2},
-        {"d": 5, "n": 300, "first_dataset": 2, "datasets": 1},
+        {"d": 5, "n": 300, "sigma": sigma, "first_dataset": first, "datasets": count}
+        for sigma in (0.0, 1.0)
+        for first, count in ((0, 2), (2, 1))
     ]
-    assert len(e1_cells({**PARAMS, "cell_records": 1})) == 3  # at least one set per point
+    assert len(e1_cells({**PARAMS, "cell_records": 1})) == 2 * 3  # at least one set per point
 
 
 def test_training_sets_and_csv_independent_of_shards():
-    """The sweep through the registry on three points (one training set each): 1 shard and 3 shards (given in
-    another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
+    """The sweep through the registry on six points (one σ and one training set each): 1 shard and 3 shards (given
+    in another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
     params = {**PARAMS, "cell_records": 300}
     artifact = STUDY.artifact("f8")
     count = len(artifact.sweep(params))
-    assert count == 3
+    assert count == 6
     one = combine_shards(artifact, [compute_shard(artifact, params, 5, range(count))], params)
     three = combine_shards(
         artifact, [compute_shard(artifact, params, 5, range(s, count, 3)) for s in (2, 0, 1)], params
@@ -145,6 +146,28 @@ def test_training_sets_and_csv_independent_of_shards():
     records = e1_records(params, 5)
     sets = records[records["t"] == 3].groupby(["sigma", "dataset"])["train_error"].size()
     assert sets.to_dict() == {(s, k): 2 for s in (0.0, 1.0) for k in range(3)}
+
+
+@pytest.mark.parametrize("shards", [2, 5, 12])
+def test_quick_f8_csv_is_byte_identical_for_any_number_of_shards(quick_section, shards):
+    """F8 on the quick configuration, as the workflow shards it (:func:`shard_points`): the CSV of 1 shard and of
+    2, 5 and 12 shards (one point each) combined in reverse order are the same bytes."""
+    artifact = STUDY.artifact("f8")
+    params, seed = artifact.params(quick_section), artifact.seed(20200114, "generalization")
+    count = len(artifact.sweep(params))
+    assert count == 12  # 2 dims x 2 sizes x 3 sigmas, one group of training sets each
+    one = combine_shards(artifact, [compute_shard(artifact, params, seed, range(count))], params)
+    parts = [compute_shard(artifact, params, seed, shard_points(count, shards, i)) for i in range(shards)]
+    assert combine_shards(artifact, parts[::-1], params).to_csv(index=False) == one.to_csv(index=False)
+
+
+def test_a_sigma_point_does_not_depend_on_the_other_sigmas_of_its_block():
+    """A point's streams derive from its identity (d, N, σ, first training set): the σ = 1 rows are the same
+    whether the block's other noise level is 0 or 0.5, and differ at another seed."""
+    other = {**PARAMS, "grid": [{**PARAMS["grid"][0], "sigmas": [0.5, 1.0]}]}
+    ones = [e1_records(p, 7).query("sigma == 1.0").reset_index(drop=True) for p in (PARAMS, other)]
+    pd.testing.assert_frame_equal(ones[0], ones[1])
+    assert not ones[0].equals(e1_records(PARAMS, 8).query("sigma == 1.0").reset_index(drop=True))
 
 
 @pytest.fixture(scope="module")
