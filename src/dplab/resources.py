@@ -60,8 +60,8 @@ def _generalization_empirical(section: Mapping[str, Any]) -> tuple[float, list[s
     the Gaussian draw, the point's training sets (float64 and float32: max(1, cell_records // N) sets of N records,
     the largest over the sizes) and the held-out set, about 2 arrays of (records + test_size) x d (measured: 1184 MB
     peak, 884 MB above the interpreter, for one set of N = 10^6, d = 50, test_size = 2 x 10^5), and the
-    (records or test_size) x (sigmas x runs) predictions; plus about 1 kB per result row (dims x datasets x grid x
-    checkpoints x runs)."""
+    (records or test_size) x runs predictions (a point trains one sigma); plus about 1 kB per result row (dims x
+    datasets x grid x checkpoints x runs)."""
     d = max(section["dims"])
     test, runs = section["test_size"], section["runs"]
     records = max(
@@ -69,10 +69,9 @@ def _generalization_empirical(section: Mapping[str, Any]) -> tuple[float, list[s
         for block in section["grid"]
         for n in block["sizes"]
     )
-    sigmas = max(len(block["sigmas"]) for block in section["grid"])
     cells = sum(block["datasets"] * len(block["sizes"]) * len(block["sigmas"]) for block in section["grid"])
     rows = len(section["dims"]) * cells * len(section["checkpoints"]) * runs
-    values = 2 * (records + test) * d + 2 * (records + test) * runs * sigmas + rows * 1024 / _FLOAT
+    values = 2 * (records + test) * d + 2 * (records + test) * runs + rows * 1024 / _FLOAT
     return values, ["dims", "grid[].sizes", "grid[].datasets", "cell_records", "test_size", "runs"]
 
 
