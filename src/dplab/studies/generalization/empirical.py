@@ -15,15 +15,16 @@ Replication is at the level of training sets: each (d, N) block of the grid has 
 sets (each its own derived seed from (d, N, dataset index); the teacher, hence the population, is shared: by
 rotation invariance of x, θ_0 and g the law of the gap does not depend on which unit teacher is drawn), and
 ``runs`` SGLD runs on each at every σ of the block. One observation is a training set's mean gap over its runs;
-intervals are Student-t over the training sets. A sweep point is one (d, N, σ) and up to ``cell_records`` training
-records; it trains all its sets and runs as the rows of one torch batch (:func:`sgld_runs`) from its own generator,
-derived from (d, N, σ, first training set). Every checkpoint of one run is recorded (the prefix of a run is
+intervals are Student-t over the training sets. A sweep point is one (d, N), up to ``cell_records`` training records
+and, if its block sets ``split_sigmas``, one σ of the block (otherwise every σ of the block); it trains all its sets,
+σs and runs as the rows of one torch batch (:func:`sgld_runs`) from its own generator, derived from (d, N, σ, first
+training set), or from (d, N, first training set) for a point of every σ. Every checkpoint of one run is recorded (the prefix of a run is
 distributed exactly like a shorter run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -93,27 +94,31 @@ def zero_one_error(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarra
 def sgld_runs(
     X: np.ndarray,
     y: np.ndarray,
-    sigma: float,
+    sigmas: Sequence[float],
     params: Mapping[str, Any],
     runs: int,
     generator: torch.Generator,
 ) -> dict[int, np.ndarray]:
-    """θ at every checkpoint of ``runs`` independent SGLD runs (Algorithm 1) at noise level ``sigma`` on each of the
-    training sets ``X`` (D, n, d), ``y`` (D, n), as {T: (D, runs, d)} float64 arrays.
+    """θ at every checkpoint of ``runs`` independent SGLD runs (Algorithm 1) at each noise level of ``sigmas`` on
+    each of the training sets ``X`` (D, n, d), ``y`` (D, n), as {T: (len(sigmas), D, runs, d)} float64 arrays.
 
-    All D·runs runs advance together as the rows of one (D·runs, d) float32 tensor, ordered (set, run): each step
-    every row draws its own uniform τ-subset of its own set (:func:`dplab.learning.engine.uniform_subsets`), takes
-    the mean logistic gradient (:class:`dplab.learning.LogisticLoss`'s factored gradients) and adds g ~ N(0, σ²I):
-    θ ← θ − η[(1/τ)Σ_B ∇ℓ + g]. This is :func:`dplab.learning.run_noisy_gradient` with
-    ``sampling="without_replacement"``, ``batch_size=τ`` and ``noise_scale=σ``, except that the engine shares one
-    data set across its runs. The draws come in the engine's order (θ_0, then per step the batches, then the noise;
-    no noise is drawn when σ = 0), so for one set the runs are the engine's (tested)."""
+    All S·D·runs runs advance together as the rows of one (S·D·runs, d) float32 tensor, ordered (σ, set, run): each
+    step every row draws its own uniform τ-subset of its own set (:func:`dplab.learning.engine.uniform_subsets`),
+    takes the mean logistic gradient (:class:`dplab.learning.LogisticLoss`'s factored gradients) and adds
+    g ~ N(0, σ²I) with its row's σ: θ ← θ − η[(1/τ)Σ_B ∇ℓ + g]. This is :func:`dplab.learning.run_noisy_gradient`
+    with ``sampling="without_replacement"``, ``batch_size=τ`` and ``noise_scale=σ``, except that the engine shares
+    one data set and one σ across its runs. The draws come in the engine's order (θ_0, then per step the batches,
+    then the noise; no noise is drawn when every σ is 0), so for one set and one σ the runs are the engine's
+    (tested)."""
     D, n, d = X.shape
-    rows, tau, lr = D * runs, int(params["tau"]), float(params["lr"])
+    per_sigma = D * runs
+    rows, tau, lr = len(sigmas) * per_sigma, int(params["tau"]), float(params["lr"])
     checkpoints = sorted(int(t) for t in params["checkpoints"])
     features = torch.as_tensor(X.reshape(D * n, d), dtype=torch.float32)
     labels = torch.as_tensor(y.reshape(D * n), dtype=torch.float32)
-    first_record_of_set = (torch.arange(rows) // runs * n)[:, None]
+    first_record_of_set = (torch.arange(rows) % per_sigma // runs * n)[:, None]
+    noise_scale = torch.as_tensor(np.repeat(np.asarray(sigmas, dtype=float), per_sigma)[:, None], dtype=torch.float32)
+    noisy = bool(np.any(np.asarray(sigmas) > 0))
     loss, weights = LogisticLoss(), torch.ones((rows, tau), dtype=torch.float32)
     w = (params["init_std"] * torch.randn((rows, d), generator=generator, dtype=torch.float64)).to(torch.float32)
     recorded: dict[int, np.ndarray] = {}
@@ -122,11 +127,11 @@ def sgld_runs(
         batch_x = torch.index_select(features, 0, index).view(rows, tau, d)
         batch_y = torch.index_select(labels, 0, index).view(rows, tau)
         step = loss.factored_gradients(w, batch_x, batch_y).weighted_sum(weights).div_(tau)
-        if sigma > 0:
-            step.add_(torch.randn((rows, d), generator=generator, dtype=torch.float32).mul_(sigma))
+        if noisy:
+            step.add_(torch.randn((rows, d), generator=generator, dtype=torch.float32).mul_(noise_scale))
         w = w - step.mul_(lr)
         if t in checkpoints:
-            recorded[t] = w.to(torch.float64).numpy().reshape(D, runs, d).copy()
+            recorded[t] = w.to(torch.float64).numpy().reshape(len(sigmas), D, runs, d).copy()
     return recorded
 
 
@@ -158,10 +163,19 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
+def _sigma_groups(block: Mapping[str, Any]) -> list[list[float]]:
+    """The noise levels each point of a grid block trains together: one σ per point if the block sets
+    ``split_sigmas`` (more, shorter jobs), else every σ of the block in one point (the training sets are made once
+    and SGLD's per-step cost is shared by all σs)."""
+    sigmas = [float(s) for s in block["sigmas"]]
+    return [[s] for s in sigmas] if block["split_sigmas"] else [sigmas]
+
+
 def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: for every d, size N and σ of N's block, the block's ``datasets`` training sets in
-    consecutive groups of at most max(1, ``cell_records`` // N) sets (``first_dataset``, ``datasets``); each point
-    trains SGLD at its one σ. The points depend only on the configuration, so any sharding gives the same rows."""
+    """The sweep's points: for every d, size N and σ group of N's block (:func:`_sigma_groups`), the block's
+    ``datasets`` training sets in consecutive groups of at most max(1, ``cell_records`` // N) sets
+    (``first_dataset``, ``datasets``). The points depend only on the configuration, so any sharding gives the same
+    rows."""
     cells = []
     for d in params["dims"]:
         for n in dict.fromkeys(n for n, _ in grid_points(params)):
@@ -172,47 +186,60 @@ def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
                 {
                     "d": int(d),
                     "n": n,
-                    "sigma": float(sigma),
+                    "sigmas": sigmas,
                     "first_dataset": first,
                     "datasets": min(per_cell, total - first),
                 }
-                for sigma in block["sigmas"]
+                for sigmas in _sigma_groups(block)
                 for first in range(0, total, per_cell)
             )
     return cells
 
 
+def _sgld_seed(params: Mapping[str, Any], seed: int, cell: Mapping[str, Any]) -> int:
+    """The seed of a point's SGLD generator: from (d, N, σ, first set) in a block that sets ``split_sigmas``, from
+    (d, N, first set) in a block whose points train every σ."""
+    d, n, first = (int(cell[k]) for k in ("d", "n", "first_dataset"))
+    if _block_of(params, n)["split_sigmas"]:
+        return derive_seed(seed, "e1-sgld", d, n, float(cell["sigmas"][0]), first)
+    return derive_seed(seed, "e1-sgld", d, n, first)
+
+
 def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per (dataset, replicate, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
+    """One row per (σ, dataset, replicate, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
     error and gap = R − R̂. A training set depends only on (d, n, dataset index), so every σ sees the same sets (the
-    σ comparison is paired); the point's SGLD generator derives from (d, n, σ, first set), so its runs do not depend
-    on the sharding. The held-out error only checks the exact-risk formula: it is measured for the runs of the
-    point's first set (NaN for the others), so that a point's cost does not grow with test_size × its number of sets."""
+    σ comparison is paired); the point's SGLD generator (:func:`_sgld_seed`) draws all its σs' runs in one batch and
+    does not depend on the sharding. The held-out error only checks the exact-risk formula: it is measured for the
+    runs of the point's first set (NaN for the others), so that a point's cost does not grow with test_size × its
+    number of sets."""
     d, n, first, count = (int(cell[k]) for k in ("d", "n", "first_dataset", "datasets"))
-    sigma = float(cell["sigma"])
     teacher = _teacher(seed, d)
     sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
     X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
     held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
     X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
-    runs = int(params["runs"])
-    index = pd.MultiIndex.from_product([first + np.arange(count), np.arange(runs)], names=["dataset", "replicate"])
-    checked = index.get_level_values("dataset") == first  # the first set's runs: the exact-risk check
-    generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, sigma, first))
+    runs, sigmas = int(params["runs"]), [float(s) for s in cell["sigmas"]]
+    index = pd.MultiIndex.from_product(
+        [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "replicate"]
+    )
+    checked = index.get_level_values("dataset") == first  # the first set's runs at every σ: the exact-risk check
+    generator = torch.Generator().manual_seed(_sgld_seed(params, seed, cell))
     frames = []
-    for t, theta in sgld_runs(X, y, sigma, params, runs, generator).items():
+    for t, theta in sgld_runs(X, y, sigmas, params, runs, generator).items():
         flat = theta.reshape(-1, d)
-        train = np.concatenate([zero_one_error(theta[k], X[k], y[k]) for k in range(count)])
+        by_set = [zero_one_error(theta[:, k].reshape(-1, d), X[k], y[k]) for k in range(count)]
+        # each (σ·run,) in σ-major order; reordered to the (σ, set, run) rows of ``flat``
+        train = np.stack(by_set, axis=1).reshape(len(sigmas), runs, count).transpose(0, 2, 1).reshape(-1)
         risk = exact_risk(flat, teacher, params["rho"])
         test_error = np.full(flat.shape[0], np.nan)
         test_error[checked] = zero_one_error(flat[checked], X_test, y_test)
         frame = pd.DataFrame(
             {"train_error": train, "risk": risk, "test_error": test_error, "gap": risk - train}, index=index
         ).reset_index()
-        frames.append(frame.assign(d=d, n=n, sigma=sigma, t=t))
+        frames.append(frame.assign(d=d, n=n, t=t))
     columns = ["d", "n", "sigma", "dataset", "replicate", "t", "train_error", "risk", "test_error", "gap"]
     return pd.concat(frames, ignore_index=True)[columns].sort_values(
-        ["dataset", "replicate", "t"], kind="stable", ignore_index=True
+        ["sigma", "dataset", "replicate", "t"], kind="stable", ignore_index=True
     )
 
 
