@@ -81,7 +81,7 @@ def test_low_ceiling_refuses_jobs_naming_keys_values_and_estimate(full):
     estimate = job_mem_mb("generalization", "f8", full["generalization"])
     assert estimate > 2000
     assert (
-        "config key 'generalization.empirical' (dims, grid[].sizes, grid[].datasets, cell_records, test_size, runs): "
+        "config key 'generalization.empirical' (dims, grid[].sizes, grid[].datasets, grid[].split_sigmas, cell_records, test_size, runs): "
         "value {dims: [10, 50], cell_records: 100000, test_size: 200000, runs: 2} is invalid; allowed: sizes whose job "
         "'f8' fits "
         f"resources.max_mem_mb = 2000 MB (estimated peak {estimate} MB)"

@@ -11,7 +11,7 @@ import torch
 from scipy import stats
 
 from dplab.learning import LogisticLoss, NoisyGradientConfig, per_sample_gradients, run_noisy_gradient
-from dplab.registry import combine_shards, compute_shard, no_progress
+from dplab.registry import combine_shards, compute_shard, no_progress, shard_points
 from dplab.studies.generalization import STUDY
 from dplab.studies.generalization.empirical import (
     e1_cell_records,
@@ -25,7 +25,7 @@ from dplab.studies.generalization.empirical import (
 
 PARAMS = dict(
     dims=[5],
-    grid=[{"sizes": [300], "sigmas": [0.0, 1.0], "datasets": 3}],
+    grid=[{"sizes": [300], "sigmas": [0.0, 1.0], "datasets": 3, "split_sigmas": True}],
     checkpoints=[3, 10],
     reference_t=10,
     runs=2,
@@ -40,6 +40,7 @@ PARAMS = dict(
     delta_tilde=1e-6,
     confidence=0.95,
 )
+JOINT = {**PARAMS, "grid": [{**PARAMS["grid"][0], "split_sigmas": False}]}  # every σ in one point
 
 
 def test_data_on_sphere_with_flip_rate():
@@ -121,21 +122,26 @@ def test_records_reproducible_and_consistent():
 
 
 def test_points_group_training_sets_by_cell_records():
-    cells = e1_cells(PARAMS)  # 600 records per point: two sets of 300, then the third alone
+    cells = e1_cells(PARAMS)  # one point per σ; 600 records per point: two sets of 300, then the third alone
     assert cells == [
-        {"d": 5, "n": 300, "first_dataset": 0, "datasets": 2},
-        {"d": 5, "n": 300, "first_dataset": 2, "datasets": 1},
+        {"d": 5, "n": 300, "sigmas": [sigma], "first_dataset": first, "datasets": count}
+        for sigma in (0.0, 1.0)
+        for first, count in ((0, 2), (2, 1))
     ]
-    assert len(e1_cells({**PARAMS, "cell_records": 1})) == 3  # at least one set per point
+    assert len(e1_cells({**PARAMS, "cell_records": 1})) == 2 * 3  # at least one set per point
+    assert e1_cells(JOINT) == [
+        {"d": 5, "n": 300, "sigmas": [0.0, 1.0], "first_dataset": first, "datasets": count}
+        for first, count in ((0, 2), (2, 1))
+    ]
 
 
 def test_training_sets_and_csv_independent_of_shards():
-    """The sweep through the registry on three points (one training set each): 1 shard and 3 shards (given in
-    another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
+    """The sweep through the registry on six points (one σ and one training set each): 1 shard and 3 shards (given
+    in another order) give a byte-identical CSV; every (σ, training set) pair has its runs."""
     params = {**PARAMS, "cell_records": 300}
     artifact = STUDY.artifact("f8")
     count = len(artifact.sweep(params))
-    assert count == 3
+    assert count == 6
     one = combine_shards(artifact, [compute_shard(artifact, params, 5, range(count))], params)
     three = combine_shards(
         artifact, [compute_shard(artifact, params, 5, range(s, count, 3)) for s in (2, 0, 1)], params
@@ -145,6 +151,42 @@ def test_training_sets_and_csv_independent_of_shards():
     records = e1_records(params, 5)
     sets = records[records["t"] == 3].groupby(["sigma", "dataset"])["train_error"].size()
     assert sets.to_dict() == {(s, k): 2 for s in (0.0, 1.0) for k in range(3)}
+
+
+@pytest.mark.parametrize("shards", [2, 5, 12])
+def test_quick_f8_csv_is_byte_identical_for_any_number_of_shards(quick_section, shards):
+    """F8 on the quick configuration, as the workflow shards it (:func:`shard_points`): the CSV of 1 shard and of
+    2, 5 and 12 shards (one point each) combined in reverse order are the same bytes."""
+    artifact = STUDY.artifact("f8")
+    params, seed = artifact.params(quick_section), artifact.seed(20200114, "generalization")
+    count = len(artifact.sweep(params))
+    blocks = {block["split_sigmas"]: block["sizes"] for block in params["grid"]}
+    assert blocks == {True: [1000], False: [10000]}  # one block of each kind
+    assert count == 2 * 3 + 2  # 2 dims x (3 sigmas of N = 1000 + all sigmas of N = 10^4), one group of sets each
+    one = combine_shards(artifact, [compute_shard(artifact, params, seed, range(count))], params)
+    parts = [compute_shard(artifact, params, seed, shard_points(count, shards, i)) for i in range(shards)]
+    assert combine_shards(artifact, parts[::-1], params).to_csv(index=False) == one.to_csv(index=False)
+
+
+def test_a_sigma_point_does_not_depend_on_the_other_sigmas_of_its_block():
+    """A point's streams derive from its identity (d, N, σ, first training set): the σ = 1 rows are the same
+    whether the block's other noise level is 0 or 0.5, and differ at another seed."""
+    other = {**PARAMS, "grid": [{**PARAMS["grid"][0], "sigmas": [0.5, 1.0]}]}
+    ones = [e1_records(p, 7).query("sigma == 1.0").reset_index(drop=True) for p in (PARAMS, other)]
+    pd.testing.assert_frame_equal(ones[0], ones[1])
+    assert not ones[0].equals(e1_records(PARAMS, 8).query("sigma == 1.0").reset_index(drop=True))
+
+
+def test_a_block_without_split_sigmas_reproduces_the_rows_of_one_batch_of_every_sigma():
+    """A block with split_sigmas false trains every σ in one batch from the generator of (d, N, first set): its rows
+    are those of the code before the split per σ (the whole frame of ``JOINT`` at seed 7 was byte-identical to it;
+    the risks below are its values at T = 10 for set 2), and its σ = 1 rows differ from those of a split block."""
+    joint = e1_records(JOINT, 7)
+    risk = joint.query("t == 10 and dataset == 2")["risk"].to_numpy()
+    assert risk.tolist() == [0.17463616097547005, 0.2070272126228892, 0.40917184346092483, 0.3177064868815282]
+    split = e1_records(PARAMS, 7)
+    assert len(joint) == len(split)
+    assert not np.array_equal(joint.query("sigma == 1.0")["risk"], split.query("sigma == 1.0")["risk"])
 
 
 @pytest.fixture(scope="module")

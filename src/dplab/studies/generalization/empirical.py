@@ -14,9 +14,11 @@ training sets, E_S[R(A(S)) − R̂_S(A(S))], the left side of Theorem 2's on-ave
 Replication is at the level of training sets: each (d, N) block of the grid has ``datasets`` independent training
 sets (each its own derived seed from (d, N, dataset index); the teacher, hence the population, is shared: by
 rotation invariance of x, θ_0 and g the law of the gap does not depend on which unit teacher is drawn), and
-``runs`` SGLD runs on each. One observation is a training set's mean gap over its runs; intervals are Student-t over
-the training sets. A sweep point holds up to ``cell_records`` training records and trains all its sets and runs
-as the rows of one torch batch (:func:`sgld_runs`). Every checkpoint of one run is recorded (the prefix of a run is
+``runs`` SGLD runs on each at every σ of the block. One observation is a training set's mean gap over its runs;
+intervals are Student-t over the training sets. A sweep point is one (d, N), up to ``cell_records`` training records
+and, if its block sets ``split_sigmas``, one σ of the block (otherwise every σ of the block); it trains all its sets,
+σs and runs as the rows of one torch batch (:func:`sgld_runs`) from its own generator, derived from (d, N, σ, first
+training set), or from (d, N, first training set) for a point of every σ. Every checkpoint of one run is recorded (the prefix of a run is
 distributed exactly like a shorter run).
 """
 
@@ -161,37 +163,67 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
-def e1_cells(params: Mapping[str, Any]) -> list[dict[str, int]]:
-    """The sweep's points: for every d and size N, the block's ``datasets`` training sets in consecutive groups of
-    at most max(1, ``cell_records`` // N) sets (``first_dataset``, ``datasets``); each point trains SGLD at every σ
-    of its block. The points depend only on the configuration, so any sharding gives the same rows."""
+def _sigma_groups(block: Mapping[str, Any]) -> list[list[float]]:
+    """The noise levels each point of a grid block trains together: one σ per point if the block sets
+    ``split_sigmas`` (more, shorter jobs), else every σ of the block in one point (the training sets are made once
+    and SGLD's per-step cost is shared by all σs)."""
+    sigmas = [float(s) for s in block["sigmas"]]
+    return [[s] for s in sigmas] if block["split_sigmas"] else [sigmas]
+
+
+def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The sweep's points: for every d, size N and σ group of N's block (:func:`_sigma_groups`), the block's
+    ``datasets`` training sets in consecutive groups of at most max(1, ``cell_records`` // N) sets
+    (``first_dataset``, ``datasets``). The points depend only on the configuration, so any sharding gives the same
+    rows."""
     cells = []
     for d in params["dims"]:
         for n in dict.fromkeys(n for n, _ in grid_points(params)):
-            total = int(_block_of(params, n)["datasets"])
+            block = _block_of(params, n)
+            total = int(block["datasets"])
             per_cell = max(1, min(total, int(params["cell_records"]) // n))
-            for first in range(0, total, per_cell):
-                cells.append({"d": int(d), "n": n, "first_dataset": first, "datasets": min(per_cell, total - first)})
+            cells.extend(
+                {
+                    "d": int(d),
+                    "n": n,
+                    "sigmas": sigmas,
+                    "first_dataset": first,
+                    "datasets": min(per_cell, total - first),
+                }
+                for sigmas in _sigma_groups(block)
+                for first in range(0, total, per_cell)
+            )
     return cells
 
 
-def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, int]) -> pd.DataFrame:
+def _sgld_seed(params: Mapping[str, Any], seed: int, cell: Mapping[str, Any]) -> int:
+    """The seed of a point's SGLD generator: from (d, N, σ, first set) in a block that sets ``split_sigmas``, from
+    (d, N, first set) in a block whose points train every σ."""
+    d, n, first = (int(cell[k]) for k in ("d", "n", "first_dataset"))
+    if _block_of(params, n)["split_sigmas"]:
+        return derive_seed(seed, "e1-sgld", d, n, float(cell["sigmas"][0]), first)
+    return derive_seed(seed, "e1-sgld", d, n, first)
+
+
+def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, Any]) -> pd.DataFrame:
     """One row per (σ, dataset, replicate, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
     error and gap = R − R̂. A training set depends only on (d, n, dataset index), so every σ sees the same sets (the
-    σ comparison is paired); one SGLD generator per point draws every σ's runs in one batch. The held-out error
-    only checks the exact-risk formula: it is measured for the runs of the point's first set (NaN for the others),
-    so that a point's cost does not grow with test_size × its number of sets."""
+    σ comparison is paired); the point's SGLD generator (:func:`_sgld_seed`) draws all its σs' runs in one batch and
+    does not depend on the sharding. The held-out error only checks the exact-risk formula: it is measured for the
+    runs of the point's first set (NaN for the others), so that a point's cost does not grow with test_size × its
+    number of sets."""
     d, n, first, count = (int(cell[k]) for k in ("d", "n", "first_dataset", "datasets"))
     teacher = _teacher(seed, d)
     sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
     X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
     held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
     X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
-    runs, sigmas = int(params["runs"]), [float(s) for s in _block_of(params, n)["sigmas"]]
+    runs, sigmas = int(params["runs"]), [float(s) for s in cell["sigmas"]]
     index = pd.MultiIndex.from_product(
         [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "replicate"]
     )
-    generator = torch.Generator().manual_seed(derive_seed(seed, "e1-sgld", d, n, first))
+    checked = index.get_level_values("dataset") == first  # the first set's runs at every σ: the exact-risk check
+    generator = torch.Generator().manual_seed(_sgld_seed(params, seed, cell))
     frames = []
     for t, theta in sgld_runs(X, y, sigmas, params, runs, generator).items():
         flat = theta.reshape(-1, d)
@@ -199,11 +231,10 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
         # each (σ·run,) in σ-major order; reordered to the (σ, set, run) rows of ``flat``
         train = np.stack(by_set, axis=1).reshape(len(sigmas), runs, count).transpose(0, 2, 1).reshape(-1)
         risk = exact_risk(flat, teacher, params["rho"])
-        held_out = np.full(flat.shape[0], np.nan)  # the first set's runs at every σ: the exact-risk check
-        checked = index.get_level_values("dataset") == first
-        held_out[checked] = zero_one_error(flat[checked], X_test, y_test)
+        test_error = np.full(flat.shape[0], np.nan)
+        test_error[checked] = zero_one_error(flat[checked], X_test, y_test)
         frame = pd.DataFrame(
-            {"train_error": train, "risk": risk, "test_error": held_out, "gap": risk - train}, index=index
+            {"train_error": train, "risk": risk, "test_error": test_error, "gap": risk - train}, index=index
         ).reset_index()
         frames.append(frame.assign(d=d, n=n, t=t))
     columns = ["d", "n", "sigma", "dataset", "replicate", "t", "train_error", "risk", "test_error", "gap"]
