@@ -1581,6 +1581,12 @@ AUDIT = {
             "alpha": "prob",
         },
     ),
+    "mode_transitions.all_histograms": E(universe_size=3, n_records=2, kinds={"n_records": "size"}),
+    "mode_transitions.mode_and_distance_rows": E(
+        histograms=np.array([[2, 1, 0], [0, 1, 2]]), kinds={"histograms": "count"}, shapes={"histograms": [COUNTS]}
+    ),
+    "mode_transitions.neighbour_transitions": E(universe_size=3, n_records=2, kinds={"n_records": "size"}),
+    "mode_transitions.reduced_transitions": E(universe_size=3, max_distance=2, kinds={"max_distance": "count"}),
 }
 
 PREPROCESSING = {
@@ -1685,6 +1691,8 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
     "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
     "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
+    "dplab.audit.mode_transitions.max_pure_epsilon_over_transitions": "takes transitions and a pmf function; the "
+    "pure epsilon of each pair is checked by pure_epsilon_from_log_pmfs",
 }
 
 

@@ -11,7 +11,6 @@ the paper leaves it open), Algorithm 2 with the corrected (q = ∞) geometry.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -20,7 +19,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
+from dplab.audit.mode_transitions import (
+    max_pure_epsilon_over_transitions,
+    neighbour_transitions,
+    reduced_transitions,
+)
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_laplace_scale
 from dplab.mechanisms.stability import (
@@ -53,7 +56,6 @@ __all__ = [
     "compute_mode_release",
     "gap_at_level",
     "mode_release_audit",
-    "neighbour_transitions",
     "ALG12_VARIANTS",
 ]
 
@@ -381,89 +383,6 @@ def compute_mode_release(
 # ------------------------------------------------------------------------------------------------- exact audit
 
 
-def _histograms(universe_size: int, n_records: int) -> np.ndarray:
-    """All histograms of ``n_records`` records over ``universe_size`` items, shape (H, universe_size)."""
-    combos = np.array(list(itertools.combinations_with_replacement(range(universe_size), n_records)), dtype=np.int64)
-    return np.stack([np.bincount(c, minlength=universe_size) for c in combos])
-
-
-def _mode_distance_rows(hist: np.ndarray) -> np.ndarray:
-    """(f(D), 𝒟₀) for each row (ties to the smallest index), shape (H, 2)."""
-    mode = np.argmax(hist, axis=1)
-    top2 = np.sort(hist, axis=1)[:, -2:]
-    return np.stack([mode, -((top2[:, 0] - top2[:, 1]) // 2)], axis=1)
-
-
-def neighbour_transitions(universe_size: int, n_records: int) -> set[tuple[int, int, int, int]]:
-    """Every (f(D), 𝒟₀(D), f(D′), 𝒟₀(D′)) over all histograms D of ``n_records`` records and all replace-one
-    neighbours D′ (one record moved from item i to item j ≠ i): exhaustive enumeration."""
-    hist = _histograms(universe_size, n_records)
-    here = _mode_distance_rows(hist)
-    found: set[tuple[int, int, int, int]] = set()
-    for i in range(universe_size):
-        has = hist[:, i] > 0
-        for j in range(universe_size):
-            if i == j or not has.any():
-                continue
-            moved = hist[has].copy()
-            moved[:, i] -= 1
-            moved[:, j] += 1
-            pairs = np.concatenate([here[has], _mode_distance_rows(moved)], axis=1)
-            found |= set(map(tuple, np.unique(pairs, axis=0).tolist()))
-    return found
-
-
-def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int, int, int, int]]:
-    """Same mode with |𝒟₀ − 𝒟₀′| ≤ 1 (0 ≤ 𝒟₀ ≤ max_distance), and mode changes with 𝒟₀, 𝒟₀′ ∈ {0, 1}: a superset
-    of the replace-one transitions (checked against :func:`neighbour_transitions`)."""
-    out = {
-        (m, k, m, k2)
-        for m in range(universe_size)
-        for k in range(max_distance + 1)
-        for k2 in (k - 1, k, k + 1)
-        if 0 <= k2 <= max_distance
-    }
-    out |= {
-        (a, k, b, k2)
-        for a in range(universe_size)
-        for b in range(universe_size)
-        if a != b
-        for k in (0, 1)
-        for k2 in (0, 1)
-    }
-    return out
-
-
-TIE_RTOL = 1e-9  # values this close to the maximum (relative) are ties (rounding of mathematically equal ε)
-#: ... and values this close in absolute terms: an ε computed as a log ratio of probabilities carries an absolute
-#: rounding error (at most 4e-15 where ε < 1e-3, against a 60-digit evaluation of the laws audited here), which the
-#: relative tolerance misses where ε is near 0 (ε ≈ 5e-10 for Algorithm 12 at d = 4).
-TIE_ATOL = 3e-14
-
-
-def _max_log_ratio(
-    transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
-) -> tuple[float, tuple]:
-    """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
-    if one side is 0 and the other not), and the transition attaining it: the first in sorted order among those
-    within TIE_RTOL·max + TIE_ATOL of the maximum, so that symmetric transitions whose values differ only by
-    rounding name the same transition on every machine."""
-    cache: dict[tuple[int, int], np.ndarray] = {}
-
-    def law(m: int, k: int) -> np.ndarray:
-        if (m, k) not in cache:
-            with np.errstate(divide="ignore"):
-                cache[(m, k)] = np.log(pmf(m, k))
-        return cache[(m, k)]
-
-    ordered = sorted(transitions)
-    values = [pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3])) for t in ordered]
-    worst = max([0.0, *values])
-    if worst == 0.0:
-        return worst, ()
-    return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL) - TIE_ATOL)
-
-
 @dataclass(frozen=True)
 class _AuditedRelease:
     """One audited output law: its treatment, δ rule and ⊥ encoding, code length, δ, bound on the pure ε, the law
@@ -493,7 +412,7 @@ def _alg12_releases(audit: Mapping[str, Any], size: int, rule: str, bottom: str)
     cbits = code_bits(size, bottom)
     log_delta = mode_release_log_delta(cbits, eps, rule)
     max_k = _reduced_max_distance(eps, log_delta, audit["extra_distance"])
-    reduced = _reduced_transitions(size, max_k)
+    reduced = reduced_transitions(size, max_k)
 
     def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
         return lambda m, k: pure_mode_release_pmf(
@@ -515,7 +434,7 @@ def _uniform_calibrated_release(audit: Mapping[str, Any], size: int, n_bits: int
     """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP (``uniform_bottom_log_delta``)."""
     eps = audit["epsilon"]
     log_delta = uniform_bottom_log_delta(eps, size)
-    reduced = _reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
+    reduced = reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
     return _AuditedRelease(
         "unpurified",
         "uniform_calibrated",
@@ -535,7 +454,7 @@ def _release_rows(
     """The exact pure ε of ``release`` on the reduced and on the exhaustive transitions, one row each."""
     rows = []
     for enumeration, transitions in (("reduced", release.reduced), ("exhaustive", exhaustive)):
-        value, worst = _max_log_ratio(transitions, release.pmf)
+        value, worst = max_pure_epsilon_over_transitions(transitions, release.pmf)
         rows.append(
             {
                 "bits": n_bits,
