@@ -1587,6 +1587,35 @@ AUDIT = {
     ),
     "mode_transitions.neighbour_transitions": E(universe_size=3, n_records=2, kinds={"n_records": "size"}),
     "mode_transitions.reduced_transitions": E(universe_size=3, max_distance=2, kinds={"max_distance": "count"}),
+    "mwem_audit.pure_mwem_transcript_epsilon": E(
+        counts_a=np.array([[2.0, 1.0, 1.0, 2.0]]),
+        counts_b=np.array([[3.0, 1.0, 1.0, 2.0]]),
+        queries=np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0]]),
+        n=6,
+        rounds=3,
+        epsilon0=0.25,
+        grid_points=5,
+        halfwidth=4.0,
+        kinds={
+            "counts_a": "nonneg",
+            "counts_b": "nonneg",
+            "queries": "real",
+            "rounds": "size",
+            "epsilon0": "pos",
+            "grid_points": "size",
+        },
+        shapes={"counts_a": [np.ones((1, 3))], "queries": [np.ones(4)]},
+    ),
+    "mwem_audit.algorithm16_sample_log_pmf": E(
+        counts=np.array([[2.0, 1.0, 1.0, 2.0]]),
+        queries=np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0]]),
+        n=6,
+        epsilon0=0.25,
+        m_records=2,
+        grid_points=5,
+        kinds={"counts": "nonneg", "queries": "real", "epsilon0": "pos", "m_records": "size", "grid_points": "size"},
+        shapes={"counts": [np.ones((1, 3))], "queries": [np.ones(4)]},
+    ),
 }
 
 PREPROCESSING = {
