@@ -502,6 +502,9 @@ THEORY = {
     "purification.sigma_for_schedule": E(
         gamma=0.1, steps=10, lipschitz=1.0, epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos", "steps": "pos"}
     ),
+    "purification.lemma25_step_size": E(
+        n=100, d=2, steps=10, gamma=0.1, sigma=3.0, lipschitz=1.0, diameter=2.0, kinds={"steps": "pos"}
+    ),
     "purification.tight_rho": E(epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos"}),
     "purification.lemma19_parameters": E(
         n=1000, d=2, epsilon=0.5, diameter=1.0, lipschitz=1.0, kinds={"epsilon": "pos"}
@@ -1231,6 +1234,45 @@ LEARNING = {
         noise_multiplier=1.0, clip_norm=1.0, batch_size=10, kinds={"noise_multiplier": "nonneg"}
     ),
     "engine.sgld_noise_scale": E(lr=0.1, inverse_temperature=10.0),
+    "dp_erm.algorithm3_dpsgd": E(
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        lam=0.0,
+        n=6,
+        steps=2,
+        sampling="without_replacement",
+        gamma=0.5,
+        noise_std=1.0,
+        eta=0.1,
+        clip=1.0,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"X": "real", "lam": "nonneg", "gamma": "prob1", "noise_std": "nonneg", "clip": "pos", "runs": "size"},
+    ),
+    "dp_erm.lemma19_laplace_gd": E(
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        n=6,
+        d=2,
+        epsilon=1.0,
+        lipschitz=1.0,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"X": "real", "epsilon": "pos", "runs": "size"},
+    ),
+    "dp_erm.grid_in_disc": E(spacing=0.5, radius=1.0, kinds={"spacing": "pos"}),
+    "dp_erm.summed_logistic_loss_on_grid": E(
+        grid=np.zeros((3, 2)),
+        x=X_SMALL,
+        y=Y_SIGNS,
+        lam=0.1,
+        chunk=2,
+        kinds={"grid": None, "x": None, "lam": None, "chunk": "size"},
+    ),
     "erm.logistic_risk": E(
         theta=np.zeros((3, 2)),
         X=X_SMALL,
@@ -1673,6 +1715,7 @@ DATA = {
     ),
     "preprocessing_datasets.check_missing_rate": E(rate=0.3, kinds={"rate": "prob0"}, named={"rate": "missing_rate"}),
     "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg", "seed": "count"}),
+    "synthetic.ball_logistic_dataset": E(n=10, d=2, seed=0, kinds={"seed": "count"}),
     "synthetic.linear_regression_dataset": E(
         n=10,
         d=2,
