@@ -868,6 +868,10 @@ MECHANISMS = {
     "local_sensitivity.edge_flip_changes": E(
         adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
     ),
+    "local_sensitivity.edge_flip_summary": E(graphs=[ADJACENCY]),
+    "local_sensitivity.release_errors": E(
+        estimates=np.array([1.0, np.nan, 3.0]), truth=2.0, kinds={"estimates": None, "truth": "nonneg"}
+    ),
     "local_sensitivity.alg11_parameters": E(diameter=1.0, epsilon=0.5, d=1, kinds={"epsilon": "pos"}),
     "local_sensitivity.ptr_distance_lower_bound": E(
         local_sensitivity=2.0, beta=0.5, kinds={"local_sensitivity": "nonneg", "beta": "nonneg"}

@@ -49,6 +49,8 @@ __all__ = [
     "triangle_local_sensitivity",
     "triangle_global_sensitivity",
     "edge_flip_changes",
+    "edge_flip_summary",
+    "release_errors",
     "Alg11Parameters",
     "alg11_parameters",
     "ptr_distance_lower_bound",
@@ -131,6 +133,44 @@ def edge_flip_changes(adjacency: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         dq.append(abs(triangle_count(b) - q0))
         dls.append(abs(triangle_local_sensitivity(b) - ls0))
     return np.array(dq), np.array(dls)
+
+
+def edge_flip_summary(graphs: list[np.ndarray]) -> dict[str, float | int]:
+    """Over all single edge flips of every graph (:func:`edge_flip_changes`): the largest change of Δ_Local
+    (≤ 1 is Algorithm 11's assumption), the number of graphs whose Δ_Local equals the largest change of q (the
+    definition of the local sensitivity), and the largest change of q (≤ n_v − 2, the global sensitivity)."""
+    if len(graphs) == 0:
+        raise ValueError("graphs is empty; allowed: at least one adjacency matrix")
+    max_ls_change, ls_matches, max_q_change = 0.0, 0, 0.0
+    for a in graphs:
+        dq, dls = edge_flip_changes(a)
+        max_ls_change = max(max_ls_change, float(dls.max()))
+        max_q_change = max(max_q_change, float(dq.max()))
+        ls_matches += int(dq.max() == triangle_local_sensitivity(a))
+    return {
+        "max_local_sensitivity_change": max_ls_change,
+        "local_sensitivity_matches": ls_matches,
+        "max_triangle_change": max_q_change,
+    }
+
+
+def release_errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
+    """Median and mean of |θ − q| over the released estimates θ (finite entries; NaN or ±∞ mark a refusal), and
+    the same divided by max(q, 1); all NaN when every draw was refused."""
+    non_negative_finite("truth", truth)
+    released = estimates[np.isfinite(estimates)]
+    if released.size == 0:
+        return {
+            k: math.nan for k in ("median_abs_error", "mean_abs_error", "median_relative_error", "mean_relative_error")
+        }
+    err = np.abs(released - truth)
+    denom = max(truth, 1.0)
+    return {
+        "median_abs_error": float(np.median(err)),
+        "mean_abs_error": float(np.mean(err)),
+        "median_relative_error": float(np.median(err) / denom),
+        "mean_relative_error": float(np.mean(err) / denom),
+    }
 
 
 # ------------------------------------------------------------------------------------------ Algorithm 11 setup
