@@ -1044,6 +1044,18 @@ MECHANISMS = {
     "purification.base_2_53_digits": E(log_p=-1.0, kinds={"log_p": "logp_inf1"}),
     "purification.bernoulli_from_log": E(log_p=-1.0, size=3, rng=RNG, kinds={"log_p": "logp_inf1"}),
     "purification.sample_uniform_lq_ball": E(q=2.0, d=2, radius=1.0, size=3, rng=RNG, kinds={"q": None}),
+    "purification.sign_cube": E(d=3),
+    "purification.projected_purified_gaussian": E(
+        mean=np.array([0.1, -0.2]),
+        sigma=0.3,
+        epsilon=0.5,
+        log_delta=-10.0,
+        log_omega=-3.0,
+        draws=4,
+        rng=RNG,
+        kinds={"mean": "real", "epsilon": "pos", "draws": "size"},
+        shapes={"mean": [np.zeros((1, 2))]},
+    ),
     "purification.purify": E(
         x_apx=np.array([[0.1, 0.2]]),
         domain=LQ,
