@@ -1110,6 +1110,13 @@ MECHANISMS = {
         kinds={"u_apx": "count", "epsilon": "pos"},
         named={"log_delta": "delta"},
     ),
+    "stability.mode_histogram": E(
+        n_bits=3,
+        n_records=100,
+        mode_share=0.3,
+        gap=5,
+        kinds={"n_records": "size", "mode_share": "prob1", "gap": "count"},
+    ),
     "stability.mode_and_distance": E(counts=COUNTS, kinds={"counts": "count"}),
     "stability.code_bits": E(universe_size=4, bottom="uniform"),
     "stability.mode_release_log_delta": E(n_bits=3, epsilon=0.5, kinds={"epsilon": "pos"}),

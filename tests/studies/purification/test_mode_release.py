@@ -18,7 +18,6 @@ from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.mode_release import (
     compute_mode_release,
     gap_at_level,
-    mode_histogram,
     mode_release_audit,
 )
 from dplab.studies.purification.plots_selection import plot_mode_release
@@ -59,15 +58,6 @@ def test_bad_values_are_named():
     bad = copy.deepcopy(Q)
     bad["audit"]["exhaustive_records"] = [6]
     assert "purification.mode_release.audit.exhaustive_records" in constraints_mode_release(bad)[0]
-
-
-def test_mode_histogram():
-    values, mult = mode_histogram(4, 10_000, 0.3, 800)
-    counts = np.repeat(values, mult)
-    assert counts.size == 16 and counts.sum() == 10_000 and counts[0] - counts[1] == 800
-    assert np.sort(counts)[-2] == counts[1]
-    values, mult = mode_histogram(3, 10_000, 0.3, 10, "all_runner_up")
-    assert list(values) == [3000, 2990] and list(mult) == [1, 7]
 
 
 def test_compute_rows_columns_values(frames):

@@ -37,6 +37,7 @@ from dplab.mechanisms.stability import (
     encode_bottom,
     exponential_mechanism_selection,
     mode_and_distance,
+    mode_histogram,
     mode_release_log_delta,
     pass_probability,
     pure_mode_release,
@@ -48,11 +49,11 @@ from dplab.mechanisms.stability import (
     uniform_bottom_log_delta,
     uniform_bottom_pure_epsilon,
 )
+from dplab.numerics import smallest_integer_reaching
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 
 __all__ = [
-    "mode_histogram",
     "compute_mode_release",
     "gap_at_level",
     "mode_release_audit",
@@ -64,27 +65,6 @@ ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bott
 _MAX_GAP = 100_000
 
 
-def mode_histogram(
-    n_bits: int, n_records: int, mode_share: float, gap: int, layout: str = "uniform_rest"
-) -> tuple[np.ndarray, np.ndarray]:
-    """(values, multiplicities) of the mode-release histogram, the mode first with c₁ = round(share·n) and the runner-up
-    c₁ − g.  ``"uniform_rest"``: the other 2^d − 2 items share the remaining records as evenly as possible
-    (counts r + 1 and r); ``"all_runner_up"`` (our worst case for noisy-max selection): all 2^d − 1 other items
-    have count c₁ − g (then the number of records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped."""
-    c1 = round(mode_share * n_records)
-    if layout == "all_runner_up":
-        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2**n_bits - 1], dtype=np.int64)
-    if layout != "uniform_rest":
-        raise ValueError(f"layout={layout!r} is not allowed; choose 'uniform_rest' or 'all_runner_up'")
-    others = 2**n_bits - 2
-    rest = n_records - 2 * c1 + gap
-    base, extra = divmod(rest, others)
-    values = np.array([c1, c1 - gap, base + 1, base], dtype=np.int64)
-    mult = np.array([1, 1, extra, others - extra], dtype=np.int64)
-    keep = mult > 0
-    return values[keep], mult[keep]
-
-
 def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
     """The full histogram with the mode at index 0 and the runner-up at index 1 (ties go to index 0 = f(D))."""
     return np.repeat(values, mult)
@@ -94,19 +74,6 @@ def _variant(method: str) -> tuple[str, str]:
     """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
     rule, bottom = method[len("alg12_") :].rsplit("_", 1)
     return rule, bottom
-
-
-def _bisect_gap(success: Callable[[int], float], level: float) -> float:
-    """Smallest integer gap g with success(g) ≥ level (success non-decreasing in g); NaN if not reached by 1e5."""
-    if success(_MAX_GAP) < level:
-        return math.nan
-    lo, hi = 0, _MAX_GAP
-    if success(lo) >= level:
-        return 0.0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if success(mid) < level else (lo, mid)
-    return float(hi)
 
 
 _SuccessCurve = Callable[[int], float]
@@ -179,7 +146,7 @@ def _method_success(
 
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
     """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law; RNM by quadrature)."""
-    return _bisect_gap(_method_success(method, n_bits, params, layout), params["success_level"])
+    return smallest_integer_reaching(_method_success(method, n_bits, params, layout), params["success_level"], _MAX_GAP)
 
 
 @dataclass(frozen=True)
