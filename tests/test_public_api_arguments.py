@@ -945,6 +945,18 @@ MECHANISMS = {
         kinds={"value": "real", "smooth_sensitivity": "pos", "epsilon": "pos"},
     ),
     "mwem.product_bernoulli_cell_probabilities": E(bias=np.array([0.2, 0.7]), kinds={"bias": "prob01"}),
+    "mwem.empirical_histograms": E(
+        records=np.array([[0, 3, 1], [2, 2, 0]]),
+        n_cells=4,
+        kinds={"records": "count"},
+        shapes={"records": [np.ones(3)]},
+    ),
+    "mwem.record_bits_flipped": E(
+        sampled=np.array([[0, 3], [2, 1]]),
+        purified=np.array([[1, 3], [2, 2]]),
+        kinds={"sampled": "count", "purified": "count"},
+        shapes={"purified": [np.ones((2, 3), dtype=np.int64)]},
+    ),
     "mwem.sample_histograms": E(n=10, bias=np.array([0.2, 0.7]), rng=RNG, kinds={"bias": "prob01"}),
     "mwem.half_subset_queries": E(d=2, k=3, rng=RNG),
     "mwem.conjunction_queries": E(d=3, k=3, rng=RNG, width=2),

@@ -41,6 +41,7 @@ from dplab.mechanisms.mwem import (
     Algorithm16Parameters,
     algorithm16_parameters,
     conjunction_queries,
+    empirical_histograms,
     half_subset_queries,
     laplace_answers,
     laplace_histogram,
@@ -54,6 +55,7 @@ from dplab.mechanisms.mwem import (
     pure_mwem_rounds_fixed_point,
     purify_records,
     query_answers,
+    record_bits_flipped,
     sample_histograms,
 )
 from dplab.mechanisms.purification import purified_bits_log_pmf
@@ -197,16 +199,6 @@ def _sweep_point(section: Mapping[str, Any], point: Mapping[str, Any], family: s
     return _SweepPoint(n, d, k, point["epsilon_total"], family, seed, max_rounds, counts, queries, true_answers)
 
 
-def _empirical_histograms(records: np.ndarray, n_cells: int) -> np.ndarray:
-    """The empirical distribution over the universe of each row of ``records`` (one row of m records per replicate)."""
-    return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
-
-
-def _bits_flipped(sampled: np.ndarray, purified: np.ndarray) -> np.ndarray:
-    """Per replicate, how many of the m·d bits purification changed (Hamming distance of the record codes)."""
-    return np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
-
-
 def _algorithm16_bookkeeping(par: Algorithm16Parameters, epsilon: float) -> dict[str, Any]:
     """Algorithm 16's parameters at ε, with its MWEM stage's ε by basic composition and by Lemma 36 at its δ."""
     return {
@@ -240,14 +232,14 @@ def _algorithm16(point: _SweepPoint) -> list[_MethodResult]:
     extra = _algorithm16_bookkeeping(par, eps)
     purified_extra = {
         **extra,
-        "bits_flipped": _bits_flipped(sampled, purified),
+        "bits_flipped": record_bits_flipped(sampled, purified),
         "mixed": mixed,
         "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells))),
     }
     return [
         _MethodResult("alg16_mwem_stage", False, point.error(run.synthetic), extra),
-        _MethodResult("alg16_sampled", False, point.error(_empirical_histograms(sampled, n_cells)), extra),
-        _MethodResult("alg16_purified", True, point.error(_empirical_histograms(purified, n_cells)), purified_extra),
+        _MethodResult("alg16_sampled", False, point.error(empirical_histograms(sampled, n_cells)), extra),
+        _MethodResult("alg16_purified", True, point.error(empirical_histograms(purified, n_cells)), purified_extra),
     ]
 
 
