@@ -918,6 +918,12 @@ MECHANISMS = {
         rng=RNG,
         kinds={"value": "real", "local_sensitivity": "nonneg", "epsilon": "pos", "lower": "real", "upper": "real"},
     ),
+    "local_sensitivity.triangle_alg11_release": E(
+        adjacency=ADJACENCY, params=alg11_parameters(4.0, 0.5), size=3, rng=RNG, kinds={"adjacency": None}
+    ),
+    "local_sensitivity.triangle_alg10_release": E(
+        adjacency=ADJACENCY, params=alg11_parameters(4.0, 0.5), beta=2.0, size=3, rng=RNG, kinds={"adjacency": None}
+    ),
     "local_sensitivity.purified_local_sensitivity_release": E(
         value=3.0,
         local_sensitivity=1.0,

@@ -25,6 +25,8 @@ from dplab.mechanisms.local_sensitivity import (
     sample_quartic,
     smooth_sensitivity_beta,
     smooth_sensitivity_mechanism,
+    triangle_alg10_release,
+    triangle_alg11_release,
     triangle_count,
     triangle_global_sensitivity,
     triangle_local_sensitivity,
@@ -249,3 +251,17 @@ def test_release_errors_skip_refusals():
     assert errors["median_relative_error"] == 1.5  # divided by max(q, 1) = 1
     assert math.isnan(release_errors(np.array([np.nan]), 7.0)["mean_relative_error"])
     assert release_errors(np.array([9.0, 11.0]), 10.0)["mean_relative_error"] == pytest.approx(0.1)
+
+
+def test_triangle_releases_compose_the_count_and_algorithms_11_and_10():
+    """On K4 (4 triangles by brute force, Delta_Local = 2): Algorithm 11's release is purified_local_sensitivity_release
+    at (4, 2) from the same generator; Algorithm 10's with beta = 5 (distance bound 4) releases a finite value in
+    every draw (a refusal is replaced by a uniform point, then purified)."""
+    k4 = np.ones((4, 4)) - np.eye(4)
+    params = alg11_parameters(4.0, 1.0)
+    expected = purified_local_sensitivity_release(
+        _triangles_bruteforce(k4), 2.0, params, 0.0, 500, np.random.default_rng(3)
+    )
+    np.testing.assert_array_equal(triangle_alg11_release(k4, params, 500, np.random.default_rng(3)), expected[0])
+    released = triangle_alg10_release(k4, params, 5.0, 500, np.random.default_rng(4))
+    assert released.shape == (500,) and np.all(np.isfinite(released))

@@ -51,6 +51,8 @@ __all__ = [
     "edge_flip_changes",
     "edge_flip_summary",
     "release_errors",
+    "triangle_alg11_release",
+    "triangle_alg10_release",
     "Alg11Parameters",
     "alg11_parameters",
     "ptr_distance_lower_bound",
@@ -414,3 +416,27 @@ def smooth_sensitivity_mechanism(
     whole_number("size", size)
     alpha = smooth_sensitivity_beta(epsilon)
     return value + positive_finite("smooth_sensitivity", smooth_sensitivity) / alpha * sample_quartic(size, rng)
+
+
+def triangle_alg11_release(
+    adjacency: np.ndarray, params: Alg11Parameters, size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Algorithm 11 purified (Theorem 5: 3ε-DP) on the triangle count of the graph ``adjacency``, Θ = [0, R]:
+    ``size`` released values (:func:`purified_local_sensitivity_release` at q(G), Δ_Local(G))."""
+    return purified_local_sensitivity_release(
+        triangle_count(adjacency), triangle_local_sensitivity(adjacency), params, 0.0, size, rng
+    )[0]
+
+
+def triangle_alg10_release(
+    adjacency: np.ndarray, params: Alg11Parameters, beta: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Algorithm 10 (pure PTR, Lemma 34: (2ε + ε′, 0)-DP with ε′ = ε) on the triangle count of ``adjacency`` with
+    proposed bound ``beta``, on Θ = [0, R] with Algorithm 11's δ, ω and R (``params``): ``size`` released values
+    (⊥ replaced by a uniform point of Θ, :func:`pure_propose_test_release`)."""
+    distance = ptr_distance_lower_bound(triangle_local_sensitivity(adjacency), beta)
+    eps = params.epsilon
+    return pure_propose_test_release(
+        triangle_count(adjacency), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0,
+        params.diameter, size, rng,
+    )[0]  # fmt: skip

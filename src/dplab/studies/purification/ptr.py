@@ -37,6 +37,8 @@ from dplab.mechanisms.local_sensitivity import (
     release_errors,
     smooth_sensitivity_beta,
     smooth_sensitivity_mechanism,
+    triangle_alg10_release,
+    triangle_alg11_release,
     triangle_count,
     triangle_global_sensitivity,
     triangle_local_sensitivity,
@@ -287,20 +289,11 @@ def _audit_sampler(
     R = float(math.comb(5, 3))
     eps = eps_tot / 3.0
     params = alg11_parameters(R, eps)
-
-    def alg11(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return purified_local_sensitivity_release(
-            triangle_count(a), triangle_local_sensitivity(a), params, 0.0, size, rng
-        )[0]
-
-    def alg10(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
-        distance = ptr_distance_lower_bound(triangle_local_sensitivity(a), beta)
-        return pure_propose_test_release(
-            triangle_count(a), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0, R, size, rng
-        )[0]
-
-    samplers = {"alg11_purified": alg11, "alg10_ptr_purified": alg10}
+    beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
+    samplers = {
+        "alg11_purified": lambda a, size, rng: triangle_alg11_release(a, params, size, rng),
+        "alg10_ptr_purified": lambda a, size, rng: triangle_alg10_release(a, params, beta, size, rng),
+    }
     return samplers[method], eps_tot, params.laplace_scale
 
 
