@@ -502,6 +502,9 @@ THEORY = {
     "purification.sigma_for_schedule": E(
         gamma=0.1, steps=10, lipschitz=1.0, epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos", "steps": "pos"}
     ),
+    "purification.lemma25_step_size": E(
+        n=100, d=2, steps=10, gamma=0.1, sigma=3.0, lipschitz=1.0, diameter=2.0, kinds={"steps": "pos"}
+    ),
     "purification.tight_rho": E(epsilon=0.5, log_inv_delta=10.0, kinds={"epsilon": "pos"}),
     "purification.lemma19_parameters": E(
         n=1000, d=2, epsilon=0.5, diameter=1.0, lipschitz=1.0, kinds={"epsilon": "pos"}
@@ -865,6 +868,10 @@ MECHANISMS = {
     "local_sensitivity.edge_flip_changes": E(
         adjacency=ADJACENCY, kinds={"adjacency": "bits"}, shapes={"adjacency": [ADJACENCY[:3]]}
     ),
+    "local_sensitivity.edge_flip_summary": E(graphs=[ADJACENCY]),
+    "local_sensitivity.release_errors": E(
+        estimates=np.array([1.0, np.nan, 3.0]), truth=2.0, kinds={"estimates": None, "truth": "nonneg"}
+    ),
     "local_sensitivity.alg11_parameters": E(diameter=1.0, epsilon=0.5, d=1, kinds={"epsilon": "pos"}),
     "local_sensitivity.ptr_distance_lower_bound": E(
         local_sensitivity=2.0, beta=0.5, kinds={"local_sensitivity": "nonneg", "beta": "nonneg"}
@@ -911,6 +918,12 @@ MECHANISMS = {
         rng=RNG,
         kinds={"value": "real", "local_sensitivity": "nonneg", "epsilon": "pos", "lower": "real", "upper": "real"},
     ),
+    "local_sensitivity.triangle_alg11_release": E(
+        adjacency=ADJACENCY, params=alg11_parameters(4.0, 0.5), size=3, rng=RNG, kinds={"adjacency": None}
+    ),
+    "local_sensitivity.triangle_alg10_release": E(
+        adjacency=ADJACENCY, params=alg11_parameters(4.0, 0.5), beta=2.0, size=3, rng=RNG, kinds={"adjacency": None}
+    ),
     "local_sensitivity.purified_local_sensitivity_release": E(
         value=3.0,
         local_sensitivity=1.0,
@@ -938,6 +951,18 @@ MECHANISMS = {
         kinds={"value": "real", "smooth_sensitivity": "pos", "epsilon": "pos"},
     ),
     "mwem.product_bernoulli_cell_probabilities": E(bias=np.array([0.2, 0.7]), kinds={"bias": "prob01"}),
+    "mwem.empirical_histograms": E(
+        records=np.array([[0, 3, 1], [2, 2, 0]]),
+        n_cells=4,
+        kinds={"records": "count"},
+        shapes={"records": [np.ones(3)]},
+    ),
+    "mwem.record_bits_flipped": E(
+        sampled=np.array([[0, 3], [2, 1]]),
+        purified=np.array([[1, 3], [2, 2]]),
+        kinds={"sampled": "count", "purified": "count"},
+        shapes={"purified": [np.ones((2, 3), dtype=np.int64)]},
+    ),
     "mwem.sample_histograms": E(n=10, bias=np.array([0.2, 0.7]), rng=RNG, kinds={"bias": "prob01"}),
     "mwem.half_subset_queries": E(d=2, k=3, rng=RNG),
     "mwem.conjunction_queries": E(d=3, k=3, rng=RNG, width=2),
@@ -1037,6 +1062,18 @@ MECHANISMS = {
     "purification.base_2_53_digits": E(log_p=-1.0, kinds={"log_p": "logp_inf1"}),
     "purification.bernoulli_from_log": E(log_p=-1.0, size=3, rng=RNG, kinds={"log_p": "logp_inf1"}),
     "purification.sample_uniform_lq_ball": E(q=2.0, d=2, radius=1.0, size=3, rng=RNG, kinds={"q": None}),
+    "purification.sign_cube": E(d=3),
+    "purification.projected_purified_gaussian": E(
+        mean=np.array([0.1, -0.2]),
+        sigma=0.3,
+        epsilon=0.5,
+        log_delta=-10.0,
+        log_omega=-3.0,
+        draws=4,
+        rng=RNG,
+        kinds={"mean": "real", "epsilon": "pos", "draws": "size"},
+        shapes={"mean": [np.zeros((1, 2))]},
+    ),
     "purification.purify": E(
         x_apx=np.array([[0.1, 0.2]]),
         domain=LQ,
@@ -1090,6 +1127,13 @@ MECHANISMS = {
         rng=RNG,
         kinds={"u_apx": "count", "epsilon": "pos"},
         named={"log_delta": "delta"},
+    ),
+    "stability.mode_histogram": E(
+        n_bits=3,
+        n_records=100,
+        mode_share=0.3,
+        gap=5,
+        kinds={"n_records": "size", "mode_share": "prob1", "gap": "count"},
     ),
     "stability.mode_and_distance": E(counts=COUNTS, kinds={"counts": "count"}),
     "stability.code_bits": E(universe_size=4, bottom="uniform"),
@@ -1231,6 +1275,45 @@ LEARNING = {
         noise_multiplier=1.0, clip_norm=1.0, batch_size=10, kinds={"noise_multiplier": "nonneg"}
     ),
     "engine.sgld_noise_scale": E(lr=0.1, inverse_temperature=10.0),
+    "dp_erm.algorithm3_dpsgd": E(
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        lam=0.0,
+        n=6,
+        steps=2,
+        sampling="without_replacement",
+        gamma=0.5,
+        noise_std=1.0,
+        eta=0.1,
+        clip=1.0,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"X": "real", "lam": "nonneg", "gamma": "prob1", "noise_std": "nonneg", "clip": "pos", "runs": "size"},
+    ),
+    "dp_erm.lemma19_laplace_gd": E(
+        loss=LogisticLoss(),
+        X=X_T,
+        Y=Y_T,
+        n=6,
+        d=2,
+        epsilon=1.0,
+        lipschitz=1.0,
+        radius=1.0,
+        runs=2,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"X": "real", "epsilon": "pos", "runs": "size"},
+    ),
+    "dp_erm.grid_in_disc": E(spacing=0.5, radius=1.0, kinds={"spacing": "pos"}),
+    "dp_erm.summed_logistic_loss_on_grid": E(
+        grid=np.zeros((3, 2)),
+        x=X_SMALL,
+        y=Y_SIGNS,
+        lam=0.1,
+        chunk=2,
+        kinds={"grid": None, "x": None, "lam": None, "chunk": "size"},
+    ),
     "erm.logistic_risk": E(
         theta=np.zeros((3, 2)),
         X=X_SMALL,
@@ -1581,6 +1664,41 @@ AUDIT = {
             "alpha": "prob",
         },
     ),
+    "mode_transitions.all_histograms": E(universe_size=3, n_records=2, kinds={"n_records": "size"}),
+    "mode_transitions.mode_and_distance_rows": E(
+        histograms=np.array([[2, 1, 0], [0, 1, 2]]), kinds={"histograms": "count"}, shapes={"histograms": [COUNTS]}
+    ),
+    "mode_transitions.neighbour_transitions": E(universe_size=3, n_records=2, kinds={"n_records": "size"}),
+    "mode_transitions.reduced_transitions": E(universe_size=3, max_distance=2, kinds={"max_distance": "count"}),
+    "mwem_audit.pure_mwem_transcript_epsilon": E(
+        counts_a=np.array([[2.0, 1.0, 1.0, 2.0]]),
+        counts_b=np.array([[3.0, 1.0, 1.0, 2.0]]),
+        queries=np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0]]),
+        n=6,
+        rounds=3,
+        epsilon0=0.25,
+        grid_points=5,
+        halfwidth=4.0,
+        kinds={
+            "counts_a": "nonneg",
+            "counts_b": "nonneg",
+            "queries": "real",
+            "rounds": "size",
+            "epsilon0": "pos",
+            "grid_points": "size",
+        },
+        shapes={"counts_a": [np.ones((1, 3))], "queries": [np.ones(4)]},
+    ),
+    "mwem_audit.algorithm16_sample_log_pmf": E(
+        counts=np.array([[2.0, 1.0, 1.0, 2.0]]),
+        queries=np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0]]),
+        n=6,
+        epsilon0=0.25,
+        m_records=2,
+        grid_points=5,
+        kinds={"counts": "nonneg", "queries": "real", "epsilon0": "pos", "m_records": "size", "grid_points": "size"},
+        shapes={"counts": [np.ones((1, 3))], "queries": [np.ones(4)]},
+    ),
 }
 
 PREPROCESSING = {
@@ -1638,6 +1756,7 @@ DATA = {
     ),
     "preprocessing_datasets.check_missing_rate": E(rate=0.3, kinds={"rate": "prob0"}, named={"rate": "missing_rate"}),
     "synthetic.logistic_regression_dataset": E(n=10, d=2, seed=0, kinds={"w_star_norm": "nonneg", "seed": "count"}),
+    "synthetic.ball_logistic_dataset": E(n=10, d=2, seed=0, kinds={"seed": "count"}),
     "synthetic.linear_regression_dataset": E(
         n=10,
         d=2,
@@ -1685,6 +1804,8 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
     "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
     "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
+    "dplab.audit.mode_transitions.max_pure_epsilon_over_transitions": "takes transitions and a pmf function; the "
+    "pure epsilon of each pair is checked by pure_epsilon_from_log_pmfs",
 }
 
 

@@ -1,6 +1,6 @@
 """Shared numerics: log(1 − eˣ) and log(eᵃ − eᵇ), accurate over the whole range, symmetric noise matrices, the
-projection onto an ℓ2 ball (NumPy, torch-free; :class:`dplab.learning.projections.Ball` is its torch twin) and the
-least-squares slope of a log-log rate.
+projection onto an ℓ2 ball (NumPy, torch-free; :class:`dplab.learning.projections.Ball` is its torch twin), the
+least-squares slope of a log-log rate and the smallest integer at which a non-decreasing function reaches a level.
 
 ``log1mexp`` uses the two-branch rule of Mächler (2012, "Accurately computing log(1 − exp(−|a|))", the R package
 Rmpfr vignette, eq. (7)): log(−expm1(x)) for −log 2 ≤ x ≤ 0 (where 1 − eˣ is small and log1p would lose it), and
@@ -11,6 +11,7 @@ relative accuracy on its side of −log 2.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -72,3 +73,17 @@ def loglog_slope(x: np.ndarray, y: np.ndarray) -> float:
     if len(np.unique(x[keep])) < 2:
         return float("nan")
     return float(np.polyfit(np.log(x[keep]), np.log(y[keep]), 1)[0])
+
+
+def smallest_integer_reaching(increasing: Callable[[int], float], level: float, upper: int) -> float:
+    """The smallest integer g in [0, upper] with increasing(g) ≥ level, by bisection (``increasing`` must be
+    non-decreasing); NaN if increasing(upper) < level.  Returned as a float (a column that holds NaN)."""
+    if increasing(upper) < level:
+        return math.nan
+    lo, hi = 0, upper
+    if increasing(lo) >= level:
+        return 0.0
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if increasing(mid) < level else (lo, mid)
+    return float(hi)

@@ -10,7 +10,7 @@ from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from dplab.data.synthetic import logistic_regression_dataset
+from dplab.data.synthetic import ball_logistic_dataset, logistic_regression_dataset
 
 
 def test_shapes_norms_teacher_and_labels() -> None:
@@ -90,3 +90,15 @@ def test_uniform_interval_features_for_d_equal_one() -> None:
 def test_rejects_bad_arguments(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
         logistic_regression_dataset(**kwargs, seed=0)
+
+
+def test_ball_logistic_dataset_radius_law_and_labels():
+    """‖x‖ has CDF r^d on [0, 1] (uniform in the ball; Kolmogorov-Smirnov), directions are isotropic (mean near 0),
+    labels are ±1 and deterministic in the seed."""
+    x, y = ball_logistic_dataset(20_000, 3, seed=11)
+    radii = np.linalg.norm(x, axis=1)
+    assert stats.kstest(radii, lambda r: np.clip(r, 0, 1) ** 3).pvalue > 1e-3
+    assert np.abs((x / radii[:, None]).mean(axis=0)).max() < 0.03
+    assert set(np.unique(y)) == {-1.0, 1.0}
+    x2, y2 = ball_logistic_dataset(20_000, 3, seed=11)
+    assert np.array_equal(x, x2) and np.array_equal(y, y2)

@@ -13,6 +13,7 @@ from dplab.mechanisms.local_sensitivity import (
     alg11_parameters,
     bounded_local_sensitivity_release,
     edge_flip_changes,
+    edge_flip_summary,
     global_sensitivity_laplace,
     propose_test_release,
     ptr_distance_lower_bound,
@@ -20,9 +21,12 @@ from dplab.mechanisms.local_sensitivity import (
     purified_local_sensitivity_release,
     quartic_log_density,
     random_graph,
+    release_errors,
     sample_quartic,
     smooth_sensitivity_beta,
     smooth_sensitivity_mechanism,
+    triangle_alg10_release,
+    triangle_alg11_release,
     triangle_count,
     triangle_global_sensitivity,
     triangle_local_sensitivity,
@@ -225,3 +229,39 @@ def test_smooth_sensitivity_is_smooth_upper_bound():
     rng = np.random.default_rng(7)
     out = smooth_sensitivity_mechanism(100.0, values[3], 1.0, 1000, rng)
     assert np.all(np.isfinite(out))
+
+
+def test_edge_flip_summary_on_the_complete_graph_and_a_path():
+    """K_5 (every flip removes n_v - 2 = 3 triangles, Delta_Local = 3) and the path 0-1-2-3 (Delta_Local = 1): the
+    summary's maxima are those of the per-flip brute force, and Delta_Local is the largest change of q on both."""
+    complete = np.ones((5, 5)) - np.eye(5)
+    path = np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1)
+    summary = edge_flip_summary([complete, path])
+    flips = [edge_flip_changes(a) for a in (complete, path)]
+    assert summary["max_triangle_change"] == max(dq.max() for dq, _ in flips) == 3.0
+    assert summary["max_local_sensitivity_change"] == max(dls.max() for _, dls in flips) <= 1.0
+    assert summary["local_sensitivity_matches"] == 2
+    with pytest.raises(ValueError, match="graphs"):
+        edge_flip_summary([])
+
+
+def test_release_errors_skip_refusals():
+    errors = release_errors(np.array([1.0, np.nan, 4.0, -np.inf, 2.0]), 0.5)
+    assert errors["median_abs_error"] == 1.5 and errors["mean_abs_error"] == pytest.approx(5.5 / 3)
+    assert errors["median_relative_error"] == 1.5  # divided by max(q, 1) = 1
+    assert math.isnan(release_errors(np.array([np.nan]), 7.0)["mean_relative_error"])
+    assert release_errors(np.array([9.0, 11.0]), 10.0)["mean_relative_error"] == pytest.approx(0.1)
+
+
+def test_triangle_releases_compose_the_count_and_algorithms_11_and_10():
+    """On K4 (4 triangles by brute force, Delta_Local = 2): Algorithm 11's release is purified_local_sensitivity_release
+    at (4, 2) from the same generator; Algorithm 10's with beta = 5 (distance bound 4) releases a finite value in
+    every draw (a refusal is replaced by a uniform point, then purified)."""
+    k4 = np.ones((4, 4)) - np.eye(4)
+    params = alg11_parameters(4.0, 1.0)
+    expected = purified_local_sensitivity_release(
+        _triangles_bruteforce(k4), 2.0, params, 0.0, 500, np.random.default_rng(3)
+    )
+    np.testing.assert_array_equal(triangle_alg11_release(k4, params, 500, np.random.default_rng(3)), expected[0])
+    released = triangle_alg10_release(k4, params, 5.0, 500, np.random.default_rng(4))
+    assert released.shape == (500,) and np.all(np.isfinite(released))

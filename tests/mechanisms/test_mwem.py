@@ -15,6 +15,7 @@ from dp_accounting import rdp
 from dplab.mechanisms.mwem import (
     algorithm16_parameters,
     conjunction_queries,
+    empirical_histograms,
     half_subset_queries,
     laplace_answers,
     laplace_histogram,
@@ -31,6 +32,7 @@ from dplab.mechanisms.mwem import (
     pure_mwem_rounds_fixed_point,
     purify_records,
     query_answers,
+    record_bits_flipped,
     sample_histograms,
 )
 from dplab.mechanisms.purification import binmap
@@ -189,3 +191,14 @@ def test_bad_inputs_raise():
         mwem(np.ones((1, 4)), np.ones((2, 4)), 4, 0, 1.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="epsilon"):
         lemma36_rho(0.0, 10.0)
+
+
+def test_empirical_histograms_and_bits_flipped_against_loops():
+    records = np.array([[0, 3, 3, 1], [2, 2, 2, 2]])
+    expected = [[sum(r == c for r in row) / 4 for c in range(4)] for row in records.tolist()]
+    np.testing.assert_array_equal(empirical_histograms(records, 4), expected)
+    purified = np.array([[1, 3, 0, 1], [2, 5, 2, 2]])
+    flips = [sum(bin(a ^ b).count("1") for a, b in zip(x, y)) for x, y in zip(records.tolist(), purified.tolist())]
+    assert record_bits_flipped(records, purified).tolist() == flips == [3, 3]
+    with pytest.raises(ValueError, match="records"):
+        empirical_histograms(records, 3)

@@ -18,6 +18,7 @@ from dplab.mechanisms.purification import (
     binmap_inverse,
     discrete_purification_laplace_scale,
     discrete_purification_shift,
+    projected_purified_gaussian,
     purified_bits_log_pmf,
     purify,
     purify_bits,
@@ -27,9 +28,11 @@ from dplab.mechanisms.purification import (
     purify_discrete,
     purify_discrete_transition_probability,
     sample_uniform_lq_ball,
+    sign_cube,
 )
 from dplab.theory.purification import (
     purification_laplace_scale,
+    purification_shift,
     theorem2_log_delta_threshold,
     theorem2_success_bound,
     utility_l1_bound_as_printed,
@@ -297,3 +300,24 @@ def test_discrete_transition_probability_matches_purify_discrete_frequencies():
         p = purify_discrete_transition_probability(hamming, n_bits, eps, log_delta)
         assert abs(np.mean(out == code) - p) <= 4.5 * math.sqrt(p * (1 - p) / out.size)
         assert p > 0.01  # not vacuous
+
+
+def test_sign_cube_is_the_hull_of_the_records():
+    cube = sign_cube(4)
+    assert cube.q == math.inf and cube.radius == pytest.approx(0.5) and cube.d == 4
+    cube.check_contains(np.array([[0.5, -0.5, 0.5, -0.5]]))
+
+
+def test_projected_purified_gaussian_against_written_out_draws():
+    """The projected draws are clip(mean + sigma N, -1/sqrt(d), 1/sqrt(d)) from the same generator; at log omega =
+    -200 (no mixing) purified - projected is Laplace(b) with b = 2 Delta / eps' of Theorem 1 (Kolmogorov-Smirnov)."""
+    mean, sigma, eps, log_delta, log_omega = np.array([0.4, -0.1]), 0.3, 0.5, math.log(1e-8), -200.0
+    projected, purified = projected_purified_gaussian(mean, sigma, eps, log_delta, log_omega, 20_000, rng_for(7))
+    expected = np.clip(mean + sigma * rng_for(7).standard_normal((20_000, 2)), -1 / math.sqrt(2), 1 / math.sqrt(2))
+    np.testing.assert_array_equal(projected, expected)
+    b = purification_laplace_scale(purification_shift(2, math.inf, math.sqrt(2), log_delta, log_omega), eps)
+    assert stats.kstest((purified - projected).ravel(), stats.laplace(scale=b).cdf).pvalue > 1e-3
+
+
+def rng_for(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)

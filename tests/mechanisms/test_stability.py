@@ -19,6 +19,7 @@ from dplab.mechanisms.stability import (
     encode_bottom,
     exponential_mechanism_selection,
     mode_and_distance,
+    mode_histogram,
     mode_release_log_delta,
     pass_probability,
     pure_mode_release,
@@ -170,3 +171,16 @@ def test_exponential_mechanism_selection_frequencies():
     weights /= weights.sum()
     freq = np.bincount(out, minlength=4) / out.size
     assert all(_within(f, p, out.size) for f, p in zip(freq, weights))
+
+
+def test_mode_histogram():
+    values, mult = mode_histogram(4, 10_000, 0.3, 800)
+    counts = np.repeat(values, mult)
+    assert counts.size == 16 and counts.sum() == 10_000 and counts[0] - counts[1] == 800
+    assert np.sort(counts)[-2] == counts[1] and counts[2:].max() - counts[2:].min() <= 1
+    values, mult = mode_histogram(3, 10_000, 0.3, 10, "all_runner_up")
+    assert list(values) == [3000, 2990] and list(mult) == [1, 7]
+    with pytest.raises(ValueError, match="n_bits"):
+        mode_histogram(1, 100, 0.5, 2)
+    with pytest.raises(ValueError, match="layout"):
+        mode_histogram(3, 100, 0.5, 2, "other")

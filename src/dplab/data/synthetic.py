@@ -14,7 +14,7 @@ from scipy.special import expit
 
 from dplab.checks import non_negative_finite, positive_finite, whole_number
 
-__all__ = ["FEATURE_DISTRIBUTIONS", "logistic_regression_dataset", "linear_regression_dataset"]
+__all__ = ["FEATURE_DISTRIBUTIONS", "ball_logistic_dataset", "logistic_regression_dataset", "linear_regression_dataset"]
 
 FEATURE_DISTRIBUTIONS: tuple[str, ...] = ("gaussian_unit_ball", "uniform_interval")
 
@@ -59,6 +59,23 @@ def logistic_regression_dataset(
     positive = rng.random(int(n)) < expit(X @ w_star)
     y = np.where(positive, 1.0, -1.0)
     return X, y, w_star
+
+
+def ball_logistic_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of our logistic-regression design for the DP-ERM experiments of Lin, Wang, Ma, Wang (Table 2 gives
+    none): x uniform in the unit ℓ2 ball (direction g/‖g‖, radius U^{1/d}), θ* uniform on the sphere of radius 0.5,
+    y = sign(4⟨θ*, x⟩ + 0.5·N(0, 1)) (0 mapped to +1).  Deterministic from ``seed`` (numpy ``default_rng``)."""
+    whole_number("n", n)
+    whole_number("d", d)
+    whole_number("seed", seed, minimum=0)
+    rng = np.random.default_rng(seed)
+    g = rng.standard_normal((n, d))
+    x = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.random(n)[:, None] ** (1.0 / d)
+    theta = rng.standard_normal(d)
+    theta *= 0.5 / np.linalg.norm(theta)
+    y = np.sign(4.0 * x @ theta + 0.5 * rng.standard_normal(n))
+    y[y == 0] = 1.0
+    return x, y
 
 
 def linear_regression_dataset(

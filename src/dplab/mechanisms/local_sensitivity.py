@@ -49,6 +49,10 @@ __all__ = [
     "triangle_local_sensitivity",
     "triangle_global_sensitivity",
     "edge_flip_changes",
+    "edge_flip_summary",
+    "release_errors",
+    "triangle_alg11_release",
+    "triangle_alg10_release",
     "Alg11Parameters",
     "alg11_parameters",
     "ptr_distance_lower_bound",
@@ -131,6 +135,44 @@ def edge_flip_changes(adjacency: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         dq.append(abs(triangle_count(b) - q0))
         dls.append(abs(triangle_local_sensitivity(b) - ls0))
     return np.array(dq), np.array(dls)
+
+
+def edge_flip_summary(graphs: list[np.ndarray]) -> dict[str, float | int]:
+    """Over all single edge flips of every graph (:func:`edge_flip_changes`): the largest change of Δ_Local
+    (≤ 1 is Algorithm 11's assumption), the number of graphs whose Δ_Local equals the largest change of q (the
+    definition of the local sensitivity), and the largest change of q (≤ n_v − 2, the global sensitivity)."""
+    if len(graphs) == 0:
+        raise ValueError("graphs is empty; allowed: at least one adjacency matrix")
+    max_ls_change, ls_matches, max_q_change = 0.0, 0, 0.0
+    for a in graphs:
+        dq, dls = edge_flip_changes(a)
+        max_ls_change = max(max_ls_change, float(dls.max()))
+        max_q_change = max(max_q_change, float(dq.max()))
+        ls_matches += int(dq.max() == triangle_local_sensitivity(a))
+    return {
+        "max_local_sensitivity_change": max_ls_change,
+        "local_sensitivity_matches": ls_matches,
+        "max_triangle_change": max_q_change,
+    }
+
+
+def release_errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
+    """Median and mean of |θ − q| over the released estimates θ (finite entries; NaN or ±∞ mark a refusal), and
+    the same divided by max(q, 1); all NaN when every draw was refused."""
+    non_negative_finite("truth", truth)
+    released = estimates[np.isfinite(estimates)]
+    if released.size == 0:
+        return {
+            k: math.nan for k in ("median_abs_error", "mean_abs_error", "median_relative_error", "mean_relative_error")
+        }
+    err = np.abs(released - truth)
+    denom = max(truth, 1.0)
+    return {
+        "median_abs_error": float(np.median(err)),
+        "mean_abs_error": float(np.mean(err)),
+        "median_relative_error": float(np.median(err) / denom),
+        "mean_relative_error": float(np.mean(err) / denom),
+    }
 
 
 # ------------------------------------------------------------------------------------------ Algorithm 11 setup
@@ -374,3 +416,27 @@ def smooth_sensitivity_mechanism(
     whole_number("size", size)
     alpha = smooth_sensitivity_beta(epsilon)
     return value + positive_finite("smooth_sensitivity", smooth_sensitivity) / alpha * sample_quartic(size, rng)
+
+
+def triangle_alg11_release(
+    adjacency: np.ndarray, params: Alg11Parameters, size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Algorithm 11 purified (Theorem 5: 3ε-DP) on the triangle count of the graph ``adjacency``, Θ = [0, R]:
+    ``size`` released values (:func:`purified_local_sensitivity_release` at q(G), Δ_Local(G))."""
+    return purified_local_sensitivity_release(
+        triangle_count(adjacency), triangle_local_sensitivity(adjacency), params, 0.0, size, rng
+    )[0]
+
+
+def triangle_alg10_release(
+    adjacency: np.ndarray, params: Alg11Parameters, beta: float, size: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Algorithm 10 (pure PTR, Lemma 34: (2ε + ε′, 0)-DP with ε′ = ε) on the triangle count of ``adjacency`` with
+    proposed bound ``beta``, on Θ = [0, R] with Algorithm 11's δ, ω and R (``params``): ``size`` released values
+    (⊥ replaced by a uniform point of Θ, :func:`pure_propose_test_release`)."""
+    distance = ptr_distance_lower_bound(triangle_local_sensitivity(adjacency), beta)
+    eps = params.epsilon
+    return pure_propose_test_release(
+        triangle_count(adjacency), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0,
+        params.diameter, size, rng,
+    )[0]  # fmt: skip

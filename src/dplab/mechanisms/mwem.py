@@ -67,6 +67,8 @@ __all__ = [
     "mwem_epsilon_pure_basic_composition",
     "proportional_sampling",
     "purify_records",
+    "empirical_histograms",
+    "record_bits_flipped",
     "Algorithm16Parameters",
     "algorithm16_parameters",
     "laplace_answers",
@@ -397,3 +399,24 @@ def laplace_histogram(counts: np.ndarray, epsilon: float, rng: np.random.Generat
     total = noisy.sum(axis=1, keepdims=True)
     uniform = np.full_like(noisy, 1.0 / noisy.shape[1])
     return np.where(total > 0, noisy / np.where(total > 0, total, 1.0), uniform)
+
+
+def empirical_histograms(records: np.ndarray, n_cells: int) -> np.ndarray:
+    """The empirical distribution over the N = ``n_cells`` cells of each row of ``records`` (runs, m): (runs, N),
+    the normalised histogram of a synthetic dataset Y of Algorithm 15/16."""
+    whole_number("n_cells", n_cells)
+    cells = require_ndim("records", as_integer_array(records, "records", minimum=0), 2)
+    require(cells < n_cells, "records", cells, f"cells in [0, {n_cells})")
+    return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
+
+
+def record_bits_flipped(sampled: np.ndarray, purified: np.ndarray) -> np.ndarray:
+    """Per run, how many of the m·d bits Algorithm 16's purification changed: the Hamming distance between the
+    codes of ``sampled`` and ``purified`` records (runs, m)."""
+    before = as_integer_array(sampled, "sampled", minimum=0)
+    after = as_integer_array(purified, "purified", minimum=0)
+    if before.shape != after.shape:
+        raise ValueError(
+            f"purified has shape {after.shape} and sampled has shape {before.shape}; allowed: equal shapes"
+        )
+    return np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])

@@ -33,6 +33,7 @@ from dplab.checks import (
     log_probability,
     positive_finite,
     require,
+    require_ndim,
     whole_number,
 )
 from dplab.numerics import log1mexp
@@ -48,6 +49,8 @@ __all__ = [
     "bernoulli_from_log",
     "sample_uniform_lq_ball",
     "purify",
+    "sign_cube",
+    "projected_purified_gaussian",
     "binmap",
     "binmap_inverse",
     "discrete_purification_shift",
@@ -211,6 +214,37 @@ def purify(
         )
     out = x + rng.laplace(scale=scale, size=x.shape)
     return out[0] if single else out
+
+
+def sign_cube(d: int) -> LqBall:
+    """Θ = [−1/√d, 1/√d]^d, the ℓ∞ ball of diameter R = 2/√d around 0 (q = ∞): the hull of the records
+    {±1/√d}^d of Section 7's mean estimation (Lin, Wang, Ma, Wang, Theorem 9)."""
+    whole_number("d", d)
+    return LqBall(tuple([0.0] * d), 2.0 / math.sqrt(d), math.inf)
+
+
+def projected_purified_gaussian(
+    mean: np.ndarray,
+    sigma: float,
+    epsilon: float,
+    log_delta: float,
+    log_omega: float,
+    draws: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``draws`` Gaussian releases N(D̄, σ²I_d) of ``mean`` clipped onto :func:`sign_cube` (post-processing, so that
+    Assumption 1's Range ⊆ Θ holds), and the same draws purified by Algorithm 1 at ε′ = ``epsilon`` after an
+    (ε, δ)-DP step (Theorem 1; Section 7's upper bound in Theorem 9 of Lin, Wang, Ma, Wang).  Draws: the Gaussian
+    noise, then :func:`purify`'s."""
+    center = require_ndim("mean", as_finite_array(mean, "mean"), 1)
+    positive_finite("sigma", sigma)
+    positive_finite("epsilon", epsilon)
+    check_log_probability("delta", log_delta)
+    check_log_probability("omega", log_omega)
+    whole_number("draws", draws)
+    cube = sign_cube(center.shape[0])
+    projected = np.clip(mean + sigma * rng.standard_normal((draws, mean.shape[0])), -cube.radius, cube.radius)
+    return projected, purify(projected, cube, epsilon, log_delta, log_omega, rng)
 
 
 def binmap(u: np.ndarray, n_bits: int) -> np.ndarray:

@@ -36,6 +36,7 @@ from dplab.checks import (
     matching_length,
     non_negative_finite,
     positive_finite,
+    probability,
     whole_number,
 )
 from dplab.distributions import Laplace
@@ -51,6 +52,8 @@ from dplab.theory.purification import algorithm12_log_delta_as_printed, theorem2
 
 __all__ = [
     "BOTTOM",
+    "MODE_HISTOGRAM_LAYOUTS",
+    "mode_histogram",
     "DELTA_RULES",
     "BOTTOM_ENCODINGS",
     "mode_and_distance",
@@ -88,6 +91,39 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{name}={value!r} is not allowed; choose one of {allowed}")
     return value
+
+
+#: The histograms of :func:`mode_histogram`.
+MODE_HISTOGRAM_LAYOUTS = ("uniform_rest", "all_runner_up")
+
+
+def mode_histogram(
+    n_bits: int, n_records: int, mode_share: float, gap: int, layout: str = "uniform_rest"
+) -> tuple[np.ndarray, np.ndarray]:
+    """(values, multiplicities) of a histogram over 𝒳 = {0,1}^d for Algorithm 12's mode release (Lin, Wang, Ma,
+    Wang, Theorem 6), the mode first with c₁ = round(share·n) and the runner-up c₁ − g.  ``"uniform_rest"``: the
+    other 2^d − 2 items share the remaining records as evenly as possible (counts r + 1 and r); ``"all_runner_up"``
+    (our worst case for noisy-max selection): all 2^d − 1 other items have count c₁ − g (then the number of
+    records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped; ``np.repeat(values, multiplicities)`` is the
+    full histogram with the mode at index 0 and the runner-up at index 1."""
+    whole_number("n_bits", n_bits)
+    whole_number("n_records", n_records)
+    probability("mode_share", mode_share, allow_one=True)
+    whole_number("gap", gap, minimum=0)
+    c1 = round(mode_share * n_records)
+    if layout == "all_runner_up":
+        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2**n_bits - 1], dtype=np.int64)
+    if layout != "uniform_rest":
+        raise ValueError(f"layout={layout!r} is not allowed; choose 'uniform_rest' or 'all_runner_up'")
+    if n_bits < 2:
+        raise ValueError(f"n_bits={n_bits} leaves no other item for layout='uniform_rest'; allowed: n_bits >= 2")
+    others = 2**n_bits - 2
+    rest = n_records - 2 * c1 + gap
+    base, extra = divmod(rest, others)
+    values = np.array([c1, c1 - gap, base + 1, base], dtype=np.int64)
+    mult = np.array([1, 1, extra, others - extra], dtype=np.int64)
+    keep = mult > 0
+    return values[keep], mult[keep]
 
 
 def mode_and_distance(counts: np.ndarray) -> tuple[int, float, float, int]:

@@ -31,6 +31,7 @@ from dplab.checks import (
 )
 
 __all__ = [
+    "lemma25_step_size",
     "check_log_probability",
     "purification_shift",
     "purification_laplace_scale",
@@ -284,6 +285,21 @@ def lemma25_schedule(
         "alpha_star": 1.0 + math.sqrt(log_inv_delta / rho),
         "alpha_max": math.log(1.0 / gamma) / (4.0 * lipschitz**2 / (2.0 * sigma2)),
     }
+
+
+def lemma25_step_size(
+    n: int, d: int, steps: float, gamma: float, sigma: float, lipschitz: float, diameter: float
+) -> float:
+    """η = √(C²/(T(n²L² + dσ²/γ² + nL²/γ))), Lemma 25's step size written for any (γ, T, σ) (at Lemma 25's own
+    schedule it is ``lemma25_schedule``'s η)."""
+    whole_number("n", n)
+    whole_number("d", d)
+    positive_finite("steps", steps)
+    positive_finite("gamma", gamma)
+    positive_finite("sigma", sigma)
+    positive_finite("lipschitz", lipschitz)
+    positive_finite("diameter", diameter)
+    return math.sqrt(diameter**2 / (steps * (n**2 * lipschitz**2 + d * sigma**2 / gamma**2 + n * lipschitz**2 / gamma)))
 
 
 def sigma_for_schedule(gamma: float, steps: float, lipschitz: float, epsilon: float, log_inv_delta: float) -> float:

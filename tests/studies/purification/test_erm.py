@@ -10,19 +10,15 @@ import pandas as pd
 import pytest
 import torch
 from dp_accounting import rdp
-from scipy.special import expit
 
-from dplab.learning import LogisticLoss, constrained_minimiser, logistic_risk
+from dplab.accounting.calibration import calibrate_dpsgd_sigma
+from dplab.data.synthetic import ball_logistic_dataset
+from dplab.learning import constrained_minimiser, dp_erm, logistic_risk
 from dplab.studies.purification import erm
-from dplab.studies.purification.erm import (
-    _dpsgd,
-    calibrate_dpsgd_sigma,
-    erm_dataset,
-)
 
 
 def test_dataset_in_unit_ball_and_minimiser_kkt():
-    x, y = erm_dataset(400, 3, seed=1)
+    x, y = ball_logistic_dataset(400, 3, seed=1)
     assert np.linalg.norm(x, axis=1).max() <= 1.0 and set(np.unique(y)) <= {-1.0, 1.0}
     theta, residual = constrained_minimiser(x, y, 1.0, 0.0, 3000)
     assert residual < 1e-8 and np.linalg.norm(theta) <= 1.0 + 1e-12
@@ -43,35 +39,6 @@ def test_calibrated_sigma_meets_target_and_is_tight():
         calibrate_dpsgd_sigma(0.05, 10, 1.0, -800.0)
 
 
-def test_algorithm3_engine_mapping_without_noise():
-    """σ = 0, γ = 1: Algorithm 3 is projected full gradient descent on F = Σ f with step η; compare with numpy."""
-    x, y = erm_dataset(30, 2, seed=3)
-    eta, steps = 0.01, 5
-    out = _dpsgd(
-        LogisticLoss(),
-        torch.tensor(x),
-        torch.tensor(y),
-        lam=0.0,
-        n=30,
-        steps=steps,
-        sampling="without_replacement",
-        gamma=1.0,
-        noise_std=0.0,
-        eta=eta,
-        clip=1.0,
-        radius=1.0,
-        runs=2,
-        generator=torch.Generator().manual_seed(0),
-    )
-    theta, average = np.zeros(2), np.zeros(2)
-    for _ in range(steps):
-        grad = x.T @ (-y * expit(-y * (x @ theta)))
-        theta = theta - eta * grad
-        theta /= max(1.0, np.linalg.norm(theta))
-        average += theta / steps
-    np.testing.assert_allclose(out, np.tile(average, (2, 1)), rtol=1e-10)
-
-
 @pytest.mark.parametrize("lam", [0.0, 0.1])
 def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
     """The Gaussian noise on each step's summed clipped gradients has std Lemma 25's σ (which already contains L),
@@ -84,7 +51,7 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
             recorded.append((config.sampling, config.noise_scale * config.batch_size))
         return torch.zeros(runs, X.shape[1], dtype=torch.float64)
 
-    monkeypatch.setattr(erm, "run_noisy_gradient", record)
+    monkeypatch.setattr(dp_erm, "run_noisy_gradient", record)
     params = {
         "d": 2,
         "seeds": 2,

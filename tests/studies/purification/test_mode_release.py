@@ -16,12 +16,9 @@ from dplab.config import load_config
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.mode_release import (
-    _reduced_transitions,
     compute_mode_release,
     gap_at_level,
-    mode_histogram,
     mode_release_audit,
-    neighbour_transitions,
 )
 from dplab.studies.purification.plots_selection import plot_mode_release
 from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints_mode_release
@@ -61,24 +58,6 @@ def test_bad_values_are_named():
     bad = copy.deepcopy(Q)
     bad["audit"]["exhaustive_records"] = [6]
     assert "purification.mode_release.audit.exhaustive_records" in constraints_mode_release(bad)[0]
-
-
-def test_mode_histogram():
-    values, mult = mode_histogram(4, 10_000, 0.3, 800)
-    counts = np.repeat(values, mult)
-    assert counts.size == 16 and counts.sum() == 10_000 and counts[0] - counts[1] == 800
-    assert np.sort(counts)[-2] == counts[1]
-    values, mult = mode_histogram(3, 10_000, 0.3, 10, "all_runner_up")
-    assert list(values) == [3000, 2990] and list(mult) == [1, 7]
-
-
-@pytest.mark.parametrize("n_bits, n_records", [(1, 8), (2, 7), (3, 5)])
-def test_reduced_transitions_contain_all_replace_one_transitions(n_bits, n_records):
-    exhaustive = neighbour_transitions(2**n_bits, n_records)
-    assert exhaustive <= _reduced_transitions(2**n_bits, n_records)
-    # mode changes only between distances <= 1, and both kinds occur
-    assert all(k <= 1 and k2 <= 1 for a, k, b, k2 in exhaustive if a != b)
-    assert any(a != b for a, _, b, _ in exhaustive)
 
 
 def test_compute_rows_columns_values(frames):
@@ -143,32 +122,3 @@ def test_claims_and_plot(frames):
     assert frame.set_index("claim_id").loc["thm6_mode_release_pure_dp_exact_audit", "verdict"] == "holds"
     fig = plot_mode_release(frames["ext_mode_release"], Q)
     assert len(fig.axes) == len(Q["layouts"]) * len(Q["bits"])
-
-
-def test_worst_transition_is_the_first_of_rounding_ties():
-    """Two transitions whose ε differ only in the last bits name the first in sorted order, whichever is larger."""
-    from dplab.studies.purification.mode_release import _max_log_ratio
-
-    base = np.array([0.5, 0.25, 0.25])
-    laws = {(0, 0): base, (1, 0): base, (0, 1): np.array([0.25, 0.5, 0.25])}
-    laws[(1, 1)] = laws[(0, 1)] * (1 + 1e-15)  # the later transition's ε is larger by rounding only
-    value, worst = _max_log_ratio({(1, 0, 1, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
-    assert worst == (0, 0, 0, 1) and value == pytest.approx(np.log(2.0))
-    zero, none = _max_log_ratio({(0, 0, 1, 0)}, lambda m, k: laws[(m, k)])
-    assert zero == 0.0 and none == ()
-
-
-def test_worst_transition_ties_near_zero_epsilon_are_absolute():
-    """At ε ≈ 1e-10 a rounding difference of 1e-15 is 1e-5 relative: still a tie (first in sorted order); a
-    difference of 1e-11 is not (the larger names the transition)."""
-    from dplab.studies.purification.mode_release import _max_log_ratio
-
-    base = np.array([0.5, 0.5])
-    laws = {(0, 0): base, (1, 0): base, (2, 0): base}
-    laws[(0, 1)] = np.array([0.5 * np.exp(1e-10), 1 - 0.5 * np.exp(1e-10)])
-    laws[(1, 1)] = np.array([0.5 * np.exp(1e-10 + 1e-15), 1 - 0.5 * np.exp(1e-10 + 1e-15)])
-    laws[(2, 1)] = np.array([0.5 * np.exp(1e-10 + 1e-11), 1 - 0.5 * np.exp(1e-10 + 1e-11)])
-    value, worst = _max_log_ratio({(1, 0, 1, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
-    assert worst == (0, 0, 0, 1) and value == pytest.approx(1e-10, rel=1e-4)
-    value, worst = _max_log_ratio({(2, 0, 2, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
-    assert worst == (2, 0, 2, 1) and value == pytest.approx(1.1e-10, rel=1e-4)

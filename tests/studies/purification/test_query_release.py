@@ -17,18 +17,13 @@ import yaml
 from scipy import stats
 
 from dplab.config import load_config
-from dplab.mechanisms.mwem import algorithm16_parameters, half_subset_queries, mwem, proportional_sampling
+from dplab.mechanisms.mwem import algorithm16_parameters
 from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
 from dplab.registry import compute_artifact, load_study
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.plots_query_release import plot_query_release
-from dplab.studies.purification.query_release import (
-    algorithm16_sample_log_pmf,
-    pure_mwem_transcript_epsilon,
-    query_release_audit,
-    sweep_points,
-)
+from dplab.studies.purification.query_release import query_release_audit, sweep_points
 from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
 
 matplotlib.use("Agg")
@@ -120,31 +115,6 @@ def test_audit_frame_within_bounds(frames):
     assert (audit["epsilon_inf"] <= audit["bound_effective"] + 1e-9).all()  # basic composition of the used rounds
     post = audit.pivot_table(index="neighbour_cell", columns="mechanism", values="epsilon_inf")
     assert (post["alg16_purified"] <= post["alg16_sampled_unpurified"] + 1e-12).all()
-
-
-def test_transcript_epsilon_single_query_is_exact():
-    """K = 1 query containing the added cell, T = 2: the EM is trivial and the sup Laplace ratio is exactly ε₀."""
-    queries = np.array([[1.0, 1.0, 0.0, 0.0]])
-    counts = np.array([[2.0, 1.0, 1.0, 2.0]])
-    neighbour = counts + np.array([[1.0, 0, 0, 0]])
-    assert pure_mwem_transcript_epsilon(counts, neighbour, queries, 6, 2, 0.25, 1001, 8.0) == pytest.approx(0.25)
-    neighbour = counts + np.array([[0, 0, 1.0, 0]])  # outside the query: nothing changes
-    assert pure_mwem_transcript_epsilon(counts, neighbour, queries, 6, 3, 0.25, 1001, 8.0) == pytest.approx(0.0)
-
-
-def test_sample_pmf_matches_monte_carlo_of_the_pipeline():
-    """Exact law of Y (T = 2 MWEM, m = 2 records from D̂) against 200000 runs of mwem + proportional_sampling."""
-    rng = np.random.default_rng(3)
-    queries = half_subset_queries(2, 3, rng)
-    counts = np.array([[3.0, 0.0, 2.0, 1.0]])
-    eps0 = 0.4
-    log_pmf = algorithm16_sample_log_pmf(counts, queries, 6, eps0, 2, 20001)
-    assert np.exp(log_pmf).sum() == pytest.approx(1.0, abs=1e-9)
-    runs = 200000
-    run = mwem(np.repeat(counts, runs, axis=0), queries, 6, 2, eps0, rng)
-    y = proportional_sampling(run.synthetic, 2, rng)
-    observed = np.bincount(y[:, 0] * 4 + y[:, 1], minlength=16)
-    assert stats.chisquare(observed, np.exp(log_pmf) * runs).pvalue > 1e-3
 
 
 def test_purified_pmf_matches_monte_carlo_of_purify_bits():

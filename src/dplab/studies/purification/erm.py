@@ -35,183 +35,21 @@ import pandas as pd
 import torch
 
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
-from dplab.learning import (
-    Ball,
-    LogisticLoss,
-    NoisyGradientConfig,
-    constrained_minimiser,
-    logistic_risk,
-    run_noisy_gradient,
-)
+from dplab.data.synthetic import ball_logistic_dataset
+from dplab.learning import LogisticLoss, constrained_minimiser, logistic_risk
+from dplab.learning.dp_erm import algorithm3_dpsgd, grid_in_disc, lemma19_laplace_gd, summed_logistic_loss_on_grid
 from dplab.learning.losses import RegularisedLogisticLoss
 from dplab.mechanisms.exponential import sample_exponential_mechanism
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.numerics import project_l2_ball
 from dplab.seeding import derive_seed
-from dplab.theory.purification import corollary4_parameters, lemma19_parameters, lemma25_schedule, sigma_for_schedule
+from dplab.theory.purification import corollary4_parameters, lemma25_schedule, lemma25_step_size, sigma_for_schedule
 
 __all__ = [
-    "erm_dataset",
-    "calibrate_dpsgd_sigma",
     "erm_point",
     "erm_points",
 ]
-
-
-def erm_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Data: x uniform in the unit ℓ2 ball, θ* uniform on the sphere of radius 0.5,
-    y = sign(4⟨θ*, x⟩ + 0.5·N(0, 1))."""
-    rng = np.random.default_rng(seed)
-    g = rng.standard_normal((n, d))
-    x = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.random(n)[:, None] ** (1.0 / d)
-    theta = rng.standard_normal(d)
-    theta *= 0.5 / np.linalg.norm(theta)
-    y = np.sign(4.0 * x @ theta + 0.5 * rng.standard_normal(n))
-    y[y == 0] = 1.0
-    return x, y
-
-
-def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
-    w0 = torch.zeros(X.shape[1], dtype=torch.float64)
-    return run_noisy_gradient(config, loss, X, Y, w0, runs=runs, generator=generator, progress=False).numpy()
-
-
-def _decreasing_steps(
-    loss,
-    X,
-    Y,
-    *,
-    lam: float,
-    n: int,
-    steps: int,
-    sampling: str,
-    batch: int,
-    noise_scale: float,
-    clip: float,
-    radius: float,
-    runs: int,
-    generator: torch.Generator,
-) -> np.ndarray:
-    """Lemma 26: θ_{t+1} = Π(θ_t − η_t ĝ_t) with η_t = 2/(nλ(t+1)) on the summed gradient (engine lr = nη_t), output
-    2/(T(T+1))·Σ t θ_t; one engine step per call since the step size changes every step."""
-    w = torch.zeros(runs, X.shape[1], dtype=torch.float64)
-    average = torch.zeros_like(w)
-    for t in range(1, steps + 1):
-        config = NoisyGradientConfig(
-            lr=2.0 / (lam * (t + 1)),
-            noise="gaussian",
-            noise_scale=noise_scale,
-            clip_norm=clip,
-            projection=Ball(radius=radius),
-            sampling=sampling,
-            batch_size=batch,
-            steps=1,
-        )
-        w = run_noisy_gradient(config, loss, X, Y, w, runs=runs, generator=generator, progress=False)
-        average += (2.0 * t / (steps * (steps + 1))) * w
-    return average.numpy()
-
-
-def _dpsgd(
-    loss,
-    X,
-    Y,
-    *,
-    lam: float,
-    n: int,
-    steps: int,
-    sampling: str,
-    gamma: float,
-    noise_std: float,
-    eta: float,
-    clip: float,
-    radius: float,
-    runs: int,
-    generator: torch.Generator,
-) -> np.ndarray:
-    """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B.
-
-    ``noise_std`` is σ itself, the standard deviation of the noise on the summed clipped gradients: Lemma 25's σ
-    (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL."""
-    batch = max(1, int(round(gamma * n)))
-    if lam > 0:
-        return _decreasing_steps(
-            loss,
-            X,
-            Y,
-            lam=lam,
-            n=n,
-            steps=steps,
-            sampling=sampling,
-            batch=batch,
-            noise_scale=noise_std / batch,
-            clip=clip,
-            radius=radius,
-            runs=runs,
-            generator=generator,
-        )
-    config = NoisyGradientConfig(
-        lr=n * eta,
-        noise="gaussian",
-        noise_scale=noise_std / batch,
-        clip_norm=clip,
-        projection=Ball(radius=radius),
-        sampling=sampling,
-        batch_size=batch,
-        steps=steps,
-        stopping="average",
-    )
-    return _engine(config, loss, X, Y, runs, generator)
-
-
-def _laplace_gd(
-    loss,
-    X,
-    Y,
-    *,
-    n: int,
-    d: int,
-    epsilon: float,
-    lipschitz: float,
-    radius: float,
-    runs: int,
-    generator: torch.Generator,
-) -> tuple[np.ndarray, int]:
-    """Lemma 19: T = εn/d steps of full-batch GD with Laplace(Δ₁T/ε) on the summed gradient (Δ₁ = √d·L)."""
-    p = lemma19_parameters(n, d, epsilon, 2 * radius, lipschitz)
-    steps = max(1, int(round(p["steps"])))
-    scale = p["l1_sensitivity"] * steps / epsilon
-    eta = 2 * radius / math.sqrt(steps * (n**2 * lipschitz**2 + 2 * d * scale**2))
-    config = NoisyGradientConfig(
-        lr=n * eta,
-        noise="laplace",
-        noise_scale=scale / n,
-        clip_norm=lipschitz,
-        projection=Ball(radius=radius),
-        sampling="full_batch",
-        steps=steps,
-        stopping="average",
-    )
-    return _engine(config, loss, X, Y, runs, generator), steps
-
-
-def _lemma25_eta(n: int, d: int, steps: int, gamma: float, sigma: float, lipschitz: float, diameter: float) -> float:
-    """η = √(C²/(T(n²L² + dσ²/γ² + nL²/γ))) (Lemma 25) for any (γ, T, σ)."""
-    return math.sqrt(diameter**2 / (steps * (n**2 * lipschitz**2 + d * sigma**2 / gamma**2 + n * lipschitz**2 / gamma)))
-
-
-def _grid_in_ball(spacing: float, radius: float) -> np.ndarray:
-    axis = np.arange(-radius, radius + spacing / 2, spacing)
-    g = np.stack(np.meshgrid(axis, axis, indexing="ij"), axis=-1).reshape(-1, 2)
-    return g[np.linalg.norm(g, axis=1) <= radius]
-
-
-def _summed_loss_on_grid(grid: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float, chunk: int = 4096) -> np.ndarray:
-    out = np.empty(grid.shape[0])
-    for start in range(0, grid.shape[0], chunk):
-        out[start : start + chunk] = x.shape[0] * logistic_risk(grid[start : start + chunk], x, y, lam)
-    return out
 
 
 def _rows(
@@ -272,10 +110,10 @@ def erm_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iterations: int, spacing: float):
     """The dataset of size n (its own derived seed), its constrained minimiser and, for d = 2, the loss on the
     exponential mechanism's grid: shared by every ε at this n (cached within a process)."""
-    x, y = erm_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
+    x, y = ball_logistic_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
     theta_star, residual = constrained_minimiser(x, y, radius, lam, iterations)
-    grid = _grid_in_ball(spacing, radius) if d == 2 else None
-    summed = _summed_loss_on_grid(grid, x, y, lam) if grid is not None else None
+    grid = grid_in_disc(spacing, radius) if d == 2 else None
+    summed = summed_logistic_loss_on_grid(grid, x, y, lam) if grid is not None else None
     return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed
 
 
@@ -319,7 +157,7 @@ class _ErmSetting:
 
     def dpsgd(self, *, steps: int, sampling: str, gamma: float, noise_std: float, eta: float, stream: str):
         X, Y = torch.as_tensor(self.x), torch.as_tensor(self.y)
-        return _dpsgd(
+        return algorithm3_dpsgd(
             self.loss, X, Y, lam=self.lam, n=self.n, clip=self.lipschitz, radius=self.radius, runs=self.runs,
             steps=steps, sampling=sampling, gamma=gamma, noise_std=noise_std, eta=eta, generator=self.generator(stream),
         )  # fmt: skip
@@ -341,7 +179,7 @@ def _paper_rows(e: _ErmSetting, cor4: Mapping[str, float], sched: Mapping[str, f
     capped = steps > e.params["max_steps_paper"]
     steps = min(steps, int(e.params["max_steps_paper"]))
     sigma = sigma_for_schedule(gamma, steps, e.lipschitz, eps_half, log_inv_delta) if capped else sched["sigma"]
-    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma, e.lipschitz, 2 * e.radius)
+    eta = lemma25_step_size(e.n, e.d, steps, gamma, sigma, e.lipschitz, 2 * e.radius)
     apx = e.dpsgd(
         steps=steps, sampling="without_replacement", gamma=gamma, noise_std=sigma, eta=eta, stream="dpsgd_paper"
     )
@@ -357,7 +195,7 @@ def _tuned_rows(e: _ErmSetting, cor4: Mapping[str, float], sched: Mapping[str, f
     gamma = sched["gamma"]
     steps = min(max(1, int(round(sched["steps"]))), int(e.params["max_steps_tuned"]))
     sigma = calibrate_dpsgd_sigma(gamma, steps, e.eps_total / 2, cor4["log_delta"])
-    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
+    eta = lemma25_step_size(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
     apx = e.dpsgd(
         steps=steps, sampling="poisson", gamma=gamma, noise_std=sigma * e.lipschitz, eta=eta, stream="dpsgd_tuned"
     )
@@ -375,7 +213,7 @@ def _reference_rows(e: _ErmSetting) -> list[dict[str, Any]]:
     gamma = min(1.0, ref["gamma"])
     steps = min(max(1, int(round(ref["steps"]))), int(e.params["max_steps_reference"]))
     sigma = calibrate_dpsgd_sigma(gamma, steps, e.eps_total, log_delta)
-    eta = _lemma25_eta(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
+    eta = lemma25_step_size(e.n, e.d, steps, gamma, sigma * e.lipschitz, e.lipschitz, 2 * e.radius)
     theta = e.dpsgd(
         steps=steps, sampling="poisson", gamma=gamma, noise_std=sigma * e.lipschitz, eta=eta, stream="dpsgd_reference"
     )
@@ -388,7 +226,7 @@ def _reference_rows(e: _ErmSetting) -> list[dict[str, Any]]:
 def _laplace_rows(e: _ErmSetting) -> list[dict[str, Any]]:
     """Lemma 19's full-batch Laplace GD at ε_tot (pure)."""
     X, Y = torch.as_tensor(e.x), torch.as_tensor(e.y)
-    theta, steps = _laplace_gd(
+    theta, steps = lemma19_laplace_gd(
         e.loss, X, Y, n=e.n, d=e.d, epsilon=e.eps_total, lipschitz=e.lipschitz, radius=e.radius, runs=e.runs,
         generator=e.generator("laplace_gd"),
     )  # fmt: skip

@@ -39,7 +39,7 @@ from dplab.audit.purification_pairs import projected_gaussian_pair
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
-from dplab.mechanisms.purification import LqBall, purify
+from dplab.mechanisms.purification import projected_purified_gaussian, sign_cube
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.theory.mean_estimation import (
@@ -60,11 +60,6 @@ __all__ = [
 ADJACENCY = "replace_one"
 
 
-def _cube(d: int) -> LqBall:
-    """Θ = [−1/√d, 1/√d]^d: the ℓ∞ ball of diameter R = 2/√d around 0 (q = ∞)."""
-    return LqBall(tuple([0.0] * d), 2.0 / math.sqrt(d), math.inf)
-
-
 def _norms(out: np.ndarray, mean: np.ndarray) -> np.ndarray:
     return np.linalg.norm(out - mean, axis=1)
 
@@ -80,7 +75,7 @@ def _error_summary(errors: np.ndarray, draws: int) -> dict[str, float]:
 def _purification_columns(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
     """The privacy columns of Algorithm 1 on the cube at ε′ = ε after an (ε, δ) step: ω, and b = 2Δ/ε′ with Δ of
     Theorem 1 (q = ∞), also as log10 b in log-space."""
-    diameter = _cube(d).diameter
+    diameter = sign_cube(d).diameter
     shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
     return {
         "epsilon": epsilon,
@@ -90,22 +85,6 @@ def _purification_columns(d: int, epsilon: float, log_delta: float, log_omega: f
         "laplace_scale": purification_laplace_scale(shift, epsilon),
         "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
     }
-
-
-def _projected_and_purified(
-    mean: np.ndarray,
-    sigma: float,
-    epsilon: float,
-    log_delta: float,
-    log_omega: float,
-    draws: int,
-    rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray]:
-    """``draws`` AGM releases N(D̄, σ²I) projected onto the cube, and the same draws purified by Algorithm 1 at
-    ε′ = ``epsilon`` (Theorem 1)."""
-    cube = _cube(mean.shape[0])
-    projected = np.clip(mean + sigma * rng.standard_normal((draws, mean.shape[0])), -cube.radius, cube.radius)
-    return projected, purify(projected, cube, epsilon, log_delta, log_omega, rng)
 
 
 @dataclass(frozen=True)
@@ -141,10 +120,12 @@ def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_Mea
     d, half = setting.d, setting.epsilon_total / 2.0
     log_delta, log_omega = mean_estimation_log_delta(setting.n, d)
     sigma = float(agm_sigma(half, log_delta, 2.0 / setting.n))
-    projected, purified = _projected_and_purified(setting.mean, sigma, half, log_delta, log_omega, setting.draws, rng)
+    projected, purified = projected_purified_gaussian(
+        setting.mean, sigma, half, log_delta, log_omega, setting.draws, rng
+    )
     pur = {**_purification_columns(d, half, log_delta, log_omega), "noise_scale": sigma}
     unpurified = {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf}
-    in_domain = bool(np.all(np.abs(projected) <= _cube(d).radius))
+    in_domain = bool(np.all(np.abs(projected) <= sign_cube(d).radius))
     expected = sigma * float(chi_mean(d))
     return [
         _MeanRelease("purified_gaussian", True, _norms(purified, setting.mean), pur, expected, in_domain),
@@ -263,7 +244,7 @@ def _delta_records(
     n, d, eps, draws, log_delta = (common[key] for key in ("n", "d", "epsilon_total", "draws", "log_delta"))
     sigma_half = float(agm_sigma(eps / 2, log_delta, 2.0 / n))
     sigma_full = float(agm_sigma(eps, log_delta, 2.0 / n))
-    _, purified = _projected_and_purified(mean, sigma_half, eps / 2, log_delta, log_omega, draws, rng)
+    _, purified = projected_purified_gaussian(mean, sigma_half, eps / 2, log_delta, log_omega, draws, rng)
     purified_errors = _norms(purified, mean)
     gaussian_errors = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
     purification = _purification_columns(d, eps / 2, log_delta, log_omega)

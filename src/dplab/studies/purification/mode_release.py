@@ -11,7 +11,6 @@ the paper leaves it open), Algorithm 2 with the corrected (q = ∞) geometry.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -20,7 +19,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
+from dplab.audit.mode_transitions import (
+    max_pure_epsilon_over_transitions,
+    neighbour_transitions,
+    reduced_transitions,
+)
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_laplace_scale
 from dplab.mechanisms.stability import (
@@ -34,6 +37,7 @@ from dplab.mechanisms.stability import (
     encode_bottom,
     exponential_mechanism_selection,
     mode_and_distance,
+    mode_histogram,
     mode_release_log_delta,
     pass_probability,
     pure_mode_release,
@@ -45,42 +49,20 @@ from dplab.mechanisms.stability import (
     uniform_bottom_log_delta,
     uniform_bottom_pure_epsilon,
 )
+from dplab.numerics import smallest_integer_reaching
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 
 __all__ = [
-    "mode_histogram",
     "compute_mode_release",
     "gap_at_level",
     "mode_release_audit",
-    "neighbour_transitions",
     "ALG12_VARIANTS",
 ]
 
 ADJACENCY = "replace_one"
 ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
 _MAX_GAP = 100_000
-
-
-def mode_histogram(
-    n_bits: int, n_records: int, mode_share: float, gap: int, layout: str = "uniform_rest"
-) -> tuple[np.ndarray, np.ndarray]:
-    """(values, multiplicities) of the mode-release histogram, the mode first with c₁ = round(share·n) and the runner-up
-    c₁ − g.  ``"uniform_rest"``: the other 2^d − 2 items share the remaining records as evenly as possible
-    (counts r + 1 and r); ``"all_runner_up"`` (our worst case for noisy-max selection): all 2^d − 1 other items
-    have count c₁ − g (then the number of records is c₁ + (2^d − 1)(c₁ − g), not n).  Empty groups dropped."""
-    c1 = round(mode_share * n_records)
-    if layout == "all_runner_up":
-        return np.array([c1, c1 - gap], dtype=np.int64), np.array([1, 2**n_bits - 1], dtype=np.int64)
-    if layout != "uniform_rest":
-        raise ValueError(f"layout={layout!r} is not allowed; choose 'uniform_rest' or 'all_runner_up'")
-    others = 2**n_bits - 2
-    rest = n_records - 2 * c1 + gap
-    base, extra = divmod(rest, others)
-    values = np.array([c1, c1 - gap, base + 1, base], dtype=np.int64)
-    mult = np.array([1, 1, extra, others - extra], dtype=np.int64)
-    keep = mult > 0
-    return values[keep], mult[keep]
 
 
 def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
@@ -92,19 +74,6 @@ def _variant(method: str) -> tuple[str, str]:
     """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
     rule, bottom = method[len("alg12_") :].rsplit("_", 1)
     return rule, bottom
-
-
-def _bisect_gap(success: Callable[[int], float], level: float) -> float:
-    """Smallest integer gap g with success(g) ≥ level (success non-decreasing in g); NaN if not reached by 1e5."""
-    if success(_MAX_GAP) < level:
-        return math.nan
-    lo, hi = 0, _MAX_GAP
-    if success(lo) >= level:
-        return 0.0
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if success(mid) < level else (lo, mid)
-    return float(hi)
 
 
 _SuccessCurve = Callable[[int], float]
@@ -177,7 +146,7 @@ def _method_success(
 
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
     """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law; RNM by quadrature)."""
-    return _bisect_gap(_method_success(method, n_bits, params, layout), params["success_level"])
+    return smallest_integer_reaching(_method_success(method, n_bits, params, layout), params["success_level"], _MAX_GAP)
 
 
 @dataclass(frozen=True)
@@ -381,89 +350,6 @@ def compute_mode_release(
 # ------------------------------------------------------------------------------------------------- exact audit
 
 
-def _histograms(universe_size: int, n_records: int) -> np.ndarray:
-    """All histograms of ``n_records`` records over ``universe_size`` items, shape (H, universe_size)."""
-    combos = np.array(list(itertools.combinations_with_replacement(range(universe_size), n_records)), dtype=np.int64)
-    return np.stack([np.bincount(c, minlength=universe_size) for c in combos])
-
-
-def _mode_distance_rows(hist: np.ndarray) -> np.ndarray:
-    """(f(D), 𝒟₀) for each row (ties to the smallest index), shape (H, 2)."""
-    mode = np.argmax(hist, axis=1)
-    top2 = np.sort(hist, axis=1)[:, -2:]
-    return np.stack([mode, -((top2[:, 0] - top2[:, 1]) // 2)], axis=1)
-
-
-def neighbour_transitions(universe_size: int, n_records: int) -> set[tuple[int, int, int, int]]:
-    """Every (f(D), 𝒟₀(D), f(D′), 𝒟₀(D′)) over all histograms D of ``n_records`` records and all replace-one
-    neighbours D′ (one record moved from item i to item j ≠ i): exhaustive enumeration."""
-    hist = _histograms(universe_size, n_records)
-    here = _mode_distance_rows(hist)
-    found: set[tuple[int, int, int, int]] = set()
-    for i in range(universe_size):
-        has = hist[:, i] > 0
-        for j in range(universe_size):
-            if i == j or not has.any():
-                continue
-            moved = hist[has].copy()
-            moved[:, i] -= 1
-            moved[:, j] += 1
-            pairs = np.concatenate([here[has], _mode_distance_rows(moved)], axis=1)
-            found |= set(map(tuple, np.unique(pairs, axis=0).tolist()))
-    return found
-
-
-def _reduced_transitions(universe_size: int, max_distance: int) -> set[tuple[int, int, int, int]]:
-    """Same mode with |𝒟₀ − 𝒟₀′| ≤ 1 (0 ≤ 𝒟₀ ≤ max_distance), and mode changes with 𝒟₀, 𝒟₀′ ∈ {0, 1}: a superset
-    of the replace-one transitions (checked against :func:`neighbour_transitions`)."""
-    out = {
-        (m, k, m, k2)
-        for m in range(universe_size)
-        for k in range(max_distance + 1)
-        for k2 in (k - 1, k, k + 1)
-        if 0 <= k2 <= max_distance
-    }
-    out |= {
-        (a, k, b, k2)
-        for a in range(universe_size)
-        for b in range(universe_size)
-        if a != b
-        for k in (0, 1)
-        for k2 in (0, 1)
-    }
-    return out
-
-
-TIE_RTOL = 1e-9  # values this close to the maximum (relative) are ties (rounding of mathematically equal ε)
-#: ... and values this close in absolute terms: an ε computed as a log ratio of probabilities carries an absolute
-#: rounding error (at most 4e-15 where ε < 1e-3, against a 60-digit evaluation of the laws audited here), which the
-#: relative tolerance misses where ε is near 0 (ε ≈ 5e-10 for Algorithm 12 at d = 4).
-TIE_ATOL = 3e-14
-
-
-def _max_log_ratio(
-    transitions: set[tuple[int, int, int, int]], pmf: Callable[[int, int], np.ndarray]
-) -> tuple[float, tuple]:
-    """max over transitions of the exact pure ε of the pair of output laws (:func:`pure_epsilon_from_log_pmfs`: ∞
-    if one side is 0 and the other not), and the transition attaining it: the first in sorted order among those
-    within TIE_RTOL·max + TIE_ATOL of the maximum, so that symmetric transitions whose values differ only by
-    rounding name the same transition on every machine."""
-    cache: dict[tuple[int, int], np.ndarray] = {}
-
-    def law(m: int, k: int) -> np.ndarray:
-        if (m, k) not in cache:
-            with np.errstate(divide="ignore"):
-                cache[(m, k)] = np.log(pmf(m, k))
-        return cache[(m, k)]
-
-    ordered = sorted(transitions)
-    values = [pure_epsilon_from_log_pmfs(law(t[0], t[1]), law(t[2], t[3])) for t in ordered]
-    worst = max([0.0, *values])
-    if worst == 0.0:
-        return worst, ()
-    return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL) - TIE_ATOL)
-
-
 @dataclass(frozen=True)
 class _AuditedRelease:
     """One audited output law: its treatment, δ rule and ⊥ encoding, code length, δ, bound on the pure ε, the law
@@ -493,7 +379,7 @@ def _alg12_releases(audit: Mapping[str, Any], size: int, rule: str, bottom: str)
     cbits = code_bits(size, bottom)
     log_delta = mode_release_log_delta(cbits, eps, rule)
     max_k = _reduced_max_distance(eps, log_delta, audit["extra_distance"])
-    reduced = _reduced_transitions(size, max_k)
+    reduced = reduced_transitions(size, max_k)
 
     def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
         return lambda m, k: pure_mode_release_pmf(
@@ -515,7 +401,7 @@ def _uniform_calibrated_release(audit: Mapping[str, Any], size: int, n_bits: int
     """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP (``uniform_bottom_log_delta``)."""
     eps = audit["epsilon"]
     log_delta = uniform_bottom_log_delta(eps, size)
-    reduced = _reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
+    reduced = reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
     return _AuditedRelease(
         "unpurified",
         "uniform_calibrated",
@@ -535,7 +421,7 @@ def _release_rows(
     """The exact pure ε of ``release`` on the reduced and on the exhaustive transitions, one row each."""
     rows = []
     for enumeration, transitions in (("reduced", release.reduced), ("exhaustive", exhaustive)):
-        value, worst = _max_log_ratio(transitions, release.pmf)
+        value, worst = max_pure_epsilon_over_transitions(transitions, release.pmf)
         rows.append(
             {
                 "bits": n_bits,

@@ -25,7 +25,7 @@ from dplab.mechanisms.local_sensitivity import (
     audit_graph_pair,
     bounded_local_sensitivity_release,
     common_neighbours,
-    edge_flip_changes,
+    edge_flip_summary,
     global_sensitivity_laplace,
     margin_beta,
     propose_test_release,
@@ -34,8 +34,11 @@ from dplab.mechanisms.local_sensitivity import (
     pure_propose_test_release,
     purified_local_sensitivity_release,
     random_graph,
+    release_errors,
     smooth_sensitivity_beta,
     smooth_sensitivity_mechanism,
+    triangle_alg10_release,
+    triangle_alg11_release,
     triangle_count,
     triangle_global_sensitivity,
     triangle_local_sensitivity,
@@ -59,22 +62,6 @@ PTR_METHODS = {
     "alg9_ptr_reference": (False, "Algorithm 9 (PTR) at (eps_tot, delta_ref), not pure, proposed beta"),
     "alg9_ptr_reference_margin": (False, "Algorithm 9 at (eps_tot, delta_ref) with the margin beta, not pure"),
 }
-
-
-def _errors(estimates: np.ndarray, truth: float) -> dict[str, float]:
-    released = estimates[np.isfinite(estimates)]
-    if released.size == 0:
-        return {
-            k: math.nan for k in ("median_abs_error", "mean_abs_error", "median_relative_error", "mean_relative_error")
-        }
-    err = np.abs(released - truth)
-    denom = max(truth, 1.0)
-    return {
-        "median_abs_error": float(np.median(err)),
-        "mean_abs_error": float(np.mean(err)),
-        "median_relative_error": float(np.median(err) / denom),
-        "mean_relative_error": float(np.mean(err) / denom),
-    }
 
 
 @dataclass(frozen=True)
@@ -234,7 +221,7 @@ RELEASES: dict[str, Callable[[_GraphCase, np.random.Generator], list[_Release]]]
 
 
 def _release_row(release: _Release, case: _GraphCase) -> dict[str, Any]:
-    """A method's row on one graph: refusal rate, errors (:func:`_errors`) and the parameters of every method."""
+    """A method's row on one graph: refusal rate, errors (:func:`release_errors`) and the parameters of every method."""
     refusal_rate = float(np.mean(release.refused)) if release.refused is not None else 0.0
     return {
         "method": release.method,
@@ -242,7 +229,7 @@ def _release_row(release: _Release, case: _GraphCase) -> dict[str, Any]:
         **release.privacy,
         "refusal_rate": refusal_rate,
         "n_released": int(np.sum(np.isfinite(release.estimates))),
-        **_errors(release.estimates, case.q),
+        **release_errors(release.estimates, case.q),
         "smooth_sensitivity": case.smooth_sensitivity,
         "log_inv_delta_alg11": case.alg11.log_inv_delta,
         "bound_offset": case.alg11.bound_offset,
@@ -302,20 +289,11 @@ def _audit_sampler(
     R = float(math.comb(5, 3))
     eps = eps_tot / 3.0
     params = alg11_parameters(R, eps)
-
-    def alg11(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        return purified_local_sensitivity_release(
-            triangle_count(a), triangle_local_sensitivity(a), params, 0.0, size, rng
-        )[0]
-
-    def alg10(a: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
-        beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
-        distance = ptr_distance_lower_bound(triangle_local_sensitivity(a), beta)
-        return pure_propose_test_release(
-            triangle_count(a), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0, R, size, rng
-        )[0]
-
-    samplers = {"alg11_purified": alg11, "alg10_ptr_purified": alg10}
+    beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
+    samplers = {
+        "alg11_purified": lambda a, size, rng: triangle_alg11_release(a, params, size, rng),
+        "alg10_ptr_purified": lambda a, size, rng: triangle_alg10_release(a, params, beta, size, rng),
+    }
     return samplers[method], eps_tot, params.laplace_scale
 
 
@@ -325,20 +303,12 @@ def _sensitivity_check(n_graphs: int, n_vertices: int, seed: int) -> dict[str, A
     graphs = [random_graph(n_vertices, 0.5, rng) for _ in range(n_graphs)] + [
         np.ones((n_vertices,) * 2) - np.eye(n_vertices)
     ]
-    max_ls_change, ls_matches, max_q_change = 0.0, 0, 0.0
-    for a in graphs:
-        dq, dls = edge_flip_changes(a)
-        max_ls_change = max(max_ls_change, float(dls.max()))
-        max_q_change = max(max_q_change, float(dq.max()))
-        ls_matches += int(dq.max() == triangle_local_sensitivity(a))
     return {
         "kind": "sensitivity_check",
         "method": "bruteforce_edge_flips",
         "n_graphs": len(graphs),
         "check_vertices": n_vertices,
-        "max_local_sensitivity_change": max_ls_change,
-        "local_sensitivity_matches": ls_matches,
-        "max_triangle_change": max_q_change,
+        **edge_flip_summary(graphs),
         "global_sensitivity": triangle_global_sensitivity(n_vertices),
     }
 

@@ -35,19 +35,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from dplab.audit.mwem_audit import algorithm16_sample_log_pmf, pure_mwem_transcript_epsilon
 from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
-from dplab.distributions import Laplace
-from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import (
     Algorithm16Parameters,
     algorithm16_parameters,
     conjunction_queries,
+    empirical_histograms,
     half_subset_queries,
     laplace_answers,
     laplace_histogram,
     lemma36_rho,
     linf_error,
-    multiplicative_weights_update,
     mwem,
     mwem_epsilon_approx,
     mwem_epsilon_pure_basic_composition,
@@ -56,6 +55,7 @@ from dplab.mechanisms.mwem import (
     pure_mwem_rounds_fixed_point,
     purify_records,
     query_answers,
+    record_bits_flipped,
     sample_histograms,
 )
 from dplab.mechanisms.purification import purified_bits_log_pmf
@@ -70,8 +70,6 @@ __all__ = [
     "query_release_jobs",
     "query_release_frame",
     "query_release_audit",
-    "pure_mwem_transcript_epsilon",
-    "algorithm16_sample_log_pmf",
 ]
 
 ADJACENCY = "add_remove (one record added or removed; n public, answers = counts/n)"
@@ -201,16 +199,6 @@ def _sweep_point(section: Mapping[str, Any], point: Mapping[str, Any], family: s
     return _SweepPoint(n, d, k, point["epsilon_total"], family, seed, max_rounds, counts, queries, true_answers)
 
 
-def _empirical_histograms(records: np.ndarray, n_cells: int) -> np.ndarray:
-    """The empirical distribution over the universe of each row of ``records`` (one row of m records per replicate)."""
-    return np.stack([np.bincount(r, minlength=n_cells) for r in records]) / records.shape[1]
-
-
-def _bits_flipped(sampled: np.ndarray, purified: np.ndarray) -> np.ndarray:
-    """Per replicate, how many of the m·d bits purification changed (Hamming distance of the record codes)."""
-    return np.array([int(np.sum(np.bitwise_count(np.bitwise_xor(a, b)))) for a, b in zip(sampled, purified)])
-
-
 def _algorithm16_bookkeeping(par: Algorithm16Parameters, epsilon: float) -> dict[str, Any]:
     """Algorithm 16's parameters at ε, with its MWEM stage's ε by basic composition and by Lemma 36 at its δ."""
     return {
@@ -244,14 +232,14 @@ def _algorithm16(point: _SweepPoint) -> list[_MethodResult]:
     extra = _algorithm16_bookkeeping(par, eps)
     purified_extra = {
         **extra,
-        "bits_flipped": _bits_flipped(sampled, purified),
+        "bits_flipped": record_bits_flipped(sampled, purified),
         "mixed": mixed,
         "records_in_universe": bool(np.all((purified >= 0) & (purified < n_cells))),
     }
     return [
         _MethodResult("alg16_mwem_stage", False, point.error(run.synthetic), extra),
-        _MethodResult("alg16_sampled", False, point.error(_empirical_histograms(sampled, n_cells)), extra),
-        _MethodResult("alg16_purified", True, point.error(_empirical_histograms(purified, n_cells)), purified_extra),
+        _MethodResult("alg16_sampled", False, point.error(empirical_histograms(sampled, n_cells)), extra),
+        _MethodResult("alg16_purified", True, point.error(empirical_histograms(purified, n_cells)), purified_extra),
     ]
 
 
@@ -372,81 +360,6 @@ def query_release_frame(rows: pd.DataFrame, params: Mapping[str, Any]) -> pd.Dat
 # --------------------------------------------------------------------------------------------------------------------
 # Exact audit on a tiny instance (artifact ext_query_release_audit)
 # --------------------------------------------------------------------------------------------------------------------
-
-
-def _laplace_quantiles(points: int, scale: float) -> np.ndarray:
-    """Laplace(scale) quantiles at the midpoints u = (i + ½)/points (midpoint rule in the CDF variable)."""
-    return Laplace(scale).quantile((np.arange(points) + 0.5) / points)
-
-
-def pure_mwem_transcript_epsilon(
-    counts_a: np.ndarray,
-    counts_b: np.ndarray,
-    queries: np.ndarray,
-    n: float,
-    rounds: int,
-    epsilon0: float,
-    grid_points: int,
-    halfwidth: float,
-) -> float:
-    """sup over transcripts τ = (q_1, m_1, …, q_{T−1}, m_{T−1}) of log p_a(τ)/p_b(τ) for MWEM with per-step ε₀ (T ∈
-    {2, 3}).  The printed output (1/T)Σ_{t<T} p_t is a function of τ (round T's draws are never used), so this
-    upper-bounds the output's D∞(a‖b), with equality where that map is injective.  Exact except for the sup over
-    m_1 (T = 3), taken on a grid of ``grid_points`` within ±``halfwidth`` Laplace scales of the true answer plus
-    the two true answers; the last measurement's sup over m is closed-form, n ε₀ |a_k − b_k|."""
-    if rounds not in (2, 3):
-        raise ValueError(f"rounds={rounds!r} must be 2 or 3 for the exact transcript audit")
-    a = query_answers(queries, counts_a / n)[0]
-    b = query_answers(queries, counts_b / n)[0]
-    n_cells = queries.shape[1]
-    log_p0 = np.full(n_cells, -math.log(n_cells))
-    last = n * epsilon0 * np.abs(a - b)
-
-    def em_ratio(log_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        current = np.exp(log_p) @ queries.T
-        return (
-            exponential_mechanism_log_probabilities(np.abs(current - a), epsilon0, 1.0 / n)
-            - exponential_mechanism_log_probabilities(np.abs(current - b), epsilon0, 1.0 / n)
-        ), current
-
-    first, current0 = em_ratio(log_p0)
-    if rounds == 2:
-        return float(np.max(first + last))
-    best = -math.inf
-    scale = 1.0 / (n * epsilon0)
-    for k in range(queries.shape[0]):
-        m = np.concatenate([a[k] + scale * np.linspace(-halfwidth, halfwidth, grid_points), [a[k], b[k]]])
-        lap = n * epsilon0 * (np.abs(m - b[k]) - np.abs(m - a[k]))
-        log_p1 = multiplicative_weights_update(np.broadcast_to(log_p0, (m.size, n_cells)), queries[k], m, current0[k])
-        second, _ = em_ratio(log_p1)
-        best = max(best, float(np.max(first[k] + lap + np.max(second + last, axis=-1))))
-    return best
-
-
-def algorithm16_sample_log_pmf(
-    counts: np.ndarray, queries: np.ndarray, n: float, epsilon0: float, m_records: int, grid_points: int
-) -> np.ndarray:
-    """log P(Y = y) for Algorithm 16 with T = 2 rounds (so D̂/n = (p₀ + p₁)/2 depends on (q₁, m₁) only) followed by
-    Algorithm 15 with m records; y indexes 𝒳^m as Σ_i y_i N^{m−1−i}, i.e. the m·d-bit code of purify_records.
-    P(y) = Σ_k P_EM(k) E_{m₁}[Π_i D̂(y_i)/n], the expectation over m₁ = a_k + Lap(1/(nε₀)) by the midpoint rule in
-    the CDF variable (``grid_points`` nodes)."""
-    a = query_answers(queries, counts / n)[0]
-    n_cells = queries.shape[1]
-    p0 = np.full(n_cells, 1.0 / n_cells)
-    current0 = queries @ p0
-    log_em = exponential_mechanism_log_probabilities(np.abs(current0 - a), epsilon0, 1.0 / n)
-    noise = _laplace_quantiles(grid_points, 1.0 / (n * epsilon0))
-    total = np.zeros(n_cells**m_records)
-    for k in range(queries.shape[0]):
-        log_p1 = multiplicative_weights_update(
-            np.broadcast_to(np.log(p0), (grid_points, n_cells)), queries[k], a[k] + noise, current0[k]
-        )
-        synthetic = (p0 + np.exp(log_p1)) / 2.0
-        tuples = synthetic
-        for _ in range(m_records - 1):
-            tuples = (tuples[:, :, None] * synthetic[:, None, :]).reshape(grid_points, -1)
-        total += math.exp(log_em[k]) * tuples.mean(axis=0)
-    return np.log(total)
 
 
 def _audit_instance(section: Mapping[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,130 @@
+"""The DP-ERM learners of Lin, Wang, Ma, Wang (*Purifying Approximate DP with Randomized Post-processing*, Table 2)
+as configurations of the noisy-gradient engine, and the exponential mechanism's grid of the unit disc.
+
+- :func:`algorithm3_dpsgd`: Algorithm 3 (DP-SGD on the summed loss, sampling a γ-fraction, average of the
+  iterates) with Lemma 25's constant step, or Lemma 26's decreasing step η_t = 2/(nλ(t + 1)) and weighted average
+  for λ-strongly convex losses.
+- :func:`lemma19_laplace_gd`: Lemma 19's pure-DP full-batch gradient descent with Laplace noise.
+- :func:`grid_in_disc`, :func:`summed_logistic_loss_on_grid`: the exponential mechanism's candidates in d = 2.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import torch
+
+from dplab.checks import choice, finite_tensor, non_negative_finite, positive_finite, probability, whole_number
+from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
+from dplab.learning.erm import logistic_risk
+from dplab.learning.projections import Ball
+from dplab.theory.purification import lemma19_parameters
+
+__all__ = ["algorithm3_dpsgd", "grid_in_disc", "lemma19_laplace_gd", "summed_logistic_loss_on_grid"]
+
+SAMPLINGS = ("without_replacement", "poisson")
+
+
+def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
+    w0 = torch.zeros(X.shape[1], dtype=torch.float64)
+    return run_noisy_gradient(config, loss, X, Y, w0, runs=runs, generator=generator, progress=False).numpy()
+
+
+def _decreasing_steps(
+    loss, X, Y, *, lam: float, steps: int, sampling: str, batch: int, noise_scale: float, clip: float,
+    radius: float, runs: int, generator: torch.Generator,
+) -> np.ndarray:  # fmt: skip
+    """Lemma 26: θ_{t+1} = Π(θ_t − η_t ĝ_t) with η_t = 2/(nλ(t+1)) on the summed gradient (engine lr = nη_t), output
+    2/(T(T+1))·Σ t θ_t; one engine step per call since the step size changes every step."""
+    w = torch.zeros(runs, X.shape[1], dtype=torch.float64)
+    average = torch.zeros_like(w)
+    for t in range(1, steps + 1):
+        config = NoisyGradientConfig(
+            lr=2.0 / (lam * (t + 1)), noise="gaussian", noise_scale=noise_scale, clip_norm=clip,
+            projection=Ball(radius=radius), sampling=sampling, batch_size=batch, steps=1,
+        )  # fmt: skip
+        w = run_noisy_gradient(config, loss, X, Y, w, runs=runs, generator=generator, progress=False)
+        average += (2.0 * t / (steps * (steps + 1))) * w
+    return average.numpy()
+
+
+def _check_common(X: Any, n: int, radius: float, runs: int) -> None:
+    """Refuse non-finite features, a fractional or non-positive n or runs, and a radius that is not > 0."""
+    finite_tensor("X", X)
+    whole_number("n", n)
+    positive_finite("radius", radius)
+    whole_number("runs", runs)
+
+
+def algorithm3_dpsgd(
+    loss, X, Y, *, lam: float, n: int, steps: int, sampling: str, gamma: float, noise_std: float, eta: float,
+    clip: float, radius: float, runs: int, generator: torch.Generator,
+) -> np.ndarray:  # fmt: skip
+    """Algorithm 3 in engine form: (1/γ)(Σ_{i∈S} g_i + σN) = n·(mean over B = γn + (σ/B)N), so lr = nη, noise σ/B;
+    the average of the T projected iterates on the ball of ``radius`` (``lam`` = 0), or Lemma 26's decreasing step
+    and weighted average (``lam`` > 0, ``eta`` unused).  Returns θ, shape (runs, d).
+
+    ``noise_std`` is σ itself, the standard deviation of the noise on the summed clipped gradients: Lemma 25's σ
+    (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL."""
+    _check_common(X, n, radius, runs)
+    whole_number("steps", steps)
+    positive_finite("clip", clip)
+    non_negative_finite("lam", lam)
+    choice("sampling", sampling, SAMPLINGS)
+    probability("gamma", gamma, allow_one=True)
+    non_negative_finite("noise_std", noise_std)
+    positive_finite("eta", eta)
+    batch = max(1, int(round(gamma * n)))
+    if lam > 0:
+        return _decreasing_steps(
+            loss, X, Y, lam=lam, steps=steps, sampling=sampling, batch=batch, noise_scale=noise_std / batch,
+            clip=clip, radius=radius, runs=runs, generator=generator,
+        )  # fmt: skip
+    config = NoisyGradientConfig(
+        lr=n * eta, noise="gaussian", noise_scale=noise_std / batch, clip_norm=clip, projection=Ball(radius=radius),
+        sampling=sampling, batch_size=batch, steps=steps, stopping="average",
+    )  # fmt: skip
+    return _engine(config, loss, X, Y, runs, generator)
+
+
+def lemma19_laplace_gd(
+    loss, X, Y, *, n: int, d: int, epsilon: float, lipschitz: float, radius: float, runs: int,
+    generator: torch.Generator,
+) -> tuple[np.ndarray, int]:  # fmt: skip
+    """Lemma 19: T = round(εn/d) ≥ 1 steps of full-batch GD on the ball of ``radius`` with Laplace(Δ₁T/ε) on the
+    summed gradient (Δ₁ = √d·L), η = C/√(T(n²L² + 2d·scale²)), C = 2·radius; the average iterate and T."""
+    _check_common(X, n, radius, runs)
+    positive_finite("epsilon", epsilon)
+    positive_finite("lipschitz", lipschitz)
+    p = lemma19_parameters(n, d, epsilon, 2 * radius, lipschitz)
+    steps = max(1, int(round(p["steps"])))
+    scale = p["l1_sensitivity"] * steps / epsilon
+    eta = 2 * radius / math.sqrt(steps * (n**2 * lipschitz**2 + 2 * d * scale**2))
+    config = NoisyGradientConfig(
+        lr=n * eta, noise="laplace", noise_scale=scale / n, clip_norm=lipschitz, projection=Ball(radius=radius),
+        sampling="full_batch", steps=steps, stopping="average",
+    )  # fmt: skip
+    return _engine(config, loss, X, Y, runs, generator), steps
+
+
+def grid_in_disc(spacing: float, radius: float) -> np.ndarray:
+    """The points of the square lattice spacing·ℤ², axes from −radius, inside the disc ‖θ‖₂ ≤ radius: the
+    exponential mechanism's candidates in d = 2, shape (G, 2)."""
+    positive_finite("spacing", spacing)
+    positive_finite("radius", radius)
+    axis = np.arange(-radius, radius + spacing / 2, spacing)
+    g = np.stack(np.meshgrid(axis, axis, indexing="ij"), axis=-1).reshape(-1, 2)
+    return g[np.linalg.norm(g, axis=1) <= radius]
+
+
+def summed_logistic_loss_on_grid(
+    grid: np.ndarray, x: np.ndarray, y: np.ndarray, lam: float, chunk: int = 4096
+) -> np.ndarray:
+    """Σᵢ f(θ; xᵢ, yᵢ) = n·(empirical logistic risk + λ‖θ‖²/2) at every grid point θ, in chunks of ``chunk`` points."""
+    whole_number("chunk", chunk)
+    out = np.empty(grid.shape[0])
+    for start in range(0, grid.shape[0], chunk):
+        out[start : start + chunk] = x.shape[0] * logistic_risk(grid[start : start + chunk], x, y, lam)
+    return out
