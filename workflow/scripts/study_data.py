@@ -16,20 +16,15 @@ study, artifact_id = snakemake.params.study, snakemake.params.artifact
 artifact = load_study(study).artifact(artifact_id)
 seed = artifact.seed(snakemake.params.seed, study)
 log.info("seed %d", seed)
-if artifact.points and not snakemake.input.shards:  # one shard: every point in this job
-    inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
-    frame = compute_artifact(artifact, snakemake.params.section, seed, lambda x: progress(list(x)), inputs)
-elif artifact.points:
+if artifact.points and snakemake.input.shards:
     frame = combine_shards(
         artifact, [pd.read_pickle(path) for path in snakemake.input.shards], snakemake.params.section
     )
 elif artifact.derived_from:
     frame = resolve(artifact.compute)(pd.read_csv(snakemake.input.source[0]), snakemake.params.section)
-elif artifact.inputs:
+else:  # computed in this job: an artifact, or every point of a sweep run as one shard
     inputs = {name: Path(path) for name, path in snakemake.params.inputs.items()}
-    frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)), inputs)
-else:
-    frame = resolve(artifact.compute)(snakemake.params.section, seed, lambda x: progress(list(x)))
+    frame = compute_artifact(artifact, snakemake.params.section, seed, lambda x: progress(list(x)), inputs)
 log.info("%d rows, columns %s", len(frame), list(frame.columns))
 if artifact.kind == "figure":
     write_csv(frame, snakemake.output.csv)
