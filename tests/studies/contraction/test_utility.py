@@ -28,10 +28,10 @@ def test_no_noise_is_infinite() -> None:
 def test_the_utility_artifact_reads_the_runs_of_every_noise_in_configuration_order(tmp_path) -> None:
     import pandas as pd
 
+    from dplab.studies.contraction.plan import utility_inputs
     from dplab.studies.contraction.utility import (
         TABLE_COLUMNS,
         compute_utility,
-        utility_inputs,
         utility_table,
         utility_table_shown,
     )

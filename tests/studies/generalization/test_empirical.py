@@ -15,13 +15,13 @@ from dplab.registry import combine_shards, compute_shard, no_progress, shard_poi
 from dplab.studies.generalization import STUDY
 from dplab.studies.generalization.empirical import (
     e1_cell_records,
-    e1_cells,
     e1_summary,
     exact_risk,
     make_data,
     sgld_runs,
     zero_one_error,
 )
+from dplab.studies.generalization.plan import e1_cells
 
 PARAMS = dict(
     dims=[5],

@@ -14,7 +14,7 @@ from dp_accounting import rdp
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
 from dplab.data.synthetic import ball_logistic_dataset
 from dplab.learning import constrained_minimiser, dp_erm, logistic_risk
-from dplab.studies.purification import erm
+from dplab.studies.purification import erm, plan
 
 
 def test_dataset_in_unit_ball_and_minimiser_kkt():
@@ -65,7 +65,7 @@ def test_per_step_noise_std_is_the_schedules_sigma(monkeypatch, lam):
         "em_grid_spacing": 0.1,
         "reference_iterations": 200,
     }
-    rows = pd.concat([erm.erm_point(params, 5, iter, point) for point in erm.erm_points(params)])
+    rows = pd.concat([erm.erm_point(params, 5, iter, point) for point in plan.erm_points(params)])
     rows = rows.drop_duplicates("method").set_index("method")
     lipschitz = 1.0 + lam
     paper = [std for sampling, std in recorded if sampling == "without_replacement"]
@@ -85,6 +85,6 @@ def test_points_are_method_groups_of_each_n_and_epsilon():
     }
     groups = ["dpsgd_paper", "dpsgd_tuned", "laplace_gd", "dpsgd_reference"]
     expected = [(n, e, g) for n, e in [(50, 2.0), (100, 1.0), (100, 2.0)] for g in groups]
-    assert [(p["n"], p["epsilon_total"], p["methods"]) for p in erm.erm_points(params)] == expected
+    assert [(p["n"], p["epsilon_total"], p["methods"]) for p in plan.erm_points(params)] == expected
     for changed in ({"d": 2}, {"lam": 0.1}):  # the exponential mechanism (d = 2), output perturbation (lam > 0)
-        assert erm.erm_points({**params, **changed})[4]["methods"] == "baselines"
+        assert plan.erm_points({**params, **changed})[4]["methods"] == "baselines"

@@ -11,9 +11,9 @@ from dplab.mechanisms.frank_wolfe import least_squares_loss
 from dplab.registry import no_progress
 from dplab.studies.purification.frank_wolfe import (
     frank_wolfe_point,
-    frank_wolfe_points,
     sparse_regression_chunks,
 )
+from dplab.studies.purification.plan import frank_wolfe_points
 from dplab.studies.purification.sections import constraints_frank_wolfe
 
 PARAMS = {"ns": [600, 1500], "ds": [40], "epsilons_total": [1.0], "replicates": 2, "sparsity": 3, "noise_sd": 0.1}

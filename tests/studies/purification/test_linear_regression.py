@@ -21,9 +21,7 @@ from dplab.registry import combine_shards, compute_artifact, compute_shard, shar
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
-from dplab.studies.purification.linear_regression import (
-    regression_points,
-)
+from dplab.studies.purification.plan import regression_points
 from dplab.studies.purification.plots_statistics import plot_linear_regression
 from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
 

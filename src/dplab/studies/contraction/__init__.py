@@ -23,6 +23,7 @@ CURVES = "dplab.studies.contraction.curves"
 AUDIT = "dplab.studies.contraction.audit"
 PLOTS = "dplab.studies.contraction.plots"
 UTILITY = "dplab.studies.contraction.utility"
+PLAN = "dplab.studies.contraction.plan"
 
 
 def _figure_curves(figure: str, caption: str) -> Artifact:
@@ -50,8 +51,8 @@ def _audit(noise: str, caption: str) -> Artifact:
         plot=f"{PLOTS}:plot_audit",
         mem_mb=1500,
         runtime=10,
-        inputs=f"{AUDIT}:{noise}_audit_inputs",
-        points=f"{AUDIT}:{noise}_audit_points",
+        inputs=f"{PLAN}:{noise}_audit_inputs",
+        points=f"{PLAN}:{noise}_audit_points",
         combine=f"{AUDIT}:combine_audit",
         base_seed=True,  # the Monte-Carlo seeds of the layout with one job per (configuration, position)
     )
@@ -118,7 +119,7 @@ ARTIFACTS = (
         "(delta = 1e-5) certified to the first, middle and last user.",
         plot=f"{PLOTS}:plot_utility",
         runtime=5,
-        inputs=f"{UTILITY}:utility_inputs",
+        inputs=f"{PLAN}:utility_inputs",
         table=f"{UTILITY}:utility_table_shown",
     ),
     _audit(

@@ -57,11 +57,6 @@ __all__ = [
     "merge_audit",
     "bound_violations",
     "random_stopping_audit",
-    "audit_points",
-    "gaussian_audit_points",
-    "laplace_audit_points",
-    "gaussian_audit_inputs",
-    "laplace_audit_inputs",
     "audit_point",
     "combine_audit",
     "compute_random_stopping",
@@ -322,47 +317,6 @@ def random_stopping_audit(
 #: that every point draws the numbers it drew then.
 MC_SEED_KEY = "contraction_audit_mc"
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
-
-
-def audited(audit: Mapping[str, Any], noise: str) -> list[str]:
-    """The audited configurations (``audit.run``, in that order) with noise ``noise``."""
-    return [name for name in audit["run"] if audit["configs"][name]["noise"] == noise]
-
-
-def audit_points(audit: Mapping[str, Any], noise: str) -> list[dict[str, Any]]:
-    """The points of the audit of one noise: every audited configuration of that noise at every position
-    (ascending)."""
-    return [{"config": name, "i": i} for name in audited(audit, noise) for i in sorted(audit["positions"])]
-
-
-def gaussian_audit_points(audit: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The points of ``ext_audit_gaussian`` (:func:`audit_points`)."""
-    return audit_points(audit, "gaussian")
-
-
-def laplace_audit_points(audit: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The points of ``ext_audit_laplace`` (:func:`audit_points`)."""
-    return audit_points(audit, "laplace")
-
-
-def _audit_inputs(study_config: Mapping[str, Any], noise: str) -> dict[str, str]:
-    """The grid frame and laws (rule ``contraction_audit_grid``) of each audited configuration of ``noise``,
-    relative to the study's work folder."""
-    files = {}
-    for name in audited(study_config["audit"], noise):
-        files[f"{name}_grid"] = f"audit/{name}/grid.csv"
-        files[f"{name}_laws"] = f"audit/{name}/laws.npz"
-    return files
-
-
-def gaussian_audit_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
-    """The pipeline products ``ext_audit_gaussian`` reads (:func:`_audit_inputs`)."""
-    return _audit_inputs(study_config, "gaussian")
-
-
-def laplace_audit_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
-    """The pipeline products ``ext_audit_laplace`` reads (:func:`_audit_inputs`)."""
-    return _audit_inputs(study_config, "laplace")
 
 
 def audit_point(

@@ -26,7 +26,6 @@ __all__ = [
     "users",
     "certified_epsilons",
     "utility_table",
-    "utility_inputs",
     "compute_utility",
     "TABLE_COLUMNS",
     "utility_table_shown",
@@ -137,12 +136,6 @@ def utility_table(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
     table = pd.concat([runs.reset_index(drop=True), pd.DataFrame(privacy)], axis=1)
     table.insert(table.columns.get_loc("runs"), "delta", delta)
     return table
-
-
-def utility_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
-    """The PNSGD training runs the utility artifact reads, one file per noise type (rule
-    ``contraction_utility_train``), relative to the study's work folder, in the configuration's order."""
-    return {noise: f"utility/{noise}.csv" for noise in study_config["utility"]["noise_types"]}
 
 
 def compute_utility(

@@ -206,7 +206,7 @@ ARTIFACTS = (
         "dplab.studies.generalization.plots:plot_empirical",
         mem_mb=1500,
         runtime=15,
-        points="dplab.studies.generalization.empirical:e1_cells",
+        points="dplab.studies.generalization.plan:e1_cells",
         combine="dplab.studies.generalization.empirical:e1_summary",
     ),
     Artifact(

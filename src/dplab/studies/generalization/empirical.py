@@ -36,31 +36,20 @@ from dplab.learning import LogisticLoss
 from dplab.learning.engine import uniform_subsets
 from dplab.seeding import derive_seed
 from dplab.studies.generalization.curves import sgld_bound_columns
+from dplab.studies.generalization.plan import block_of
 
 __all__ = [
-    "grid_points",
     "make_data",
     "exact_risk",
     "zero_one_error",
     "sgld_runs",
     "t_interval",
-    "e1_cells",
     "e1_cell_records",
     "e1_summary",
     "compute_table_empirical",
 ]
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
-
-
-def grid_points(params: Mapping[str, Any]) -> list[tuple[int, float]]:
-    """The (N, σ) pairs of the configuration's ``grid`` blocks (each block: the product of its sizes and sigmas)."""
-    return [(int(n), float(s)) for block in params["grid"] for n in block["sizes"] for s in block["sigmas"]]
-
-
-def _block_of(params: Mapping[str, Any], n: int) -> Mapping[str, Any]:
-    """The grid block that holds size ``n`` (each size is in exactly one block, a constraint of the schema)."""
-    return next(block for block in params["grid"] if n in block["sizes"])
 
 
 def make_data(
@@ -163,50 +152,17 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
-def _sigma_groups(block: Mapping[str, Any]) -> list[list[float]]:
-    """The noise levels each point of a grid block trains together: one σ per point if the block sets
-    ``split_sigmas`` (more, shorter jobs), else every σ of the block in one point (the training sets are made once
-    and SGLD's per-step cost is shared by all σs)."""
-    sigmas = [float(s) for s in block["sigmas"]]
-    return [[s] for s in sigmas] if block["split_sigmas"] else [sigmas]
-
-
-def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: for every d, size N and σ group of N's block (:func:`_sigma_groups`), the block's
-    ``datasets`` training sets in consecutive groups of at most max(1, ``cell_records`` // N) sets
-    (``first_dataset``, ``datasets``). The points depend only on the configuration, so any sharding gives the same
-    rows."""
-    cells = []
-    for d in params["dims"]:
-        for n in dict.fromkeys(n for n, _ in grid_points(params)):
-            block = _block_of(params, n)
-            total = int(block["datasets"])
-            per_cell = max(1, min(total, int(params["cell_records"]) // n))
-            cells.extend(
-                {
-                    "d": int(d),
-                    "n": n,
-                    "sigmas": sigmas,
-                    "first_dataset": first,
-                    "datasets": min(per_cell, total - first),
-                }
-                for sigmas in _sigma_groups(block)
-                for first in range(0, total, per_cell)
-            )
-    return cells
-
-
 def _sgld_seed(params: Mapping[str, Any], seed: int, cell: Mapping[str, Any]) -> int:
     """The seed of a point's SGLD generator: from (d, N, σ, first set) in a block that sets ``split_sigmas``, from
     (d, N, first set) in a block whose points train every σ."""
     d, n, first = (int(cell[k]) for k in ("d", "n", "first_dataset"))
-    if _block_of(params, n)["split_sigmas"]:
+    if block_of(params, n)["split_sigmas"]:
         return derive_seed(seed, "e1-sgld", d, n, float(cell["sigmas"][0]), first)
     return derive_seed(seed, "e1-sgld", d, n, first)
 
 
 def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, cell: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per (σ, dataset, replicate, T) of one point (:func:`e1_cells`): train 0-1 error, exact risk, held-out
+    """One row per (σ, dataset, replicate, T) of one point (:func:`dplab.studies.generalization.plan.e1_cells`): train 0-1 error, exact risk, held-out
     error and gap = R − R̂. A training set depends only on (d, n, dataset index), so every σ sees the same sets (the
     σ comparison is paired); the point's SGLD generator (:func:`_sgld_seed`) draws all its σs' runs in one batch and
     does not depend on the sharding. The held-out error only checks the exact-risk formula: it is measured for the

@@ -126,7 +126,7 @@ ARTIFACTS = (
         mem_mb=3000,
         runtime=20,  # full config, measured per ε point: DP-GD ≈ 180 s, DP-SGD ≈ 110 s; 3 points per shard of 2
         inputs="dplab.studies.preprocessing.pipeline:fig3_inputs",
-        points="dplab.studies.preprocessing.learning:fig3_points",
+        points="dplab.studies.preprocessing.plan:fig3_points",
     ),
     Artifact(
         "ext_fig3_regimes",
@@ -138,7 +138,7 @@ ARTIFACTS = (
         mem_mb=3000,
         runtime=10,
         inputs="dplab.studies.preprocessing.pipeline:regimes_inputs",
-        points="dplab.studies.preprocessing.learning:regime_points",
+        points="dplab.studies.preprocessing.plan:regime_points",
     ),
     Artifact(
         "ext_ptr",

@@ -50,9 +50,7 @@ from dplab.theory import smooth_rdp as s
 
 __all__ = [
     "fig3_frame",
-    "fig3_points",
     "fig3_point",
-    "regime_points",
     "regime_point",
     "compute_ext_ptr",
 ]
@@ -200,11 +198,6 @@ def fig3_frame(
     return _select(pd.DataFrame(rows))
 
 
-def fig3_points(params: Mapping[str, Any]) -> list[dict[str, float]]:
-    """Figure 3's sweep points: one per overall ε (every (T, lr), method and seed of an ε is one point's work)."""
-    return [{"epsilon": float(epsilon)} for epsilon in params["epsilons"]]
-
-
 def fig3_point(
     params: Mapping[str, Any], seed: int, progress, point: Mapping[str, float], inputs: Mapping[str, Path]
 ) -> pd.DataFrame:
@@ -215,11 +208,6 @@ def fig3_point(
     at_epsilon = {**params, "epsilons": [point["epsilon"]]}
     protocols = tuple(params["protocols"])
     return fig3_frame(load_low_rank(inputs["data"]), reduced, at_epsilon, seed, progress, methods, protocols)
-
-
-def regime_points(params: Mapping[str, Any]) -> list[dict[str, int]]:
-    """The regime sweep's points: one per regime (n, d, k, scale)."""
-    return [{"regime": index} for index in range(len(params["regimes"]))]
 
 
 def regime_point(

@@ -126,7 +126,7 @@ STUDY = Study(
             "dplab.studies.purification.plots:plot_erm",
             mem_mb=2000,
             runtime=20,
-            points="dplab.studies.purification.erm:erm_points",
+            points="dplab.studies.purification.plan:erm_points",
         ),
         Artifact(
             "ext_dp_erm_sc",
@@ -137,7 +137,7 @@ STUDY = Study(
             "dplab.studies.purification.plots:plot_erm",
             mem_mb=2000,
             runtime=20,
-            points="dplab.studies.purification.erm:erm_points",
+            points="dplab.studies.purification.plan:erm_points",
         ),
         Artifact(
             "ext_mean_estimation",
@@ -161,7 +161,7 @@ STUDY = Study(
             "dplab.studies.purification.plots_statistics:plot_linear_regression",
             mem_mb=800,
             runtime=3,
-            points="dplab.studies.purification.linear_regression:regression_points",
+            points="dplab.studies.purification.plan:regression_points",
         ),
         Artifact(
             "ext_ptr",
@@ -216,7 +216,7 @@ STUDY = Study(
             "dplab.studies.purification.plots_query_release:plot_query_release",
             mem_mb=1000,
             runtime=5,
-            points="dplab.studies.purification.query_release:query_release_jobs",
+            points="dplab.studies.purification.plan:query_release_jobs",
             combine="dplab.studies.purification.query_release:query_release_frame",
         ),
         Artifact(
@@ -241,7 +241,7 @@ STUDY = Study(
             "dplab.studies.purification.plots_frank_wolfe:plot_frank_wolfe",
             mem_mb=1500,
             runtime=10,
-            points="dplab.studies.purification.frank_wolfe:frank_wolfe_points",
+            points="dplab.studies.purification.plan:frank_wolfe_points",
         ),
     ),
     claims="dplab.studies.purification.claims:build_claims",

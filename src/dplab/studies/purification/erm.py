@@ -48,7 +48,6 @@ from dplab.theory.purification import corollary4_parameters, lemma25_schedule, l
 
 __all__ = [
     "erm_point",
-    "erm_points",
 ]
 
 
@@ -89,21 +88,6 @@ def _dpsgd_rows(
 
 # The methods of one (n, ε_tot), in row order, as groups that share a random stream (their own derived seeds):
 # each group is a point of the sweep, so the slowest (n, ε_tot) spreads over several jobs.
-METHOD_GROUPS = ("dpsgd_paper", "dpsgd_tuned", "laplace_gd", "dpsgd_reference", "baselines")
-
-
-def erm_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: every (n, ε_tot) of the ε sweep (fixed n) and of the n sweep (fixed ε), sorted, times
-    every method group (:data:`METHOD_GROUPS`; the baselines only where there is one: the exponential mechanism
-    for d = 2, output perturbation for λ > 0)."""
-    eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
-    points = sorted(
-        {(int(eps_sweep["n"]), float(e)) for e in eps_sweep["epsilons"]}
-        | {(int(n), float(n_sweep["epsilon"])) for n in n_sweep["ns"]}
-    )
-    has_baselines = int(params["d"]) == 2 or float(params["lam"]) > 0
-    groups = [g for g in METHOD_GROUPS if g != "baselines" or has_baselines]
-    return [{"n": n, "epsilon_total": eps_total, "methods": group} for n, eps_total in points for group in groups]
 
 
 @functools.lru_cache(maxsize=4)
@@ -250,7 +234,7 @@ def _baseline_rows(e: _ErmSetting, grid: np.ndarray | None, summed: np.ndarray |
 def erm_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """Excess empirical risk of one method group at one (n, ε_tot) point of the sweep (:func:`erm_points`),
+    """Excess empirical risk of one method group at one (n, ε_tot) point of the sweep (:func:`dplab.studies.purification.plan.erm_points`),
     ``seeds`` runs each; every random stream derives from ``seed``, the stream's name and (n, ε_tot, λ). ``lam`` = 0
     gives the convex problem, ``lam`` > 0 the strongly convex one (with output perturbation). Columns: n, d, lam,
     epsilon_total, in_epsilon_sweep, in_n_sweep, method, replicate, excess_risk, pure, steps, capped, log10_delta, sigma,

@@ -58,7 +58,6 @@ __all__ = [
     "SMOOTHNESS",
     "L1_RADIUS",
     "sparse_regression_chunks",
-    "frank_wolfe_points",
     "frank_wolfe_point",
 ]
 
@@ -160,11 +159,6 @@ def _baseline_rows(loss: QuadraticLoss, optimum: float, n: int, eps: float, rng:
     return rows
 
 
-def frank_wolfe_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points in output order: every (n, d) of the grid (one data set each)."""
-    return [{"n": int(n), "d": int(d)} for n in params["ns"] for d in params["ds"]]
-
-
 def _point_columns(loss: QuadraticLoss, optimum: float, gap: float, n: int, eps: float) -> dict[str, Any]:
     return {
         "zero_excess_risk": loss.value(np.zeros(loss.d)) - optimum,
@@ -178,7 +172,7 @@ def _point_columns(loss: QuadraticLoss, optimum: float, gap: float, n: int, eps:
 def frank_wolfe_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """The rows of one point (:func:`frank_wolfe_points`): every method, ε_tot and replicate on the point's data."""
+    """The rows of one point (:func:`dplab.studies.purification.plan.frank_wolfe_points`): every method, ε_tot and replicate on the point's data."""
     n, d = point["n"], point["d"]
     data_rng = np.random.default_rng(derive_seed(seed, "data", n, d))
     loss = least_squares_loss(sparse_regression_chunks(n, d, int(params["sparsity"]), params["noise_sd"], data_rng))

@@ -47,7 +47,6 @@ from dplab.seeding import derive_seed
 __all__ = [
     "ADJACENCY",
     "regression_point",
-    "regression_points",
 ]
 
 ADJACENCY = "add_remove"
@@ -175,20 +174,10 @@ def _table1_rates(n: int, d: int, epsilon_total: float, lambda_min: float, log_d
     return {"rate_before": before if finite else np.nan, "rate_after": after}
 
 
-def regression_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points in output order: every (n, d) of the grid and replicate index (one dataset each)."""
-    return [
-        {"n": int(n), "d": int(d), "replicate": s}
-        for n in params["ns"]
-        for d in params["ds"]
-        for s in range(int(params["seeds"]))
-    ]
-
-
 def regression_point(
     params: Mapping[str, Any], seed: int, progress: Callable[[Iterable[Any]], Iterable[Any]], point: Mapping[str, Any]
 ) -> pd.DataFrame:
-    """The rows of one point (:func:`regression_points`) of ``ext_linear_regression`` (module docstring): one row per
+    """The rows of one point (:func:`dplab.studies.purification.plan.regression_points`) of ``ext_linear_regression`` (module docstring): one row per
     method and ε_tot on the point's dataset; the data and every ε's noise derive from ``seed`` and (n, d, replicate)."""
     n, d, s = point["n"], point["d"], point["replicate"]
     x, y, theta_star = linear_regression_dataset(

@@ -65,41 +65,12 @@ from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
 
 __all__ = [
     "ADJACENCY",
-    "sweep_points",
     "query_release_job",
-    "query_release_jobs",
     "query_release_frame",
     "query_release_audit",
 ]
 
 ADJACENCY = "add_remove (one record added or removed; n public, answers = counts/n)"
-
-
-def sweep_points(section: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The union of the one-at-a-time sweeps around ``base``, each point with in_<key>_sweep flags."""
-    base = section["base"]
-    points: dict[tuple, dict[str, Any]] = {}
-    for key, values in (
-        ("n", section["n_sweep"]),
-        ("d", section["d_sweep"]),
-        ("k", section["k_sweep"]),
-        ("epsilon_total", section["epsilon_sweep"]),
-    ):
-        for value in values:
-            point = {**base, key: value}
-            ident = (int(point["n"]), int(point["d"]), int(point["k"]), float(point["epsilon_total"]))
-            entry = points.setdefault(
-                ident,
-                {
-                    "n": ident[0],
-                    "d": ident[1],
-                    "k": ident[2],
-                    "epsilon_total": ident[3],
-                    **{f"in_{s}_sweep": False for s in ("n", "d", "k", "epsilon")},
-                },
-            )
-            entry[f"in_{'epsilon' if key == 'epsilon_total' else key}_sweep"] = True
-    return list(points.values())
 
 
 #: The query families of the sweep: K random half-subset queries or K random 3-way conjunctions over {0,1}^d.
@@ -336,11 +307,6 @@ def _point_rows(section: Mapping[str, Any], point: Mapping[str, Any], family: st
     common = {**point, "query_family": family, "adjacency": ADJACENCY, "rate_theorem8": rate}
     results = [result for method in METHODS.values() for result in method(sweep_point)]
     return [row for result in results for row in _result_rows(result, common)]
-
-
-def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: every sweep point (:func:`sweep_points`) for every query family."""
-    return [{**point, "family": family} for point in sweep_points(params) for family in params["query_families"]]
 
 
 def query_release_job(
