@@ -1443,6 +1443,12 @@ AUDIT = {
         kinds={"means": "real"},
         shapes={"means": [np.zeros((2, 2))]},
     ),
+    "contraction_checks.hockey_stick_lemma_checks": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "pos"}),
+    "contraction_checks.projected_gaussian_contraction_check": E(epsilon=0.5, diameter=1.0, n_points=2),
+    "contraction_checks.unconstrained_gaussian_kernel_check": E(epsilon=0.5, shift=60.0, kinds={"shift": "pos"}),
+    "contraction_checks.gaussian_renyi_check": E(
+        order=2.0, shift=1.0, scale=1.0, kinds={"order": "order", "shift": "pos"}
+    ),
     "quadrature.gaussian_renyi_quadrature": E(order=2.0, shift=1.0, scale=1.0, kinds={"order": "order"}),
     "quadrature.hockey_stick_integral": E(
         p=lambda t: 0.5 * (abs(t) <= 1), q=lambda t: 0.5 * (abs(t - 0.5) <= 1), epsilon=0.5, support=(-2.0, 2.0)
