@@ -759,6 +759,21 @@ THEORY = {
         kinds={"dt": "prob0"},
         named={"dt": "delta_tilde", "steps": "T"},
     ),
+    "generalization.kl_bounds": E(eps=np.array([0.1, 1.0])),
+    "generalization.high_probability_bounds": E(
+        eps=np.array([0.1, 1.0]), delta=1e-5, kinds={"eps": "pos", "delta": "prob"}
+    ),
+    "generalization.epsilon_certificates": E(
+        eps=0.5,
+        steps=np.array([1, 10]),
+        delta_tilde=1e-5,
+        optimal_delta=1e-5,
+        kinds={"delta_tilde": "prob", "optimal_delta": "prob"},
+        named={"steps": "T"},
+    ),
+    "generalization.composition_certificate_rows": E(
+        eps=0.5, delta=1e-6, t=10, delta_tilde=1e-5, kinds={"eps": "pos", "t": "size", "delta_tilde": "prob"}
+    ),
     "generalization.sgld_privacy_and_generalization": E(
         N=1000.0,
         tau=10,
