@@ -751,6 +751,30 @@ THEORY = {
         kinds={"alpha": "order_inf", "means_p": "real", "means_q": "real", "sigma": "pos", "points": "size"},
         shapes={"means_q": [np.array([0.0, 1.0, 2.0])]},
     ),
+    "smooth_rdp.preprocessing_sensitivity_bounds": E(
+        step="pca_dim",
+        n=100,
+        eta=0.1,
+        max_cluster_size=5,
+        max_missing=3,
+        min_gap_k=0.2,
+        min_gap_1=0.05,
+        kinds={"max_cluster_size": "count", "max_missing": "count", "min_gap_k": "not_inf", "min_gap_1": "not_inf"},
+    ),
+    "smooth_rdp.gaussian_sum_audit": E(
+        alpha=2.0,
+        eps=1.0,
+        worst_shift=0.5,
+        delta_inf_bound=2,
+        delta_2_bound=0.5,
+        kinds={
+            "alpha": "order_inf",
+            "eps": "pos",
+            "worst_shift": "nonneg",
+            "delta_inf_bound": "nonneg",
+            "delta_2_bound": "not_inf",
+        },
+    ),
     "generalization.composition_certificates": E(
         eps=0.5,
         delta=1e-6,
@@ -1757,8 +1781,20 @@ PREPROCESSING = {
         i=0,
         kinds={"i": "count"},
     ),
+    "sensitivity.replacement_measures": E(
+        first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        second=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        i=0,
+        kinds={"i": "count"},
+    ),
     "sensitivity.replace_row": E(
         X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"}, shapes={"z": [np.zeros(3)]}
+    ),
+    "replacements.neighbouring_pairs": E(
+        structure="low_rank", X=X_PCA, eta=0.01, k=1, trials=3, rng=RNG, kinds={"eta": None, "trials": "size"}
+    ),
+    "replacements.bound_parameters": E(
+        structure="low_rank", S1=X_PCA, S2=X_PCA[::-1], eta=0.01, k=1, kinds={"eta": None}
     ),
     "replacements.cluster_replacements": E(
         X=X_PCA, eta=0.01, trials=3, rng=RNG, kinds={"eta": "pos", "trials": "size"}
