@@ -1277,6 +1277,26 @@ LEARNING = {
         kinds={"epsilon": "pos", "delta": "prob"},
         shapes={"X": [X_PCA[0]]},
     ),
+    "pnsgd_utility.pnsgd_domain": E(noise="gaussian", radius=2.0),
+    "pnsgd_utility.pnsgd_config": E(
+        noise="gaussian", lr=0.1, scale=0.5, projection=Ball(1.0), kinds={"scale": "nonneg"}
+    ),
+    "pnsgd_utility.run_summary": E(
+        W=np.random.default_rng(3).normal(size=(3, 2)),
+        data={"X": X_SMALL, "y": Y_SIGNS, "X_test": X_SMALL, "y_test": Y_SIGNS},
+        best_risk=0.1,
+        kinds={"W": "real", "best_risk": "real"},
+    ),
+    "pnsgd_utility.pnsgd_utility_runs": E(
+        noise="laplace",
+        data={"X": X_SMALL[:, :1], "y": Y_SIGNS, "X_test": X_SMALL[:, :1], "y_test": Y_SIGNS},
+        radius=1.0,
+        lrs=[0.1],
+        noise_scales=[0.5],
+        runs=2,
+        seed=0,
+        kinds={"seed": "count"},
+    ),
     "engine.NoisyGradientConfig": E(
         lr=0.1, noise="gaussian", noise_scale=0.5, steps=3, kinds={"noise_scale": "nonneg"}
     ),
