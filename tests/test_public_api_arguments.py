@@ -809,6 +809,10 @@ THEORY = {
         variant="valid",
         named={"steps": "T"},
     ),
+    "purification.example8_quantile_1d": E(delta_tilde=0.3, kinds={"delta_tilde": "prob"}),
+    "purification.example8_sample_points": E(
+        delta_tilde=0.3, m=10, rng=RNG, kinds={"delta_tilde": "prob", "m": "size"}
+    ),
     "mean_estimation.mean_estimation_log_delta": E(n=100, d=2),
     "mean_estimation.theorem9_log_delta_range": E(n=100, d=2),
     "mean_estimation.theorem9_lower_bound": E(
@@ -834,6 +838,7 @@ THEORY = {
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
 MECHANISMS = {
+    "purification.theorem2_success_at_threshold": E(n_bits=3, epsilon=1.0, kinds={"epsilon": "pos"}),
     "adassp.sufficient_statistics": E(x=X_SMALL, y=Y_SIGNS, kinds={"y": "real"}, shapes={"y": [Y_SIGNS[:3]]}),
     "adassp.adassp_noise_multiplier": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp_log_delta_composed": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
