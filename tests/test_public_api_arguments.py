@@ -822,6 +822,29 @@ THEORY = {
     "mean_estimation.log10_purification_scale": E(
         d=2, diameter=1.0, log_delta=-20.0, log_omega=-5.0, epsilon_prime=1.0, kinds={"epsilon_prime": "pos"}
     ),
+    "contraction.epsilon_thm4": E(
+        delta=1e-5,
+        L=1.0,
+        sigma=1.0,
+        M=1.0,
+        diameter=2.0,
+        lr=0.1,
+        n=40,
+        i=20,
+        kinds={"delta": "prob", "L": "nonneg", "M": "nonneg"},
+    ),
+    "contraction.thm4_prop1_crossover_diameter": E(
+        low=0.1,
+        high=5.0,
+        delta=1e-5,
+        L=1.0,
+        sigma=1.0,
+        M=1.0,
+        lr=0.1,
+        n=40,
+        i=20,
+        kinds={"low": "pos", "high": "pos", "delta": "prob", "L": "nonneg", "M": "nonneg"},
+    ),
     "contraction.certified_epsilons": E(
         noise="gaussian",
         users={"first": 1, "middle": 5, "last": 10},
