@@ -861,6 +861,23 @@ THEORY = {
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
 MECHANISMS = {
+    "stability.alg12_variant": E(method="alg12_corrected_uniform"),
+    "stability.mode_selection_success_probability": E(
+        method="exponential_mechanism",
+        gap=5,
+        n_bits=3,
+        epsilon_total=1.0,
+        reference_delta=1e-4,
+        n_records=100,
+        mode_share=0.3,
+        kinds={
+            "gap": "count",
+            "epsilon_total": "pos",
+            "reference_delta": "prob",
+            "n_records": "size",
+            "mode_share": "prob1",
+        },
+    ),
     "purification.theorem2_success_at_threshold": E(n_bits=3, epsilon=1.0, kinds={"epsilon": "pos"}),
     "adassp.sufficient_statistics": E(x=X_SMALL, y=Y_SIGNS, kinds={"y": "real"}, shapes={"y": [Y_SIGNS[:3]]}),
     "adassp.adassp_noise_multiplier": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),

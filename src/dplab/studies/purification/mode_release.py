@@ -27,9 +27,11 @@ from dplab.audit.mode_transitions import (
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_laplace_scale
 from dplab.mechanisms.stability import (
+    ALG12_VARIANTS,
     BOTTOM,
     BOTTOM_ENCODINGS,
     DELTA_RULES,
+    alg12_variant,
     bit_flip_probability,
     code_bits,
     distance_to_instability,
@@ -39,6 +41,7 @@ from dplab.mechanisms.stability import (
     mode_and_distance,
     mode_histogram,
     mode_release_log_delta,
+    mode_selection_success_probability,
     pass_probability,
     pure_mode_release,
     pure_mode_release_pmf,
@@ -57,96 +60,29 @@ __all__ = [
     "compute_mode_release",
     "gap_at_level",
     "mode_release_audit",
-    "ALG12_VARIANTS",
 ]
 
 ADJACENCY = "replace_one"
-ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
 _MAX_GAP = 100_000
 
 
-def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
-    """The full histogram with the mode at index 0 and the runner-up at index 1 (ties go to index 0 = f(D))."""
-    return np.repeat(values, mult)
-
-
-def _variant(method: str) -> tuple[str, str]:
-    """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
-    rule, bottom = method[len("alg12_") :].rsplit("_", 1)
-    return rule, bottom
-
-
-_SuccessCurve = Callable[[int], float]
-
-
-def _alg12_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """Algorithm 12 at ε_tot/2 (Theorem 6): its exact success at 𝒟₀ = ⌈g/2⌉."""
-    rule, bottom = _variant(method)
-    eps, size = params["epsilon_total"] / 2.0, 2**n_bits
-    return lambda g: pure_mode_release_success_probability(
-        0, math.ceil(g / 2), size, eps, delta_rule=rule, bottom=bottom
-    )
-
-
-def _distance_reference_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The unpurified release at (ε_tot, δ_ref): its pass probability at 𝒟₀ = ⌈g/2⌉."""
-    eps_tot, log_delta = params["epsilon_total"], math.log(params["reference_delta"])
-    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta))
-
-
-def _distance_uniform_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The unpurified release with the uniform ⊥: pass, or fail and draw the mode uniformly (probability 1/|X|)."""
-    eps_tot, size = params["epsilon_total"], 2**n_bits
-    log_delta = uniform_bottom_log_delta(eps_tot, size)
-    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
-
-
-def _gap_histogram(params: Mapping[str, Any], n_bits: int, layout: str, gap: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`mode_histogram` at ``gap`` clipped to the mode count (larger gaps only lower the runner-up to 0)."""
-    n, share = params["n_records"], params["mode_share"]
-    return mode_histogram(n_bits, n, share, min(gap, round(share * n)), layout)
-
-
-def _report_noisy_max_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """Report-noisy-max at ε_tot, exact by quadrature; ½ at a tie."""
-    eps_tot = params["epsilon_total"]
-    return lambda g: (
-        report_noisy_max_success_probability(*_gap_histogram(params, n_bits, layout, g), eps_tot) if g > 0 else 0.5
-    )
-
-
-def _exponential_mechanism_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The exponential mechanism at ε_tot (score sensitivity 1): the mode's probability."""
-
-    def success(g: int) -> float:
-        counts = _counts(*_gap_histogram(params, n_bits, layout, g))
-        return float(np.exp(exponential_mechanism_log_probabilities(counts, params["epsilon_total"], 1.0)[0]))
-
-    return success
-
-
-#: Each method's exact P(output = f(D)) as a function of the gap, built from (method, bits, section, layout).
-SUCCESS_CURVES: dict[str, Callable[[str, int, Mapping[str, Any], str], _SuccessCurve]] = {
-    **dict.fromkeys(ALG12_VARIANTS, _alg12_success),
-    "distance_reference": _distance_reference_success,
-    "distance_uniform_bottom": _distance_uniform_success,
-    "report_noisy_max": _report_noisy_max_success,
-    "exponential_mechanism": _exponential_mechanism_success,
-}
-
-
-def _method_success(
-    method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest"
-) -> Callable[[int], float]:
-    """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
-    if method not in SUCCESS_CURVES:
-        raise ValueError(f"method={method!r} has no closed-form success probability")
-    return SUCCESS_CURVES[method](method, n_bits, params, layout)
-
-
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
-    """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law; RNM by quadrature)."""
-    return smallest_integer_reaching(_method_success(method, n_bits, params, layout), params["success_level"], _MAX_GAP)
+    """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law of
+    :func:`mode_selection_success_probability`; RNM by quadrature)."""
+
+    def success(gap: int) -> float:
+        return mode_selection_success_probability(
+            method,
+            gap,
+            n_bits=n_bits,
+            epsilon_total=params["epsilon_total"],
+            reference_delta=params["reference_delta"],
+            n_records=params["n_records"],
+            mode_share=params["mode_share"],
+            layout=layout,
+        )
+
+    return smallest_integer_reaching(success, params["success_level"], _MAX_GAP)
 
 
 @dataclass(frozen=True)
@@ -166,14 +102,14 @@ class _Instance:
 def _instance(params: Mapping[str, Any], n_bits: int, gap: int, layout: str) -> _Instance:
     """The histogram of :func:`mode_histogram` at one gap, with its mode and distance to instability."""
     values, mult = mode_histogram(n_bits, params["n_records"], params["mode_share"], gap, layout)
-    counts = _counts(values, mult)
+    counts = np.repeat(values, mult)  # mode at index 0, runner-up at index 1 (ties go to index 0 = f(D))
     return _Instance(values, mult, counts, *mode_and_distance(counts), gap)
 
 
 def _alg12_row(method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator) -> dict:
     """Algorithm 12 at ε = ε_tot/2 (2ε-DP, Theorem 6) with the variant's δ rule and ⊥ encoding, purified by
     Algorithm 2 with ε′ = ε: sampled and exact success, ⊥ rate and the purification parameters."""
-    rule, bottom = _variant(method)
+    rule, bottom = alg12_variant(method)
     counts = instance.counts
     eps = params["epsilon_total"] / 2.0
     n_bits = code_bits(counts.size, bottom)
