@@ -798,6 +798,22 @@ THEORY = {
     "generalization.composition_certificate_rows": E(
         eps=0.5, delta=1e-6, t=10, delta_tilde=1e-5, kinds={"eps": "pos", "t": "size", "delta_tilde": "prob"}
     ),
+    "generalization.delta_certificate_columns": E(
+        eps=0.5,
+        delta=1e-6,
+        delta_tilde=1e-5,
+        steps=np.array([1, 10]),
+        kinds={"delta_tilde": "prob"},
+        named={"steps": "T"},
+    ),
+    "generalization.fair_comparison_rows": E(
+        eps=0.5,
+        delta=1e-6,
+        t=3,
+        delta_target=1e-4,
+        n_scan=50,
+        kinds={"t": "size"},
+    ),
     "generalization.sgld_privacy_and_generalization": E(
         N=1000.0,
         tau=10,

@@ -494,3 +494,37 @@ def test_composition_certificate_rows_written_out():
     assert rows["thm4_literal"]["eps_prime"] == rows["kov"]["eps_prime"]
     # The exact optimal δ at the basic certificate's ε′ = Tε: only the mass 1 − (1 − δ)^T remains.
     assert rows["basic"]["optimal_delta_at_eps_prime"] == pytest.approx(floor, rel=1e-9)
+
+
+def test_delta_certificate_columns_written_out():
+    from dplab.theory.generalization import delta_certificate_columns
+
+    eps, delta, dt, steps = 0.2, 1e-6, 1e-5, np.array([1, 10, 100])
+    columns = {c["method"]: c for c in delta_certificate_columns(eps, delta, dt, steps)}
+    floor = 1 - (1 - delta) ** steps
+    for c in columns.values():
+        np.testing.assert_allclose(c["lower_bound"], floor, rtol=1e-9)
+        np.testing.assert_allclose(c["delta_prime_over_t_delta"], c["delta_prime"] / (steps * delta), rtol=1e-15)
+        np.testing.assert_allclose(10 ** c["log10_delta_prime"], c["delta_prime"], rtol=1e-12)
+        assert (c["t"] is steps) and c["epsilon_step"] == eps and c["delta_tilde"] == dt
+    np.testing.assert_allclose(columns["drv"]["delta_prime"], steps * delta + dt, rtol=1e-12)
+    assert not columns["lower_bound"]["below_lower_bound"].any()
+    assert not columns["drv"]["below_lower_bound"].any()
+
+
+def test_fair_comparison_rows_basic_drv_and_the_pure_optimum():
+    from dplab.theory.generalization import fair_comparison_rows
+
+    eps, T, target = 0.3, 4, 1e-3
+    rows = {r["method"]: r for r in fair_comparison_rows(eps, 0.0, T, target, 2000)}
+    assert rows["basic"]["eps_prime"] == pytest.approx(T * eps)
+    drv = T * eps * np.expm1(eps) + eps * np.sqrt(2 * T * np.log(1 / target))
+    assert rows["drv"]["eps_prime"] == pytest.approx(drv, rel=1e-12)
+    reference = optimize.brentq(lambda e: _pure_composition_delta(eps, T, e) - target, 0.0, T * eps)
+    assert rows["optimal"]["eps_prime"] == pytest.approx(reference, abs=1e-8)
+    for row in rows.values():
+        assert row["finite"] and row["lower_bound"] == 0.0 and row["t"] == T
+        if row["method"].startswith("cor"):
+            assert row["below_optimal"] == (row["eps_prime"] < reference * (1 - 1e-9))
+    # Above the target's reach (T*delta > target) basic composition certifies nothing.
+    assert not {r["method"]: r for r in fair_comparison_rows(eps, 1e-3, T, 1e-3, 200)}["basic"]["finite"]

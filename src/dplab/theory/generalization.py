@@ -23,6 +23,7 @@ from scipy import optimize
 
 from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.composition import (
+    MIN_EPSILON_METHODS,
     basic_composition,
     cor2_delta,
     cor2_delta_first_order,
@@ -35,6 +36,7 @@ from dplab.accounting.composition import (
     kov_epsilon,
     log_lower_bound_delta,
     lower_bound_delta,
+    min_epsilon_at_target,
     optimal_epsilon,
     optimal_log_delta,
     thm4_delta,
@@ -52,6 +54,8 @@ from dplab.checks import (
 
 __all__ = [
     "composition_certificates",
+    "delta_certificate_columns",
+    "fair_comparison_rows",
     "composition_certificate_rows",
     "epsilon_certificates",
     "high_probability_bounds",
@@ -690,6 +694,64 @@ def composition_certificate_rows(eps: float, delta: float, t: int, delta_tilde: 
                 "c": int(np.clip(np.ceil(ep / eps - 1e-12), 0, t)),
                 "below_lower_bound": bool(theorem and dp < floor * (1 - 1e-12)),
                 "below_optimal": bool(theorem and dp < optimal * (1 - 1e-12)),
+            }
+        )
+    return rows
+
+
+def delta_certificate_columns(
+    eps: float, delta: float, delta_tilde: float, steps: np.ndarray
+) -> list[dict[str, object]]:
+    """Columns per method (one entry per T of ``steps``) of :func:`composition_certificates`: (ε′, δ′), log10 δ′
+    (−inf at δ′ = 0), δ′/(Tδ), the lower bound 1 − (1−δ)^T, and whether δ′ falls below it (an impossible
+    certificate; never for the ``lower_bound`` row itself)."""
+    as_integer_array(steps, "T", minimum=1)
+    floor = np.asarray(lower_bound_delta(delta, steps))
+    columns = []
+    for method, (ep, dp) in composition_certificates(eps, delta, delta_tilde, steps).items():
+        with np.errstate(divide="ignore"):
+            log10_dp = np.log10(np.asarray(dp, dtype=float))
+        columns.append(
+            {
+                "epsilon_step": eps,
+                "delta_step": delta,
+                "delta_tilde": delta_tilde,
+                "t": steps,
+                "method": method,
+                "eps_prime": ep,
+                "delta_prime": dp,
+                "log10_delta_prime": log10_dp,
+                "delta_prime_over_t_delta": dp / (steps * delta),
+                "lower_bound": floor,
+                "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound"),
+            }
+        )
+    return columns
+
+
+def fair_comparison_rows(eps: float, delta: float, t: int, delta_target: float, n_scan: int) -> list[dict[str, object]]:
+    """The smallest ε′ each method of :data:`~dplab.accounting.composition.MIN_EPSILON_METHODS` certifies at a total
+    δ_target after T = ``t`` steps of (ε, δ)-DP (δ̃ optimised for the paper's Corollaries 2 and 3), one record per
+    method, with flags where a Corollary's value is below the exact optimum (impossible) or finite where the optimum
+    is not, and the lower bound 1 − (1−δ)^T."""
+    t = whole_number("t", t)
+    values = {m: min_epsilon_at_target(m, eps, delta, t, delta_target, n_scan) for m in MIN_EPSILON_METHODS}
+    optimal = values["optimal"]
+    rows = []
+    for method, value in values.items():
+        paper = method.startswith("cor")
+        rows.append(
+            {
+                "epsilon_step": eps,
+                "delta_step": delta,
+                "delta_target": delta_target,
+                "t": t,
+                "method": method,
+                "eps_prime": value,
+                "finite": bool(np.isfinite(value)),
+                "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
+                "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
+                "lower_bound": float(lower_bound_delta(delta, t)),
             }
         )
     return rows

@@ -13,15 +13,14 @@ import numpy as np
 import pandas as pd
 
 from dplab.accounting.composition import (
-    MIN_EPSILON_METHODS,
     kov_epsilon_terms,
-    lower_bound_delta,
-    min_epsilon_at_target,
 )
 from dplab.theory.generalization import (
     composition_certificate_rows,
     composition_certificates,
+    delta_certificate_columns,
     epsilon_certificates,
+    fair_comparison_rows,
     high_probability_bounds,
     kl_bounds,
     nissim_stemmer_on_average,
@@ -168,28 +167,11 @@ def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progr
     printed δ″), the exact optimal δ at the KOV ε′, and the universal lower bound 1 − (1−δ)^T."""
     steps = step_grid(0.0, params["t_max_log10"], params["n_t"])
     dt = params["delta_tilde"]
-    frames = []
-    for setting in progress(params["settings"]):
-        eps, delta = setting["epsilon"], setting["delta"]
-        floor = np.asarray(lower_bound_delta(delta, steps))
-        for method, (ep, dp) in composition_certificates(eps, delta, dt, steps).items():
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "epsilon_step": eps,
-                        "delta_step": delta,
-                        "delta_tilde": dt,
-                        "t": steps,
-                        "method": method,
-                        "eps_prime": ep,
-                        "delta_prime": dp,
-                        "log10_delta_prime": _log10(dp),
-                        "delta_prime_over_t_delta": dp / (steps * delta),
-                        "lower_bound": floor,
-                        "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound"),
-                    }
-                )
-            )
+    frames = [
+        pd.DataFrame(columns)
+        for setting in progress(params["settings"])
+        for columns in delta_certificate_columns(setting["epsilon"], setting["delta"], dt, steps)
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -199,26 +181,7 @@ def compute_fair_comparison(params: Mapping[str, Any], seed: int, progress: Prog
     eps, delta, target = params["epsilon"], params["delta"], params["delta_target"]
     rows = []
     for t in progress(params["steps"]):
-        values = {
-            m: min_epsilon_at_target(m, eps, delta, int(t), target, params["n_scan"]) for m in MIN_EPSILON_METHODS
-        }
-        optimal = values["optimal"]
-        for method, value in values.items():
-            paper = method.startswith("cor")
-            rows.append(
-                {
-                    "epsilon_step": eps,
-                    "delta_step": delta,
-                    "delta_target": target,
-                    "t": int(t),
-                    "method": method,
-                    "eps_prime": value,
-                    "finite": bool(np.isfinite(value)),
-                    "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
-                    "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
-                    "lower_bound": float(lower_bound_delta(delta, int(t))),
-                }
-            )
+        rows += fair_comparison_rows(eps, delta, int(t), target, params["n_scan"])
     return pd.DataFrame(rows)
 
 
