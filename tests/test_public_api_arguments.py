@@ -829,6 +829,7 @@ THEORY = {
     "purification.example8_sample_points": E(
         delta_tilde=0.3, m=10, rng=RNG, kinds={"delta_tilde": "prob", "m": "size"}
     ),
+    "mean_estimation.theorem9_columns": E(n=100, d=2, epsilon=1.0, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "mean_estimation.mean_estimation_log_delta": E(n=100, d=2),
     "mean_estimation.theorem9_log_delta_range": E(n=100, d=2),
     "mean_estimation.theorem9_lower_bound": E(
@@ -893,6 +894,9 @@ MECHANISMS = {
             "n_records": "size",
             "mode_share": "prob1",
         },
+    ),
+    "purification.cube_purification_parameters": E(
+        d=2, epsilon=1.0, log_delta=-20.0, log_omega=-4.0, kinds={"epsilon": "pos"}
     ),
     "purification.theorem2_success_at_threshold": E(n_bits=3, epsilon=1.0, kinds={"epsilon": "pos"}),
     "adassp.sufficient_statistics": E(x=X_SMALL, y=Y_SIGNS, kinds={"y": "real"}, shapes={"y": [Y_SIGNS[:3]]}),

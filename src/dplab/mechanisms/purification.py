@@ -37,6 +37,7 @@ from dplab.checks import (
     whole_number,
 )
 from dplab.numerics import log1mexp
+from dplab.theory.mean_estimation import log10_purification_scale
 from dplab.theory.purification import (
     check_log_probability,
     purification_laplace_scale,
@@ -65,6 +66,7 @@ __all__ = [
     "purified_bits_log_pmf",
     "purify_discrete_transition_probability",
     "theorem2_success_at_threshold",
+    "cube_purification_parameters",
 ]
 
 _CONTAINMENT_TOLERANCE = 1e-9
@@ -398,4 +400,21 @@ def theorem2_success_at_threshold(n_bits: int, epsilon: float) -> dict[str, floa
         "success_exact": success["corrected"],
         "success_exact_paper_geometry": success["as_printed"],
         "bound": theorem2_success_bound(n_bits),
+    }
+
+
+def cube_purification_parameters(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
+    """Algorithm 1 on the cube :func:`sign_cube` (q = ∞, ℓ∞ diameter R = 2/√d) at ε′ = ε after an (ε, δ)-DP step
+    (Theorem 1): ε, log δ, ω, ε′ and the Laplace scale b = 2Δ/ε′ with Δ = :func:`purification_shift`, also as
+    log10 b computed in log-space (b underflows for very small δ)."""
+    positive_finite("epsilon", epsilon)
+    diameter = sign_cube(d).diameter
+    shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
+    return {
+        "epsilon": epsilon,
+        "log_delta": log_delta,
+        "omega": math.exp(log_omega),
+        "epsilon_prime": epsilon,
+        "laplace_scale": purification_laplace_scale(shift, epsilon),
+        "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
     }

@@ -39,15 +39,13 @@ from dplab.audit.purification_pairs import projected_gaussian_pair
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
-from dplab.mechanisms.purification import projected_purified_gaussian, sign_cube
+from dplab.mechanisms.purification import cube_purification_parameters, projected_purified_gaussian, sign_cube
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.theory.mean_estimation import (
-    log10_purification_scale,
     mean_estimation_log_delta,
     sample_data_mean,
-    theorem9_log_delta_range,
-    theorem9_lower_bound,
+    theorem9_columns,
 )
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
@@ -69,21 +67,6 @@ def _error_summary(errors: np.ndarray, draws: int) -> dict[str, float]:
     return {
         "error_mean": float(errors.mean()),
         "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-    }
-
-
-def _purification_columns(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
-    """The privacy columns of Algorithm 1 on the cube at ε′ = ε after an (ε, δ) step: ω, and b = 2Δ/ε′ with Δ of
-    Theorem 1 (q = ∞), also as log10 b in log-space."""
-    diameter = sign_cube(d).diameter
-    shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
-    return {
-        "epsilon": epsilon,
-        "log_delta": log_delta,
-        "omega": math.exp(log_omega),
-        "epsilon_prime": epsilon,
-        "laplace_scale": purification_laplace_scale(shift, epsilon),
-        "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
     }
 
 
@@ -123,7 +106,7 @@ def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_Mea
     projected, purified = projected_purified_gaussian(
         setting.mean, sigma, half, log_delta, log_omega, setting.draws, rng
     )
-    pur = {**_purification_columns(d, half, log_delta, log_omega), "noise_scale": sigma}
+    pur = {**cube_purification_parameters(d, half, log_delta, log_omega), "noise_scale": sigma}
     unpurified = {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf}
     in_domain = bool(np.all(np.abs(projected) <= sign_cube(d).radius))
     expected = sigma * float(chi_mean(d))
@@ -217,7 +200,6 @@ def _delta_common(params: Mapping[str, Any], log_delta: float) -> dict[str, Any]
     range, the paper's δ of the experiment, and the pure rate 2d/(nε_tot)."""
     sweep = params["delta_sweep"]
     n, d, eps = int(params["n"]), int(sweep["d"]), float(sweep["epsilon"])
-    lo, hi = theorem9_log_delta_range(n, d)
     return {
         "panel": "delta",
         "n": n,
@@ -226,12 +208,7 @@ def _delta_common(params: Mapping[str, Any], log_delta: float) -> dict[str, Any]
         "adjacency": ADJACENCY,
         "draws": int(params["draws"]),
         "log_delta": log_delta,
-        "theorem9_lower_bound": float(theorem9_lower_bound(n, d, eps, log_delta)),
-        "theorem9_valid": bool(lo < log_delta < hi),
-        "theorem9_log_delta_min": lo,
-        "theorem9_log_delta_max": hi,
-        "paper_log_delta": mean_estimation_log_delta(n, d)[0],
-        "pure_rate": d * 2.0 / (n * eps),
+        **theorem9_columns(n, d, eps, log_delta),
         "in_domain": True,
     }
 
@@ -247,7 +224,7 @@ def _delta_records(
     _, purified = projected_purified_gaussian(mean, sigma_half, eps / 2, log_delta, log_omega, draws, rng)
     purified_errors = _norms(purified, mean)
     gaussian_errors = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
-    purification = _purification_columns(d, eps / 2, log_delta, log_omega)
+    purification = cube_purification_parameters(d, eps / 2, log_delta, log_omega)
     return [
         {
             **common,
