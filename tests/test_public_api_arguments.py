@@ -1881,6 +1881,7 @@ PREPROCESSING = {
     "replacements.bound_parameters": E(
         structure="low_rank", S1=X_PCA, S2=X_PCA[::-1], eta=0.01, k=1, kinds={"eta": None}
     ),
+    "steps.preprocessing_step": E(step="pca_rank", eta=0.1, m=1, k=1, kinds={"m": "count"}),
     "replacements.cluster_replacements": E(
         X=X_PCA, eta=0.01, trials=3, rng=RNG, kinds={"eta": "pos", "trials": "size"}
     ),

@@ -36,9 +36,9 @@ from dplab.checks import (
     whole_number,
 )
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.preprocessing.steps import PREPROCESSING_STEPS
 
 __all__ = [
-    "PREPROCESSING_STEPS",
     "THEOREM2_P_GRID",
     "preprocessing_sensitivity_bounds",
     "gaussian_sum_audit",
@@ -1053,18 +1053,6 @@ def davis_kahan_bounds(sigma: ArrayLike, sigma_hat: ArrayLike, k: int) -> dict[s
 # The proved sensitivity of each pre-processing step, and the Gaussian mechanism on concrete neighbouring datasets
 # ----------------------------------------------------------------------------------------------------------------
 
-#: The pre-processing steps with a proved sensitivity bound (deduplication and quantization Prop. 3, mean imputation
-#: Cor. 4, median / trimmed-mean / regression imputation Prop. 15, PCA rank and dimension reduction Prop. 5).
-PREPROCESSING_STEPS = (
-    "dedup",
-    "quantization",
-    "mean_imputation",
-    "median_imputation",
-    "trimmed_mean_imputation",
-    "linear_regression_imputation",
-    "pca_rank",
-    "pca_dim",
-)
 _ORDER_STATISTIC_IMPUTATIONS = ("median_imputation", "trimmed_mean_imputation", "linear_regression_imputation")
 
 
