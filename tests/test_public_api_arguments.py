@@ -1567,6 +1567,25 @@ AUDIT = {
         kinds={"means": "real"},
         shapes={"means": [np.zeros((2, 2))]},
     ),
+    "mode_transitions.reduced_max_distance": E(
+        epsilon=1.0, log_delta=-5.0, extra_distance=1, kinds={"epsilon": "pos", "extra_distance": "count"}
+    ),
+    "mode_transitions.alg12_audited_releases": E(
+        epsilon=1.0,
+        universe_size=4,
+        delta_rule="corrected",
+        bottom="uniform",
+        geometries=("corrected",),
+        extra_distance=0,
+        kinds={"epsilon": "pos", "universe_size": "size", "extra_distance": "count"},
+    ),
+    "mode_transitions.uniform_calibrated_release": E(
+        epsilon=1.0,
+        universe_size=4,
+        n_bits=2,
+        extra_distance=0,
+        kinds={"epsilon": "pos", "universe_size": "size", "extra_distance": "count"},
+    ),
     "contraction_checks.hockey_stick_lemma_checks": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "pos"}),
     "contraction_checks.projected_gaussian_contraction_check": E(epsilon=0.5, diameter=1.0, n_points=2),
     "contraction_checks.unconstrained_gaussian_kernel_check": E(epsilon=0.5, shift=60.0, kinds={"shift": "pos"}),
@@ -1947,6 +1966,8 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
     "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
     "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
+    "dplab.audit.mode_transitions.AuditedModeRelease": "record built by the checked alg12_audited_releases and "
+    "uniform_calibrated_release",
     "dplab.audit.mode_transitions.max_pure_epsilon_over_transitions": "takes transitions and a pmf function; the "
     "pure epsilon of each pair is checked by pure_epsilon_from_log_pmfs",
 }

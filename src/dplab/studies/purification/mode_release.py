@@ -20,9 +20,11 @@ import numpy as np
 import pandas as pd
 
 from dplab.audit.mode_transitions import (
+    AuditedModeRelease,
+    alg12_audited_releases,
     max_pure_epsilon_over_transitions,
     neighbour_transitions,
-    reduced_transitions,
+    uniform_calibrated_release,
 )
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_laplace_scale
@@ -35,7 +37,6 @@ from dplab.mechanisms.stability import (
     bit_flip_probability,
     code_bits,
     distance_to_instability,
-    distance_to_instability_pmf,
     encode_bottom,
     exponential_mechanism_selection,
     mode_and_distance,
@@ -44,13 +45,11 @@ from dplab.mechanisms.stability import (
     mode_selection_success_probability,
     pass_probability,
     pure_mode_release,
-    pure_mode_release_pmf,
     pure_mode_release_success_probability,
     report_noisy_max_grouped,
     report_noisy_max_success_probability,
     stability_threshold,
     uniform_bottom_log_delta,
-    uniform_bottom_pure_epsilon,
 )
 from dplab.numerics import smallest_integer_reaching
 from dplab.registry import no_progress
@@ -286,73 +285,8 @@ def compute_mode_release(
 # ------------------------------------------------------------------------------------------------- exact audit
 
 
-@dataclass(frozen=True)
-class _AuditedRelease:
-    """One audited output law: its treatment, δ rule and ⊥ encoding, code length, δ, bound on the pure ε, the law
-    pmf(f(D), 𝒟₀) over the outputs, the reduced transitions it is checked on, and the ``max_distance`` column (left
-    blank for the uniform-calibrated reference)."""
-
-    treatment: str
-    delta_rule: str
-    bottom: str
-    code_bits: int
-    log_delta: float
-    bound: float
-    pmf: Callable[[int, int], np.ndarray]
-    reduced: set[tuple[int, int, int, int]]
-    max_distance: float
-
-
-def _reduced_max_distance(eps: float, log_delta: float, extra_distance: int) -> int:
-    """The largest 𝒟₀ of the reduced enumeration: ⌈T⌉ + 1 + extra, T = Algorithm 12's stability threshold."""
-    return math.ceil(stability_threshold(eps, log_delta)) + 1 + extra_distance
-
-
-def _alg12_releases(audit: Mapping[str, Any], size: int, rule: str, bottom: str) -> list[_AuditedRelease]:
-    """Algorithm 12 + Algorithm 2 in each geometry (bound 2ε, Theorem 6) and the unpurified u_apx (pure only with
-    the uniform ⊥, by ``uniform_bottom_pure_epsilon``), at one δ rule and ⊥ encoding."""
-    eps = audit["epsilon"]
-    cbits = code_bits(size, bottom)
-    log_delta = mode_release_log_delta(cbits, eps, rule)
-    max_k = _reduced_max_distance(eps, log_delta, audit["extra_distance"])
-    reduced = reduced_transitions(size, max_k)
-
-    def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
-        return lambda m, k: pure_mode_release_pmf(
-            m, k, size, eps, bottom=bottom, geometry=geometry, log_delta=log_delta
-        )
-
-    laws = [(f"alg12_geometry_{g}", 2 * eps, purified(g)) for g in audit["geometries"]]
-    unpurified_bound = uniform_bottom_pure_epsilon(eps, log_delta, size) if bottom == "uniform" else math.inf
-    laws.append(
-        ("unpurified", unpurified_bound, lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom))
-    )
-    return [
-        _AuditedRelease(treatment, rule, bottom, cbits, log_delta, bound, pmf, reduced, max_k)
-        for treatment, bound, pmf in laws
-    ]
-
-
-def _uniform_calibrated_release(audit: Mapping[str, Any], size: int, n_bits: int) -> _AuditedRelease:
-    """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP (``uniform_bottom_log_delta``)."""
-    eps = audit["epsilon"]
-    log_delta = uniform_bottom_log_delta(eps, size)
-    reduced = reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
-    return _AuditedRelease(
-        "unpurified",
-        "uniform_calibrated",
-        "uniform",
-        n_bits,
-        log_delta,
-        eps,
-        lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, "uniform"),
-        reduced,
-        math.nan,
-    )
-
-
 def _release_rows(
-    release: _AuditedRelease, eps: float, n_bits: int, n_records: int, exhaustive: set[tuple[int, int, int, int]]
+    release: AuditedModeRelease, eps: float, n_bits: int, n_records: int, exhaustive: set[tuple[int, int, int, int]]
 ) -> list[dict]:
     """The exact pure ε of ``release`` on the reduced and on the exhaustive transitions, one row each."""
     rows = []
@@ -401,9 +335,11 @@ def mode_release_audit(
             release
             for rule in DELTA_RULES
             for bottom in BOTTOM_ENCODINGS
-            for release in _alg12_releases(audit, size, rule, bottom)
+            for release in alg12_audited_releases(
+                audit["epsilon"], size, rule, bottom, audit["geometries"], audit["extra_distance"]
+            )
         ]
-        releases.append(_uniform_calibrated_release(audit, size, n_bits))
+        releases.append(uniform_calibrated_release(audit["epsilon"], size, n_bits, audit["extra_distance"]))
         for release in releases:
             rows += _release_rows(release, audit["epsilon"], n_bits, n_records, exhaustive)
     return pd.DataFrame(rows)
