@@ -1364,6 +1364,17 @@ LEARNING = {
         seed=0,
         kinds={"seed": "count"},
     ),
+    "pnsgd_utility.reported_users": E(n=10),
+    "pnsgd_utility.logistic_certified_epsilons": E(
+        noise="gaussian",
+        n=10,
+        radius=2.0,
+        lr=0.1,
+        scale=1.0,
+        delta=1e-5,
+        feature_bound=1.0,
+        kinds={"scale": "nonneg", "delta": "prob", "feature_bound": "pos"},
+    ),
     "engine.NoisyGradientConfig": E(
         lr=0.1, noise="gaussian", noise_scale=0.5, steps=3, kinds={"noise_scale": "nonneg"}
     ),

@@ -3,11 +3,21 @@ the run summary against numpy reductions, and 64-bit seeds used exactly."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
+from dp_accounting import get_epsilon_gaussian
 
 from dplab.learning.erm import constrained_minimiser, logistic_risk
-from dplab.learning.pnsgd_utility import pnsgd_config, pnsgd_domain, pnsgd_utility_runs, run_summary
+from dplab.learning.pnsgd_utility import (
+    logistic_certified_epsilons,
+    pnsgd_config,
+    pnsgd_domain,
+    pnsgd_utility_runs,
+    reported_users,
+    run_summary,
+)
 from dplab.learning.projections import Ball, Interval
 
 
@@ -70,3 +80,22 @@ def test_seeds_are_used_exactly_up_to_64_bits():
     assert rows[0]["excess_risk_mean"] != rows[1]["excess_risk_mean"]
     with pytest.raises(ValueError, match="seed"):
         pnsgd_utility_runs("laplace", data, radius=1.0, lrs=[0.1], noise_scales=[1.0], runs=4, seed=-1)
+
+
+@pytest.mark.parametrize(("lr", "sigma"), [(0.1, 0.1), (0.5, 0.1), (0.1, 0.3)])
+def test_small_noise_epsilons_are_finite_and_match_the_first_step_gaussian(lr: float, sigma: float) -> None:
+    """At sigma = 0.1 Theorem 4 certifies about 284 (above the old cap of 100, once reported inf): its first-step
+    factor theta(2L/sigma) alone is the Gaussian mechanism of sensitivity 2L = 2, and the contraction factor is ~1."""
+    eps = logistic_certified_epsilons("gaussian", n=1000, radius=2.0, lr=lr, scale=sigma, delta=1e-5)
+    assert all(math.isfinite(v) for v in eps.values()), eps
+    assert eps["epsilon_thm_first"] == pytest.approx(get_epsilon_gaussian(sigma / 2.0, 1e-5), rel=1e-8)
+    assert eps["epsilon_thm5"] >= eps["epsilon_thm_last"]
+
+
+def test_no_noise_is_infinite() -> None:
+    eps = logistic_certified_epsilons("gaussian", n=1000, radius=2.0, lr=0.1, scale=0.0, delta=1e-5)
+    assert all(v == math.inf for v in eps.values())
+
+
+def test_reported_users():
+    assert reported_users(9) == {"first": 1, "middle": 4, "second_last": 8, "last": 9}

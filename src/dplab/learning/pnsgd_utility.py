@@ -21,8 +21,17 @@ from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, Interval, Projection
+from dplab.theory.contraction import certified_epsilons
 
-__all__ = ["PNSGD_NOISES", "pnsgd_domain", "pnsgd_config", "run_summary", "pnsgd_utility_runs"]
+__all__ = [
+    "PNSGD_NOISES",
+    "pnsgd_domain",
+    "pnsgd_config",
+    "run_summary",
+    "pnsgd_utility_runs",
+    "reported_users",
+    "logistic_certified_epsilons",
+]
 
 #: The noise densities of PNSGD with a privacy theorem in the paper: Laplace (Theorem 3), Gaussian (Theorem 4).
 PNSGD_NOISES = ("gaussian", "laplace")
@@ -103,3 +112,30 @@ def pnsgd_utility_runs(
             head = {"noise": noise, "n": n, "d": d, "radius": radius, "lr": lr, "noise_scale": scale}
             rows.append({**head, "runs": runs, "min_risk": best_risk, **run_summary(W.numpy(), data, best_risk)})
     return rows
+
+
+def reported_users(n: int) -> dict[str, int]:
+    """The users whose epsilon is reported, by position i in the pass: the first, the middle, the second-to-last
+    and the last."""
+    n = whole_number("n", n, minimum=2)
+    return {"first": 1, "middle": n // 2, "second_last": n - 1, "last": n}
+
+
+def logistic_certified_epsilons(
+    noise: str, *, n: int, radius: float, lr: float, scale: float, delta: float, feature_bound: float = 1.0
+) -> dict[str, float]:
+    """:func:`dplab.theory.contraction.certified_epsilons` for one pass of PNSGD on the logistic loss with features
+    of norm ≤ ``feature_bound`` (L = feature_bound, β = feature_bound²/4, convex), to the users of
+    :func:`reported_users`: Theorem 4 or 3 per user, Proposition 1 at the middle user and Theorem 5."""
+    feature_bound = positive_finite("feature_bound", feature_bound)
+    return certified_epsilons(
+        noise,
+        users=reported_users(n),
+        n=n,
+        radius=radius,
+        lr=lr,
+        scale=scale,
+        delta=delta,
+        L=feature_bound,
+        beta_smooth=LogisticLoss().smoothness(feature_bound),
+    )

@@ -13,14 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.learning.losses import LogisticLoss
-from dplab.learning.pnsgd_utility import pnsgd_utility_runs
-from dplab.theory.contraction import certified_epsilons as contraction_certified_epsilons
+from dplab.learning.pnsgd_utility import logistic_certified_epsilons, pnsgd_utility_runs
 
 __all__ = [
     "train_utility",
-    "users",
-    "certified_epsilons",
     "utility_table",
     "utility_inputs",
     "compute_utility",
@@ -59,32 +55,12 @@ def train_utility(
     return pd.DataFrame(rows)
 
 
-def users(n: int) -> dict[str, int]:
-    """The users whose epsilon is reported: the first, the middle, the second-to-last and the last."""
-    return {"first": 1, "middle": n // 2, "second_last": n - 1, "last": n}
-
-
-def certified_epsilons(noise: str, *, n: int, radius: float, lr: float, scale: float, delta: float) -> dict[str, float]:
-    """:func:`dplab.theory.contraction.certified_epsilons` for the logistic loss on features of norm ≤ FEATURE_BOUND
-    (L = FEATURE_BOUND, β = its smoothness), to the users of :func:`users`."""
-    beta_smooth = LogisticLoss().smoothness(FEATURE_BOUND)
-    return contraction_certified_epsilons(
-        noise,
-        users=users(n),
-        n=n,
-        radius=radius,
-        lr=lr,
-        scale=scale,
-        delta=delta,
-        L=FEATURE_BOUND,
-        beta_smooth=beta_smooth,
-    )
-
-
 def utility_table(runs: pd.DataFrame, delta: float) -> pd.DataFrame:
     """The training results with the certified epsilons of each (noise, step size, noise scale) appended."""
     privacy = [
-        certified_epsilons(r.noise, n=int(r.n), radius=r.radius, lr=r.lr, scale=r.noise_scale, delta=delta)
+        logistic_certified_epsilons(
+            r.noise, n=int(r.n), radius=r.radius, lr=r.lr, scale=r.noise_scale, delta=delta, feature_bound=FEATURE_BOUND
+        )
         for r in runs.itertuples(index=False)
     ]
     table = pd.concat([runs.reset_index(drop=True), pd.DataFrame(privacy)], axis=1)
