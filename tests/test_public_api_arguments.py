@@ -878,6 +878,9 @@ THEORY = {
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
 MECHANISMS = {
+    "gaussian.histogram_noise_variances": E(
+        epsilon=1.0, deltas=np.array([1e-3, 1e-6]), adjacency="replace_one", kinds={"epsilon": "pos", "deltas": "prob"}
+    ),
     "local_sensitivity.random_graphs_edge_flip_check": E(n_graphs=2, n_vertices=4, rng=RNG, kinds={"n_graphs": "size"}),
     "local_sensitivity.k5_audit_parameters": E(epsilon_total=3.0, kinds={"epsilon_total": "pos"}),
     "stability.alg12_variant": E(method="alg12_corrected_uniform"),

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.mechanisms.gaussian import agm_sigma
+from dplab.mechanisms.gaussian import histogram_noise_variances
 from dplab.mechanisms.purification import theorem2_success_at_threshold
 from dplab.theory.purification import (
     example8_quantile_1d,
@@ -24,7 +24,6 @@ from dplab.theory.purification import (
 )
 
 __all__ = [
-    "ADJACENCY_SENSITIVITIES",
     "variance_curves",
     "example8_samples",
     "tradeoff_curves",
@@ -33,9 +32,6 @@ __all__ = [
     "table2",
     "theorem2_utility",
 ]
-
-#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (Figure 1).
-ADJACENCY_SENSITIVITIES = {"add_remove": (1.0, 1.0), "replace_one": (2.0, math.sqrt(2.0))}
 
 
 def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
@@ -47,20 +43,10 @@ def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
     deltas = np.geomspace(params["delta_min"], params["delta_max"], params["n_delta"])
     frames = []
     for adjacency in params["adjacencies"]:
-        l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
+        variances = histogram_noise_variances(eps, deltas, adjacency)
         suffix = "" if adjacency == "add_remove" else f"_{adjacency}"
-        frames.append(
-            pd.DataFrame({"delta": deltas, "mechanism": f"laplace{suffix}", "variance": 2.0 * (l1 / eps) ** 2})
-        )
-        frames.append(
-            pd.DataFrame(
-                {
-                    "delta": deltas,
-                    "mechanism": f"analytic_gaussian{suffix}",
-                    "variance": agm_sigma(eps, np.log(deltas), l2) ** 2,
-                }
-            )
-        )
+        for mechanism, variance in variances.items():
+            frames.append(pd.DataFrame({"delta": deltas, "mechanism": f"{mechanism}{suffix}", "variance": variance}))
     return pd.concat(frames, ignore_index=True)
 
 
