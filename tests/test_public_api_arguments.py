@@ -1602,6 +1602,13 @@ AUDIT = {
         extra_distance=0,
         kinds={"epsilon": "pos", "universe_size": "size", "extra_distance": "count"},
     ),
+    "purification_pairs.mean_estimation_audit_1d": E(
+        epsilon_total=1.0,
+        n=20,
+        mean=0.1,
+        n_points=101,
+        kinds={"epsilon_total": "pos", "mean": "real", "n_points": "size"},
+    ),
     "contraction_checks.hockey_stick_lemma_checks": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "pos"}),
     "contraction_checks.projected_gaussian_contraction_check": E(epsilon=0.5, diameter=1.0, n_points=2),
     "contraction_checks.unconstrained_gaussian_kernel_check": E(epsilon=0.5, shift=60.0, kinds={"shift": "pos"}),

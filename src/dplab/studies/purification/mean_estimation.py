@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.audit.interval_laws import TREATMENTS, epsilon_inf_1d
-from dplab.audit.purification_pairs import projected_gaussian_pair
+from dplab.audit.purification_pairs import mean_estimation_audit_1d
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
@@ -47,7 +46,6 @@ from dplab.theory.mean_estimation import (
     sample_data_mean,
     theorem9_columns,
 )
-from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
     "mean_estimation_errors",
@@ -267,15 +265,10 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Exact ε∞ of the d = 1 purified Gaussian on neighbouring means (μ, μ + 2/n), each treatment of Algorithm 1."""
     audit = params["audit"]
     n = int(audit["n"])
-    log_delta, log_omega = mean_estimation_log_delta(n, 1)
-    omega = math.exp(log_omega)
     records = []
     for eps in audit["epsilons"]:
-        half = float(eps) / 2
-        p, q, sigma = projected_gaussian_pair(half, log_delta, 2.0 / n, (float(audit["mean"]), None))
-        b = purification_laplace_scale(purification_shift(1, math.inf, 2.0, log_delta, log_omega), half)
-        for treatment in TREATMENTS:
-            value = epsilon_inf_1d(p, q, treatment, omega=omega, b=b, n_points=int(audit["n_points"]))
+        result = mean_estimation_audit_1d(float(eps), n, float(audit["mean"]), int(audit["n_points"]))
+        for treatment, value in result["epsilon_inf"].items():
             records.append(
                 {
                     "panel": "audit",
@@ -285,13 +278,13 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "n": n,
                     "d": 1,
                     "epsilon_total": float(eps),
-                    "epsilon": half,
-                    "log_delta": log_delta,
-                    "omega": omega,
-                    "epsilon_prime": half,
-                    "laplace_scale": b,
-                    "log10_laplace_scale": math.log10(b),
-                    "noise_scale": sigma,
+                    "epsilon": float(eps) / 2,
+                    "log_delta": result["log_delta"],
+                    "omega": result["omega"],
+                    "epsilon_prime": float(eps) / 2,
+                    "laplace_scale": result["laplace_scale"],
+                    "log10_laplace_scale": math.log10(result["laplace_scale"]),
+                    "noise_scale": result["sigma"],
                     "adjacency": ADJACENCY,
                     "epsilon_inf": value,
                     "bound": float(eps),
