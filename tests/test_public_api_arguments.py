@@ -878,6 +878,17 @@ THEORY = {
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
 MECHANISMS = {
+    "mean_release.mean_baseline_errors": E(
+        method="gaussian",
+        mean=np.array([0.1, -0.2]),
+        n=20,
+        epsilon=1.0,
+        log_delta=-10.0,
+        draws=3,
+        rng=RNG,
+        kinds={"mean": "real", "epsilon": "pos", "draws": "size"},
+        shapes={"mean": [np.zeros((2, 2))]},
+    ),
     "gaussian.histogram_noise_variances": E(
         epsilon=1.0, deltas=np.array([1e-3, 1e-6]), adjacency="replace_one", kinds={"epsilon": "pos", "deltas": "prob"}
     ),

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -36,8 +37,8 @@ import pandas as pd
 
 from dplab.audit.purification_pairs import mean_estimation_audit_1d
 from dplab.mechanisms.gaussian import agm_sigma
-from dplab.mechanisms.knorm import sample_l2_knorm
-from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
+from dplab.mechanisms.mean_release import mean_baseline_errors
+from dplab.mechanisms.noise_norms import chi_mean
 from dplab.mechanisms.purification import cube_purification_parameters, projected_purified_gaussian, sign_cube
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
@@ -116,37 +117,22 @@ def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_Mea
     ]
 
 
-def _laplace(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """Laplace^{⊗d}(Δ₁/ε_tot), Δ₁ = 2√d/n."""
-    d, draws = setting.d, setting.draws
-    scale = 2.0 * math.sqrt(d) / setting.n / setting.epsilon_total
-    errors = _norms(setting.mean + rng.laplace(scale=scale, size=(draws, d)), setting.mean)
-    columns = {"epsilon": setting.epsilon_total, "log_delta": -np.inf, "noise_scale": scale}
-    return [_MeanRelease("laplace", True, errors, columns, laplace_l2_norm_mean(d, scale))]
-
-
-def _l2_knorm(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """The ℓ2 K-norm mechanism, density ∝ exp(−ε_tot‖z‖₂/Δ₂), Δ₂ = 2/n; E‖z‖ = dΔ₂/ε_tot."""
-    d, sens2, eps = setting.d, 2.0 / setting.n, setting.epsilon_total
-    errors = np.linalg.norm(sample_l2_knorm(d, sens2, eps, setting.draws, rng), axis=1)
-    columns = {"epsilon": eps, "log_delta": -np.inf, "noise_scale": sens2 / eps}
-    return [_MeanRelease("l2_knorm", True, errors, columns, d * sens2 / eps)]
-
-
-def _gaussian_reference(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """The AGM at (ε_tot, ``reference_delta``): not pure."""
-    sigma = float(agm_sigma(setting.epsilon_total, setting.reference_log_delta, 2.0 / setting.n))
-    errors = np.linalg.norm(sigma * rng.standard_normal((setting.draws, setting.d)), axis=1)
-    columns = {"epsilon": setting.epsilon_total, "log_delta": setting.reference_log_delta, "noise_scale": sigma}
-    return [_MeanRelease("gaussian_reference", False, errors, columns, sigma * float(chi_mean(setting.d)))]
+def _baseline(method: str, name: str, pure: bool, setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """A baseline of :func:`mean_baseline_errors` at ε_tot (the Gaussian at the reference δ, not pure)."""
+    log_delta = setting.reference_log_delta
+    errors, scale, expected = mean_baseline_errors(
+        method, setting.mean, setting.n, setting.epsilon_total, log_delta, setting.draws, rng
+    )
+    columns = {"epsilon": setting.epsilon_total, "log_delta": log_delta if method == "gaussian" else -np.inf}
+    return [_MeanRelease(name, pure, errors, {**columns, "noise_scale": scale}, expected)]
 
 
 #: The methods of the dimension panel in the order they draw from the generator (and of the rows).
 METHODS: dict[str, Callable[[_Setting, np.random.Generator], list[_MeanRelease]]] = {
     "purified_gaussian": _purified_gaussian,
-    "laplace": _laplace,
-    "l2_knorm": _l2_knorm,
-    "gaussian_reference": _gaussian_reference,
+    "laplace": partial(_baseline, "laplace", "laplace", True),
+    "l2_knorm": partial(_baseline, "l2_knorm", "l2_knorm", True),
+    "gaussian_reference": partial(_baseline, "gaussian", "gaussian_reference", False),
 }
 
 _NO_PRIVACY_COLUMNS = dict.fromkeys(
