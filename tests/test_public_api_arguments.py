@@ -751,6 +751,30 @@ THEORY = {
         kinds={"alpha": "order_inf", "means_p": "real", "means_q": "real", "sigma": "pos", "points": "size"},
         shapes={"means_q": [np.array([0.0, 1.0, 2.0])]},
     ),
+    "smooth_rdp.preprocessing_sensitivity_bounds": E(
+        step="pca_dim",
+        n=100,
+        eta=0.1,
+        max_cluster_size=5,
+        max_missing=3,
+        min_gap_k=0.2,
+        min_gap_1=0.05,
+        kinds={"max_cluster_size": "count", "max_missing": "count", "min_gap_k": "not_inf", "min_gap_1": "not_inf"},
+    ),
+    "smooth_rdp.gaussian_sum_audit": E(
+        alpha=2.0,
+        eps=1.0,
+        worst_shift=0.5,
+        delta_inf_bound=2,
+        delta_2_bound=0.5,
+        kinds={
+            "alpha": "order_inf",
+            "eps": "pos",
+            "worst_shift": "nonneg",
+            "delta_inf_bound": "nonneg",
+            "delta_2_bound": "not_inf",
+        },
+    ),
     "generalization.composition_certificates": E(
         eps=0.5,
         delta=1e-6,
@@ -758,6 +782,37 @@ THEORY = {
         steps=np.array([1, 10]),
         kinds={"dt": "prob0"},
         named={"dt": "delta_tilde", "steps": "T"},
+    ),
+    "generalization.kl_bounds": E(eps=np.array([0.1, 1.0])),
+    "generalization.high_probability_bounds": E(
+        eps=np.array([0.1, 1.0]), delta=1e-5, kinds={"eps": "pos", "delta": "prob"}
+    ),
+    "generalization.epsilon_certificates": E(
+        eps=0.5,
+        steps=np.array([1, 10]),
+        delta_tilde=1e-5,
+        optimal_delta=1e-5,
+        kinds={"delta_tilde": "prob", "optimal_delta": "prob"},
+        named={"steps": "T"},
+    ),
+    "generalization.composition_certificate_rows": E(
+        eps=0.5, delta=1e-6, t=10, delta_tilde=1e-5, kinds={"eps": "pos", "t": "size", "delta_tilde": "prob"}
+    ),
+    "generalization.delta_certificate_columns": E(
+        eps=0.5,
+        delta=1e-6,
+        delta_tilde=1e-5,
+        steps=np.array([1, 10]),
+        kinds={"delta_tilde": "prob"},
+        named={"steps": "T"},
+    ),
+    "generalization.fair_comparison_rows": E(
+        eps=0.5,
+        delta=1e-6,
+        t=3,
+        delta_target=1e-4,
+        n_scan=50,
+        kinds={"t": "size"},
     ),
     "generalization.sgld_privacy_and_generalization": E(
         N=1000.0,
@@ -770,6 +825,11 @@ THEORY = {
         variant="valid",
         named={"steps": "T"},
     ),
+    "purification.example8_quantile_1d": E(delta_tilde=0.3, kinds={"delta_tilde": "prob"}),
+    "purification.example8_sample_points": E(
+        delta_tilde=0.3, m=10, rng=RNG, kinds={"delta_tilde": "prob", "m": "size"}
+    ),
+    "mean_estimation.theorem9_columns": E(n=100, d=2, epsilon=1.0, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "mean_estimation.mean_estimation_log_delta": E(n=100, d=2),
     "mean_estimation.theorem9_log_delta_range": E(n=100, d=2),
     "mean_estimation.theorem9_lower_bound": E(
@@ -778,6 +838,29 @@ THEORY = {
     "mean_estimation.sample_data_mean": E(n=100, d=2, p_plus=0.7, rng=RNG, kinds={"p_plus": "prob01"}),
     "mean_estimation.log10_purification_scale": E(
         d=2, diameter=1.0, log_delta=-20.0, log_omega=-5.0, epsilon_prime=1.0, kinds={"epsilon_prime": "pos"}
+    ),
+    "contraction.epsilon_thm4": E(
+        delta=1e-5,
+        L=1.0,
+        sigma=1.0,
+        M=1.0,
+        diameter=2.0,
+        lr=0.1,
+        n=40,
+        i=20,
+        kinds={"delta": "prob", "L": "nonneg", "M": "nonneg"},
+    ),
+    "contraction.thm4_prop1_crossover_diameter": E(
+        low=0.1,
+        high=5.0,
+        delta=1e-5,
+        L=1.0,
+        sigma=1.0,
+        M=1.0,
+        lr=0.1,
+        n=40,
+        i=20,
+        kinds={"low": "pos", "high": "pos", "delta": "prob", "L": "nonneg", "M": "nonneg"},
     ),
     "contraction.certified_epsilons": E(
         noise="gaussian",
@@ -795,6 +878,43 @@ THEORY = {
 
 LQ = LqBall(center=(0.0, 0.0), diameter=2.0, q=2.0)
 MECHANISMS = {
+    "mean_release.mean_baseline_errors": E(
+        method="gaussian",
+        mean=np.array([0.1, -0.2]),
+        n=20,
+        epsilon=1.0,
+        log_delta=-10.0,
+        draws=3,
+        rng=RNG,
+        kinds={"mean": "real", "epsilon": "pos", "draws": "size"},
+        shapes={"mean": [np.zeros((2, 2))]},
+    ),
+    "gaussian.histogram_noise_variances": E(
+        epsilon=1.0, deltas=np.array([1e-3, 1e-6]), adjacency="replace_one", kinds={"epsilon": "pos", "deltas": "prob"}
+    ),
+    "local_sensitivity.random_graphs_edge_flip_check": E(n_graphs=2, n_vertices=4, rng=RNG, kinds={"n_graphs": "size"}),
+    "local_sensitivity.k5_audit_parameters": E(epsilon_total=3.0, kinds={"epsilon_total": "pos"}),
+    "stability.alg12_variant": E(method="alg12_corrected_uniform"),
+    "stability.mode_selection_success_probability": E(
+        method="exponential_mechanism",
+        gap=5,
+        n_bits=3,
+        epsilon_total=1.0,
+        reference_delta=1e-4,
+        n_records=100,
+        mode_share=0.3,
+        kinds={
+            "gap": "count",
+            "epsilon_total": "pos",
+            "reference_delta": "prob",
+            "n_records": "size",
+            "mode_share": "prob1",
+        },
+    ),
+    "purification.cube_purification_parameters": E(
+        d=2, epsilon=1.0, log_delta=-20.0, log_omega=-4.0, kinds={"epsilon": "pos"}
+    ),
+    "purification.theorem2_success_at_threshold": E(n_bits=3, epsilon=1.0, kinds={"epsilon": "pos"}),
     "adassp.sufficient_statistics": E(x=X_SMALL, y=Y_SIGNS, kinds={"y": "real"}, shapes={"y": [Y_SIGNS[:3]]}),
     "adassp.adassp_noise_multiplier": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp_log_delta_composed": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
@@ -1238,6 +1358,37 @@ LEARNING = {
         kinds={"epsilon": "pos", "delta": "prob"},
         shapes={"X": [X_PCA[0]]},
     ),
+    "pnsgd_utility.pnsgd_domain": E(noise="gaussian", radius=2.0),
+    "pnsgd_utility.pnsgd_config": E(
+        noise="gaussian", lr=0.1, scale=0.5, projection=Ball(1.0), kinds={"scale": "nonneg"}
+    ),
+    "pnsgd_utility.run_summary": E(
+        W=np.random.default_rng(3).normal(size=(3, 2)),
+        data={"X": X_SMALL, "y": Y_SIGNS, "X_test": X_SMALL, "y_test": Y_SIGNS},
+        best_risk=0.1,
+        kinds={"W": "real", "best_risk": "real"},
+    ),
+    "pnsgd_utility.pnsgd_utility_runs": E(
+        noise="laplace",
+        data={"X": X_SMALL[:, :1], "y": Y_SIGNS, "X_test": X_SMALL[:, :1], "y_test": Y_SIGNS},
+        radius=1.0,
+        lrs=[0.1],
+        noise_scales=[0.5],
+        runs=2,
+        seed=0,
+        kinds={"seed": "count"},
+    ),
+    "pnsgd_utility.reported_users": E(n=10),
+    "pnsgd_utility.logistic_certified_epsilons": E(
+        noise="gaussian",
+        n=10,
+        radius=2.0,
+        lr=0.1,
+        scale=1.0,
+        delta=1e-5,
+        feature_bound=1.0,
+        kinds={"scale": "nonneg", "delta": "prob", "feature_bound": "pos"},
+    ),
     "engine.NoisyGradientConfig": E(
         lr=0.1, noise="gaussian", noise_scale=0.5, steps=3, kinds={"noise_scale": "nonneg"}
     ),
@@ -1442,6 +1593,38 @@ AUDIT = {
         noise="gaussian",
         kinds={"means": "real"},
         shapes={"means": [np.zeros((2, 2))]},
+    ),
+    "mode_transitions.reduced_max_distance": E(
+        epsilon=1.0, log_delta=-5.0, extra_distance=1, kinds={"epsilon": "pos", "extra_distance": "count"}
+    ),
+    "mode_transitions.alg12_audited_releases": E(
+        epsilon=1.0,
+        universe_size=4,
+        delta_rule="corrected",
+        bottom="uniform",
+        geometries=("corrected",),
+        extra_distance=0,
+        kinds={"epsilon": "pos", "universe_size": "size", "extra_distance": "count"},
+    ),
+    "mode_transitions.uniform_calibrated_release": E(
+        epsilon=1.0,
+        universe_size=4,
+        n_bits=2,
+        extra_distance=0,
+        kinds={"epsilon": "pos", "universe_size": "size", "extra_distance": "count"},
+    ),
+    "purification_pairs.mean_estimation_audit_1d": E(
+        epsilon_total=1.0,
+        n=20,
+        mean=0.1,
+        n_points=101,
+        kinds={"epsilon_total": "pos", "mean": "real", "n_points": "size"},
+    ),
+    "contraction_checks.hockey_stick_lemma_checks": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "pos"}),
+    "contraction_checks.projected_gaussian_contraction_check": E(epsilon=0.5, diameter=1.0, n_points=2),
+    "contraction_checks.unconstrained_gaussian_kernel_check": E(epsilon=0.5, shift=60.0, kinds={"shift": "pos"}),
+    "contraction_checks.gaussian_renyi_check": E(
+        order=2.0, shift=1.0, scale=1.0, kinds={"order": "order", "shift": "pos"}
     ),
     "quadrature.gaussian_renyi_quadrature": E(order=2.0, shift=1.0, scale=1.0, kinds={"order": "order"}),
     "quadrature.hockey_stick_integral": E(
@@ -1736,9 +1919,22 @@ PREPROCESSING = {
         i=0,
         kinds={"i": "count"},
     ),
+    "sensitivity.replacement_measures": E(
+        first=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        second=PreprocessedDataset(X_SMALL, np.ones(6, bool)),
+        i=0,
+        kinds={"i": "count"},
+    ),
     "sensitivity.replace_row": E(
         X=X_SMALL, i=0, z=np.zeros(2), kinds={"i": "count", "X": "not_inf", "z": "not_inf"}, shapes={"z": [np.zeros(3)]}
     ),
+    "replacements.neighbouring_pairs": E(
+        structure="low_rank", X=X_PCA, eta=0.01, k=1, trials=3, rng=RNG, kinds={"eta": None, "trials": "size"}
+    ),
+    "replacements.bound_parameters": E(
+        structure="low_rank", S1=X_PCA, S2=X_PCA[::-1], eta=0.01, k=1, kinds={"eta": None}
+    ),
+    "steps.preprocessing_step": E(step="pca_rank", eta=0.1, m=1, k=1, kinds={"m": "count"}),
     "replacements.cluster_replacements": E(
         X=X_PCA, eta=0.01, trials=3, rng=RNG, kinds={"eta": "pos", "trials": "size"}
     ),
@@ -1804,6 +2000,8 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.audit.pnsgd_audit.bound_violations": "takes a frame of audit rows and column names",
     "dplab.preprocessing.replacements.Replacement": "record built by the checked replacement generators",
     "dplab.mechanisms.local_sensitivity.audit_graph_pair": "takes no arguments",
+    "dplab.audit.mode_transitions.AuditedModeRelease": "record built by the checked alg12_audited_releases and "
+    "uniform_calibrated_release",
     "dplab.audit.mode_transitions.max_pure_epsilon_over_transitions": "takes transitions and a pmf function; the "
     "pure epsilon of each pair is checked by pure_epsilon_from_log_pmfs",
 }

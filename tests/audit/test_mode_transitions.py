@@ -4,6 +4,7 @@ pure epsilon over them: the vectorised enumeration against a loop over Python li
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -83,3 +84,49 @@ def test_worst_transition_ties_near_zero_epsilon_are_absolute():
     assert worst == (0, 0, 0, 1) and value == pytest.approx(1e-10, rel=1e-4)
     value, worst = max_pure_epsilon_over_transitions({(2, 0, 2, 1), (0, 0, 0, 1)}, lambda m, k: laws[(m, k)])
     assert worst == (2, 0, 2, 1) and value == pytest.approx(1.1e-10, rel=1e-4)
+
+
+def test_reduced_max_distance_written_out():
+    from dplab.audit.mode_transitions import reduced_max_distance
+
+    assert reduced_max_distance(0.5, -7.3, 2) == math.ceil(7.3 / 0.5) + 1 + 2
+    assert reduced_max_distance(1.0, -3.0, 0) == 3 + 1
+
+
+@pytest.mark.parametrize("bottom", ["uniform", "reserved"])
+def test_alg12_audited_releases_are_laws_within_theorem6(bottom):
+    from dplab.audit.mode_transitions import (
+        alg12_audited_releases,
+        max_pure_epsilon_over_transitions,
+        neighbour_transitions,
+    )
+
+    eps, size = 1.0, 4
+    releases = alg12_audited_releases(eps, size, "corrected", bottom, ("corrected", "as_printed"), 1)
+    assert [r.treatment for r in releases] == ["alg12_geometry_corrected", "alg12_geometry_as_printed", "unpurified"]
+    exhaustive = neighbour_transitions(size, 3)
+    for release in releases:
+        assert sum(release.pmf(0, 2)) == pytest.approx(1.0, abs=1e-12)
+        assert exhaustive <= release.reduced
+        value, _ = max_pure_epsilon_over_transitions(release.reduced, release.pmf)
+        if release.treatment.startswith("alg12"):
+            assert release.bound == 2 * eps and value <= 2 * eps + 1e-9  # Theorem 6
+        elif bottom == "reserved":
+            assert release.bound == math.inf and value == math.inf  # the bare ⊥ is not pure
+        else:
+            assert value <= release.bound + 1e-9
+
+
+def test_uniform_calibrated_release_is_epsilon_dp():
+    from dplab.audit.mode_transitions import max_pure_epsilon_over_transitions, uniform_calibrated_release
+
+    release = uniform_calibrated_release(0.7, 8, 3, 0)
+    assert (release.treatment, release.delta_rule, release.bound, release.code_bits) == (
+        "unpurified",
+        "uniform_calibrated",
+        0.7,
+        3,
+    )
+    assert math.isnan(release.max_distance)
+    value, _ = max_pure_epsilon_over_transitions(release.reduced, release.pmf)
+    assert value == pytest.approx(0.7, abs=1e-9)

@@ -101,3 +101,19 @@ def test_monte_carlo_purification_draws_follow_the_exact_full_law(mechanism):
     assert masses.sum() == pytest.approx(1.0, abs=1e-7)
     observed = np.histogram(samples, bins=edges)[0]
     assert stats.chisquare(observed, masses / masses.sum() * samples.size).pvalue > 1e-4
+
+
+def test_mean_estimation_audit_1d_parameters_and_theorem1():
+    from dplab.audit.purification_pairs import mean_estimation_audit_1d
+
+    n, eps = 100, 1.0
+    out = mean_estimation_audit_1d(eps, n, 0.1, 2001)
+    omega = 1 / n**2
+    delta = 2 * omega / (32 * n**2)  # δ = 2ω/(32dn²)^d at d = 1
+    assert out["log_delta"] == pytest.approx(math.log(delta), rel=1e-12)
+    assert out["omega"] == pytest.approx(omega, rel=1e-12)
+    shift = 2 * 2.0 * delta / (2 * omega)  # Theorem 1, q = inf: Δ = 2dR(δ/2ω)^{1/d}, R = 2
+    assert out["laplace_scale"] == pytest.approx(2 * shift / (eps / 2), rel=1e-10)
+    assert set(out["epsilon_inf"]) == set(TREATMENTS)
+    assert out["epsilon_inf"]["full"] <= eps + 1e-9  # Theorem 1: (ε_tot, 0)-DP after purification
+    assert out["epsilon_inf"]["full"] < out["epsilon_inf"]["none"]

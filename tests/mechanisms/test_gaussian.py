@@ -85,3 +85,21 @@ def test_laplace_crossing_delta_is_the_exact_delta_of_the_gaussian_with_laplace_
     a, b = l2 / (2 * sigma), epsilon * sigma / l2
     exact = norm.cdf(a - b) - np.exp(epsilon) * norm.cdf(-a - b)
     assert laplace_crossing_delta(epsilon, l1, l2) == pytest.approx(exact, rel=1e-6)
+
+
+@pytest.mark.parametrize(("adjacency", "l1", "l2"), [("add_remove", 1.0, 1.0), ("replace_one", 2.0, math.sqrt(2.0))])
+def test_histogram_noise_variances(adjacency, l1, l2):
+    from dplab.mechanisms.gaussian import histogram_noise_variances
+
+    eps, deltas = 0.7, np.array([1e-3, 1e-8])
+    out = histogram_noise_variances(eps, deltas, adjacency)
+    assert out["laplace"] == pytest.approx(2 * (l1 / eps) ** 2)  # Var Lap(b) = 2b², b = Δ₁/ε
+    for delta, variance in zip(deltas, out["analytic_gaussian"]):
+        # dp_accounting's Gaussian accountant at σ reaches δ exactly.
+        sigma = math.sqrt(variance)
+        reached = dp_accounting.pld.privacy_loss_mechanism.GaussianPrivacyLoss(
+            sigma, sensitivity=l2
+        ).get_delta_for_epsilon(eps)
+        assert reached == pytest.approx(delta, rel=1e-6)
+    with pytest.raises(ValueError, match="adjacency"):
+        histogram_noise_variances(eps, deltas, "swap")

@@ -265,3 +265,46 @@ def test_triangle_releases_compose_the_count_and_algorithms_11_and_10():
     np.testing.assert_array_equal(triangle_alg11_release(k4, params, 500, np.random.default_rng(3)), expected[0])
     released = triangle_alg10_release(k4, params, 5.0, 500, np.random.default_rng(4))
     assert released.shape == (500,) and np.all(np.isfinite(released))
+
+
+def _triangles(a: np.ndarray) -> int:
+    """Triangle count by brute force over vertex triples."""
+    n = a.shape[0]
+    return sum(a[i, j] * a[j, k] * a[i, k] for i in range(n) for j in range(i + 1, n) for k in range(j + 1, n))
+
+
+def test_random_graphs_edge_flip_check_against_brute_force():
+    import itertools
+
+    from dplab.mechanisms.local_sensitivity import random_graph, random_graphs_edge_flip_check
+
+    out = random_graphs_edge_flip_check(3, 5, np.random.default_rng(8))
+    assert (out["kind"], out["n_graphs"], out["check_vertices"], out["global_sensitivity"]) == (
+        "sensitivity_check",
+        4,
+        5,
+        3.0,
+    )
+    rng = np.random.default_rng(8)  # the same draws: three G(5, 1/2) graphs, then K5
+    graphs = [random_graph(5, 0.5, rng) for _ in range(3)] + [np.ones((5, 5)) - np.eye(5)]
+    largest = 0
+    for a in graphs:
+        for i, j in itertools.combinations(range(5), 2):
+            flipped = a.copy()
+            flipped[i, j] = flipped[j, i] = 1 - a[i, j]
+            largest = max(largest, abs(_triangles(flipped) - _triangles(a)))
+    assert out["max_triangle_change"] == largest == 3  # K5 minus an edge: the global sensitivity n_v - 2
+    assert out["max_local_sensitivity_change"] <= 1 and out["local_sensitivity_matches"] == 4
+
+
+def test_k5_audit_parameters_written_out():
+    import math
+
+    from dplab.mechanisms.local_sensitivity import k5_audit_parameters
+
+    params, beta = k5_audit_parameters(3.0)
+    eps, diameter = 1.0, 10.0  # eps_tot / 3 and C(5, 3)
+    log_omega = min(math.log(0.01), -math.log(diameter) - 2 * math.log(eps))
+    log_delta = math.log(2.0) + log_omega - math.log(16.0 * diameter * eps)
+    assert params.log_delta == pytest.approx(log_delta, rel=1e-12)
+    assert beta == 3.0 + math.ceil((-log_delta + 3) / eps)

@@ -321,3 +321,29 @@ def test_projected_purified_gaussian_against_written_out_draws():
 
 def rng_for(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
+
+
+@pytest.mark.parametrize(("n_bits", "epsilon"), [(2, 1.0), (4, 0.5)])
+def test_theorem2_success_at_threshold_closed_form_and_sampler(n_bits, epsilon):
+    from dplab.mechanisms.purification import (
+        discrete_purification_laplace_scale,
+        purify_discrete,
+        theorem2_success_at_threshold,
+    )
+    from dplab.theory.purification import theorem2_log_delta_threshold
+
+    row = theorem2_success_at_threshold(n_bits, epsilon)
+    log_delta = theorem2_log_delta_threshold(n_bits, epsilon)
+    assert (row["d"], row["epsilon"], row["log_delta"]) == (n_bits, epsilon, log_delta)
+    assert row["bound"] == pytest.approx(1 - 2.0**-n_bits - n_bits / 2 * math.exp(-n_bits))
+    for key, geometry in (("success_exact", "corrected"), ("success_exact_paper_geometry", "as_printed")):
+        b = discrete_purification_laplace_scale(n_bits, epsilon, log_delta, geometry)
+        flip = 0.5 * math.exp(-1 / (2 * b))  # P(Lap(b) >= 1/2): one unmixed bit flips
+        omega = 2.0**-n_bits
+        assert row[key] == pytest.approx((1 - omega) * (1 - flip) ** n_bits + omega * 2.0**-n_bits, rel=1e-12)
+    # Algorithm 2 sampled on one input code: the fraction returned unchanged, within 5 standard errors.
+    runs = 40_000
+    out = purify_discrete(np.full(runs, 1), n_bits, epsilon, log_delta, np.random.default_rng(11))
+    rate = np.mean(out == 1)
+    p = row["success_exact"]
+    assert abs(rate - p) < 5 * math.sqrt(p * (1 - p) / runs) + 1e-12

@@ -184,3 +184,72 @@ def test_mode_histogram():
         mode_histogram(1, 100, 0.5, 2)
     with pytest.raises(ValueError, match="layout"):
         mode_histogram(3, 100, 0.5, 2, "other")
+
+
+# ------------------------------------------------------------------------------ mode_selection_success_probability
+
+_SETTING = dict(n_bits=4, epsilon_total=2.0, reference_delta=1e-4, n_records=400, mode_share=0.3)
+
+
+def _success(method: str, gap: int, layout: str = "uniform_rest") -> float:
+    from dplab.mechanisms.stability import mode_selection_success_probability
+
+    return mode_selection_success_probability(method, gap, layout=layout, **_SETTING)
+
+
+@pytest.mark.parametrize("gap", [0, 7, 20, 40])
+def test_unpurified_releases_written_out(gap):
+    eps, size = 2.0, 16
+    distance = math.ceil(gap / 2)
+
+    def passes(log_delta: float) -> float:  # P(D0 − 1 + Lap(1/ε) > log(1/δ)/ε)
+        s = -log_delta / eps + 1 - distance
+        return 0.5 * math.exp(-eps * s) if s >= 0 else 1 - 0.5 * math.exp(eps * s)
+
+    assert _success("distance_reference", gap) == pytest.approx(passes(math.log(1e-4)), rel=1e-12)
+    log_delta = math.log(2 * math.expm1(eps) / (size + math.expm1(eps)))
+    p = passes(log_delta)
+    assert _success("distance_uniform_bottom", gap) == pytest.approx(p + (1 - p) / size, rel=1e-12)
+
+
+@pytest.mark.parametrize("gap", [0, 5, 30])
+def test_exponential_mechanism_success_is_the_softmax_of_the_counts(gap):
+    from dplab.mechanisms.stability import mode_histogram
+
+    values, mult = mode_histogram(4, 400, 0.3, gap, "uniform_rest")
+    counts = np.repeat(values, mult).astype(float)
+    weights = np.exp(2.0 * (counts - counts.max()) / 2)
+    assert _success("exponential_mechanism", gap) == pytest.approx(weights[0] / weights.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize(("method", "gap"), [("alg12_corrected_uniform", 40), ("alg12_as_printed_reserved", 60)])
+def test_alg12_success_against_the_sampler(method, gap):
+    from dplab.mechanisms.stability import alg12_variant, mode_histogram, pure_mode_release
+
+    rule, bottom = alg12_variant(method)
+    values, mult = mode_histogram(4, 400, 0.3, gap, "uniform_rest")
+    runs = 20_000
+    out = pure_mode_release(
+        np.repeat(values, mult), 1.0, runs, np.random.default_rng(9), delta_rule=rule, bottom=bottom
+    )
+    p = _success(method, gap)
+    assert abs(np.mean(out == 0) - p) < 5 * math.sqrt(p * (1 - p) / runs) + 1e-9
+
+
+def test_report_noisy_max_success_against_the_sampler_and_the_tie():
+    from dplab.mechanisms.stability import mode_histogram, report_noisy_max_grouped
+
+    assert _success("report_noisy_max", 0) == 0.5
+    values, mult = mode_histogram(4, 400, 0.3, 6, "uniform_rest")
+    runs = 20_000
+    p = _success("report_noisy_max", 6)
+    rate = np.mean(report_noisy_max_grouped(values, mult, 2.0, runs, np.random.default_rng(10)) == 0)
+    assert abs(rate - p) < 5 * math.sqrt(p * (1 - p) / runs)
+
+
+def test_gaps_beyond_the_mode_count_are_clipped_and_methods_checked():
+    from dplab.mechanisms.stability import mode_selection_success_probability
+
+    assert _success("exponential_mechanism", 10_000) == _success("exponential_mechanism", 120)  # 0.3 · 400
+    with pytest.raises(ValueError, match="method"):
+        mode_selection_success_probability("laplace", 3, **_SETTING)

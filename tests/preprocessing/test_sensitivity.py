@@ -12,6 +12,7 @@ from dplab.preprocessing import (
     quantize,
     top_eigenvectors,
 )
+from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.imputation import missing_rows
 from dplab.preprocessing.pca import eigengap
 from dplab.theory.smooth_rdp import mean_imputation_sensitivity, pca_rank_delta2
@@ -55,3 +56,13 @@ def test_random_replacements_within_bounds_on_synthetic_data():
         i = rng.integers(60)
         r = empirical_sensitivity(lambda S: quantize(S, 0.03), clusters, i, clusters[i], rng.uniform(-0.5, 0.5, 3))
         assert r.delta_2 <= 0.03 + 1e-12
+
+
+def test_replacement_measures_add_half_the_sum_shift():
+    from dplab.preprocessing.sensitivity import replacement_measures
+
+    first = PreprocessedDataset(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]), np.ones(3, bool))
+    second = PreprocessedDataset(np.array([[0.0, 0.0], [1.0, 0.5], [0.6, 1.0]]), np.ones(3, bool))
+    out = replacement_measures(first, second, 2)
+    assert out["delta_inf"] == 1 and out["delta_2"] == pytest.approx(0.5)
+    assert out["sum_distance"] == pytest.approx(np.hypot(0.6, 0.5) / 2)

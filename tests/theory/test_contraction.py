@@ -557,3 +557,27 @@ def test_certified_epsilon_of_the_first_user_is_the_first_step_gaussian_mechanis
         "laplace", users=users, n=1000, radius=2.0, lr=0.1, scale=0.3, delta=1e-5, L=1.0, beta_smooth=0.25
     )
     assert math.isnan(laplace["epsilon_thm5"]) and math.isfinite(laplace["epsilon_thm_first"])
+
+
+def test_epsilon_thm4_inverts_theorem4_delta():
+    from dplab.theory.contraction import epsilon_thm4
+
+    setting = dict(L=1.0, sigma=1.0, M=1.0, diameter=2.0, lr=0.1, n=40, i=20)
+    eps = epsilon_thm4(1e-5, **setting)
+    assert np.exp(float(log_delta_thm4(eps, **setting))) == pytest.approx(1e-5, rel=1e-6)
+    assert np.exp(float(log_delta_thm4(eps * 0.99, **setting))) > 1e-5
+
+
+def test_thm4_prop1_crossover_against_a_grid_scan():
+    from dplab.theory.contraction import epsilon_thm4, thm4_prop1_crossover_diameter
+
+    setting = dict(L=1.0, sigma=1.0, M=1.0, lr=0.1, n=40, i=20)
+    eps_prop1 = float(epsilon_prop1(1e-5, kappa=kappa_prop1(L=1.0, sigma=1.0, M=1.0, n=40, i=20)))
+    grid = np.geomspace(0.01, 10.0, 400)
+    gap = np.array([epsilon_thm4(1e-5, diameter=d, **setting) - eps_prop1 for d in grid])
+    first = np.flatnonzero((gap[:-1] <= 0) & (gap[1:] > 0))[0]
+    crossing = thm4_prop1_crossover_diameter(grid[first], grid[first + 1], 1e-5, **setting)
+    assert grid[first] <= crossing <= grid[first + 1]
+    assert epsilon_thm4(1e-5, diameter=crossing, **setting) == pytest.approx(eps_prop1, abs=1e-4)
+    with pytest.raises(ValueError, match="high"):
+        thm4_prop1_crossover_diameter(2.0, 1.0, 1e-5, **setting)

@@ -404,3 +404,127 @@ def test_sgld_step_delta_is_the_gaussian_hockey_stick_closed_form():
     eps_tilde, mu = float(columns["eps_tilde"][0]), 2 * L / tau / sigma
     expected = norm.cdf(mu / 2 - eps_tilde / mu) - np.exp(eps_tilde) * norm.cdf(-mu / 2 - eps_tilde / mu)
     assert columns["step_delta_exact"][0] == pytest.approx(expected, rel=1e-8, abs=1e-300)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The bounds side by side per method (kl_bounds, high_probability_bounds, epsilon_certificates,
+# composition_certificate_rows), against the formulas written out
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def test_kl_bounds_written_out():
+    from dplab.theory.generalization import kl_bounds
+
+    eps = np.array([0.05, 0.5, 2.0])
+    p = np.exp(eps) / (1 + np.exp(eps))
+    expected = {
+        "lemma5": eps * np.tanh(eps / 2),
+        "randomized_response": stats.entropy(np.stack([p, 1 - p]), np.stack([1 - p, p])),
+        "dr16": 0.5 * eps * np.expm1(eps),
+        "drv10": eps * np.expm1(eps),
+    }
+    bounds = kl_bounds(eps)
+    assert list(bounds) == list(expected)
+    for method, values in expected.items():
+        np.testing.assert_allclose(bounds[method], values, rtol=1e-12)
+
+
+def test_high_probability_bounds_written_out():
+    from dplab.theory.generalization import high_probability_bounds
+
+    eps, delta = np.array([0.01, 0.1, 0.5]), 1e-6
+    b = np.exp(-eps) * delta / eps * np.log(2 / eps)
+    expected = {
+        "thm1": (9 * eps, b),
+        "thm1_intro": (9 * eps, 2 * b),
+        "nissim_stemmer": (13 * eps, 2 * delta / eps * np.log(2 / eps)),
+        "dwork_2015": (4 * eps, 8 * delta**eps),
+    }
+    bounds = high_probability_bounds(eps, delta)
+    assert list(bounds) == list(expected)
+    for method, (a, failure) in expected.items():
+        np.testing.assert_allclose(bounds[method][0], a, rtol=1e-12)
+        np.testing.assert_allclose(bounds[method][1], failure, rtol=1e-12)
+
+
+def _pure_composition_delta(eps: float, T: int, eps_prime: float) -> float:
+    """δ(ε′) of T-fold randomized response at ε (the worst pure ε-DP pair): E_P[(1 − e^{ε′ − L})_+] with privacy
+    loss L = ε(T − 2J), J ~ Binomial(T, 1/(1 + e^ε)) the number of flipped answers."""
+    j = np.arange(T + 1)
+    loss = eps * (T - 2 * j)
+    weights = stats.binom.pmf(j, T, 1 / (1 + np.exp(eps)))
+    return float(np.sum(weights * np.clip(1 - np.exp(eps_prime - loss), 0, None)))
+
+
+@pytest.mark.parametrize(("eps", "T"), [(0.5, 1), (0.3, 4), (0.1, 25)])
+def test_epsilon_certificates_basic_and_optimum_against_randomized_response(eps, T):
+    from dplab.theory.generalization import epsilon_certificates
+
+    target = 1e-3
+    curves = epsilon_certificates(eps, np.array([T]), 1e-5, target)
+    assert list(curves) == ["basic", "drv", "kov_thm4", "cor3", "optimal_pure"]
+    assert float(np.asarray(curves["basic"]).ravel()[0]) == pytest.approx(T * eps)
+    drv = T * eps * np.expm1(eps) + eps * np.sqrt(2 * T * np.log(1e5))
+    assert float(np.asarray(curves["drv"]).ravel()[0]) == pytest.approx(drv, rel=1e-12)
+    reference = optimize.brentq(lambda e: _pure_composition_delta(eps, T, e) - target, 0.0, T * eps + 1e-9)
+    if _pure_composition_delta(eps, T, 0.0) <= target:
+        reference = 0.0
+    assert curves["optimal_pure"][0] == pytest.approx(reference, abs=1e-8)
+    assert curves["optimal_pure"][0] <= float(np.asarray(curves["kov_thm4"]).ravel()[0]) + 1e-12
+
+
+def test_composition_certificate_rows_written_out():
+    from dplab.theory.generalization import composition_certificate_rows
+
+    eps, delta, T, dt = 0.1, 1e-6, 50, 1e-5
+    rows = {row["method"]: row for row in composition_certificate_rows(eps, delta, T, dt)}
+    assert {"drv", "kov", "cor2", "thm4_box", "lower_bound", "basic", "thm4_literal"} <= set(rows)
+    floor = 1 - (1 - delta) ** T
+    for row in rows.values():
+        assert (row["epsilon_step"], row["delta_step"], row["t"], row["delta_tilde"]) == (eps, delta, T, dt)
+        assert row["lower_bound"] == pytest.approx(floor, rel=1e-9)
+        assert 10 ** row["log10_lower_bound"] == pytest.approx(floor, rel=1e-9)
+        assert row["c"] == min(max(int(np.ceil(row["eps_prime"] / eps - 1e-12)), 0), T)
+        theorem = row["method"] not in ("lower_bound", "optimal_at_kov_eps")
+        assert row["below_lower_bound"] == (theorem and row["delta_prime"] < floor * (1 - 1e-12))
+    assert (rows["basic"]["eps_prime"], rows["basic"]["delta_prime"]) == pytest.approx((T * eps, T * delta))
+    drv_eps = T * eps * np.expm1(eps) + eps * np.sqrt(2 * T * np.log(1 / dt))
+    assert rows["drv"]["eps_prime"] == pytest.approx(drv_eps, rel=1e-12)
+    assert rows["drv"]["delta_prime"] == pytest.approx(T * delta + dt, rel=1e-12)
+    assert rows["thm4_literal"]["eps_prime"] == rows["kov"]["eps_prime"]
+    # The exact optimal δ at the basic certificate's ε′ = Tε: only the mass 1 − (1 − δ)^T remains.
+    assert rows["basic"]["optimal_delta_at_eps_prime"] == pytest.approx(floor, rel=1e-9)
+
+
+def test_delta_certificate_columns_written_out():
+    from dplab.theory.generalization import delta_certificate_columns
+
+    eps, delta, dt, steps = 0.2, 1e-6, 1e-5, np.array([1, 10, 100])
+    columns = {c["method"]: c for c in delta_certificate_columns(eps, delta, dt, steps)}
+    floor = 1 - (1 - delta) ** steps
+    for c in columns.values():
+        np.testing.assert_allclose(c["lower_bound"], floor, rtol=1e-9)
+        np.testing.assert_allclose(c["delta_prime_over_t_delta"], c["delta_prime"] / (steps * delta), rtol=1e-15)
+        np.testing.assert_allclose(10 ** c["log10_delta_prime"], c["delta_prime"], rtol=1e-12)
+        assert (c["t"] is steps) and c["epsilon_step"] == eps and c["delta_tilde"] == dt
+    np.testing.assert_allclose(columns["drv"]["delta_prime"], steps * delta + dt, rtol=1e-12)
+    assert not columns["lower_bound"]["below_lower_bound"].any()
+    assert not columns["drv"]["below_lower_bound"].any()
+
+
+def test_fair_comparison_rows_basic_drv_and_the_pure_optimum():
+    from dplab.theory.generalization import fair_comparison_rows
+
+    eps, T, target = 0.3, 4, 1e-3
+    rows = {r["method"]: r for r in fair_comparison_rows(eps, 0.0, T, target, 2000)}
+    assert rows["basic"]["eps_prime"] == pytest.approx(T * eps)
+    drv = T * eps * np.expm1(eps) + eps * np.sqrt(2 * T * np.log(1 / target))
+    assert rows["drv"]["eps_prime"] == pytest.approx(drv, rel=1e-12)
+    reference = optimize.brentq(lambda e: _pure_composition_delta(eps, T, e) - target, 0.0, T * eps)
+    assert rows["optimal"]["eps_prime"] == pytest.approx(reference, abs=1e-8)
+    for row in rows.values():
+        assert row["finite"] and row["lower_bound"] == 0.0 and row["t"] == T
+        if row["method"].startswith("cor"):
+            assert row["below_optimal"] == (row["eps_prime"] < reference * (1 - 1e-9))
+    # Above the target's reach (T*delta > target) basic composition certifies nothing.
+    assert not {r["method"]: r for r in fair_comparison_rows(eps, 1e-3, T, 1e-3, 200)}["basic"]["finite"]

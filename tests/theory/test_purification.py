@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import integrate, optimize
+from scipy import integrate, optimize, stats
 from scipy.special import gamma as gamma_fn
 
 from dplab.theory.purification import (
@@ -180,3 +180,30 @@ def test_bad_input():
         purification_shift(1, 2.0, -1.0, L30, L01)
     with pytest.raises(ValueError, match="q=0.5"):
         purification_shift(1, 0.5, 1.0, L30, L01)
+
+
+def test_example8_quantile_1d_against_sampled_quantiles():
+    from dplab.theory.purification import example8_quantile_1d
+
+    dt, m = 0.3, 200_000
+    rng = np.random.default_rng(4)
+    # μ = Δ̃δ0 + (1 − Δ̃)Unif([−1, 1]∖(−Δ̃, Δ̃)) sampled directly: the atom, else a sign times Unif[Δ̃, 1].
+    samples = np.where(rng.random(m) < dt, 0.0, rng.choice([-1.0, 1.0], m) * rng.uniform(dt, 1.0, m))
+    levels = np.array([0.05, 0.2, 0.34, 0.4, 0.5, 0.6, 0.66, 0.8, 0.95])
+    np.testing.assert_allclose(example8_quantile_1d(dt)(levels), np.quantile(samples, levels), atol=0.01)
+
+
+def test_example8_sample_points_radii_laws():
+    from dplab.theory.purification import example8_sample_points
+
+    dt, m = 0.4, 20_000
+    nu, mu = example8_sample_points(dt, m, np.random.default_rng(5))
+    assert nu.shape == mu.shape == (m, 2)
+    r_nu, r_mu = np.linalg.norm(nu, axis=1), np.linalg.norm(mu, axis=1)
+    # ν uniform on the disk: P(r ≤ s) = s².
+    assert stats.kstest(r_nu, lambda s: np.clip(s, 0, 1) ** 2).pvalue > 1e-3
+    # μ: an atom Δ̃² at the origin (binomial, 5 standard errors), uniform on the annulus otherwise.
+    at_origin = r_mu == 0
+    assert abs(at_origin.mean() - dt**2) < 5 * math.sqrt(dt**2 * (1 - dt**2) / m)
+    annulus_cdf = lambda s: np.clip((s**2 - dt**2) / (1 - dt**2), 0, 1)  # noqa: E731
+    assert stats.kstest(r_mu[~at_origin], annulus_cdf).pvalue > 1e-3

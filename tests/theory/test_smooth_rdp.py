@@ -456,3 +456,52 @@ def test_davis_kahan_bounds_closed_form():
     assert found["sin_theta"] == pytest.approx(0.0, abs=1e-12)
     assert found["as_printed"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.1)
     assert found["cited"] == pytest.approx(2 * 0.01 * math.sqrt(2) / 0.7)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# preprocessing_sensitivity_bounds and gaussian_sum_audit, against the propositions' formulas written out
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("step", "expected"),
+    [
+        ("dedup", (2 * 5, 1.0, "Prop. 3")),
+        ("quantization", (2 * 5, 0.1, "Prop. 3")),
+        ("mean_imputation", (3, 2.0 / (100 - 3), "Cor. 4")),
+        ("median_imputation", (3.0, math.nan, "Prop. 15")),
+        ("pca_rank", (100.0, 4 * (3 * 100 + 2) / (100 * 99 * 0.2), "Prop. 5 (δ^k)")),
+        ("pca_dim", (100.0, 8 * (3 * 100 + 2) / (100 * 99 * 0.05), "Prop. 5 (min")),
+    ],
+)
+def test_preprocessing_sensitivity_bounds_written_out(step, expected):
+    dinf, d2, source = s.preprocessing_sensitivity_bounds(step, 100, 0.1, 5, 3, 0.2, 0.05)
+    assert dinf == expected[0] and source.startswith(expected[2])
+    assert (math.isnan(d2) and math.isnan(expected[1])) or d2 == pytest.approx(expected[1], rel=1e-12)
+
+
+def test_preprocessing_sensitivity_bounds_refuse_unknown_steps_and_bad_gaps():
+    with pytest.raises(ValueError, match="step"):
+        s.preprocessing_sensitivity_bounds("smoothing", 100, 0.1, 5, 3, 0.2, 0.05)
+    with pytest.raises(ValueError, match="min_gap_k"):
+        s.preprocessing_sensitivity_bounds("pca_rank", 100, 0.1, 5, 3, -0.2, 0.05)
+    assert s.preprocessing_sensitivity_bounds("dedup", 100, 0.1, 5, 0, math.nan, math.nan)[0] == 10
+
+
+def test_gaussian_sum_audit_exact_renyi_by_quadrature_and_group_privacy_written_out():
+    alpha, eps, shift = 3.0, 0.8, 0.7
+    audit = s.gaussian_sum_audit(alpha, eps, shift, 2, 0.5)
+    # D_α(N(shift, 1/ε²) ‖ N(0, 1/ε²)) by integrating p^α q^(1−α).
+    sigma = 1 / eps
+    log_p, log_q = stats.norm(shift, sigma).logpdf, stats.norm(0.0, sigma).logpdf
+    integral, _ = integrate.quad(lambda x: math.exp(alpha * log_p(x) + (1 - alpha) * log_q(x)), -40, 40)
+    assert audit["exact_renyi_worst"] == pytest.approx(math.log(integral) / (alpha - 1), rel=1e-8)
+    assert audit["group_privacy"] == pytest.approx(alpha * 3**2 * eps**2 / 2)
+    assert audit["tau"] == 1.0
+    mech = s.gaussian_mechanism(eps)
+    assert audit["theorem2_pq2"] == float(s.theorem2_rdp(mech, alpha, 1.0, 2.0))
+    assert audit["theorem2_optimised_p"] == float(np.min(s.theorem2_rdp(mech, alpha, 1.0, s.THEOREM2_P_GRID)))
+    assert audit["exact_le_theorem2"] and audit["exact_le_group"]
+    unbounded = s.gaussian_sum_audit(alpha, eps, shift, 2, math.nan)
+    assert math.isnan(unbounded["tau"]) and math.isnan(unbounded["theorem2_pq2"]) and unbounded["exact_le_theorem2"]
+    assert not s.gaussian_sum_audit(alpha, eps, 10.0, 0, 0.5)["exact_le_group"]

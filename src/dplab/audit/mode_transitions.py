@@ -12,21 +12,36 @@ and takes the maximum of the exact pure ε over a set of transitions (:func:`max
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from dplab.audit.pure_epsilon import pure_epsilon_from_log_pmfs
-from dplab.checks import as_integer_array, require_ndim, whole_number
+from dplab.checks import as_integer_array, positive_finite, require_ndim, whole_number
+from dplab.mechanisms.stability import (
+    code_bits,
+    distance_to_instability_pmf,
+    mode_release_log_delta,
+    pure_mode_release_pmf,
+    stability_threshold,
+    uniform_bottom_log_delta,
+    uniform_bottom_pure_epsilon,
+)
 
 __all__ = [
     "TIE_ATOL",
     "TIE_RTOL",
+    "AuditedModeRelease",
+    "alg12_audited_releases",
     "all_histograms",
     "max_pure_epsilon_over_transitions",
     "mode_and_distance_rows",
     "neighbour_transitions",
+    "reduced_max_distance",
     "reduced_transitions",
+    "uniform_calibrated_release",
 ]
 
 Transition = tuple[int, int, int, int]
@@ -121,3 +136,85 @@ def max_pure_epsilon_over_transitions(
     if worst == 0.0:
         return worst, ()
     return worst, next(t for t, v in zip(ordered, values) if v >= worst * (1.0 - TIE_RTOL) - TIE_ATOL)
+
+
+# ------------------------------------------------------------------------------------ the audited output laws
+
+
+@dataclass(frozen=True)
+class AuditedModeRelease:
+    """One audited output law of the mode release: its treatment, δ rule and ⊥ encoding, code length, log δ, bound on
+    the pure ε, the law pmf(f(D), 𝒟₀) over the outputs, the reduced transitions it is checked on, and the largest
+    𝒟₀ of that enumeration (NaN for the uniform-calibrated reference, which reports none)."""
+
+    treatment: str
+    delta_rule: str
+    bottom: str
+    code_bits: int
+    log_delta: float
+    bound: float
+    pmf: Callable[[int, int], np.ndarray]
+    reduced: set[Transition]
+    max_distance: float
+
+
+def reduced_max_distance(epsilon: float, log_delta: float, extra_distance: int) -> int:
+    """The largest 𝒟₀ of the reduced enumeration: ⌈T⌉ + 1 + extra, T = log(1/δ)/ε Algorithm 12's stability threshold
+    (beyond it the pass probability only grows towards 1, so the log ratios of neighbours shrink)."""
+    extra_distance = whole_number("extra_distance", extra_distance, minimum=0)
+    return math.ceil(stability_threshold(epsilon, log_delta)) + 1 + extra_distance
+
+
+def alg12_audited_releases(
+    epsilon: float, universe_size: int, delta_rule: str, bottom: str, geometries: Sequence[str], extra_distance: int
+) -> list[AuditedModeRelease]:
+    """Algorithm 12 + Algorithm 2 in each geometry (``alg12_geometry_<g>``, bound 2ε by Theorem 6 of Lin, Wang, Ma,
+    Wang) and the unpurified u_apx (``unpurified``, pure only with the uniform ⊥, bound
+    :func:`~dplab.mechanisms.stability.uniform_bottom_pure_epsilon`, else inf), at one δ rule and ⊥ encoding."""
+    positive_finite("epsilon", epsilon)
+    size = whole_number("universe_size", universe_size, minimum=2)
+    cbits = code_bits(size, bottom)
+    log_delta = mode_release_log_delta(cbits, epsilon, delta_rule)
+    max_k = reduced_max_distance(epsilon, log_delta, extra_distance)
+    reduced = reduced_transitions(size, max_k)
+
+    def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
+        return lambda m, k: pure_mode_release_pmf(
+            m, k, size, epsilon, bottom=bottom, geometry=geometry, log_delta=log_delta
+        )
+
+    laws = [(f"alg12_geometry_{g}", 2 * epsilon, purified(g)) for g in geometries]
+    unpurified_bound = uniform_bottom_pure_epsilon(epsilon, log_delta, size) if bottom == "uniform" else math.inf
+    laws.append(
+        (
+            "unpurified",
+            unpurified_bound,
+            lambda m, k: distance_to_instability_pmf(m, k, size, epsilon, log_delta, bottom),
+        )
+    )
+    return [
+        AuditedModeRelease(treatment, delta_rule, bottom, cbits, log_delta, bound, pmf, reduced, max_k)
+        for treatment, bound, pmf in laws
+    ]
+
+
+def uniform_calibrated_release(
+    epsilon: float, universe_size: int, n_bits: int, extra_distance: int
+) -> AuditedModeRelease:
+    """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP
+    (:func:`~dplab.mechanisms.stability.uniform_bottom_log_delta`), bound ε."""
+    positive_finite("epsilon", epsilon)
+    size = whole_number("universe_size", universe_size, minimum=2)
+    log_delta = uniform_bottom_log_delta(epsilon, size)
+    reduced = reduced_transitions(size, reduced_max_distance(epsilon, log_delta, extra_distance))
+    return AuditedModeRelease(
+        "unpurified",
+        "uniform_calibrated",
+        "uniform",
+        whole_number("n_bits", n_bits),
+        log_delta,
+        epsilon,
+        lambda m, k: distance_to_instability_pmf(m, k, size, epsilon, log_delta, "uniform"),
+        reduced,
+        math.nan,
+    )

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import math
 
-from dplab.audit.interval_laws import Law1D, projected_gaussian_law
-from dplab.checks import finite, non_negative_finite, positive_finite, probability
+from dplab.audit.interval_laws import TREATMENTS, Law1D, epsilon_inf_1d, projected_gaussian_law
+from dplab.checks import finite, non_negative_finite, positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_sigma
+from dplab.theory.mean_estimation import mean_estimation_log_delta
 from dplab.theory.purification import purification_laplace_scale, purification_shift
 
-__all__ = ["canonical_pair", "example17_pair", "projected_gaussian_pair", "purification_scale_1d"]
+__all__ = [
+    "canonical_pair",
+    "example17_pair",
+    "mean_estimation_audit_1d",
+    "projected_gaussian_pair",
+    "purification_scale_1d",
+]
 
 
 def canonical_pair(
@@ -49,3 +56,19 @@ def purification_scale_1d(log_delta: float, omega: float, epsilon_prime: float, 
     """b = 2Δ/ε′ of Algorithm 1 on Θ = [−1, 1] (d = 1, R = 2)."""
     omega, epsilon_prime = probability("omega", omega), positive_finite("epsilon_prime", epsilon_prime)
     return purification_laplace_scale(purification_shift(1, 2.0, diameter, log_delta, math.log(omega)), epsilon_prime)
+
+
+def mean_estimation_audit_1d(epsilon_total: float, n: int, mean: float, n_points: int) -> dict[str, object]:
+    """The d = 1 purified Gaussian of Section 7 (Lin, Wang, Ma, Wang) on neighbouring means (μ, μ + 2/n): the
+    projected AGM at ε_tot/2 and δ = 2ω/(32n²), ω = 1/n² (:func:`projected_gaussian_pair`), then Algorithm 1 at
+    ε′ = ε_tot/2 on [−1, 1] (q = ∞, R = 2, b = 2Δ/ε′); returns log δ, ω, b, the AGM's σ and the exact ε∞ of every
+    treatment of :data:`~dplab.audit.interval_laws.TREATMENTS` (``epsilon_inf``, by treatment), to compare with
+    Theorem 1's ε_tot."""
+    n = whole_number("n", n)
+    log_delta, log_omega = mean_estimation_log_delta(n, 1)
+    omega = math.exp(log_omega)
+    half = positive_finite("epsilon_total", epsilon_total) / 2
+    p, q, sigma = projected_gaussian_pair(half, log_delta, 2.0 / n, (finite("mean", mean), None))
+    b = purification_laplace_scale(purification_shift(1, math.inf, 2.0, log_delta, log_omega), half)
+    values = {t: epsilon_inf_1d(p, q, t, omega=omega, b=b, n_points=n_points) for t in TREATMENTS}
+    return {"log_delta": log_delta, "omega": omega, "laplace_scale": b, "sigma": sigma, "epsilon_inf": values}

@@ -28,7 +28,18 @@ from dplab.checks import (
 )
 from dplab.numerics import log1mexp
 
-__all__ = ["agm_log_delta", "agm_sigma", "classical_gaussian_sigma", "laplace_crossing_delta"]
+__all__ = [
+    "HISTOGRAM_SENSITIVITIES",
+    "agm_log_delta",
+    "agm_sigma",
+    "classical_gaussian_sigma",
+    "histogram_noise_variances",
+    "laplace_crossing_delta",
+]
+
+#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency: one count moves by 1 (add/remove), or one count down and one up
+#: (replace-one).
+HISTOGRAM_SENSITIVITIES = {"add_remove": (1.0, 1.0), "replace_one": (2.0, math.sqrt(2.0))}
 
 
 def agm_log_delta(sigma: np.ndarray, epsilon: np.ndarray, sensitivity: float = 1.0) -> np.ndarray:
@@ -93,3 +104,16 @@ def laplace_crossing_delta(epsilon: float, l1_sensitivity: float, l2_sensitivity
     return math.exp(
         brentq(lambda ld: float(agm_sigma(epsilon, ld, l2)) ** 2 - target, -60.0, math.log(0.999), xtol=1e-13)
     )
+
+
+def histogram_noise_variances(epsilon: float, deltas: np.ndarray, adjacency: str) -> dict[str, np.ndarray | float]:
+    """Per-coordinate noise variance of a histogram release at ε under ``adjacency`` (:data:`HISTOGRAM_SENSITIVITIES`):
+    the Laplace mechanism's 2(Δ₁/ε)² (pure ε-DP, the same at every δ) and the analytic Gaussian mechanism's σ(ε, δ)²
+    at every δ of ``deltas`` (Balle-Wang 2018, Algorithm 1, at ℓ2 sensitivity Δ₂); Figure 1 of Lin, Wang, Ma, Wang."""
+    if adjacency not in HISTOGRAM_SENSITIVITIES:
+        raise ValueError(f"adjacency={adjacency!r} is not allowed; choose one of {tuple(HISTOGRAM_SENSITIVITIES)}")
+    positive_finite("epsilon", epsilon)
+    deltas = as_positive_array(deltas, "deltas")
+    require(deltas < 1, "deltas", deltas, "probabilities in (0, 1)")
+    l1, l2 = HISTOGRAM_SENSITIVITIES[adjacency]
+    return {"laplace": 2.0 * (l1 / epsilon) ** 2, "analytic_gaussian": agm_sigma(epsilon, np.log(deltas), l2) ** 2}

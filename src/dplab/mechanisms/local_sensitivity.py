@@ -70,6 +70,8 @@ __all__ = [
     "quartic_log_density",
     "sample_quartic",
     "smooth_sensitivity_mechanism",
+    "random_graphs_edge_flip_check",
+    "k5_audit_parameters",
 ]
 
 _BETA_FLOOR = 1e-12
@@ -440,3 +442,31 @@ def triangle_alg10_release(
         triangle_count(adjacency), distance, beta, eps, eps, params.log_delta, params.log_omega, 0.0,
         params.diameter, size, rng,
     )[0]  # fmt: skip
+
+
+def random_graphs_edge_flip_check(n_graphs: int, n_vertices: int, rng: np.random.Generator) -> dict[str, float | int]:
+    """Brute force over all single edge flips (:func:`edge_flip_summary`) of ``n_graphs`` random G(n_v, ½) graphs
+    and the complete graph K_{n_v}: whether Δ_Local has global sensitivity ≤ 1 (Algorithm 11's assumption) and
+    equals the largest change of the triangle count, next to the global sensitivity n_v − 2."""
+    n_graphs = whole_number("n_graphs", n_graphs)
+    n_vertices = whole_number("n_vertices", n_vertices, minimum=3)
+    graphs = [random_graph(n_vertices, 0.5, rng) for _ in range(n_graphs)] + [
+        np.ones((n_vertices,) * 2) - np.eye(n_vertices)
+    ]
+    return {
+        "kind": "sensitivity_check",
+        "method": "bruteforce_edge_flips",
+        "n_graphs": len(graphs),
+        "check_vertices": n_vertices,
+        **edge_flip_summary(graphs),
+        "global_sensitivity": triangle_global_sensitivity(n_vertices),
+    }
+
+
+def k5_audit_parameters(epsilon_total: float) -> tuple[Alg11Parameters, float]:
+    """The purified releases audited on :func:`audit_graph_pair` (n_v = 5): Algorithm 11's parameters at
+    ε = ε_tot/3 on the domain [0, R], R = C(5, 3) (Theorem 5: 3ε = ε_tot), and the margin β at Δ_Local = 3 for
+    Algorithm 10 (:func:`margin_beta`; Δ_Local(G) = Δ_Local(G′) = 3, so the test passes with high probability)."""
+    eps = positive_finite("epsilon_total", epsilon_total) / 3.0
+    params = alg11_parameters(float(math.comb(5, 3)), eps)
+    return params, margin_beta(3.0, eps, params.log_delta)

@@ -37,10 +37,13 @@ from dplab.checks import (
     whole_number,
 )
 from dplab.numerics import log1mexp
+from dplab.theory.mean_estimation import log10_purification_scale
 from dplab.theory.purification import (
     check_log_probability,
     purification_laplace_scale,
     purification_shift,
+    theorem2_log_delta_threshold,
+    theorem2_success_bound,
 )
 
 __all__ = [
@@ -62,6 +65,8 @@ __all__ = [
     "purify_bits_log_kernel",
     "purified_bits_log_pmf",
     "purify_discrete_transition_probability",
+    "theorem2_success_at_threshold",
+    "cube_purification_parameters",
 ]
 
 _CONTAINMENT_TOLERANCE = 1e-9
@@ -374,3 +379,42 @@ def purify_discrete_transition_probability(
     the probability that Algorithm 2 returns its input (Theorem 2's utility)."""
     b = discrete_purification_laplace_scale(n_bits, epsilon, log_delta, geometry)
     return float(np.exp(purify_bits_log_transition(np.array(hamming), n_bits, b)))
+
+
+def theorem2_success_at_threshold(n_bits: int, epsilon: float) -> dict[str, float]:
+    """Theorem 2's utility at δ on its threshold ε^d/(2d)^{3d} (the largest δ it allows), d = ``n_bits``: the exact
+    probability that Algorithm 2 returns its input, the same for every input code
+    (:func:`purify_discrete_transition_probability` at Hamming distance 0), for the corrected cube geometry
+    (``success_exact``) and the paper's ℓ1 geometry (``success_exact_paper_geometry``), against the bound
+    1 − 2^{−d} − (d/2)e^{−d} (``bound``)."""
+    n_bits, epsilon = whole_number("n_bits", n_bits), positive_finite("epsilon", epsilon)
+    log_delta = theorem2_log_delta_threshold(n_bits, epsilon)
+    success = {
+        geometry: purify_discrete_transition_probability(0, n_bits, epsilon, log_delta, geometry)
+        for geometry in ("corrected", "as_printed")
+    }
+    return {
+        "d": n_bits,
+        "epsilon": epsilon,
+        "log_delta": log_delta,
+        "success_exact": success["corrected"],
+        "success_exact_paper_geometry": success["as_printed"],
+        "bound": theorem2_success_bound(n_bits),
+    }
+
+
+def cube_purification_parameters(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
+    """Algorithm 1 on the cube :func:`sign_cube` (q = ∞, ℓ∞ diameter R = 2/√d) at ε′ = ε after an (ε, δ)-DP step
+    (Theorem 1): ε, log δ, ω, ε′ and the Laplace scale b = 2Δ/ε′ with Δ = :func:`purification_shift`, also as
+    log10 b computed in log-space (b underflows for very small δ)."""
+    positive_finite("epsilon", epsilon)
+    diameter = sign_cube(d).diameter
+    shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
+    return {
+        "epsilon": epsilon,
+        "log_delta": log_delta,
+        "omega": math.exp(log_omega),
+        "epsilon_prime": epsilon,
+        "laplace_scale": purification_laplace_scale(shift, epsilon),
+        "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
+    }

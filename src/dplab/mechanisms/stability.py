@@ -40,7 +40,7 @@ from dplab.checks import (
     whole_number,
 )
 from dplab.distributions import Laplace
-from dplab.mechanisms.exponential import sample_exponential_mechanism
+from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities, sample_exponential_mechanism
 from dplab.mechanisms.purification import (
     discrete_purification_laplace_scale,
     purified_bits_log_pmf,
@@ -76,6 +76,10 @@ __all__ = [
     "report_noisy_max_grouped",
     "report_noisy_max_success_probability",
     "exponential_mechanism_selection",
+    "ALG12_VARIANTS",
+    "MODE_SELECTION_METHODS",
+    "alg12_variant",
+    "mode_selection_success_probability",
 ]
 
 #: Lap(1): a draw of Lap(1/ε) exceeds s exactly when a draw of Lap(1) exceeds εs.
@@ -434,3 +438,69 @@ def report_noisy_max_success_probability(
     points = sorted({0.0, centre})
     lo, hi = min(points) - 60 * scale, max(points) + 60 * scale
     return float(min(1.0, quad(integrand, lo, hi, points=points, limit=400, epsabs=1e-12, epsrel=1e-10)[0]))
+
+
+# ------------------------------------------------------------------------------ exact success against the gap
+
+#: Algorithm 12's variants compared in the mode release: ``alg12_<δ rule>_<⊥ encoding>``.
+ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
+#: The selection methods with a closed-form (or quadrature) success probability: Algorithm 12's variants, the
+#: unpurified distance-to-instability release at a reference δ (``distance_reference``) and with the uniform ⊥ at
+#: the δ that makes it pure (``distance_uniform_bottom``), report-noisy-max and the exponential mechanism.
+MODE_SELECTION_METHODS = (
+    *ALG12_VARIANTS,
+    "distance_reference",
+    "distance_uniform_bottom",
+    "report_noisy_max",
+    "exponential_mechanism",
+)
+
+
+def alg12_variant(method: str) -> tuple[str, str]:
+    """(δ rule, ⊥ encoding), e.g. ("corrected", "uniform"), of an ``alg12_<rule>_<bottom>`` method name."""
+    _choice("method", method, ALG12_VARIANTS)
+    rule, bottom = method[len("alg12_") :].rsplit("_", 1)
+    return rule, bottom
+
+
+def mode_selection_success_probability(
+    method: str,
+    gap: int,
+    *,
+    n_bits: int,
+    epsilon_total: float,
+    reference_delta: float,
+    n_records: int,
+    mode_share: float,
+    layout: str = "uniform_rest",
+) -> float:
+    """Exact P(output = f(D)) of a selection method (:data:`MODE_SELECTION_METHODS`) at total budget ε_tot on the
+    histogram of :func:`mode_histogram` with gap g = occ₁ − occ₂ over |𝒳| = 2^d: Algorithm 12 at ε_tot/2 (2ε-DP,
+    Theorem 6) at 𝒟₀ = ⌈g/2⌉; the unpurified release's pass probability at (ε_tot, δ_ref), or with the uniform ⊥
+    (pass, or a uniform draw that hits f(D) with probability 1/|𝒳|); report-noisy-max with Lap(2/ε_tot) by
+    quadrature (½ at a tie, g = 0); the exponential mechanism at ε_tot (score sensitivity 1).  Gaps beyond the mode
+    count only lower the runner-up to 0, so the histogram's gap is clipped to round(mode_share · n_records)."""
+    _choice("method", method, MODE_SELECTION_METHODS)
+    gap = whole_number("gap", gap, minimum=0)
+    positive_finite("epsilon_total", epsilon_total)
+    probability("reference_delta", reference_delta)
+    whole_number("n_records", n_records)
+    probability("mode_share", mode_share, allow_one=True)
+    size = 2 ** whole_number("n_bits", n_bits)
+    if method in ALG12_VARIANTS:
+        rule, bottom = alg12_variant(method)
+        eps = epsilon_total / 2.0
+        return pure_mode_release_success_probability(0, math.ceil(gap / 2), size, eps, delta_rule=rule, bottom=bottom)
+    if method == "distance_reference":
+        return float(pass_probability(math.ceil(gap / 2), epsilon_total, math.log(reference_delta)))
+    if method == "distance_uniform_bottom":
+        log_delta = uniform_bottom_log_delta(epsilon_total, size)
+        return float(pass_probability(math.ceil(gap / 2), epsilon_total, log_delta)) * (1 - 1 / size) + 1 / size
+    if method == "report_noisy_max" and gap == 0:
+        return 0.5
+    clipped = min(gap, round(mode_share * n_records))
+    values, multiplicities = mode_histogram(n_bits, n_records, mode_share, clipped, layout)
+    if method == "report_noisy_max":
+        return report_noisy_max_success_probability(values, multiplicities, epsilon_total)
+    counts = np.repeat(values, multiplicities)
+    return float(np.exp(exponential_mechanism_log_probabilities(counts, epsilon_total, 1.0)[0]))

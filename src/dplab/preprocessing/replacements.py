@@ -14,11 +14,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import as_finite_array, as_missing_aware_array, positive_finite, whole_number
+from dplab.checks import as_finite_array, as_missing_aware_array, choice, positive_finite, whole_number
 from dplab.preprocessing.clusters import good_clusters
-from dplab.preprocessing.pca import top_eigenvectors
+from dplab.preprocessing.imputation import missing_rows
+from dplab.preprocessing.pca import eigengap, top_eigenvectors
 
-__all__ = ["Replacement", "cluster_replacements", "imputation_replacements", "pca_replacements"]
+__all__ = [
+    "STRUCTURES",
+    "Replacement",
+    "bound_parameters",
+    "cluster_replacements",
+    "imputation_replacements",
+    "neighbouring_pairs",
+    "pca_replacements",
+]
+
+#: The dataset structures a step's bound assumes: near-duplicate clusters (deduplication, quantization), missing
+#: values (imputation), a low-rank matrix with an eigen-gap (PCA).
+STRUCTURES = ("clusters", "missing", "low_rank")
 
 
 @dataclass(frozen=True)
@@ -98,4 +111,36 @@ def pca_replacements(X: np.ndarray, k: int, trials: int, rng: np.random.Generato
             out.append(Replacement("random", i, None, _unit(rng, 1, d)[0]))
         else:
             out.append(Replacement("adversarial", i, A[:, 0], A[:, k]))
+    return out
+
+
+def neighbouring_pairs(
+    structure: str, X: np.ndarray, *, eta: float, k: int, trials: int, rng: np.random.Generator
+) -> list[Replacement]:
+    """The neighbouring pairs of a dataset of the given ``structure`` (:data:`STRUCTURES`): cluster replacements at
+    η, imputation replacements, or PCA replacements at rank k (``trials`` random pairs and the adversarial ones)."""
+    choice("structure", structure, STRUCTURES)
+    if structure == "clusters":
+        return cluster_replacements(X, eta, trials, rng)
+    if structure == "missing":
+        return imputation_replacements(X, trials, rng)
+    return pca_replacements(X, k, trials, rng)
+
+
+def bound_parameters(structure: str, S1: np.ndarray, S2: np.ndarray, *, eta: float, k: int) -> dict[str, float]:
+    """What the sensitivity bound of a step on a dataset of the given ``structure`` depends on, worst over the pair
+    (S1, S2): the largest good cluster at η (Prop. 3 of Hu, Sanyal, Schölkopf), the number of rows with a missing
+    value p (Cor. 4, Prop. 15), or the smallest eigen-gaps δ^k and δ^1 (Prop. 5); the others stay 0 / NaN."""
+    choice("structure", structure, STRUCTURES)
+    out = {"cluster_size": 0, "missing": 0, "gap_k": np.nan, "gap_1": np.nan}
+    if structure == "clusters":
+        eta = positive_finite("eta", eta)
+        out["cluster_size"] = max(int(np.unique(good_clusters(S, eta), return_counts=True)[1].max()) for S in (S1, S2))
+    elif structure == "missing":
+        out["missing"] = max(missing_rows(S1), missing_rows(S2))
+    else:
+        k = whole_number("k", k)
+        values = [top_eigenvectors(S, k)[1] for S in (S1, S2)]
+        out["gap_k"] = min(eigengap(v, k) for v in values)
+        out["gap_1"] = min(eigengap(v, 1) for v in values)
     return out

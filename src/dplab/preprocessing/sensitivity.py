@@ -17,7 +17,14 @@ from numpy.typing import ArrayLike
 from dplab.checks import as_missing_aware_array, require_ndim, whole_number
 from dplab.preprocessing.clusters import PreprocessedDataset
 
-__all__ = ["EmpiricalSensitivity", "empirical_sensitivity", "realised_sensitivity", "replace_row", "as_preprocessed"]
+__all__ = [
+    "EmpiricalSensitivity",
+    "empirical_sensitivity",
+    "realised_sensitivity",
+    "replacement_measures",
+    "replace_row",
+    "as_preprocessed",
+]
 
 #: Two pre-processed values closer than this are the same record (floating-point noise of eigh/lstsq).
 TOLERANCE = 1e-10
@@ -81,3 +88,14 @@ def realised_sensitivity(first: PreprocessedDataset, second: PreprocessedDataset
         delta_2=float(moved[common].max(initial=0.0)),
         d12=float(moved.sum()),
     )
+
+
+def replacement_measures(first: PreprocessedDataset, second: PreprocessedDataset, i: int) -> dict[str, float]:
+    """Δ_∞ and Δ₂ over the common records (all but row i, :func:`realised_sensitivity`) and ‖½Σπ₁ − ½Σπ₂‖₂, the
+    shift that a Gaussian mechanism on half the sum of the pre-processed records sees."""
+    realised = realised_sensitivity(first, second, i)
+    return {
+        "delta_inf": realised.delta_inf,
+        "delta_2": realised.delta_2,
+        "sum_distance": float(np.linalg.norm((first.values.sum(0) - second.values.sum(0)) / 2)),
+    }

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import optimize
 from scipy.special import log_ndtr
 
 from dplab.accounting._arrays import scalar_or_array
@@ -43,6 +44,8 @@ from dplab.numerics import log1mexp
 
 __all__ = [
     "EPSILON_SEARCH_LIMIT",
+    "epsilon_thm4",
+    "thm4_prop1_crossover_diameter",
     "certified_epsilons",
     "contraction_modulus",
     "epsilon_prop1",
@@ -372,3 +375,30 @@ def certified_epsilons(
         result["epsilon_prop1_middle"] = np.nan
         result["epsilon_thm5"] = np.nan
     return result
+
+
+def epsilon_thm4(
+    delta: float, *, L: float, sigma: float, M: float, diameter: float, lr: float, n: int, i: int
+) -> float:
+    """The smallest ε with Theorem 4's δ(ε) ≤ ``delta`` (:func:`log_delta_thm4` inverted by
+    :func:`dplab.accounting.inversion.epsilon_for_delta`): what Theorem 4 certifies to user i at this δ."""
+    probability("delta", delta)
+    return epsilon_for_delta(
+        lambda e: float(log_delta_thm4(e, L=L, sigma=sigma, M=M, diameter=diameter, lr=lr, n=n, i=i)), delta
+    )
+
+
+def thm4_prop1_crossover_diameter(
+    low: float, high: float, delta: float, *, L: float, sigma: float, M: float, lr: float, n: int, i: int
+) -> float:
+    """The domain diameter D in [low, high] at which Theorem 4 and Proposition 1 certify the same ε at ``delta``
+    (Proposition 1 does not depend on D; Theorem 4's contraction factor θ(MD/(ησ)) tends to 1 as D grows), by
+    Brent's method to 1e-6; [low, high] must bracket the sign change of ε_thm4(D) − ε_prop1."""
+    low, high = positive_finite("low", low), positive_finite("high", high)
+    require(low < high, "high", high, f"a number > low = {low:g}")
+    eps_prop1 = float(epsilon_prop1(delta, kappa=kappa_prop1(L=L, sigma=sigma, M=M, n=n, i=i)))
+
+    def difference(diameter: float) -> float:
+        return epsilon_thm4(delta, L=L, sigma=sigma, M=M, diameter=diameter, lr=lr, n=n, i=i) - eps_prop1
+
+    return float(optimize.brentq(difference, low, high, xtol=1e-6))

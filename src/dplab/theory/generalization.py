@@ -22,6 +22,8 @@ from scipy import optimize
 
 from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.composition import (
+    MIN_EPSILON_METHODS,
+    basic_composition,
     cor2_delta,
     cor2_delta_first_order,
     cor3_epsilon,
@@ -31,15 +33,32 @@ from dplab.accounting.composition import (
     kl_bound_lemma5,
     kov_delta,
     kov_epsilon,
+    log_lower_bound_delta,
     lower_bound_delta,
+    min_epsilon_at_target,
+    optimal_epsilon,
     optimal_log_delta,
     thm4_delta,
 )
 from dplab.accounting.hockey_stick import gaussian_hockey_stick
-from dplab.checks import as_integer_array, as_non_negative_array, as_positive_array, require, whole_number
+from dplab.checks import (
+    as_integer_array,
+    as_non_negative_array,
+    as_positive_array,
+    positive_finite,
+    probability,
+    require,
+    whole_number,
+)
 
 __all__ = [
     "composition_certificates",
+    "delta_certificate_columns",
+    "fair_comparison_rows",
+    "composition_certificate_rows",
+    "epsilon_certificates",
+    "high_probability_bounds",
+    "kl_bounds",
     "sgld_privacy_and_generalization",
     "SGLD_VARIANTS",
     "STEP_VARIANTS",
@@ -591,3 +610,151 @@ def sgld_privacy_and_generalization(
             }
         )
     return columns
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The bounds side by side, per method (the figures and tables that test the "strictly tighter" claims)
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def kl_bounds(eps: ArrayLike) -> dict[str, float | np.ndarray]:
+    """The KL divergence bounds of an ε-DP mechanism by method: Lemma 5's ε tanh(ε/2) (``lemma5``), the exact KL of
+    ε-randomized response, which attains it (``randomized_response``), Dwork-Rothblum 2016's ½ε(e^ε − 1) (``dr16``)
+    and Dwork-Rothblum-Vadhan 2010's ε(e^ε − 1) (``drv10``)."""
+    as_non_negative_array(eps, "eps")
+    return {
+        "lemma5": kl_bound_lemma5(eps),
+        "randomized_response": kl_randomized_response(eps),
+        "dr16": kl_bound_dr16(eps),
+        "drv10": kl_bound_drv10(eps),
+    }
+
+
+def high_probability_bounds(eps: ArrayLike, delta: float) -> dict[str, tuple[float | np.ndarray, ...]]:
+    """(deviation a, failure probability b) of each high-probability bound for an (ε, δ)-DP learner: Theorem 1 as
+    stated (a = 9ε, b = (e^{−ε}δ/ε) ln(2/ε), ``thm1``), Theorem 1 with the introduction's b (twice that,
+    ``thm1_intro``), Nissim-Stemmer (13ε, (2δ/ε) log(2/ε)) and Dwork et al. 2015 (4ε, 8δ^ε)."""
+    as_positive_array(eps, "eps")
+    _delta(delta)
+    return {
+        "thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
+        "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
+        "nissim_stemmer": nissim_stemmer_high_probability(eps, delta),
+        "dwork_2015": dwork_2015_high_probability(eps, delta),
+    }
+
+
+def epsilon_certificates(
+    eps: float, steps: np.ndarray, delta_tilde: float, optimal_delta: float
+) -> dict[str, float | np.ndarray]:
+    """ε′(T) that each composition theorem certifies for T pure ε-DP steps at every T of ``steps``, slack δ̃: basic
+    (Tε), DRV, KOV Theorem 3.4 (= the paper's Theorem 4, ``kov_thm4``), Corollary 3's ε′_3 (``cor3``), and the exact
+    optimal ε′ at δ′ = ``optimal_delta`` (KOV Theorem 3.3 with δ = 0, ``optimal_pure``)."""
+    as_integer_array(steps, "T", minimum=1)
+    probability("optimal_delta", optimal_delta)
+    optimal = np.array([optimal_epsilon(eps, 0.0, int(t), optimal_delta) for t in steps])
+    return {
+        "basic": basic_composition(eps, 0.0, steps)[0],
+        "drv": drv_epsilon(eps, steps, delta_tilde),
+        "kov_thm4": kov_epsilon(eps, steps, delta_tilde),
+        "cor3": cor3_epsilon(eps, steps, delta_tilde),
+        "optimal_pure": optimal,
+    }
+
+
+def composition_certificate_rows(eps: float, delta: float, t: int, delta_tilde: float) -> list[dict[str, object]]:
+    """One record per method at T = ``t`` steps of (ε, δ)-DP, slack δ̃: (ε′, δ′) of :func:`composition_certificates`,
+    basic composition, and Theorem 4 in its literal reading at the KOV ε′ (``thm4_literal``); with the lower bound
+    1 − (1−δ)^T (also as log10), the exact optimal δ at min(ε′, Tε) (KOV Theorem 3.3), c = ⌈ε′/ε⌉ clipped to
+    [0, T], and whether a theorem's δ′ falls below the lower bound or the optimum (an impossible certificate)."""
+    positive_finite("eps", eps)
+    t = whole_number("t", t)
+    floor = float(lower_bound_delta(delta, t))
+    log_floor = float(log_lower_bound_delta(delta, t))
+    kov_ep = float(kov_epsilon(eps, t, delta_tilde))
+    methods = {
+        m: (float(e[0]), float(d[0]))
+        for m, (e, d) in composition_certificates(eps, delta, delta_tilde, np.array([t])).items()
+    }
+    methods["basic"] = tuple(float(x) for x in basic_composition(eps, delta, t))
+    methods["thm4_literal"] = (kov_ep, thm4_delta(eps, delta, t, kov_ep, delta_tilde, "literal"))
+    rows = []
+    for method, (ep, dp) in methods.items():
+        optimal = float(np.exp(optimal_log_delta(eps, delta, t, min(ep, t * eps))))
+        theorem = method not in ("lower_bound", "optimal_at_kov_eps")
+        rows.append(
+            {
+                "epsilon_step": eps,
+                "delta_step": delta,
+                "t": t,
+                "delta_tilde": delta_tilde,
+                "method": method,
+                "eps_prime": ep,
+                "delta_prime": dp,
+                "lower_bound": floor,
+                "log10_lower_bound": log_floor / np.log(10.0),
+                "optimal_delta_at_eps_prime": optimal,
+                "c": int(np.clip(np.ceil(ep / eps - 1e-12), 0, t)),
+                "below_lower_bound": bool(theorem and dp < floor * (1 - 1e-12)),
+                "below_optimal": bool(theorem and dp < optimal * (1 - 1e-12)),
+            }
+        )
+    return rows
+
+
+def delta_certificate_columns(
+    eps: float, delta: float, delta_tilde: float, steps: np.ndarray
+) -> list[dict[str, object]]:
+    """Columns per method (one entry per T of ``steps``) of :func:`composition_certificates`: (ε′, δ′), log10 δ′
+    (−inf at δ′ = 0), δ′/(Tδ), the lower bound 1 − (1−δ)^T, and whether δ′ falls below it (an impossible
+    certificate; never for the ``lower_bound`` row itself)."""
+    as_integer_array(steps, "T", minimum=1)
+    floor = np.asarray(lower_bound_delta(delta, steps))
+    columns = []
+    for method, (ep, dp) in composition_certificates(eps, delta, delta_tilde, steps).items():
+        with np.errstate(divide="ignore"):
+            log10_dp = np.log10(np.asarray(dp, dtype=float))
+        columns.append(
+            {
+                "epsilon_step": eps,
+                "delta_step": delta,
+                "delta_tilde": delta_tilde,
+                "t": steps,
+                "method": method,
+                "eps_prime": ep,
+                "delta_prime": dp,
+                "log10_delta_prime": log10_dp,
+                "delta_prime_over_t_delta": dp / (steps * delta),
+                "lower_bound": floor,
+                "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound"),
+            }
+        )
+    return columns
+
+
+def fair_comparison_rows(eps: float, delta: float, t: int, delta_target: float, n_scan: int) -> list[dict[str, object]]:
+    """The smallest ε′ each method of :data:`~dplab.accounting.composition.MIN_EPSILON_METHODS` certifies at a total
+    δ_target after T = ``t`` steps of (ε, δ)-DP (δ̃ optimised for the paper's Corollaries 2 and 3), one record per
+    method, with flags where a Corollary's value is below the exact optimum (impossible) or finite where the optimum
+    is not, and the lower bound 1 − (1−δ)^T."""
+    t = whole_number("t", t)
+    values = {m: min_epsilon_at_target(m, eps, delta, t, delta_target, n_scan) for m in MIN_EPSILON_METHODS}
+    optimal = values["optimal"]
+    rows = []
+    for method, value in values.items():
+        paper = method.startswith("cor")
+        rows.append(
+            {
+                "epsilon_step": eps,
+                "delta_step": delta,
+                "delta_target": delta_target,
+                "t": t,
+                "method": method,
+                "eps_prime": value,
+                "finite": bool(np.isfinite(value)),
+                "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
+                "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
+                "lower_bound": float(lower_bound_delta(delta, t)),
+            }
+        )
+    return rows

@@ -20,6 +20,7 @@ __all__ = [
     "theorem9_lower_bound",
     "sample_data_mean",
     "log10_purification_scale",
+    "theorem9_columns",
 ]
 
 
@@ -65,3 +66,20 @@ def log10_purification_scale(
     epsilon_prime = positive_finite("epsilon_prime", epsilon_prime)
     log_b = math.log(4.0 * d * diameter / epsilon_prime) + (log_delta - math.log(2.0) - log_omega) / d
     return log_b / math.log(10.0)
+
+
+def theorem9_columns(n: int, d: int, epsilon: float, log_delta: float) -> dict[str, float | bool]:
+    """Section 7's picture at one upstream δ for n records in d dimensions at ε: Theorem 9's lower bound
+    (:func:`theorem9_lower_bound`), whether log δ lies strictly inside its range (:func:`theorem9_log_delta_range`)
+    and that range, the experiment's own log δ (:func:`mean_estimation_log_delta`) and the pure-DP rate 2d/(nε)."""
+    n, d, epsilon = whole_number("n", n), whole_number("d", d), positive_finite("epsilon", epsilon)
+    log_delta = log_probability("log_delta", log_delta)
+    lo, hi = theorem9_log_delta_range(n, d)
+    return {
+        "theorem9_lower_bound": float(theorem9_lower_bound(n, d, epsilon, log_delta)),
+        "theorem9_valid": bool(lo < log_delta < hi),
+        "theorem9_log_delta_min": lo,
+        "theorem9_log_delta_max": hi,
+        "paper_log_delta": mean_estimation_log_delta(n, d)[0],
+        "pure_rate": d * 2.0 / (n * epsilon),
+    }

@@ -32,6 +32,8 @@ from dplab.checks import (
 
 __all__ = [
     "lemma25_step_size",
+    "example8_quantile_1d",
+    "example8_sample_points",
     "check_log_probability",
     "purification_shift",
     "purification_laplace_scale",
@@ -213,6 +215,38 @@ def example8_quantities(delta_tilde: float, d: int) -> dict[str, float]:
         "lemma6_bound_general": lemma6_w_inf_bound(tv, 1.0, d, inner_radius=1.0, diameter=2.0, ball=False),
         "lemma6_bound_ball": lemma6_w_inf_bound(tv, 1.0, d, ball=True),
     }
+
+
+def example8_quantile_1d(delta_tilde: float):
+    """Quantile function t ↦ F_μ^{-1}(t) of Example 8 in 1-D, μ = Δ̃·δ_0 + (1 − Δ̃)·Unif([−1, 1]∖(−Δ̃, Δ̃)): linear
+    from −1 to −Δ̃ on t < (1 − Δ̃)/2, the atom 0 on the next Δ̃ of mass, then linear from Δ̃ to 1."""
+    delta_tilde = probability("delta_tilde", delta_tilde)
+    lower = (1 - delta_tilde) / 2
+
+    def quantile(t: np.ndarray) -> np.ndarray:
+        return np.where(
+            t < lower,
+            -1 + t / lower * (1 - delta_tilde),
+            np.where(
+                t <= lower + delta_tilde, 0.0, delta_tilde + (t - lower - delta_tilde) / lower * (1 - delta_tilde)
+            ),
+        )
+
+    return quantile
+
+
+def example8_sample_points(delta_tilde: float, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` points of each law of Example 8 in (ℝ², ℓ2), as (m, 2) arrays (ν, μ): ν = Unif(unit disk) and
+    μ = Δ̃²·δ_0 + (1 − Δ̃²)·Unif(annulus Δ̃ ≤ ‖x‖ ≤ 1), radii by inverting the area (r = √U, r = √(Δ̃² + U(1 − Δ̃²)));
+    drawn in the order ν's angles, ν's radii, μ's atom indicators, μ's radii, μ's angles."""
+    delta_tilde, m = probability("delta_tilde", delta_tilde), whole_number("m", m)
+    angle_nu, radius_nu = rng.uniform(0, 2 * np.pi, m), np.sqrt(rng.random(m))
+    at_origin = rng.random(m) < delta_tilde**2
+    radius_mu = np.where(at_origin, 0.0, np.sqrt(delta_tilde**2 + rng.random(m) * (1 - delta_tilde**2)))
+    angle_mu = rng.uniform(0, 2 * np.pi, m)
+    nu = np.column_stack([radius_nu * np.cos(angle_nu), radius_nu * np.sin(angle_nu)])
+    mu = np.column_stack([radius_mu * np.cos(angle_mu), radius_mu * np.sin(angle_mu)])
+    return nu, mu
 
 
 def w_inf_1d(quantile_mu, quantile_nu, n_levels: int = 200001) -> float:

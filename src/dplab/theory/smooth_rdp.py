@@ -36,8 +36,12 @@ from dplab.checks import (
     whole_number,
 )
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
+from dplab.preprocessing.steps import PREPROCESSING_STEPS
 
 __all__ = [
+    "THEOREM2_P_GRID",
+    "preprocessing_sensitivity_bounds",
+    "gaussian_sum_audit",
     "PCA_FROBENIUS_CONSTANT",
     "PCA_TAU_CONSTANT",
     "Mechanism",
@@ -1042,4 +1046,80 @@ def davis_kahan_bounds(sigma: ArrayLike, sigma_hat: ArrayLike, k: int) -> dict[s
         "sin_theta": math.sqrt(max(k - float(np.sum((v.T @ v_hat) ** 2)), 0.0)),
         "as_printed": 2 * frobenius / min(gap_k, gap_1),
         "cited": 2 * min(math.sqrt(k) * operator, frobenius) / gap_k,
+    }
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The proved sensitivity of each pre-processing step, and the Gaussian mechanism on concrete neighbouring datasets
+# ----------------------------------------------------------------------------------------------------------------
+
+_ORDER_STATISTIC_IMPUTATIONS = ("median_imputation", "trimmed_mean_imputation", "linear_regression_imputation")
+
+
+def _gap_or_missing(name: str, value: float) -> float:
+    """An eigen-gap: > 0 and finite, or NaN where the dataset has none (not a PCA dataset)."""
+    require(np.isnan(value) or (np.isfinite(value) and value > 0), name, value, "a finite number > 0, or NaN")
+    return value
+
+
+def preprocessing_sensitivity_bounds(
+    step: str, n: int, eta: float, max_cluster_size: int, max_missing: int, min_gap_k: float, min_gap_1: float
+) -> tuple[float, float, str]:
+    """(Δ_∞ bound, Δ₂ bound, source) of a pre-processing step over a collection of datasets of n records with the
+    given worst-case structure: largest good cluster at η, most rows with a missing value p, smallest eigen-gaps δ^k
+    and δ^1 (NaN where the datasets have none). Deduplication (Δ₂, Δ_∞) = (1, 2 max|B|) and quantization
+    (η, 2 max|B|) by Prop. 3; mean imputation (2/(n − p), p) by Cor. 4; the order-statistic imputations Δ_∞ = p by
+    Prop. 15 (their Δ₂ depends on the data: NaN); PCA Δ_∞ = n with Δ₂ = 4(3n+2)/(n(n−1)δ^k) for rank reduction and
+    twice that at δ = min{δ^k, δ^1} for dimension reduction (Prop. 5)."""
+    choice("step", step, PREPROCESSING_STEPS)
+    n, eta = whole_number("n", n), positive_finite("eta", eta)
+    whole_number("max_cluster_size", max_cluster_size, minimum=0)
+    p = whole_number("max_missing", max_missing, minimum=0)
+    min_gap_k, min_gap_1 = _gap_or_missing("min_gap_k", min_gap_k), _gap_or_missing("min_gap_1", min_gap_1)
+    if step == "dedup":
+        return dedup_sensitivity(max_cluster_size)[1], 1.0, "Prop. 3"
+    if step == "quantization":
+        d2, dinf = quantization_sensitivity(eta, max_cluster_size)
+        return dinf, d2, "Prop. 3"
+    if step == "mean_imputation":
+        d2, dinf = mean_imputation_sensitivity(n, p)
+        return dinf, d2, "Cor. 4"
+    if step in _ORDER_STATISTIC_IMPUTATIONS:
+        return float(p), np.nan, "Prop. 15 (Δ∞ = p; Δ₂ data-dependent: see table3)"
+    if step == "pca_rank":
+        return float(n), float(pca_rank_delta2(n, min_gap_k)), "Prop. 5 (δ^k)"
+    return float(n), float(pca_dim_delta2(n, min(min_gap_k, min_gap_1))), "Prop. 5 (min δ^k, δ^1)"
+
+
+#: The grid of Hölder exponents p over which Theorem 2's bound is minimised (log-spaced on [1.001, 50]).
+THEOREM2_P_GRID = np.exp(np.linspace(np.log(1.001), np.log(50.0), 400))
+
+
+def gaussian_sum_audit(
+    alpha: float, eps: float, worst_shift: float, delta_inf_bound: float, delta_2_bound: float
+) -> dict[str, float | bool]:
+    """The Gaussian mechanism f(S) + N(0, σ²I), σ = 1/ε (Δ_f = 1), on concrete neighbouring pre-processed datasets
+    whose f differ by at most ``worst_shift``: its exact Rényi divergence α‖f₁ − f₂‖²ε²/2 (Lemma C) against
+    Theorem 2 at p = q = 2 and minimised over p on :data:`THEOREM2_P_GRID`, with τ = Δ₂Δ_∞ from the step's bounds
+    (NaN when Δ₂ is not bounded), and against group privacy over m = Δ_∞ + 1 records (αm²ε²/2)."""
+    alpha = in_range("alpha", alpha, 1.0, np.inf, low_open=True, high_open=True)
+    eps, worst_shift = positive_finite("eps", eps), non_negative_finite("worst_shift", worst_shift)
+    non_negative_finite("delta_inf_bound", delta_inf_bound)
+    require(
+        not np.isinf(delta_2_bound) and not delta_2_bound < 0, "delta_2_bound", delta_2_bound, "a number >= 0, or NaN"
+    )
+    mech = gaussian_mechanism(eps)
+    exact = alpha * worst_shift**2 * eps**2 / 2
+    tau = delta_inf_bound * delta_2_bound if np.isfinite(delta_2_bound) else np.nan
+    thm2 = float(theorem2_rdp(mech, alpha, tau, 2.0)) if np.isfinite(tau) else np.nan
+    thm2_opt = float(np.min(theorem2_rdp(mech, alpha, tau, THEOREM2_P_GRID))) if np.isfinite(tau) else np.nan
+    group = float(group_privacy_gaussian_rdp(alpha, delta_inf_bound + 1, eps))
+    return {
+        "exact_renyi_worst": exact,
+        "theorem2_pq2": thm2,
+        "theorem2_optimised_p": thm2_opt,
+        "group_privacy": group,
+        "tau": tau,
+        "exact_le_theorem2": bool(np.isnan(thm2) or exact <= thm2_opt * (1 + 1e-12)),
+        "exact_le_group": bool(exact <= group * (1 + 1e-12)),
     }

@@ -11,18 +11,18 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import optimize
 
-from dplab.accounting.inversion import epsilon_for_delta
 from dplab.theory.contraction import (
     contraction_modulus,
     epsilon_prop1,
+    epsilon_thm4,
     kappa_prop1,
     log_delta_prop1,
     log_delta_thm3,
     log_delta_thm4,
     pure_dp_threshold_thm3,
     pure_dp_threshold_thm3_as_printed,
+    thm4_prop1_crossover_diameter,
 )
 
 __all__ = [
@@ -112,9 +112,7 @@ def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
         kappa = kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=setting["M"], n=setting["n"], i=i)
         eps_prop1 = float(epsilon_prop1(delta, kappa=kappa))
         for diameter in diameters:
-            eps_thm4 = epsilon_for_delta(
-                lambda e, d=diameter: float(log_delta_thm4(e, diameter=d, i=i, **setting)), delta
-            )
+            eps_thm4 = epsilon_thm4(delta, diameter=diameter, i=i, **setting)
             ratio = setting["M"] * diameter / (setting["lr"] * setting["sigma"])
             rows.append({"diameter": diameter, "ratio": ratio, "i": i, "method": "thm4", "epsilon": eps_thm4})
             rows.append({"diameter": diameter, "ratio": ratio, "i": i, "method": "prop1", "epsilon": eps_prop1})
@@ -128,7 +126,8 @@ def regime_map(regime: Mapping[str, Any]) -> pd.DataFrame:
 def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFrame) -> float:
     """The diameter above which Theorem 4 certifies a larger epsilon than Proposition 1 (nan if none on the sweep).
 
-    Bracketed by the first sign change of eps_thm4 - eps_prop1 on the sweep, then refined by Brent's method.
+    Bracketed by the first sign change of eps_thm4 - eps_prop1 on the sweep, then refined by Brent's method
+    (:func:`dplab.theory.contraction.thm4_prop1_crossover_diameter`).
     """
     setting = gaussian_setting(regime)
     wide = part.pivot_table(index="diameter", columns="method", values="epsilon").sort_index()
@@ -137,13 +136,7 @@ def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFram
     if change.size == 0:
         return float("nan")
     lo, hi = wide.index[change[0]], wide.index[change[0] + 1]
-    eps_prop1 = float(wide["prop1"].iloc[0])
-
-    def difference(diameter: float) -> float:
-        log_delta = lambda e: float(log_delta_thm4(e, diameter=diameter, i=i, **setting))  # noqa: E731
-        return epsilon_for_delta(log_delta, regime["delta"]) - eps_prop1
-
-    return float(optimize.brentq(difference, lo, hi, xtol=1e-6))
+    return thm4_prop1_crossover_diameter(lo, hi, regime["delta"], i=i, **setting)
 
 
 # The registry's calling convention (dplab.registry): compute(params, seed, progress). These closed forms

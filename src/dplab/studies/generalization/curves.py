@@ -13,33 +13,20 @@ import numpy as np
 import pandas as pd
 
 from dplab.accounting.composition import (
-    MIN_EPSILON_METHODS,
-    basic_composition,
-    cor3_epsilon,
-    drv_epsilon,
-    kov_epsilon,
     kov_epsilon_terms,
-    log_lower_bound_delta,
-    lower_bound_delta,
-    min_epsilon_at_target,
-    optimal_epsilon,
-    optimal_log_delta,
-    thm4_delta,
 )
 from dplab.theory.generalization import (
+    composition_certificate_rows,
     composition_certificates,
-    dwork_2015_high_probability,
-    kl_bound_dr16,
-    kl_bound_drv10,
-    kl_bound_lemma5,
-    kl_randomized_response,
-    nissim_stemmer_high_probability,
+    delta_certificate_columns,
+    epsilon_certificates,
+    fair_comparison_rows,
+    high_probability_bounds,
+    kl_bounds,
     nissim_stemmer_on_average,
     oneto_high_probability,
     sgld_privacy_and_generalization,
-    thm1_deviation,
     thm1_deviation_exact,
-    thm1_failure_probability,
     thm1_min_sample_size,
     thm2_on_average,
 )
@@ -65,7 +52,6 @@ __all__ = [
 delta_rows = composition_certificates
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
-LN10 = np.log(10.0)
 
 
 def step_grid(log10_min: float, log10_max: float, n: int) -> np.ndarray:
@@ -90,15 +76,10 @@ def _log10(values: Any) -> np.ndarray:
 def compute_kl(params: Mapping[str, Any], seed: int, progress: Progress) -> pd.DataFrame:
     """F1: KL bounds of an ε-DP mechanism: Lemma 5 (ε tanh(ε/2)), randomized response's exact KL, DR16, DRV10."""
     eps = _eps_grid(params)
-    methods = {
-        "lemma5": kl_bound_lemma5,
-        "randomized_response": kl_randomized_response,
-        "dr16": kl_bound_dr16,
-        "drv10": kl_bound_drv10,
-    }
-    frames = [pd.DataFrame({"epsilon": eps, "method": m, "kl": f(eps)}) for m, f in methods.items()]
+    methods = kl_bounds(eps)
+    frames = [pd.DataFrame({"epsilon": eps, "method": m, "kl": kl}) for m, kl in methods.items()]
     frame = pd.concat(frames, ignore_index=True)
-    ours = np.tile(kl_bound_lemma5(eps), len(methods))
+    ours = np.tile(methods["lemma5"], len(methods))
     frame["ratio_to_lemma5"] = frame["kl"] / ours
     return frame
 
@@ -109,15 +90,7 @@ def compute_high_probability(params: Mapping[str, Any], seed: int, progress: Pro
     eps = _eps_grid(params)
     frames = []
     for delta in params["deltas"]:
-        ns_a, ns_b = nissim_stemmer_high_probability(eps, delta)
-        dw_a, dw_b = dwork_2015_high_probability(eps, delta)
-        rows = {
-            "thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
-            "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
-            "nissim_stemmer": (ns_a, ns_b),
-            "dwork_2015": (dw_a, dw_b),
-        }
-        for method, (a, b) in rows.items():
+        for method, (a, b) in high_probability_bounds(eps, delta).items():
             frames.append(
                 pd.DataFrame(
                     {
@@ -170,16 +143,8 @@ def compute_epsilon_vs_steps(params: Mapping[str, Any], seed: int, progress: Pro
     dt = params["delta_tilde"]
     frames = []
     for eps in progress(params["eps_steps"]):
-        optimal = np.array([optimal_epsilon(eps, 0.0, int(t), params["optimal_delta"]) for t in steps])
         e1, e2, e3 = kov_epsilon_terms(eps, steps, dt)
-        curves = {
-            "basic": basic_composition(eps, 0.0, steps)[0],
-            "drv": drv_epsilon(eps, steps, dt),
-            "kov_thm4": kov_epsilon(eps, steps, dt),
-            "cor3": cor3_epsilon(eps, steps, dt),
-            "optimal_pure": optimal,
-        }
-        for method, values in curves.items():
+        for method, values in epsilon_certificates(eps, steps, dt, params["optimal_delta"]).items():
             frames.append(
                 pd.DataFrame(
                     {
@@ -202,28 +167,11 @@ def compute_delta_vs_steps(params: Mapping[str, Any], seed: int, progress: Progr
     printed δ″), the exact optimal δ at the KOV ε′, and the universal lower bound 1 − (1−δ)^T."""
     steps = step_grid(0.0, params["t_max_log10"], params["n_t"])
     dt = params["delta_tilde"]
-    frames = []
-    for setting in progress(params["settings"]):
-        eps, delta = setting["epsilon"], setting["delta"]
-        floor = np.asarray(lower_bound_delta(delta, steps))
-        for method, (ep, dp) in composition_certificates(eps, delta, dt, steps).items():
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "epsilon_step": eps,
-                        "delta_step": delta,
-                        "delta_tilde": dt,
-                        "t": steps,
-                        "method": method,
-                        "eps_prime": ep,
-                        "delta_prime": dp,
-                        "log10_delta_prime": _log10(dp),
-                        "delta_prime_over_t_delta": dp / (steps * delta),
-                        "lower_bound": floor,
-                        "below_lower_bound": (dp < floor * (1 - 1e-12)) & (method != "lower_bound"),
-                    }
-                )
-            )
+    frames = [
+        pd.DataFrame(columns)
+        for setting in progress(params["settings"])
+        for columns in delta_certificate_columns(setting["epsilon"], setting["delta"], dt, steps)
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -233,26 +181,7 @@ def compute_fair_comparison(params: Mapping[str, Any], seed: int, progress: Prog
     eps, delta, target = params["epsilon"], params["delta"], params["delta_target"]
     rows = []
     for t in progress(params["steps"]):
-        values = {
-            m: min_epsilon_at_target(m, eps, delta, int(t), target, params["n_scan"]) for m in MIN_EPSILON_METHODS
-        }
-        optimal = values["optimal"]
-        for method, value in values.items():
-            paper = method.startswith("cor")
-            rows.append(
-                {
-                    "epsilon_step": eps,
-                    "delta_step": delta,
-                    "delta_target": target,
-                    "t": int(t),
-                    "method": method,
-                    "eps_prime": value,
-                    "finite": bool(np.isfinite(value)),
-                    "below_optimal": bool(paper and np.isfinite(value) and value < optimal * (1 - 1e-9)),
-                    "feasible_only_for_paper": bool(paper and np.isfinite(value) and not np.isfinite(optimal)),
-                    "lower_bound": float(lower_bound_delta(delta, int(t))),
-                }
-            )
+        rows += fair_comparison_rows(eps, delta, int(t), target, params["n_scan"])
     return pd.DataFrame(rows)
 
 
@@ -354,15 +283,8 @@ def compute_table_high_probability(params: Mapping[str, Any], seed: int, progres
     rows = []
     for case in params["cases"]:
         eps, delta = case["epsilon"], case["delta"]
-        ns, dw = nissim_stemmer_high_probability(eps, delta), dwork_2015_high_probability(eps, delta)
         oneto = oneto_high_probability(eps, params["oneto_n"], params["oneto_empirical_risk"])
-        methods = {
-            "thm1": (thm1_deviation(eps), thm1_failure_probability(eps, delta)),
-            "thm1_intro": (thm1_deviation(eps), thm1_failure_probability(eps, delta, "intro")),
-            "nissim_stemmer": ns,
-            "dwork_2015": dw,
-            "oneto_a": oneto,
-        }
+        methods = {**high_probability_bounds(eps, delta), "oneto_a": oneto}
         for method, (a, b) in methods.items():
             rows.append(
                 {
@@ -384,34 +306,5 @@ def compute_table_composition(params: Mapping[str, Any], seed: int, progress: Pr
     each method's ε′, and ``below_lower_bound`` / ``below_optimal`` flags (the paper's certificate is impossible)."""
     rows = []
     for case in progress(params["cases"]):
-        eps, delta, t, dt = case["epsilon"], case["delta"], int(case["t"]), case["delta_tilde"]
-        step = np.array([t])
-        floor = float(lower_bound_delta(delta, t))
-        log_floor = float(log_lower_bound_delta(delta, t))
-        kov_ep = float(kov_epsilon(eps, t, dt))
-        methods = {
-            m: (float(e[0]), float(d[0])) for m, (e, d) in composition_certificates(eps, delta, dt, step).items()
-        }
-        methods["basic"] = tuple(float(x) for x in basic_composition(eps, delta, t))
-        methods["thm4_literal"] = (kov_ep, thm4_delta(eps, delta, t, kov_ep, dt, "literal"))
-        for method, (ep, dp) in methods.items():
-            optimal = float(np.exp(optimal_log_delta(eps, delta, t, min(ep, t * eps))))
-            theorem = method not in ("lower_bound", "optimal_at_kov_eps")
-            rows.append(
-                {
-                    "epsilon_step": eps,
-                    "delta_step": delta,
-                    "t": t,
-                    "delta_tilde": dt,
-                    "method": method,
-                    "eps_prime": ep,
-                    "delta_prime": dp,
-                    "lower_bound": floor,
-                    "log10_lower_bound": log_floor / LN10,
-                    "optimal_delta_at_eps_prime": optimal,
-                    "c": int(np.clip(np.ceil(ep / eps - 1e-12), 0, t)),
-                    "below_lower_bound": bool(theorem and dp < floor * (1 - 1e-12)),
-                    "below_optimal": bool(theorem and dp < optimal * (1 - 1e-12)),
-                }
-            )
+        rows += composition_certificate_rows(case["epsilon"], case["delta"], int(case["t"]), case["delta_tilde"])
     return pd.DataFrame(rows)

@@ -28,9 +28,9 @@ from dplab.data.preprocessing_datasets import (
     near_duplicate_clusters,
     with_missing_values,
 )
-from dplab.preprocessing import deduplicate, impute, pca_dim_reduce, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.sensitivity import as_preprocessed
+from dplab.preprocessing.steps import preprocessing_step
 from dplab.report.io import load_arrays, save_arrays
 from dplab.seeding import derive_seed
 
@@ -159,20 +159,7 @@ def _rank(dataset: str, study_config: Mapping[str, Any]) -> int:
 def step_function(step: str, dataset: str, study_config: Mapping[str, Any]):
     """π for ``step`` with the parameters the configuration gives for ``dataset`` (η, m, k)."""
     s = study_config["sensitivity"]
-    eta, m, k = float(s["eta"]), int(s["trimmed_m"]), _rank(dataset, study_config)
-    steps = {
-        "dedup": lambda X: deduplicate(X, eta),
-        "quantization": lambda X: quantize(X, eta),
-        "mean_imputation": lambda X: impute(X, "mean"),
-        "median_imputation": lambda X: impute(X, "median"),
-        "trimmed_mean_imputation": lambda X: impute(X, "trimmed_mean", m=m),
-        "linear_regression_imputation": lambda X: impute(X, "linear_regression"),
-        "pca_rank": lambda X: pca_rank_reduce(X, k),
-        "pca_dim": lambda X: pca_dim_reduce(X, k),
-    }
-    if step not in steps:
-        raise ValueError(f"step={step!r} is not a pre-processing step; allowed: {list(steps)}")
-    return steps[step]
+    return preprocessing_step(step, eta=float(s["eta"]), m=int(s["trimmed_m"]), k=_rank(dataset, study_config))
 
 
 def apply_step(step: str, dataset: str, X: np.ndarray, study_config: Mapping[str, Any]) -> PreprocessedDataset:

@@ -10,21 +10,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from dplab.mechanisms.gaussian import agm_sigma
-from dplab.mechanisms.purification import purify_discrete_transition_probability
+from dplab.mechanisms.gaussian import histogram_noise_variances
+from dplab.mechanisms.purification import theorem2_success_at_threshold
 from dplab.theory.purification import (
+    example8_quantile_1d,
     example8_quantities,
+    example8_sample_points,
     table1_rates,
     table2_rates,
-    theorem2_log_delta_threshold,
-    theorem2_success_bound,
     tradeoff_crossing_alpha,
     tradeoff_function,
     w_inf_1d,
 )
 
 __all__ = [
-    "ADJACENCY_SENSITIVITIES",
     "variance_curves",
     "example8_samples",
     "tradeoff_curves",
@@ -33,9 +32,6 @@ __all__ = [
     "table2",
     "theorem2_utility",
 ]
-
-#: (ℓ1, ℓ2) sensitivity of a histogram per adjacency (Figure 1).
-ADJACENCY_SENSITIVITIES = {"add_remove": (1.0, 1.0), "replace_one": (2.0, math.sqrt(2.0))}
 
 
 def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> pd.DataFrame:
@@ -47,59 +43,29 @@ def variance_curves(params: Mapping[str, Any], seed: int = 0, progress=None) -> 
     deltas = np.geomspace(params["delta_min"], params["delta_max"], params["n_delta"])
     frames = []
     for adjacency in params["adjacencies"]:
-        l1, l2 = ADJACENCY_SENSITIVITIES[adjacency]
+        variances = histogram_noise_variances(eps, deltas, adjacency)
         suffix = "" if adjacency == "add_remove" else f"_{adjacency}"
-        frames.append(
-            pd.DataFrame({"delta": deltas, "mechanism": f"laplace{suffix}", "variance": 2.0 * (l1 / eps) ** 2})
-        )
-        frames.append(
-            pd.DataFrame(
-                {
-                    "delta": deltas,
-                    "mechanism": f"analytic_gaussian{suffix}",
-                    "variance": agm_sigma(eps, np.log(deltas), l2) ** 2,
-                }
-            )
-        )
+        for mechanism, variance in variances.items():
+            frames.append(pd.DataFrame({"delta": deltas, "mechanism": f"{mechanism}{suffix}", "variance": variance}))
     return pd.concat(frames, ignore_index=True)
-
-
-def _example8_quantile_1d(delta_tilde: float):
-    """Quantile function of μ = Δ̃δ0 + (1 − Δ̃)Unif([−1, 1]∖(−Δ̃, Δ̃)) (Example 8 in 1-D)."""
-    lower = (1 - delta_tilde) / 2
-
-    def quantile(t: np.ndarray) -> np.ndarray:
-        return np.where(
-            t < lower,
-            -1 + t / lower * (1 - delta_tilde),
-            np.where(
-                t <= lower + delta_tilde, 0.0, delta_tilde + (t - lower - delta_tilde) / lower * (1 - delta_tilde)
-            ),
-        )
-
-    return quantile
 
 
 def example8_samples(params: Mapping[str, Any], seed: int, progress=None) -> pd.DataFrame:
     """Figure 2 (Example 8 in (ℝ², ℓ2)): samples of ν = Unif(unit disk) and μ = Δ̃²δ0 + (1 − Δ̃²)Unif(annulus
     Δ̃ ≤ ‖x‖ ≤ 1), with d_TV, W∞ and Lemma 6's bounds as columns, and the 1-D W∞ computed from quantile functions."""
-    dt, m = float(params["delta_tilde"]), int(params["n_samples"])
-    rng = np.random.default_rng(seed)
-    angle_nu, radius_nu = rng.uniform(0, 2 * np.pi, m), np.sqrt(rng.random(m))
-    at_origin = rng.random(m) < dt**2
-    radius_mu = np.where(at_origin, 0.0, np.sqrt(dt**2 + rng.random(m) * (1 - dt**2)))
-    angle_mu = rng.uniform(0, 2 * np.pi, m)
+    dt = float(params["delta_tilde"])
+    nu, mu = example8_sample_points(dt, int(params["n_samples"]), np.random.default_rng(seed))
     frame = pd.concat(
         [
-            pd.DataFrame({"measure": "nu", "x1": radius_nu * np.cos(angle_nu), "x2": radius_nu * np.sin(angle_nu)}),
-            pd.DataFrame({"measure": "mu", "x1": radius_mu * np.cos(angle_mu), "x2": radius_mu * np.sin(angle_mu)}),
+            pd.DataFrame({"measure": "nu", "x1": nu[:, 0], "x2": nu[:, 1]}),
+            pd.DataFrame({"measure": "mu", "x1": mu[:, 0], "x2": mu[:, 1]}),
         ],
         ignore_index=True,
     )
     for key, value in example8_quantities(dt, 2).items():
         frame[key] = value
     frame["delta_tilde"] = dt
-    frame["w_inf_1d_numeric"] = w_inf_1d(_example8_quantile_1d(dt), lambda t: 2 * t - 1, params["n_levels_1d"])
+    frame["w_inf_1d_numeric"] = w_inf_1d(example8_quantile_1d(dt), lambda t: 2 * t - 1, params["n_levels_1d"])
     return frame
 
 
@@ -212,17 +178,10 @@ def theorem2_utility(params: Mapping[str, Any], seed: int = 0, progress=None) ->
     Theorem 2's threshold ε^d/(2d)^{3d} (the largest δ it allows), for the corrected cube geometry and the paper's ℓ1
     geometry, against the bound 1 − 2^{−d} − (d/2)e^{−d}.  Columns ``d, epsilon, log_delta, success_exact,
     success_exact_paper_geometry, bound, margin``."""
-    rows = []
-    for d in range(1, int(params["max_bits"]) + 1):
-        for eps in params["epsilons"]:
-            log_delta = theorem2_log_delta_threshold(d, eps)
-            success = {
-                geometry: purify_discrete_transition_probability(0, d, eps, log_delta, geometry)
-                for geometry in ("corrected", "as_printed")
-            }
-            rows.append(
-                (d, float(eps), log_delta, success["corrected"], success["as_printed"], theorem2_success_bound(d))
-            )
-    columns = ["d", "epsilon", "log_delta", "success_exact", "success_exact_paper_geometry", "bound"]
-    frame = pd.DataFrame(rows, columns=columns)
+    rows = [
+        theorem2_success_at_threshold(d, eps)
+        for d in range(1, int(params["max_bits"]) + 1)
+        for eps in params["epsilons"]
+    ]
+    frame = pd.DataFrame(rows)
     return frame.assign(margin=frame["success_exact"] - frame["bound"])

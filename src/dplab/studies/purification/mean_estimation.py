@@ -29,27 +29,25 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from dplab.audit.interval_laws import TREATMENTS, epsilon_inf_1d
-from dplab.audit.purification_pairs import projected_gaussian_pair
+from dplab.audit.purification_pairs import mean_estimation_audit_1d
 from dplab.mechanisms.gaussian import agm_sigma
-from dplab.mechanisms.knorm import sample_l2_knorm
-from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
-from dplab.mechanisms.purification import projected_purified_gaussian, sign_cube
+from dplab.mechanisms.mean_release import mean_baseline_errors
+from dplab.mechanisms.noise_norms import chi_mean
+from dplab.mechanisms.purification import cube_purification_parameters, projected_purified_gaussian, sign_cube
 from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.theory.mean_estimation import (
-    log10_purification_scale,
     mean_estimation_log_delta,
     sample_data_mean,
-    theorem9_log_delta_range,
-    theorem9_lower_bound,
+    theorem9_columns,
+    theorem9_log_delta_range,  # noqa: F401 (claims_statements imports it from here)
 )
-from dplab.theory.purification import purification_laplace_scale, purification_shift
 
 __all__ = [
     "mean_estimation_errors",
@@ -69,21 +67,6 @@ def _error_summary(errors: np.ndarray, draws: int) -> dict[str, float]:
     return {
         "error_mean": float(errors.mean()),
         "error_sem_draws": float(errors.std(ddof=1) / math.sqrt(draws)) if draws > 1 else np.nan,
-    }
-
-
-def _purification_columns(d: int, epsilon: float, log_delta: float, log_omega: float) -> dict[str, float]:
-    """The privacy columns of Algorithm 1 on the cube at ε′ = ε after an (ε, δ) step: ω, and b = 2Δ/ε′ with Δ of
-    Theorem 1 (q = ∞), also as log10 b in log-space."""
-    diameter = sign_cube(d).diameter
-    shift = purification_shift(d, math.inf, diameter, log_delta, log_omega)
-    return {
-        "epsilon": epsilon,
-        "log_delta": log_delta,
-        "omega": math.exp(log_omega),
-        "epsilon_prime": epsilon,
-        "laplace_scale": purification_laplace_scale(shift, epsilon),
-        "log10_laplace_scale": log10_purification_scale(d, diameter, log_delta, log_omega, epsilon),
     }
 
 
@@ -123,7 +106,7 @@ def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_Mea
     projected, purified = projected_purified_gaussian(
         setting.mean, sigma, half, log_delta, log_omega, setting.draws, rng
     )
-    pur = {**_purification_columns(d, half, log_delta, log_omega), "noise_scale": sigma}
+    pur = {**cube_purification_parameters(d, half, log_delta, log_omega), "noise_scale": sigma}
     unpurified = {**pur, "epsilon_prime": 0.0, "laplace_scale": 0.0, "log10_laplace_scale": -np.inf}
     in_domain = bool(np.all(np.abs(projected) <= sign_cube(d).radius))
     expected = sigma * float(chi_mean(d))
@@ -135,37 +118,22 @@ def _purified_gaussian(setting: _Setting, rng: np.random.Generator) -> list[_Mea
     ]
 
 
-def _laplace(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """Laplace^{⊗d}(Δ₁/ε_tot), Δ₁ = 2√d/n."""
-    d, draws = setting.d, setting.draws
-    scale = 2.0 * math.sqrt(d) / setting.n / setting.epsilon_total
-    errors = _norms(setting.mean + rng.laplace(scale=scale, size=(draws, d)), setting.mean)
-    columns = {"epsilon": setting.epsilon_total, "log_delta": -np.inf, "noise_scale": scale}
-    return [_MeanRelease("laplace", True, errors, columns, laplace_l2_norm_mean(d, scale))]
-
-
-def _l2_knorm(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """The ℓ2 K-norm mechanism, density ∝ exp(−ε_tot‖z‖₂/Δ₂), Δ₂ = 2/n; E‖z‖ = dΔ₂/ε_tot."""
-    d, sens2, eps = setting.d, 2.0 / setting.n, setting.epsilon_total
-    errors = np.linalg.norm(sample_l2_knorm(d, sens2, eps, setting.draws, rng), axis=1)
-    columns = {"epsilon": eps, "log_delta": -np.inf, "noise_scale": sens2 / eps}
-    return [_MeanRelease("l2_knorm", True, errors, columns, d * sens2 / eps)]
-
-
-def _gaussian_reference(setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
-    """The AGM at (ε_tot, ``reference_delta``): not pure."""
-    sigma = float(agm_sigma(setting.epsilon_total, setting.reference_log_delta, 2.0 / setting.n))
-    errors = np.linalg.norm(sigma * rng.standard_normal((setting.draws, setting.d)), axis=1)
-    columns = {"epsilon": setting.epsilon_total, "log_delta": setting.reference_log_delta, "noise_scale": sigma}
-    return [_MeanRelease("gaussian_reference", False, errors, columns, sigma * float(chi_mean(setting.d)))]
+def _baseline(method: str, name: str, pure: bool, setting: _Setting, rng: np.random.Generator) -> list[_MeanRelease]:
+    """A baseline of :func:`mean_baseline_errors` at ε_tot (the Gaussian at the reference δ, not pure)."""
+    log_delta = setting.reference_log_delta
+    errors, scale, expected = mean_baseline_errors(
+        method, setting.mean, setting.n, setting.epsilon_total, log_delta, setting.draws, rng
+    )
+    columns = {"epsilon": setting.epsilon_total, "log_delta": log_delta if method == "gaussian" else -np.inf}
+    return [_MeanRelease(name, pure, errors, {**columns, "noise_scale": scale}, expected)]
 
 
 #: The methods of the dimension panel in the order they draw from the generator (and of the rows).
 METHODS: dict[str, Callable[[_Setting, np.random.Generator], list[_MeanRelease]]] = {
     "purified_gaussian": _purified_gaussian,
-    "laplace": _laplace,
-    "l2_knorm": _l2_knorm,
-    "gaussian_reference": _gaussian_reference,
+    "laplace": partial(_baseline, "laplace", "laplace", True),
+    "l2_knorm": partial(_baseline, "l2_knorm", "l2_knorm", True),
+    "gaussian_reference": partial(_baseline, "gaussian", "gaussian_reference", False),
 }
 
 _NO_PRIVACY_COLUMNS = dict.fromkeys(
@@ -217,7 +185,6 @@ def _delta_common(params: Mapping[str, Any], log_delta: float) -> dict[str, Any]
     range, the paper's δ of the experiment, and the pure rate 2d/(nε_tot)."""
     sweep = params["delta_sweep"]
     n, d, eps = int(params["n"]), int(sweep["d"]), float(sweep["epsilon"])
-    lo, hi = theorem9_log_delta_range(n, d)
     return {
         "panel": "delta",
         "n": n,
@@ -226,12 +193,7 @@ def _delta_common(params: Mapping[str, Any], log_delta: float) -> dict[str, Any]
         "adjacency": ADJACENCY,
         "draws": int(params["draws"]),
         "log_delta": log_delta,
-        "theorem9_lower_bound": float(theorem9_lower_bound(n, d, eps, log_delta)),
-        "theorem9_valid": bool(lo < log_delta < hi),
-        "theorem9_log_delta_min": lo,
-        "theorem9_log_delta_max": hi,
-        "paper_log_delta": mean_estimation_log_delta(n, d)[0],
-        "pure_rate": d * 2.0 / (n * eps),
+        **theorem9_columns(n, d, eps, log_delta),
         "in_domain": True,
     }
 
@@ -247,7 +209,7 @@ def _delta_records(
     _, purified = projected_purified_gaussian(mean, sigma_half, eps / 2, log_delta, log_omega, draws, rng)
     purified_errors = _norms(purified, mean)
     gaussian_errors = np.linalg.norm(sigma_full * rng.standard_normal((draws, d)), axis=1)
-    purification = _purification_columns(d, eps / 2, log_delta, log_omega)
+    purification = cube_purification_parameters(d, eps / 2, log_delta, log_omega)
     return [
         {
             **common,
@@ -290,15 +252,10 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Exact ε∞ of the d = 1 purified Gaussian on neighbouring means (μ, μ + 2/n), each treatment of Algorithm 1."""
     audit = params["audit"]
     n = int(audit["n"])
-    log_delta, log_omega = mean_estimation_log_delta(n, 1)
-    omega = math.exp(log_omega)
     records = []
     for eps in audit["epsilons"]:
-        half = float(eps) / 2
-        p, q, sigma = projected_gaussian_pair(half, log_delta, 2.0 / n, (float(audit["mean"]), None))
-        b = purification_laplace_scale(purification_shift(1, math.inf, 2.0, log_delta, log_omega), half)
-        for treatment in TREATMENTS:
-            value = epsilon_inf_1d(p, q, treatment, omega=omega, b=b, n_points=int(audit["n_points"]))
+        result = mean_estimation_audit_1d(float(eps), n, float(audit["mean"]), int(audit["n_points"]))
+        for treatment, value in result["epsilon_inf"].items():
             records.append(
                 {
                     "panel": "audit",
@@ -308,13 +265,13 @@ def _audit_panel(params: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "n": n,
                     "d": 1,
                     "epsilon_total": float(eps),
-                    "epsilon": half,
-                    "log_delta": log_delta,
-                    "omega": omega,
-                    "epsilon_prime": half,
-                    "laplace_scale": b,
-                    "log10_laplace_scale": math.log10(b),
-                    "noise_scale": sigma,
+                    "epsilon": float(eps) / 2,
+                    "log_delta": result["log_delta"],
+                    "omega": result["omega"],
+                    "epsilon_prime": float(eps) / 2,
+                    "laplace_scale": result["laplace_scale"],
+                    "log10_laplace_scale": math.log10(result["laplace_scale"]),
+                    "noise_scale": result["sigma"],
                     "adjacency": ADJACENCY,
                     "epsilon_inf": value,
                     "bound": float(eps),

@@ -20,34 +20,36 @@ import numpy as np
 import pandas as pd
 
 from dplab.audit.mode_transitions import (
+    AuditedModeRelease,
+    alg12_audited_releases,
     max_pure_epsilon_over_transitions,
     neighbour_transitions,
-    reduced_transitions,
+    uniform_calibrated_release,
 )
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.purification import discrete_purification_laplace_scale
 from dplab.mechanisms.stability import (
+    ALG12_VARIANTS,
     BOTTOM,
     BOTTOM_ENCODINGS,
     DELTA_RULES,
+    alg12_variant,
     bit_flip_probability,
     code_bits,
     distance_to_instability,
-    distance_to_instability_pmf,
     encode_bottom,
     exponential_mechanism_selection,
     mode_and_distance,
     mode_histogram,
     mode_release_log_delta,
+    mode_selection_success_probability,
     pass_probability,
     pure_mode_release,
-    pure_mode_release_pmf,
     pure_mode_release_success_probability,
     report_noisy_max_grouped,
     report_noisy_max_success_probability,
     stability_threshold,
     uniform_bottom_log_delta,
-    uniform_bottom_pure_epsilon,
 )
 from dplab.numerics import smallest_integer_reaching
 from dplab.registry import no_progress
@@ -57,96 +59,29 @@ __all__ = [
     "compute_mode_release",
     "gap_at_level",
     "mode_release_audit",
-    "ALG12_VARIANTS",
 ]
 
 ADJACENCY = "replace_one"
-ALG12_VARIANTS = tuple(f"alg12_{rule}_{bottom}" for rule in DELTA_RULES for bottom in BOTTOM_ENCODINGS)
 _MAX_GAP = 100_000
 
 
-def _counts(values: np.ndarray, mult: np.ndarray) -> np.ndarray:
-    """The full histogram with the mode at index 0 and the runner-up at index 1 (ties go to index 0 = f(D))."""
-    return np.repeat(values, mult)
-
-
-def _variant(method: str) -> tuple[str, str]:
-    """("corrected" | "as_printed", "uniform" | "reserved") of an ``alg12_<rule>_<bottom>`` method name."""
-    rule, bottom = method[len("alg12_") :].rsplit("_", 1)
-    return rule, bottom
-
-
-_SuccessCurve = Callable[[int], float]
-
-
-def _alg12_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """Algorithm 12 at ε_tot/2 (Theorem 6): its exact success at 𝒟₀ = ⌈g/2⌉."""
-    rule, bottom = _variant(method)
-    eps, size = params["epsilon_total"] / 2.0, 2**n_bits
-    return lambda g: pure_mode_release_success_probability(
-        0, math.ceil(g / 2), size, eps, delta_rule=rule, bottom=bottom
-    )
-
-
-def _distance_reference_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The unpurified release at (ε_tot, δ_ref): its pass probability at 𝒟₀ = ⌈g/2⌉."""
-    eps_tot, log_delta = params["epsilon_total"], math.log(params["reference_delta"])
-    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta))
-
-
-def _distance_uniform_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The unpurified release with the uniform ⊥: pass, or fail and draw the mode uniformly (probability 1/|X|)."""
-    eps_tot, size = params["epsilon_total"], 2**n_bits
-    log_delta = uniform_bottom_log_delta(eps_tot, size)
-    return lambda g: float(pass_probability(math.ceil(g / 2), eps_tot, log_delta)) * (1 - 1 / size) + 1 / size
-
-
-def _gap_histogram(params: Mapping[str, Any], n_bits: int, layout: str, gap: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`mode_histogram` at ``gap`` clipped to the mode count (larger gaps only lower the runner-up to 0)."""
-    n, share = params["n_records"], params["mode_share"]
-    return mode_histogram(n_bits, n, share, min(gap, round(share * n)), layout)
-
-
-def _report_noisy_max_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """Report-noisy-max at ε_tot, exact by quadrature; ½ at a tie."""
-    eps_tot = params["epsilon_total"]
-    return lambda g: (
-        report_noisy_max_success_probability(*_gap_histogram(params, n_bits, layout, g), eps_tot) if g > 0 else 0.5
-    )
-
-
-def _exponential_mechanism_success(method: str, n_bits: int, params: Mapping[str, Any], layout: str) -> _SuccessCurve:
-    """The exponential mechanism at ε_tot (score sensitivity 1): the mode's probability."""
-
-    def success(g: int) -> float:
-        counts = _counts(*_gap_histogram(params, n_bits, layout, g))
-        return float(np.exp(exponential_mechanism_log_probabilities(counts, params["epsilon_total"], 1.0)[0]))
-
-    return success
-
-
-#: Each method's exact P(output = f(D)) as a function of the gap, built from (method, bits, section, layout).
-SUCCESS_CURVES: dict[str, Callable[[str, int, Mapping[str, Any], str], _SuccessCurve]] = {
-    **dict.fromkeys(ALG12_VARIANTS, _alg12_success),
-    "distance_reference": _distance_reference_success,
-    "distance_uniform_bottom": _distance_uniform_success,
-    "report_noisy_max": _report_noisy_max_success,
-    "exponential_mechanism": _exponential_mechanism_success,
-}
-
-
-def _method_success(
-    method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest"
-) -> Callable[[int], float]:
-    """Exact P(output = f(D)) as a function of the gap (for :func:`gap_at_level`)."""
-    if method not in SUCCESS_CURVES:
-        raise ValueError(f"method={method!r} has no closed-form success probability")
-    return SUCCESS_CURVES[method](method, n_bits, params, layout)
-
-
 def gap_at_level(method: str, n_bits: int, params: Mapping[str, Any], layout: str = "uniform_rest") -> float:
-    """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law; RNM by quadrature)."""
-    return smallest_integer_reaching(_method_success(method, n_bits, params, layout), params["success_level"], _MAX_GAP)
+    """The smallest gap occ₁ − occ₂ at which P(output = mode) ≥ ``success_level`` (exact law of
+    :func:`mode_selection_success_probability`; RNM by quadrature)."""
+
+    def success(gap: int) -> float:
+        return mode_selection_success_probability(
+            method,
+            gap,
+            n_bits=n_bits,
+            epsilon_total=params["epsilon_total"],
+            reference_delta=params["reference_delta"],
+            n_records=params["n_records"],
+            mode_share=params["mode_share"],
+            layout=layout,
+        )
+
+    return smallest_integer_reaching(success, params["success_level"], _MAX_GAP)
 
 
 @dataclass(frozen=True)
@@ -166,14 +101,14 @@ class _Instance:
 def _instance(params: Mapping[str, Any], n_bits: int, gap: int, layout: str) -> _Instance:
     """The histogram of :func:`mode_histogram` at one gap, with its mode and distance to instability."""
     values, mult = mode_histogram(n_bits, params["n_records"], params["mode_share"], gap, layout)
-    counts = _counts(values, mult)
+    counts = np.repeat(values, mult)  # mode at index 0, runner-up at index 1 (ties go to index 0 = f(D))
     return _Instance(values, mult, counts, *mode_and_distance(counts), gap)
 
 
 def _alg12_row(method: str, instance: _Instance, params: Mapping[str, Any], rng: np.random.Generator) -> dict:
     """Algorithm 12 at ε = ε_tot/2 (2ε-DP, Theorem 6) with the variant's δ rule and ⊥ encoding, purified by
     Algorithm 2 with ε′ = ε: sampled and exact success, ⊥ rate and the purification parameters."""
-    rule, bottom = _variant(method)
+    rule, bottom = alg12_variant(method)
     counts = instance.counts
     eps = params["epsilon_total"] / 2.0
     n_bits = code_bits(counts.size, bottom)
@@ -350,73 +285,8 @@ def compute_mode_release(
 # ------------------------------------------------------------------------------------------------- exact audit
 
 
-@dataclass(frozen=True)
-class _AuditedRelease:
-    """One audited output law: its treatment, δ rule and ⊥ encoding, code length, δ, bound on the pure ε, the law
-    pmf(f(D), 𝒟₀) over the outputs, the reduced transitions it is checked on, and the ``max_distance`` column (left
-    blank for the uniform-calibrated reference)."""
-
-    treatment: str
-    delta_rule: str
-    bottom: str
-    code_bits: int
-    log_delta: float
-    bound: float
-    pmf: Callable[[int, int], np.ndarray]
-    reduced: set[tuple[int, int, int, int]]
-    max_distance: float
-
-
-def _reduced_max_distance(eps: float, log_delta: float, extra_distance: int) -> int:
-    """The largest 𝒟₀ of the reduced enumeration: ⌈T⌉ + 1 + extra, T = Algorithm 12's stability threshold."""
-    return math.ceil(stability_threshold(eps, log_delta)) + 1 + extra_distance
-
-
-def _alg12_releases(audit: Mapping[str, Any], size: int, rule: str, bottom: str) -> list[_AuditedRelease]:
-    """Algorithm 12 + Algorithm 2 in each geometry (bound 2ε, Theorem 6) and the unpurified u_apx (pure only with
-    the uniform ⊥, by ``uniform_bottom_pure_epsilon``), at one δ rule and ⊥ encoding."""
-    eps = audit["epsilon"]
-    cbits = code_bits(size, bottom)
-    log_delta = mode_release_log_delta(cbits, eps, rule)
-    max_k = _reduced_max_distance(eps, log_delta, audit["extra_distance"])
-    reduced = reduced_transitions(size, max_k)
-
-    def purified(geometry: str) -> Callable[[int, int], np.ndarray]:
-        return lambda m, k: pure_mode_release_pmf(
-            m, k, size, eps, bottom=bottom, geometry=geometry, log_delta=log_delta
-        )
-
-    laws = [(f"alg12_geometry_{g}", 2 * eps, purified(g)) for g in audit["geometries"]]
-    unpurified_bound = uniform_bottom_pure_epsilon(eps, log_delta, size) if bottom == "uniform" else math.inf
-    laws.append(
-        ("unpurified", unpurified_bound, lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, bottom))
-    )
-    return [
-        _AuditedRelease(treatment, rule, bottom, cbits, log_delta, bound, pmf, reduced, max_k)
-        for treatment, bound, pmf in laws
-    ]
-
-
-def _uniform_calibrated_release(audit: Mapping[str, Any], size: int, n_bits: int) -> _AuditedRelease:
-    """The unpurified u_apx with the uniform ⊥ and δ calibrated so that it is ε-DP (``uniform_bottom_log_delta``)."""
-    eps = audit["epsilon"]
-    log_delta = uniform_bottom_log_delta(eps, size)
-    reduced = reduced_transitions(size, _reduced_max_distance(eps, log_delta, audit["extra_distance"]))
-    return _AuditedRelease(
-        "unpurified",
-        "uniform_calibrated",
-        "uniform",
-        n_bits,
-        log_delta,
-        eps,
-        lambda m, k: distance_to_instability_pmf(m, k, size, eps, log_delta, "uniform"),
-        reduced,
-        math.nan,
-    )
-
-
 def _release_rows(
-    release: _AuditedRelease, eps: float, n_bits: int, n_records: int, exhaustive: set[tuple[int, int, int, int]]
+    release: AuditedModeRelease, eps: float, n_bits: int, n_records: int, exhaustive: set[tuple[int, int, int, int]]
 ) -> list[dict]:
     """The exact pure ε of ``release`` on the reduced and on the exhaustive transitions, one row each."""
     rows = []
@@ -465,9 +335,11 @@ def mode_release_audit(
             release
             for rule in DELTA_RULES
             for bottom in BOTTOM_ENCODINGS
-            for release in _alg12_releases(audit, size, rule, bottom)
+            for release in alg12_audited_releases(
+                audit["epsilon"], size, rule, bottom, audit["geometries"], audit["extra_distance"]
+            )
         ]
-        releases.append(_uniform_calibrated_release(audit, size, n_bits))
+        releases.append(uniform_calibrated_release(audit["epsilon"], size, n_bits, audit["extra_distance"]))
         for release in releases:
             rows += _release_rows(release, audit["epsilon"], n_bits, n_records, exhaustive)
     return pd.DataFrame(rows)

@@ -25,8 +25,8 @@ from dplab.mechanisms.local_sensitivity import (
     audit_graph_pair,
     bounded_local_sensitivity_release,
     common_neighbours,
-    edge_flip_summary,
     global_sensitivity_laplace,
+    k5_audit_parameters,
     margin_beta,
     propose_test_release,
     proposed_beta,
@@ -34,6 +34,7 @@ from dplab.mechanisms.local_sensitivity import (
     pure_propose_test_release,
     purified_local_sensitivity_release,
     random_graph,
+    random_graphs_edge_flip_check,
     release_errors,
     smooth_sensitivity_beta,
     smooth_sensitivity_mechanism,
@@ -286,31 +287,12 @@ def _audit_sampler(
     method: str, eps_tot: float
 ) -> tuple[Callable[[np.ndarray, int, np.random.Generator], np.ndarray], float, float]:
     """(sampler(adjacency, size, rng), bound on pure ε, Laplace scale b) for an audited method on n_v = 5."""
-    R = float(math.comb(5, 3))
-    eps = eps_tot / 3.0
-    params = alg11_parameters(R, eps)
-    beta = margin_beta(3.0, eps, params.log_delta)  # Δ_Local(G) = Δ_Local(G′) = 3: the test passes w.h.p.
+    params, beta = k5_audit_parameters(eps_tot)
     samplers = {
         "alg11_purified": lambda a, size, rng: triangle_alg11_release(a, params, size, rng),
         "alg10_ptr_purified": lambda a, size, rng: triangle_alg10_release(a, params, beta, size, rng),
     }
     return samplers[method], eps_tot, params.laplace_scale
-
-
-def _sensitivity_check(n_graphs: int, n_vertices: int, seed: int) -> dict[str, Any]:
-    """Brute force over all single edge flips of random small graphs (p = 1/2) and the complete graph."""
-    rng = np.random.default_rng(derive_seed(seed, "ptr_sensitivity_check"))
-    graphs = [random_graph(n_vertices, 0.5, rng) for _ in range(n_graphs)] + [
-        np.ones((n_vertices,) * 2) - np.eye(n_vertices)
-    ]
-    return {
-        "kind": "sensitivity_check",
-        "method": "bruteforce_edge_flips",
-        "n_graphs": len(graphs),
-        "check_vertices": n_vertices,
-        **edge_flip_summary(graphs),
-        "global_sensitivity": triangle_global_sensitivity(n_vertices),
-    }
 
 
 def ptr_audit(
@@ -321,7 +303,9 @@ def ptr_audit(
     directions, Bonferroni: a (1 − α) lower bound), against the claimed ε_tot = 3ε; plus the brute-force check that
     Δ_Local has global sensitivity ≤ 1 and equals the largest change of the triangle count over edge flips."""
     audit = params["audit"]
-    rows = [dict(_sensitivity_check(audit["check_graphs"], audit["check_vertices"], seed), adjacency=ADJACENCY)]
+    rng = np.random.default_rng(derive_seed(seed, "ptr_sensitivity_check"))
+    check = random_graphs_edge_flip_check(audit["check_graphs"], audit["check_vertices"], rng)
+    rows = [dict(check, adjacency=ADJACENCY)]
     g, g_prime = audit_graph_pair()
     R = float(math.comb(5, 3))
     for method in ("alg11_purified", "alg10_ptr_purified"):
