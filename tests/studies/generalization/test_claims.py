@@ -10,7 +10,7 @@ import pytest
 from dplab.studies.generalization.claims import RULES
 from dplab.studies.generalization.claims_composition import _first_steps_text, first_step_below_lower_bound, first_steps
 from dplab.studies.generalization.claims_empirical import gap_versus_noise, together_evidence, together_verdict
-from dplab.studies.generalization.curves import delta_rows
+from dplab.theory.generalization import composition_certificates
 
 RULE = {rule.claim_id: rule for rule in RULES}
 
@@ -30,7 +30,7 @@ def test_first_integer_step_below_the_lower_bound(eps, method, grid_t, expected)
     delta = 1e-6
     first = first_step_below_lower_bound(eps, delta, delta, method, grid_t)
     assert first == expected
-    _, certified = delta_rows(eps, delta, delta, np.arange(1, first + 1))[method]
+    _, certified = composition_certificates(eps, delta, delta, np.arange(1, first + 1))[method]
     assert certified[-1] < _lower_bound(delta, first)
     assert all(certified[t - 1] >= _lower_bound(delta, t) * (1 - 1e-12) for t in range(1, first))
 

@@ -20,8 +20,7 @@ from dplab.accounting.composition import (
 )
 from dplab.report.claims import ClaimRule, Numbers, differ, erratum_if, holds_if
 from dplab.studies.generalization.claims_common import artifact_path, as_bool
-from dplab.studies.generalization.curves import delta_rows
-from dplab.theory.generalization import composition_iv_epsilon
+from dplab.theory.generalization import composition_certificates, composition_iv_epsilon
 
 __all__ = ["COMPOSITION_RULES", "LEMMA6_INSTANCES", "THM5_GRID", "THM5_HETEROGENEOUS", "first_step_below_lower_bound"]
 
@@ -100,7 +99,7 @@ def first_step_below_lower_bound(eps: float, delta: float, delta_tilde: float, m
     """The smallest integer T <= ``t_max`` at which ``method``'s certified delta'(T) (f5's formulas) falls below the
     universal lower bound 1 - (1 - delta)^T (relative margin :data:`BELOW_MARGIN`, as f5), at every integer T."""
     steps = np.arange(1, t_max + 1)
-    _, certified = delta_rows(eps, delta, delta_tilde, steps)[method]
+    _, certified = composition_certificates(eps, delta, delta_tilde, steps)[method]
     below = np.flatnonzero(np.asarray(certified) < np.asarray(lower_bound_delta(delta, steps)) * (1 - BELOW_MARGIN))
     return int(steps[below[0]]) if below.size else None
 

@@ -17,7 +17,6 @@ from dplab.accounting.composition import (
 )
 from dplab.theory.generalization import (
     composition_certificate_rows,
-    composition_certificates,
     delta_certificate_columns,
     epsilon_certificates,
     fair_comparison_rows,
@@ -33,7 +32,6 @@ from dplab.theory.generalization import (
 
 __all__ = [
     "step_grid",
-    "delta_rows",
     "compute_kl",
     "compute_high_probability",
     "compute_on_average",
@@ -47,9 +45,6 @@ __all__ = [
     "compute_table_sgld",
     "sgld_bound_columns",
 ]
-
-#: The name under which :mod:`dplab.studies.generalization.claims_composition` imports it.
-delta_rows = composition_certificates
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from dplab.report.claims import RELATIVE_TOLERANCE, ClaimRule, Numbers, differ, erratum_if, exceeds, holds_if
 from dplab.studies.purification.claims_common import artifact_path
-from dplab.studies.purification.mean_estimation import theorem9_log_delta_range
+from dplab.theory.mean_estimation import theorem9_log_delta_range
 from dplab.theory.purification import (
     algorithm2_shift_as_printed,
     algorithm2_shift_corrected,

@@ -46,7 +46,6 @@ from dplab.theory.mean_estimation import (
     mean_estimation_log_delta,
     sample_data_mean,
     theorem9_columns,
-    theorem9_log_delta_range,  # noqa: F401 (claims_statements imports it from here)
 )
 
 __all__ = [
