@@ -102,10 +102,20 @@ def test_array_checks_show_the_offending_entries():
         checks.as_finite_array([[1.0, math.inf]], "X")
     with pytest.raises(ValueError, match=r"x=\[nan\] is invalid"):
         checks.as_float_array([math.inf, math.nan], "x")
-    with pytest.raises(ValueError, match=r"T=\[0.0\] is invalid; allowed: a finite whole number >= 1"):
+    with pytest.raises(ValueError, match=r"T=\[0.0\] is invalid; allowed: a finite whole number >= 1 within int64"):
         checks.as_integer_array([1.0, 0.0], "T", minimum=1)
     assert checks.as_float_array([math.inf], "x")[0] == math.inf
 
+
+
+def test_integer_arrays_outside_int64_are_refused_not_wrapped():
+    """int64 holds [-2^63, 2^63 - 1]: a float or unsigned value beyond it would wrap in the cast to int64."""
+    for outside in (-(2.0**63) * (1 + 2**-52), 2.0**63, np.uint64(2**63), [np.uint64(2**64 - 1)]):
+        with pytest.raises(ValueError, match=r"allowed: a finite whole number within int64"):
+            checks.as_integer_array(outside, "seed")
+    assert checks.as_integer_array(-(2.0**63), "seed")[()] == -(2**63)
+    assert checks.as_integer_array(np.uint64(2**63 - 1), "seed")[()] == 2**63 - 1
+    assert checks.as_integer_array(2**63 - 1, "seed")[()] == 2**63 - 1
 
 def test_valid_arrays_come_back_unchanged():
     value = [0.1, 0.2, 3.0]

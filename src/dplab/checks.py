@@ -113,16 +113,21 @@ def as_non_negative_array(value: ArrayLike, name: str) -> np.ndarray:
     return array
 
 
+_INT64 = np.iinfo(np.int64)
+
+
 def as_integer_array(value: ArrayLike, name: str, minimum: float = -math.inf) -> np.ndarray:
     """``value`` as an int64 array; ``ValueError`` naming ``name`` unless every entry is a whole number >= minimum.
     Integer input is converted directly (no float64 round trip, so integers above 2^53 keep every digit)."""
-    allowed = "a finite whole number" + ("" if minimum == -math.inf else f" >= {minimum:g}")
+    allowed = "a finite whole number" + ("" if minimum == -math.inf else f" >= {minimum:g}") + " within int64"
     raw = np.asarray(value) if isinstance(value, np.ndarray) or np.isscalar(value) else None
     if raw is not None and raw.dtype.kind in "iu":
-        require(raw >= minimum, name, raw, allowed)
+        require((raw >= minimum) & (raw <= _INT64.max), name, raw, allowed)
         return raw.astype(np.int64)
     array = _numeric(value, name)
-    require(np.isfinite(array) & (array == np.round(array)) & (array >= minimum), name, value, allowed)
+    # int64 holds [-2^63, 2^63): a float outside would wrap in the cast instead of being refused
+    in_range = (array >= -(2.0**63)) & (array < 2.0**63)
+    require(np.isfinite(array) & (array == np.round(array)) & (array >= minimum) & in_range, name, value, allowed)
     return array.astype(np.int64)
 
 
