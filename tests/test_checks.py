@@ -107,7 +107,6 @@ def test_array_checks_show_the_offending_entries():
     assert checks.as_float_array([math.inf], "x")[0] == math.inf
 
 
-
 def test_integer_arrays_outside_int64_are_refused_not_wrapped():
     """int64 holds [-2^63, 2^63 - 1]: a float or unsigned value beyond it would wrap in the cast to int64."""
     for outside in (-(2.0**63) * (1 + 2**-52), 2.0**63, np.uint64(2**63), [np.uint64(2**64 - 1)]):
@@ -116,6 +115,7 @@ def test_integer_arrays_outside_int64_are_refused_not_wrapped():
     assert checks.as_integer_array(-(2.0**63), "seed")[()] == -(2**63)
     assert checks.as_integer_array(np.uint64(2**63 - 1), "seed")[()] == 2**63 - 1
     assert checks.as_integer_array(2**63 - 1, "seed")[()] == 2**63 - 1
+
 
 def test_valid_arrays_come_back_unchanged():
     value = [0.1, 0.2, 3.0]
