@@ -117,6 +117,14 @@ def test_integer_arrays_outside_int64_are_refused_not_wrapped():
     assert checks.as_integer_array(2**63 - 1, "seed")[()] == 2**63 - 1
 
 
+def test_whole_numbers_keep_every_digit_of_a_64_bit_integer():
+    """Integers skip the float64 round trip: 2^63 + 1 and 2^63 are equal as floats, not as seeds."""
+    assert checks.whole_number("seed", 2**63 + 1, minimum=0) == 2**63 + 1
+    assert checks.whole_number("seed", np.uint64(2**64 - 1), minimum=0) == 2**64 - 1
+    with pytest.raises(ValueError, match=r"seed=-1 is invalid; allowed: a whole number >= 0"):
+        checks.whole_number("seed", np.int64(-1), minimum=0)
+
+
 def test_valid_arrays_come_back_unchanged():
     value = [0.1, 0.2, 3.0]
     np.testing.assert_array_equal(checks.as_positive_array(value, "x"), np.asarray(value, dtype=np.float64))

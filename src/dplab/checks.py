@@ -178,10 +178,15 @@ def whole_number(name: str, value: int, minimum: int = 1, maximum: float = math.
     """``value`` as an int after checking it is a whole number with minimum <= value <= maximum (bool refused)."""
     if isinstance(value, bool):
         raise TypeError(f"{name}={value!r} is invalid; allowed: a whole number")
-    array = _numeric(value, name)
     upper = "" if maximum == math.inf else f" and <= {maximum:g}"
-    ok = np.isfinite(array) & (array == np.round(array)) & (array >= minimum) & (array <= maximum)
-    require(ok, name, value, f"a whole number >= {minimum}{upper}")
+    allowed = f"a whole number >= {minimum}{upper}"
+    if isinstance(value, (int, np.integer)):  # exact: no float64 round trip, so a 64-bit seed keeps every digit
+        require(minimum <= value <= maximum, name, value, allowed)
+        return int(value)
+    array = _numeric(value, name)
+    require(
+        np.isfinite(array) & (array == np.round(array)) & (array >= minimum) & (array <= maximum), name, value, allowed
+    )
     return int(_scalar(array, name, value))
 
 

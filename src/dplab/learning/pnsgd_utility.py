@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from dplab.checks import as_finite_array, choice, finite, non_negative_finite, positive_finite, require, whole_number
+from dplab.checks import as_finite_array, choice, finite, non_negative_finite, positive_finite, whole_number
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
@@ -94,9 +94,7 @@ def pnsgd_utility_runs(
     :func:`run_summary`. ``data`` holds ``X``, ``y`` (training) and ``X_test``, ``y_test``."""
     projection = pnsgd_domain(noise, radius)
     runs = whole_number("runs", runs, minimum=2)
-    # Not through whole_number: a 64-bit seed does not survive the float conversion of the numeric checks.
-    is_integer = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)
-    require(is_integer and seed >= 0, "seed", seed, "a whole number >= 0 (Python or numpy integer)")
+    seed = whole_number("seed", seed, minimum=0)
     tensors = {key: torch.as_tensor(value) for key, value in data.items()}
     n, d = data["X"].shape
     minimiser = constrained_minimiser(data["X"], data["y"], radius).theta
