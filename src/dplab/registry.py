@@ -228,6 +228,13 @@ class Study:
         """Path of an artifact's CSV relative to the study's results folder."""
         return f"{'data' if self.artifact(artifact_id).kind == 'figure' else 'tables'}/{artifact_id}.csv"
 
+    def result_path(self, artifact_id: str) -> str:
+        """Where a reader sees an artifact, relative to the results folder: ``<study>/figures/<id>.png`` for a figure,
+        ``<study>/tables/<id>.csv`` for a table (the path a claim cites)."""
+        if self.artifact(artifact_id).kind == "figure":
+            return f"{self.name}/figures/{artifact_id}.png"
+        return f"{self.name}/tables/{artifact_id}.csv"
+
     def captions(self) -> dict[str, str]:
         return {a.id: a.caption for a in self.artifacts}
 
