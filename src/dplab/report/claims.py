@@ -34,8 +34,8 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from types import ModuleType
 from dataclasses import asdict, dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:

@@ -13,9 +13,9 @@ from typing import Any
 import pandas as pd
 
 from dplab.report.claims import Claim, build_rules
+from dplab.studies.contraction import claims_errata
 from dplab.studies.contraction.claims_audit import AUDIT_RULES, STRONGLY_CONVEX_RULES, UTILITY_RULE
 from dplab.studies.contraction.claims_common import CLAIMS
-from dplab.studies.contraction import claims_errata
 from dplab.studies.contraction.claims_figures import FIGURE_RULES, REGIME_RULE
 from dplab.studies.contraction.claims_theory import LEMMA_RULES, THRESHOLD_RULES
 
