@@ -32,8 +32,6 @@ from dplab.seeding import derive_seed
 if TYPE_CHECKING:
     import pandas as pd
 
-    from dplab.report.claims import Claim
-
 
 __all__ = [
     "Artifact",
@@ -54,7 +52,8 @@ Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
 Inputs = Callable[[Mapping[str, Any]], Mapping[str, str]] | str
 Points = Callable[[Mapping[str, Any]], "list[dict[str, Any]]"] | str
 Combine = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
-Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
+#: ``claims(frames, study_config) -> [dplab.report.claims.Claim, ...]`` (the registry sits below the report package)
+Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], list[Any]] | str
 Summary = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 
 
