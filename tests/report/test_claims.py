@@ -247,6 +247,7 @@ def test_rows_follow_the_module_order_then_the_source_lines():
     book._declared[-1] = ("other", 0, book._declared[-1][2])
     ids = [r.claim_id for r in book.ordered(_module("other"), _module(__name__))]
     assert ids == ["first", "second", "third"]
+    assert [r.claim_id for r in book.declared_in(_module(__name__))] == ["second", "third"]
     with pytest.raises(ValueError, match="not ordered: \\['other'\\]"):
         book.ordered(_module(__name__))
 

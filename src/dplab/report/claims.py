@@ -251,6 +251,10 @@ class ClaimBook:
 
         return register
 
+    def declared_in(self, module: ModuleType) -> tuple[ClaimRule, ...]:
+        """The rules one module declares, in the order of their declarations in its source."""
+        return tuple(rule for name, _, rule in sorted(self._declared, key=lambda e: e[1]) if name == module.__name__)
+
     def ordered(self, *modules: ModuleType) -> tuple[ClaimRule, ...]:
         """Every declared rule: the modules in the order given (the order of ``claims.csv``), each module's rules in
         the order of their declarations in its source. Every module that declares a claim must be given."""
