@@ -366,6 +366,7 @@ ACCOUNTING = {
     "hockey_stick.gaussian_hockey_stick_complement": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "hockey_stick.log_gaussian_hockey_stick": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
+    "hockey_stick.log_gaussian_hockey_stick_complement": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.log_laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "hockey_stick.projected_laplace_hockey_stick": E(
         epsilon=0.5,
