@@ -4,17 +4,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import pandas as pd
+
 from dplab.report.claims import ClaimBook
 from dplab.studies.contraction import STUDY
 
-__all__ = ["CLAIMS", "PAPER", "artifact_path"]
+__all__ = ["CLAIMS", "PAPER", "Frames"]
 
 CLAIMS = ClaimBook(STUDY)
 #: How a ``source`` names the paper.
 PAPER = "Asoodeh, Diaz, Calmon (ISIT 2020)"
-
-
-def artifact_path(artifact: str, kind: str = "figures") -> str:
-    """Path of an artifact under ``results/`` (the rules not yet declared in :data:`CLAIMS` use it; it goes once they
-    all are)."""
-    return f"{STUDY.name}/{kind}/{artifact}.{'png' if kind == 'figures' else 'csv'}"
+#: What a measure function reads: the study's frames by artifact id.
+Frames = Mapping[str, pd.DataFrame]

@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import pandas as pd
-
 from dplab.report.claims import Numbers, differ, erratum_if
-from dplab.studies.contraction.claims_common import CLAIMS, PAPER
+from dplab.studies.contraction.claims_common import CLAIMS, PAPER, Frames
 from dplab.studies.contraction.curves import gaussian_setting
 from dplab.theory.contraction import contraction_modulus, kappa_prop1
 
@@ -35,7 +33,7 @@ GRADIENT_DIMENSION = 2
     "once they agree",
     verdict=lambda n: erratum_if(differ(n["feldman"][n["n"] - 1], n["used"][n["n"] - 1])),
     evidence=lambda n: (
-        f"at the paper's Fig. 3 parameters (M = {n['M']:.6f}): i = n-1 = {n['n'] - 1}: kappa used "
+        f"At the paper's Fig. 3 parameters (M = {n['M']:.6f}): i = n-1 = {n['n'] - 1}: kappa used "
         f"{n['used'][n['n'] - 1]:.6f} vs Feldman {n['feldman'][n['n'] - 1]:.6f}; i = n: {n['used'][n['n']]:.6f} vs "
         f"{n['feldman'][n['n']]:.6f}. The sentence's own reason ('the latter strictly improves the former') and the "
         "formula that follows are Balle et al.'s: 'former' should read 'latter'"
@@ -44,21 +42,13 @@ GRADIENT_DIMENSION = 2
     consequence="Figs. 2-3 unchanged: both plot Balle et al.'s bound, as their legends and the proof's formula say "
     "(at rho = 0, Fig. 2, the two coincide, M = 1)",
 )
-def measure_prop1_proof(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_prop1_proof(frames: Frames, config: Mapping[str, Any]) -> Numbers:
     """kappa at i = n - 1 and i = n at the Fig. 3 parameters: as the proof uses it (Balle et al.'s, with
     M^(n-i+1)) and as 'the former' (Feldman et al., M = 1) would give it."""
     setting = gaussian_setting(config["figures"]["fig3"])
-    n = int(setting["n"])
-
-    def kappa(M: float, i: int) -> float:
-        return float(kappa_prop1(L=setting["L"], sigma=setting["sigma"], M=M, n=n, i=i))
-
-    return {
-        "n": n,
-        "M": float(setting["M"]),
-        "used": {i: kappa(setting["M"], i) for i in (n - 1, n)},
-        "feldman": {i: kappa(1.0, i) for i in (n - 1, n)},
-    }
+    n, L, sigma, M = int(setting["n"]), setting["L"], setting["sigma"], float(setting["M"])
+    used, feldman = ({i: float(kappa_prop1(L=L, sigma=sigma, M=m, n=n, i=i)) for i in (n - 1, n)} for m in (M, 1.0))
+    return {"n": n, "M": M, "used": used, "feldman": feldman}
 
 
 #: Appendix, "kappa = 2 alpha L^2 for i = n": a noise level below 1 at which the printed RDP is smaller than the
@@ -77,7 +67,7 @@ SMALL_SIGMA = 0.5
     "sigma^2 (a privacy claim stronger than the truth), loose otherwise",
     verdict=lambda n: erratum_if(differ(n["appendix"], n["main"]) or differ(n["appendix_last"], n["main_last"])),
     evidence=lambda n: (
-        f"at Fig. 2's parameters, i = 1: kappa = {n['main']:.7f} (main text, with 1/sigma^2) vs {n['appendix']:.7f} "
+        f"At Fig. 2's parameters, i = 1: kappa = {n['main']:.7f} (main text, with 1/sigma^2) vs {n['appendix']:.7f} "
         f"(appendix); i = n: {n['main_last']:.7f} (main) vs 2 alpha L^2 = {n['appendix_last']:.7f} at alpha = "
         f"{APPENDIX_ORDER:g} (an (alpha, kappa alpha)-RDP constant cannot depend on alpha). At sigma = "
         f"{SMALL_SIGMA:g}, i = n, alpha = {APPENDIX_ORDER:g}: printed RDP kappa alpha = {n['small_printed']:g} vs "
@@ -87,7 +77,7 @@ SMALL_SIGMA = 0.5
     consequence="Figs. 2-3 unchanged: they use the main text's kappa (eq. (15)), which is right; only the appendix's "
     "restatement is wrong",
 )
-def measure_prop1_appendix(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_prop1_appendix(frames: Frames, config: Mapping[str, Any]) -> Numbers:
     """kappa of Prop. 1 at Fig. 2's parameters as the main text and as the appendix print it, and the i = n RDP
     alpha kappa at sigma = SMALL_SIGMA as printed (2 alpha^2 L^2) and as the Gaussian mechanism has it (2 alpha L^2/
     sigma^2)."""
@@ -126,7 +116,7 @@ def measure_prop1_appendix(frames: Mapping[str, pd.DataFrame], config: Mapping[s
         else f"Fig. 3 changes: the feasible pair gives M = {n['M_swapped']:.10f}"
     ),
 )
-def measure_fig3_rho(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_fig3_rho(frames: Frames, config: Mapping[str, Any]) -> Numbers:
     """The printed (rho, beta) of Fig. 3 and the modulus M they give, printed and swapped."""
     fig3 = config["figures"]["fig3"]
     lr, beta, rho = fig3["lr"], fig3["beta_smooth"], fig3["rho"]
@@ -146,18 +136,14 @@ def measure_fig3_rho(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
     rule="erratum while the printed product has a different number of kernels from the output law of K_{x_i}",
     verdict=lambda n: erratum_if(n["printed_kernels"] != n["output_kernels"]),
     evidence=lambda n: (
-        f"at i = {n['i']} the printed product mu_0 K_{{x_1}} ... K_{{x_{{i-1}}}} applies {n['printed_kernels']} "
-        f"kernels; the output of K_{{x_i}} applies {n['output_kernels']} (mu_i = mu_0 K_{{x_1}} ... K_{{x_i}}, "
+        f"At i = {n['i']} the printed product mu_0 K_{{x_1}}...K_{{x_{{i-1}}}} applies {n['printed_kernels']} "
+        f"kernels; the output of K_{{x_i}} applies {n['output_kernels']} (mu_i = mu_0 K_{{x_1}}...K_{{x_i}}, "
         "Sec. IV-B), and the input of K_{x_i} is mu_{i-1}, as Lemma 3 uses"
     ),
     severity="typo",
     consequence="no result uses the caption: Lemma 3 and Theorems 3-5 take the input law mu_{i-1} of K_{x_i}, as "
     "Sec. IV-B defines it",
 )
-def measure_fig1_caption(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {"i": CAPTION_POSITION, "printed_kernels": CAPTION_POSITION - 1, "output_kernels": CAPTION_POSITION}
-
-
 @CLAIMS.erratum(
     "erratum_lemma4_codomain",
     source=f"{PAPER}, Lemma 4",
@@ -167,13 +153,15 @@ def measure_fig1_caption(frames: Mapping[str, pd.DataFrame], config: Mapping[str
     "the scalar function the gradient step needs",
     verdict=lambda n: erratum_if(n["printed_outputs"] != n["needed_outputs"]),
     evidence=lambda n: (
-        f"for K in R^{n['d']} the printed f has {n['printed_outputs']} outputs, so grad f(a) would be a "
+        f"For K in R^{n['d']} the printed f has {n['printed_outputs']} outputs, so grad f(a) would be a "
         f"{n['d']}x{n['printed_outputs']} Jacobian; psi(a) = a - eta grad f(a) in R^{n['d']} and smoothness and "
-        f"strong convexity need a scalar f ({n['needed_outputs']} output): f maps K to R"
+        f"strong convexity need a scalar f ({n['needed_outputs']} output): f maps K to R, not R^d"
     ),
     severity="typo",
     consequence="Lemma 4's modulus M (eq. (14)) and every result using it unchanged: its proof (Bubeck, Thm 3.12) "
     "is for a scalar f",
 )
-def measure_lemma4_codomain(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {"d": GRADIENT_DIMENSION, "printed_outputs": GRADIENT_DIMENSION, "needed_outputs": 1}
+def measure_notation(frames: Frames, config: Mapping[str, Any]) -> Numbers:
+    """The counts behind the two notation slips: kernels in Fig. 1's product, outputs of Lemma 4's f."""
+    return {"i": CAPTION_POSITION, "printed_kernels": CAPTION_POSITION - 1, "output_kernels": CAPTION_POSITION,
+            "d": GRADIENT_DIMENSION, "printed_outputs": GRADIENT_DIMENSION, "needed_outputs": 1}  # fmt: skip
