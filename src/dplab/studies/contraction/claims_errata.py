@@ -25,7 +25,7 @@ GRADIENT_DIMENSION = 2
 
 @CLAIMS.erratum(
     "erratum_prop1_proof_baseline",
-    source=f"{PAPER}, Appendix, proof of Prop. 1, first sentence",
+    source=f"{PAPER}, App. A, proof of Prop. 1, first sentence",
     statement="Of Feldman et al. [12, Thm 23] and Balle et al. [15, Thm 5], 'we only consider the former'",
     artifact="fig3",
     rule="erratum while the kappa the proof goes on to use (with M^(n-i+1), Balle et al. Thm 5, 'the latter') "
@@ -58,7 +58,7 @@ SMALL_SIGMA = 0.5
 
 @CLAIMS.erratum(
     "erratum_prop1_appendix_kappa",
-    source=f"{PAPER}, Appendix, proof of Prop. 1, eq. after (25)",
+    source=f"{PAPER}, App. A, proof of Prop. 1, eq. after (25)",
     statement="kappa = 2 L^2 M^(n-i+1)/(n-i) (no sigma^2), and kappa = 2 alpha L^2 for i = n",
     artifact="fig2",
     rule=f"erratum while the appendix's kappa (i = 1, and i = n at alpha = {APPENDIX_ORDER:g}) differs from the main "
@@ -146,7 +146,7 @@ def measure_fig3_rho(frames: Frames, config: Mapping[str, Any]) -> Numbers:
 )
 @CLAIMS.erratum(
     "erratum_lemma4_codomain",
-    source=f"{PAPER}, Lemma 4",
+    source=f"{PAPER}, App. A, proof of Theorem 3, Lemma 4 and the sentence before it",
     statement="f: K -> R^d is beta-smooth and rho-strongly convex",
     artifact="fig3",
     rule=f"erratum while the printed codomain R^d (d = {GRADIENT_DIMENSION}) has a different number of outputs from "
