@@ -1,8 +1,6 @@
-"""Verdicts on the claims of He, Wang, Tao and its errata, decided by the study's frames (by artifact id).
-
-Every claim is declared once, by a decorator on its measure function (:data:`.claims_common.CLAIMS`); ``RULES`` lists
-them in the order of ``claims.csv``: the DP => generalization bounds, the composition theorems, the applications (SGLD
-and federated learning), the empirical companion."""
+"""Verdicts on the claims of He, Wang, Tao and its errata, each declared once (:data:`.claims_common.CLAIMS`); ``RULES``
+lists them in the order of ``claims.csv``: the DP => generalization bounds, the composition theorems, the applications
+(SGLD and federated learning), the empirical companion."""
 
 from __future__ import annotations
 

@@ -163,9 +163,9 @@ def measure_thm2(frames: Frames, config: Config) -> Numbers:
     "Theorem 3 at eps and 2 eps < 1, inside the range where it holds",
 )
 def measure_thm3_statement(frames: Frames, config: Config) -> Numbers:
-    # the proof's guarantee for P[R_hat <= R + alpha]: 1 once alpha >= 1 (R_hat <= 1 <= R + alpha), else 2 eps/(1+alpha)
     pairs = [(e, kd) for e in THM3_EPSILONS for kd in THM3_K_DELTAS]
     grid = [(e, float(theory.thm3_deviation(e, kd, 1)), theory.thm3_probability_bound(e, kd, 1)) for e, kd in pairs]
+    # (eps, the proof's guarantee for P[R_hat <= R + alpha]: 1 once alpha >= 1, else 2 eps/(1+alpha), memorizer's P)
     rows = [(e, 1.0 if alpha >= 1 else float(b), float(theory.memorizer_probability(e, alpha))) for e, alpha, b in grid]
     small, large = [r for r in rows if r[0] <= 1.0], [e for e, g, m in rows if e > 1.0 and min(g, m, 1.0) < e]
     counts = {"points": len(rows), "fails_small": sum(min(g, m) < e for e, g, m in small), "fails_large": len(large)}

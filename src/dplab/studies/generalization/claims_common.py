@@ -1,6 +1,5 @@
-"""The generalization study's claim book: every claim of He, Wang, Tao is declared once, in a ``claims_*`` module of
-this study, by a decorator of :data:`CLAIMS` on its measure function (:class:`dplab.report.claims.ClaimBook`); and
-the few helpers several of those modules share."""
+"""The generalization study's claim book (:class:`dplab.report.claims.ClaimBook`: every claim of He, Wang, Tao declared
+once, by a decorator on its measure function in a ``claims_*`` module) and the helpers those modules share."""
 
 from __future__ import annotations
 
@@ -22,17 +21,12 @@ CLAIMS = ClaimBook(STUDY)
 Frames, Config = Mapping[str, pd.DataFrame], Mapping[str, Any]
 #: How a ``source`` names the paper.
 PAPER = "He, Wang, Tao (arXiv:2007.09371)"
-#: The exact delta of T SGLD (or federated) steps on the linear-loss pair (dplab.theory.generalization), memoised:
-#: several claims, and both sides of their flip tests, evaluate the same few (eps', N, tau, L, sigma, T).
-exact_linear_delta = functools.cache(sgld_linear_loss_delta)
 
 
 def optional(template: str, values: Any) -> str:
     """``template`` filled with ``values`` (a tuple, or a mapping for named fields), or "" when a measure found no
     such values (None or empty)."""
-    if not values:
-        return ""
-    return template.format(**values) if isinstance(values, Mapping) else template.format(*values)
+    return "" if not values else template.format(**values) if isinstance(values, Mapping) else template.format(*values)
 
 
 def as_bool(series: pd.Series) -> pd.Series:
@@ -54,7 +48,15 @@ def one_step_delta(eps: np.ndarray, q: np.ndarray, mu: np.ndarray) -> np.ndarray
     divergence (eq. (10) of Asoodeh et al., dplab.accounting.hockey_stick)."""
     eps, q, mu = np.broadcast_arrays(*(np.asarray(x, float) for x in (eps, q, mu)))
     forward = q * gaussian_hockey_stick(np.log1p(np.expm1(eps) / q), mu)
-    rest = -np.expm1(eps + np.log1p(-q))  # 1 - e^eps (1-q); the backward order is 0 unless it is positive
-    open_ = rest > 0
-    log_gamma = np.where(open_, eps + np.log(q) - np.log(np.where(open_, rest, 1.0)), 0.0)  # >= 0 where open
-    return np.maximum(forward, np.where(open_, rest * gaussian_hockey_stick(log_gamma, mu), 0.0))
+    rest = -np.expm1(eps + np.log1p(-q))  # 1 - e^eps (1-q): the backward order is 0 unless it is positive
+    log_gamma = eps + np.log(q) - np.log(np.where(rest > 0, rest, np.exp(eps) * q))  # log g' where open, else 0
+    return np.maximum(forward, np.where(rest > 0, rest * gaussian_hockey_stick(log_gamma, mu), 0.0))
+
+
+@functools.cache
+def exact_linear_delta(eps: float, *, N: float, tau: float, L: float, sigma: float, steps: int) -> float:
+    """Exact delta(eps) of T steps of the linear-loss pair: :func:`one_step_delta` at T = 1, sgld_linear_loss_delta
+    (dp_accounting's PLD) beyond; memoised (several claims and their flip tests evaluate the same few points)."""
+    if steps == 1:
+        return float(one_step_delta(eps, tau / N, 2 * L / (tau * sigma)))
+    return sgld_linear_loss_delta(eps, N=N, tau=tau, L=L, sigma=sigma, steps=steps)

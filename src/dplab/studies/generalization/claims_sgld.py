@@ -323,7 +323,7 @@ def _conclusion_text(n: Numbers, theorem: str) -> str:
             f"sigma = {s:g}, T = {t}: eps' = {e:.4g}, delta' = {d:.3g}{' (c capped at T)' if c else ''}, exact {x:.3g}"
             for s, t, e, d, x, c in n["rows"]
         )
-        + " (exact: dp_accounting's privacy loss distribution of the subsampled Gaussian, pessimistic, grid 1e-4)"
+        + " (exact: closed form at T = 1; at T > 1 dp_accounting's privacy loss distribution, pessimistic, grid 1e-4)"
     )
 
 
