@@ -24,7 +24,10 @@ __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
 STYLES = {"srdp_table2": "-", "group_privacy": "--", "srdp_theorem2_optimised": ":", "srdp_theorem2_separate_pq": "-."}
 #: Legend names of Fig. 2's methods that :func:`dplab.report.style.label` does not name.
-METHOD_LABELS = {"srdp_theorem2_separate_pq": "SRDP, Theorem 2, p and q separately (extension)"}
+METHOD_LABELS = {
+    "srdp_theorem2_optimised": "SRDP, Theorem 2, p = q optimised",
+    "srdp_theorem2_separate_pq": "SRDP, Theorem 2, p and q separately (extension)",
+}
 LABELS = {
     "nonprivate_pca": "(a) non-private PCA, Table-2 budget",
     "dp_pca": "(b) DP-PCA, half budget",
