@@ -622,6 +622,12 @@ THEORY = {
         tau=2.0,
         kinds={"alpha": "order_inf", "tau": "nonneg"},
     ),
+    "smooth_rdp.theorem2_rdp_separate_pq": E(
+        mechanism=gaussian_mechanism(0.5),
+        alpha=np.array([11.0]),
+        tau=2.0,
+        kinds={"alpha": "order_inf", "tau": "nonneg"},
+    ),
     "smooth_rdp.theorem2_dp_optimised": E(
         mechanism=gaussian_mechanism(0.5), tau=2.0, delta=1e-5, kinds={"tau": "nonneg", "delta": "prob"}
     ),
