@@ -4,20 +4,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dplab.report.claims import Numbers, differ, holds_if
-from dplab.studies.purification.claims_common import AUDIT_TOLERANCE, CLAIMS, PAPER
+from dplab.studies.purification.claims_common import AUDIT_TOLERANCE, CLAIMS, PAPER, Config, Frames
 from dplab.theory.purification import table1_rates
 
 __all__ = ["EFFECTIVE_DIMENSION_ROWS", "MC_TOLERANCE", "MEANINGFUL_DELTA"]
 
-#: Figure 1 (Sec. 1): the Gaussian loses to Laplace "except when delta is too large to be meaningful"; our threshold:
-#: a crossing delta below 0.1 leaves only such deltas to the Gaussian.
+#: Our threshold for Figure 1's "except when delta is too large to be meaningful": a crossing delta below 0.1.
 MEANINGFUL_DELTA = 0.1
 #: Monte-Carlo lower bounds are compared with the exact pure epsilon up to rounding only.
 MC_TOLERANCE = 1e-12
@@ -59,7 +56,7 @@ def _crossing_delta(fig1: pd.DataFrame, suffix: str) -> float:
         )
     ),
 )
-def measure_fig1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_fig1(frames: Frames, config: Config) -> Numbers:
     fig1, rows = frames["fig1"], []
     for suffix, name in _ADJACENCIES:
         if not (fig1["mechanism"] == "laplace" + suffix).any():
@@ -67,17 +64,9 @@ def measure_fig1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
         g = fig1[fig1["mechanism"] == "analytic_gaussian" + suffix]
         at = g.iloc[(np.log(g["delta"]) - math.log(1e-5)).abs().argmin()]
         lap = float(fig1.loc[fig1["mechanism"] == "laplace" + suffix, "variance"].iloc[0])
-        star = _crossing_delta(fig1, suffix)
-        rows.append({"name": name, "crossing": star, "laplace": lap, "delta": at["delta"], "gauss": at["variance"]})
+        crossing = _crossing_delta(fig1, suffix)
+        rows.append({"name": name, "crossing": crossing, "laplace": lap, "delta": at["delta"], "gauss": at["variance"]})
     return {"adjacencies": rows}
-
-
-def _substituted(n: Numbers) -> list[str]:
-    return [p for p, _, after, by_d, by_x in n["rows"] if not differ(after, by_d) or not differ(after, by_x)]
-
-
-def _claimed(n: Numbers) -> list[str]:
-    return [p for p, *_ in n["rows"] if p not in EFFECTIVE_DIMENSION_ROWS]
 
 
 @CLAIMS.paper(
@@ -87,22 +76,20 @@ def _claimed(n: Numbers) -> list[str]:
     "optimal rate for pure DP, i.e., replacing the log(1/delta) term with the dimension d or log(|OutputSpace|)'",
     artifact="table1",
     reads=("table1",),
-    rule="holds if every row of Table 1 except DP-ERM (l1) and query release (whose pure rates come from an "
-    "effective dimension, the sketch size k and the code length md, with re-tuned parameters) has its 'after' rate "
-    "equal to its 'before' rate with log(1/delta) replaced by d or by log|X| (relative tolerance 1e-9), evaluated at "
-    "the table's point; fails otherwise. Whether 'after' is below 'before' at the point is reported, not deciding "
-    "(the paper never says pure rates beat approximate ones)",
-    verdict=lambda n: holds_if(set(_claimed(n)) <= set(_substituted(n))),
+    rule="holds if every row of Table 1 but DP-ERM (l1) and query release (pure rates from an effective dimension, k "
+    "and md, with re-tuned parameters) has 'after' = 'before' with log(1/delta) replaced by d or log|X| (relative "
+    "tolerance 1e-9) at the table's point; fails otherwise ('after' below 'before' is not claimed, not deciding)",
+    verdict=lambda n: holds_if(set(n["claimed"]) <= set(n["substituted"])),
     evidence=lambda n: (
-        f"after = before with log(1/delta) replaced by d or log|X| in {len(set(_claimed(n)) & set(_substituted(n)))} "
-        f"of the {len(_claimed(n))} rows the paper presents as that substitution ({', '.join(_claimed(n))}). "
+        f"after = before with log(1/delta) replaced by d or log|X| in {len(set(n['claimed']) & set(n['substituted']))} "
+        f"of the {len(n['claimed'])} rows the paper presents as that substitution ({', '.join(n['claimed'])}). "
         f"At n={n['point']['n']:g}, d={n['point']['d']:g}, eps={n['point']['epsilon']:g}, "
         f"delta={n['point']['delta']:g} (constants dropped): before -> after (before at log(1/delta) = d): "
         + "; ".join(f"{p}: {b:.4g} -> {a:.4g} ({bd:.4g})" for p, b, a, bd, _ in n["rows"])
         + f"; {', '.join(EFFECTIVE_DIMENSION_ROWS)}: no such substitution (dimension reduction, subsampling)"
     ),
 )
-def measure_table1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_table1(frames: Frames, config: Config) -> Numbers:
     """Table 1 as evaluated, and each row's 'before' rate re-evaluated with log(1/δ) = d and with log(1/δ) = log|X|."""
     table1 = frames["table1"]
     p = table1.iloc[0]
@@ -111,12 +98,12 @@ def measure_table1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
     rest = (float(p["lam"]), float(p["k"]), log_x, float(p["local_sensitivity"]))
     by_d = {r["problem"]: r["before_value"] for r in table1_rates(*args, float(p["d"]), *rest)}
     by_x = {r["problem"]: r["before_value"] for r in table1_rates(*args, log_x, *rest)}
+    rows = [(r.problem, r.before_value, r.after_value, by_d[r.problem], by_x[r.problem]) for r in table1.itertuples()]
     return {
         "point": {key: float(p[key]) for key in ("n", "d", "epsilon", "delta")},
-        "rows": [
-            (r.problem, float(r.before_value), float(r.after_value), by_d[r.problem], by_x[r.problem])
-            for r in table1.itertuples()
-        ],
+        "rows": rows,
+        "claimed": [r[0] for r in rows if r[0] not in EFFECTIVE_DIMENSION_ROWS],
+        "substituted": [r[0] for r in rows if not differ(r[2], r[3]) or not differ(r[2], r[4])],
     }
 
 
@@ -138,7 +125,7 @@ def measure_table1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
         f"{n['worst_bound']:g}"
     ),
 )
-def measure_thm1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_thm1(frames: Frames, config: Config) -> Numbers:
     full = frames["ext_exact_audit"]
     full = full[full["treatment"] == "full"]
     ratio = full["epsilon_inf"] / full["bound"]
@@ -172,7 +159,7 @@ def measure_thm1(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) 
         f"{n['laplace_max']:.4g})"
     ),
 )
-def measure_unpurified(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_unpurified(frames: Frames, config: Config) -> Numbers:
     audit = frames["ext_exact_audit"]
     raw = audit[audit["treatment"].isin(["none", "mixing_only"])]
     lap = audit[audit["treatment"] == "laplace_only"]
@@ -200,7 +187,7 @@ def measure_unpurified(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         + ", ".join(f"scale x{f:g}: {v:.4f}" for f, v in n["rows"])
     ),
 )
-def measure_ablation(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_ablation(frames: Frames, config: Config) -> Numbers:
     audit = frames["ext_exact_audit"]
     ablation = audit[audit["treatment"].str.startswith("full_scale_x")].copy()
     ablation["factor"] = ablation["treatment"].str.replace("full_scale_x", "").astype(float)
@@ -237,22 +224,15 @@ def measure_ablation(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         )
     ),
 )
-def measure_mc(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_mc(frames: Frames, config: Config) -> Numbers:
     rows = []
     for mechanism, part in frames["ext_mc_audit"].groupby("mechanism"):
         pure = part[part["treatment"] == "full"].sort_values("n_samples")
         raw = part[part["treatment"] == "none"].sort_values("n_samples")
         raw_exact, pure_exact = float(raw["epsilon_exact"].iloc[0]), float(pure["epsilon_exact"].iloc[0])
-        rows.append(
-            {
-                "mechanism": mechanism,
-                "pure_lb": pure["epsilon_lb"].tolist(),
-                "pure_exact": pure_exact,
-                "below": bool((pure["epsilon_lb"] <= pure["epsilon_exact"] + MC_TOLERANCE).all()),
-                "raw_lb": raw["epsilon_lb"].tolist(),
-                "raw_exact": raw_exact,
-                "n_samples": raw["n_samples"].tolist(),
-                "grows": not math.isinf(raw_exact) or float(raw["epsilon_lb"].iloc[-1]) > pure_exact,
-            }
-        )
+        below = bool((pure["epsilon_lb"] <= pure["epsilon_exact"] + MC_TOLERANCE).all())
+        grows = not math.isinf(raw_exact) or float(raw["epsilon_lb"].iloc[-1]) > pure_exact
+        lists = {"pure_lb": pure["epsilon_lb"], "raw_lb": raw["epsilon_lb"], "n_samples": raw["n_samples"]}
+        numbers = {"pure_exact": pure_exact, "raw_exact": raw_exact, "below": below, "grows": grows}
+        rows.append({"mechanism": mechanism, **numbers, **{key: column.tolist() for key, column in lists.items()}})
     return {"mechanisms": rows}

@@ -4,25 +4,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 
 from dplab.report.claims import ClaimBook, ClaimRule, Numbers, clearly_less, exceeds
 from dplab.studies.purification import STUDY
 
-__all__ = [
-    "ACCOUNTING_TOLERANCE",
-    "AUDIT_TOLERANCE",
-    "CLAIMS",
-    "PAPER",
-    "SHARE_RULE",
-    "accounting_severity",
-    "declared_in",
-    "mean_sem",
-    "share_verdict",
-    "wins",
-]
-
 CLAIMS = ClaimBook(STUDY)
+#: What a measure function reads: the study's frames by artifact id, and the study's configuration section.
+Frames, Config = Mapping[str, pd.DataFrame], Mapping[str, Any]
 #: How a ``source`` names the paper.
 PAPER = "Lin et al. 2025"
 #: Exact audits (Theorem 1 and its instances): a sup log ratio is within its bound up to float64 round-off.
@@ -52,13 +44,14 @@ def mean_sem(frame: pd.DataFrame, keys: list[str], column: str) -> pd.DataFrame:
 
 def wins(a: pd.DataFrame, b: pd.DataFrame) -> pd.Series:
     """Per cell, whether the Monte-Carlo mean of ``a`` is clearly below that of ``b`` (:func:`clearly_less`)."""
-    return pd.Series(
-        [clearly_less(ma, sa, mb, sb) for ma, sa, mb, sb in zip(a["mean"], a["sem"], b["mean"], b["sem"])],
-        index=a.index,
-    )
+    return pd.Series(list(map(clearly_less, a["mean"], a["sem"], b["mean"], b["sem"])), index=a.index)
+
+
+#: The severity rule of :func:`accounting_severity`.
+ACCOUNTING_SEVERITY = "severity false if it certifies more than eps (the privacy claim fails), loose if less"
 
 
 def accounting_severity(n: Numbers) -> str:
     """An (eps, delta) statement whose accounting certifies more than its eps (``certified`` > ``target``) is false;
-    one certifying less is loose."""
+    one certifying less is loose (:data:`ACCOUNTING_SEVERITY`)."""
     return "false" if exceeds(n["certified"], n["target"], ACCOUNTING_TOLERANCE) else "loose"

@@ -4,14 +4,11 @@ Algorithm 2's utility (Theorem 2, ``ext_theorem2_utility``)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from dplab.report.claims import Numbers, holds_if
-from dplab.studies.purification.claims_common import CLAIMS, PAPER
+from dplab.studies.purification.claims_common import CLAIMS, PAPER, Config, Frames
 
 __all__ = ["EXAMPLE8_CONSTANT", "SAMPLE_Z", "W_INF_1D_TOLERANCE"]
 
@@ -73,7 +70,7 @@ def _example8_holds(n: Numbers) -> bool:
         "every cell of the exact audit of Theorem 1 (claim thm1_purification_is_pure_dp)"
     ),
 )
-def measure_example8(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_example8(frames: Frames, config: Config) -> Numbers:
     fig2 = frames["fig2"]
     first = fig2.iloc[0]
     mu = fig2[fig2["measure"] == "mu"]
@@ -113,7 +110,7 @@ def measure_example8(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         )
     ),
 )
-def measure_theorem2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_theorem2(frames: Frames, config: Config) -> Numbers:
     frame = frames["ext_theorem2_utility"]
     columns = ["d", "epsilon", "success_exact", "success_exact_paper_geometry", "bound"]
     rows = [tuple(row) for row in frame[columns].itertuples(index=False)]

@@ -1,46 +1,28 @@
 """Claims of Lin et al. (2025) on DP-ERM (Theorem 3, Corollary 4, Tables 1-2), decided by ``ext_dp_erm`` (convex)
-and ``ext_dp_erm_sc`` (strongly convex).
-
-Rates are judged by fitted log-log slopes of the mean excess risk against n; constants are reported and do not
-decide; nothing is extrapolated beyond the largest n measured. Each convex claim is declared with its strongly convex
-twin (suffix ``_sc``), so the two follow each other in ``claims.csv``."""
+and ``ext_dp_erm_sc`` (strongly convex; each claim is declared with that twin, suffix ``_sc``, which follows it in
+``claims.csv``). Rates are judged by fitted log-log slopes against n; constants are reported, not deciding; nothing
+is extrapolated beyond the largest n measured."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 import pandas as pd
 
 from dplab.numerics import loglog_slope
 from dplab.report.claims import Numbers, clearly_less, holds_if
-from dplab.studies.purification.claims_common import CLAIMS, PAPER, mean_sem
+from dplab.studies.purification.claims_common import CLAIMS, PAPER, Config, Frames, mean_sem
 
 __all__ = ["PURIFICATION_COST", "RATE_SLOPE_MATCH", "RATE_SLOPE_TOLERANCE"]
 
-#: Our threshold: the purified DP-SGD's fitted slope "attains" Theorem 3's rate when within 0.25 of it (four n
-#: spanning 8x).
-RATE_SLOPE_MATCH = 0.25
-#: Our threshold: Table 2's "matching that of the exponential mechanism" up to logs: slopes within 0.3 (a factor
-#: 1.87 across an 8x n sweep).
-RATE_SLOPE_TOLERANCE = 0.3
-#: Our threshold: Corollary 4's purification step costs O(1/(n^2 eps)); negligible when no run's excess risk moves
-#: by 1e-3.
-PURIFICATION_COST = 1e-3
+#: Our thresholds: the purified slope "attains" Theorem 3's rate within 0.25 (four n spanning 8x); it "matches" the
+#: exponential mechanism's within 0.3 (a factor 1.87 across 8x); Corollary 4's purification step is negligible when
+#: no run's excess risk moves by 1e-3.
+RATE_SLOPE_MATCH, RATE_SLOPE_TOLERANCE, PURIFICATION_COST = 0.25, 0.3, 1e-3
 
 
 def _label(sc: bool) -> str:
     return "ext_dp_erm_sc" if sc else "ext_dp_erm"
-
-
-def _n_part(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame[frame["in_n_sweep"].astype(bool)]
-
-
-def _eps_table(frame: pd.DataFrame) -> pd.DataFrame:
-    part = frame[frame["in_epsilon_sweep"].astype(bool)]
-    return part.groupby(["epsilon_total", "method"])["excess_risk"].mean().unstack()
 
 
 def _slope(part: pd.DataFrame, method: str) -> tuple[float, list[tuple[int, float]]]:
@@ -55,11 +37,12 @@ def _ratio(means_a: list[tuple[int, float]], means_b: list[tuple[int, float]]) -
     return [(n, a / b) for (n, a), (_, b) in zip(means_a, means_b)]
 
 
-def measure_erm(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], sc: bool) -> Numbers:
+def measure_erm(frames: Frames, config: Config, sc: bool) -> Numbers:
     """Slopes in n of the purified DP-SGD and its baselines, their ratios by n, the mean excess risks by eps_tot, the
     capped points and the DP-SGD reference, on one DP-ERM frame (``sc``: strongly convex)."""
     frame, section = frames[_label(sc)], config["dp_erm_sc" if sc else "dp_erm"]
-    n_part, table = _n_part(frame), _eps_table(frame)
+    n_part, eps_part = (frame[frame[flag].astype(bool)] for flag in ("in_n_sweep", "in_epsilon_sweep"))
+    table = eps_part.groupby(["epsilon_total", "method"])["excess_risk"].mean().unstack()
     (slope_p, means_p), (slope_l, means_l) = _slope(n_part, "purified_dpsgd"), _slope(n_part, "laplace_gd")
     slope_m, means_m = _slope(n_part, "exponential_mechanism")
     capped = n_part[(n_part["method"] == "purified_dpsgd") & n_part["capped"].astype(bool)]
@@ -103,20 +86,23 @@ def _evidence_rate(n: Numbers) -> str:
     )
 
 
-def _reference(n_part: pd.DataFrame) -> Numbers | None:
+def _reference(n_part: pd.DataFrame) -> str:
     """Where the DP-SGD reference (delta = 1/n^2) stops: its step counts, whether capped, its mean excess risks."""
     ref = n_part[n_part["method"] == "dpsgd_reference"]
     if ref.empty:
-        return None
+        return ""
     by_n = ref.groupby("n").agg(steps=("steps", "first"), capped=("capped", "first"), risk=("excess_risk", "mean"))
-    capped = by_n["capped"].astype(str).str.lower().isin(["true", "1"])
-    return {
-        "steps": sorted(set(map(int, by_n["steps"]))),
-        "all_capped": bool(capped.all()),
-        "any_capped": bool(capped.any()),
-        "risks": by_n["risk"].tolist(),
-        "slope": _slope(n_part, "dpsgd_reference")[0],
-    }
+    capped, slope = by_n["capped"].astype(str).str.lower().isin(["true", "1"]), _slope(n_part, "dpsgd_reference")[0]
+    if capped.all() and slope > -0.5:
+        reading = "an optimisation floor (slope above -0.5 with T capped), not its rate"
+    else:
+        reading = "capped but still decreasing" if capped.any() else "its own schedule, no cap"
+    return (
+        f"; the DP-SGD reference (delta = 1/n^2) runs T = {sorted(set(map(int, by_n['steps'])))} steps "
+        f"({'capped below its schedule at every n' if capped.all() else 'uncapped at some n'}), mean excess "
+        + ", ".join(f"{v:.3g}" for v in by_n["risk"])
+        + f" (slope {slope:.2f}): {reading}"
+    )
 
 
 def _verdict_laplace(n: Numbers) -> str:
@@ -124,21 +110,6 @@ def _verdict_laplace(n: Numbers) -> str:
     if faster and n["below_at_largest"]:
         return "holds"
     return "partial" if faster or any(p < lap for _, p, lap, *_ in n["by_epsilon"]) else "fails"
-
-
-def _reference_text(ref: Numbers | None) -> str:
-    if ref is None:
-        return ""
-    if ref["all_capped"] and ref["slope"] > -0.5:
-        reading = "an optimisation floor (slope above -0.5 with T capped), not its rate"
-    else:
-        reading = "capped but still decreasing" if ref["any_capped"] else "its own schedule, no cap"
-    return (
-        f"; the DP-SGD reference (delta = 1/n^2) runs T = {ref['steps']} steps "
-        f"({'capped below its schedule at every n' if ref['all_capped'] else 'uncapped at some n'}), mean excess "
-        + ", ".join(f"{v:.3g}" for v in ref["risks"])
-        + f" (slope {ref['slope']:.2f}): {reading}"
-    )
 
 
 def _evidence_laplace(n: Numbers) -> str:
@@ -154,11 +125,11 @@ def _evidence_laplace(n: Numbers) -> str:
             f"eps_tot={e:g}: purified {p:.4g} vs Laplace GD {lap:.4g} vs tuned {t:.4g}"
             for e, p, lap, t, _ in n["by_epsilon"]
         )
-        + _reference_text(n["reference"])
+        + n["reference"]
     )
 
 
-def measure_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], sc: bool) -> Numbers:
+def measure_cost(frames: Frames, config: Config, sc: bool) -> Numbers:
     part = frames[_label(sc)]
     part = part[part["in_epsilon_sweep"].astype(bool)]
     part = part[part["method"].isin(["purified_dpsgd", "dpsgd_before_purification"])]
@@ -166,7 +137,7 @@ def measure_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any], 
     return {"cost": float((diff["purified_dpsgd"] - diff["dpsgd_before_purification"]).abs().max())}
 
 
-def _has_exponential_mechanism(frames: Mapping[str, pd.DataFrame], sc: bool) -> bool:
+def _has_exponential_mechanism(frames: Frames, sc: bool) -> bool:
     """The exponential mechanism is sampled on a grid in d = 2 only."""
     return bool((frames[_label(sc)]["method"] == "exponential_mechanism").any())
 

@@ -5,17 +5,18 @@ two disagree (``holds`` once they agree)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
 from dplab.report.claims import RELATIVE_TOLERANCE, Numbers, differ, erratum_if, exceeds
 from dplab.studies.purification.claims_common import (
+    ACCOUNTING_SEVERITY,
     ACCOUNTING_TOLERANCE,
     AUDIT_TOLERANCE,
     CLAIMS,
     PAPER,
+    Config,
+    Frames,
     accounting_severity,
 )
 from dplab.theory import purification as theory
@@ -44,11 +45,11 @@ _N, _D = 10**4, 10
     evidence=lambda n: (
         f"Cor. 4's printed Delta = 1/(8 sqrt(d) n^2) = {n['printed']:.6g} is Algorithm 1's Delta with R the l2 "
         f"diameter C ({n['shift']:.6g}), not with R the radius ({n['radius_reading']:.6g}) at n = 1e4, d = 10. The "
-        "proofs use the diameter too (F.4: Vol(Theta) <= (R/2)^d Vol(B_q(1)); 'R = 2r = C'), as do the instances of "
-        "Algorithms 7, 11, 13 (claim instantiation_shifts_use_diameter)"
+        "proofs use the diameter too (F.4: Vol(Theta) <= (R/2)^d Vol(B_q(1)); 'R = 2r = C'), as do Algorithms 7, 11, "
+        "13 (instantiation_shifts_use_diameter)"
         + (
-            f"; the radius reading halves the Laplace scale: the exact audit at half scale gives {n['half_scale'][1]:.4f}"
-            f" against eps + eps' = {n['half_scale'][2]:g} at (eps, delta) = ({n['half_scale'][0]})"
+            f"; the radius reading halves the Laplace scale, where the exact audit gives {n['half_scale'][1]:.4f} "
+            f"against eps + eps' = {n['half_scale'][2]:g} at (eps, delta) = ({n['half_scale'][0]})"
             if n["half_scale"]
             else ""
         )
@@ -60,7 +61,7 @@ _N, _D = 10**4, 10
     "diameter, and Theorem 1's exact audit with R the diameter stays within eps + eps' (thm1_purification_is_pure_dp); "
     "only the proof of Theorem 2 reads R as a radius (erratum_alg2_geometry)",
 )
-def measure_diameter(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_diameter(frames: Frames, config: Config) -> Numbers:
     cor4 = theory.corollary4_parameters(_N, _D, 1.0, 1.0)
     audit = frames["ext_exact_audit"]
     half = audit[audit["treatment"] == "full_scale_x0.5"]
@@ -95,14 +96,15 @@ def measure_diameter(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         f"norm {n['laplace_mean_l2']:.4f})"
     ),
 )
-def measure_l1_utility(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_l1_utility(frames: Frames, config: Config) -> Numbers:
     ld, lo, d = math.log(1e-30), math.log(0.01), 10
     b = theory.purification_laplace_scale(theory.purification_shift(d, 2.0, 1.0, ld, lo), 1.0)
+    printed, l2 = theory.utility_l1_bound_as_printed(d, 1.0, 1.0, ld, lo), 0.99 * theory.laplace_l2_mean(d) * b
     return {
         "laplace_mean_l1": 0.99 * d * b,
-        "printed_bound": theory.utility_l1_bound_as_printed(d, 1.0, 1.0, ld, lo),
-        "laplace_mean_l2": 0.99 * theory.laplace_l2_mean(d) * b,
-        "lq_bound": math.sqrt(2 * d) * b + 0.01,
+        "printed_bound": printed,
+        "laplace_mean_l2": l2,
+        "lq_bound": (2 * d) ** 0.5 * b + 0.01,
     }
 
 
@@ -125,13 +127,9 @@ def measure_l1_utility(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
     "Lemma 6's threshold; only Lemma 6 for a general convex Theta uses its value, where a printed volume above the "
     "true one (d = 1, q = 2) asks less than the proof gives",
 )
-def measure_volume(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {
-        "cases": [
-            (d, q, theory.lq_ball_volume_as_printed(d, q), theory.lq_ball_volume_corrected(d, q))
-            for d, q in VOLUME_CASES
-        ]
-    }
+def measure_volume(frames: Frames, config: Config) -> Numbers:
+    volumes = (theory.lq_ball_volume_as_printed, theory.lq_ball_volume_corrected)
+    return {"cases": [(d, q, *(volume(d, q) for volume in volumes)) for d, q in VOLUME_CASES]}
 
 
 @CLAIMS.erratum(
@@ -157,7 +155,7 @@ def measure_volume(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
     consequence="Theorem 1 unaffected: its proof (App. F.4, Figure 4) never uses the dominance; only App. B's "
     "motivation does",
 )
-def measure_tradeoff(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_tradeoff(frames: Frames, config: Config) -> Numbers:
     fig3 = frames["fig3"]
     crossing = float(fig3["crossing_alpha"].iloc[0])
     wide = fig3.pivot_table(index="alpha", columns="curve", values="beta")
@@ -190,11 +188,9 @@ def measure_tradeoff(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
     "it); its utility is not covered by Theorem 2 at the printed delta (erratum_algorithm12_delta_utility measures "
     "the loss)",
 )
-def measure_algorithm12(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {
-        "printed": -theory.algorithm12_log_delta_as_printed(16, 1.0),
-        "required": -theory.theorem2_log_delta_threshold(16, 1.0),
-    }
+def measure_algorithm12(frames: Frames, config: Config) -> Numbers:
+    printed, required = theory.algorithm12_log_delta_as_printed(16, 1.0), theory.theorem2_log_delta_threshold(16, 1.0)
+    return {"printed": -printed, "required": -required}
 
 
 @CLAIMS.erratum(
@@ -217,11 +213,9 @@ def measure_algorithm12(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
     "runtime n^2 eps overstates it by d (it is n^2 eps/d), which leaves the paper's runtime comparison, purified "
     "DP-SGD against the exponential mechanism, unchanged",
 )
-def measure_lemma19(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
-    return {
-        "count": theory.lemma19_parameters(_N, _D, 1.0, 1.0, 1.0)["gradient_count"],
-        "printed": theory.lemma19_gradient_count_as_printed(_N, _D, 1.0, 1.0),
-    }
+def measure_lemma19(frames: Frames, config: Config) -> Numbers:
+    count = theory.lemma19_parameters(_N, _D, 1.0, 1.0, 1.0)["gradient_count"]
+    return {"count": count, "printed": theory.lemma19_gradient_count_as_printed(_N, _D, 1.0, 1.0)}
 
 
 def _cases(cases: list[tuple[float, int, float, float]], index: int) -> str:
@@ -235,26 +229,22 @@ def _cases(cases: list[tuple[float, int, float, float]], index: int) -> str:
     "probabilistic DP', so Algorithm 11 is 3eps-DP",
     artifact="ext_alg11_dimension",
     reads=("ext_alg11_dimension",),
-    rule="erratum while, for some d > 1, the exact pure eps of the as-printed Laplace step (l1 norm of the worst l2 "
-    "difference over the scale, beta_hat = Delta_Local) exceeds the claimed eps beyond the relative tolerance "
-    f"{RELATIVE_TOLERANCE:g}, holds otherwise; severity false (the step's claimed eps is then violated)",
+    rule="erratum while, for some d > 1, the exact pure eps of the as-printed Laplace step (beta_hat = Delta_Local) "
+    f"exceeds the claimed eps (relative tolerance {RELATIVE_TOLERANCE:g}), holds otherwise; severity false",
     verdict=lambda n: erratum_if(any(exceeds(v, n["epsilon"]) for d, v in n["printed"].items() if d > 1)),
     evidence=lambda n: (
         f"exact pure eps of the as-printed Laplace step against the claimed {n['epsilon']:g}: "
         + ", ".join(f"d={d}: {v:.4g}" for d, v in n["printed"].items())
-        + " (exact). Def. 33 is l2 but line 2 adds Lap(beta_hat/eps) per coordinate; at "
-        "beta_hat = Delta_Local on the pair differing by Delta/sqrt(d) in every coordinate; corrected (scale sqrt(d) "
-        "beta_hat/eps): "
+        + " (exact). Def. 33 is l2 but line 2 adds Lap(beta_hat/eps) per coordinate: beta_hat = Delta_Local, the pair "
+        "differing by Delta/sqrt(d) in every coordinate; corrected (scale sqrt(d) beta_hat/eps): "
         + ", ".join(f"d={d}: {v:.4g}" for d, v in n["corrected"].items())
-        + f" (numerical grid sup agrees within {n['grid_gap']:.1e}); the proof's composition eps + step + eps' as "
-        "printed: "
+        + f" (grid sup within {n['grid_gap']:.1e}); the proof's composition eps + step + eps' as printed: "
         + ", ".join(f"d={d}: {v:.4g}" for d, v in n["printed_composition"].items())
-        + f" against Theorem 5's {n['theorem5']:g} (an upper bound; the purified output's exact eps is not computed). "
-        "The step's delta(eps) over the proof's delta (beta_hat random; PLD bracket; also the delta(2 eps) of "
-        "(beta_hat, noisy query), which the proof calls (2 eps, delta)-DP, on a pair whose Delta_Local differ by 1): "
-        f"above 1, so the proof's step fails, at {_cases(n['fails'], 0)} (lower bounds); at most 1 (saved by the "
-        f"slack P(beta_hat < Delta_Local) = delta/4) at {_cases(n['survives'], 1)} (upper bounds); corrected at most "
-        f"{n['corrected_delta_upper']:.3g}"
+        + f" against Theorem 5's {n['theorem5']:g} (an upper bound). The step's delta(eps) over the proof's delta "
+        "(beta_hat random, PLD bracket; also the delta(2 eps) of (beta_hat, noisy query), which the proof calls (2 eps, "
+        f"delta)-DP, on a pair whose Delta_Local differ by 1): above 1, the proof's step failing, at "
+        f"{_cases(n['fails'], 0)} (lower bounds); at most 1 (saved by P(beta_hat < Delta_Local) = delta/4) at "
+        f"{_cases(n['survives'], 1)} (upper bounds); corrected at most {n['corrected_delta_upper']:.3g}"
     ),
     severity="false",
     consequence=lambda n: (
@@ -263,20 +253,15 @@ def _cases(cases: list[tuple[float, int, float, float]], index: int) -> str:
         "the cost of a factor sqrt(d) in Theorem 5's first term; d = 1 (ext_ptr) is unaffected"
     ),
 )
-def measure_alg11_l2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_alg11_l2(frames: Frames, config: Config) -> Numbers:
     table = frames["ext_alg11_dimension"]
     printed, corrected = (table[table["rule"] == rule] for rule in ("as_printed", "corrected"))
 
     def per_d(rows: pd.DataFrame, column: str) -> dict[int, float]:
         return {int(d): float(v) for d, v in rows.groupby("d")[column].max().items()}
 
-    brackets = [
-        (float(ls), int(d), float(lo), float(up))
-        for ls, d, lo, up in printed[["local_sensitivity", "d", "delta_ratio_lower", "delta_ratio_upper"]].itertuples(
-            index=False
-        )
-        if d > 1
-    ]
+    brackets = printed[printed["d"] > 1][["local_sensitivity", "d", "delta_ratio_lower", "delta_ratio_upper"]]
+    brackets = [(float(ls), int(d), float(lo), float(up)) for ls, d, lo, up in brackets.itertuples(index=False)]
     return {
         "epsilon": float(table["claimed_step"].iloc[0]),
         "theorem5": float(table["theorem5_claimed"].iloc[0]),
@@ -298,8 +283,7 @@ def measure_alg11_l2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
     artifact="ext_dp_erm",
     rule="erratum while the epsilon that Lemma 22 certifies from the schedule's rho differs from the stated eps "
     f"(relative tolerance {ACCOUNTING_TOLERANCE:g}) at n = 1e4, d = 10, eps = 1, Corollary 4's delta, holds once they "
-    "agree; severity false if it certifies more than eps (the privacy claim fails), loose if less (the claim holds "
-    "with budget to spare)",
+    f"agree; {ACCOUNTING_SEVERITY}",
     verdict=lambda n: erratum_if(differ(n["certified"], n["target"], ACCOUNTING_TOLERANCE)),
     evidence=lambda n: (
         f"Lemma 22 certifies eps = {n['certified']:.6f} for the stated eps = {n['target']:g}: rho = {n['rho']:.6g} = "
@@ -314,7 +298,7 @@ def measure_alg11_l2(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         "rate are conservative (the purified_dpsgd_tuned runs, sigma from an RDP accountant, spend the whole eps)"
     ),
 )
-def measure_lemma25(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_lemma25(frames: Frames, config: Config) -> Numbers:
     log_inv_delta = -theory.corollary4_parameters(_N, _D, 1.0, 1.0)["log_delta"]
     rho = theory.lemma25_schedule(_N, _D, 1.0, log_inv_delta, 1.0, 1.0)["rho"]
     return {"rho": rho, "certified": theory.zcdp_epsilon(rho, log_inv_delta), "target": 1.0}

@@ -3,18 +3,18 @@ by ``ext_query_release`` and ``ext_query_release_audit``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pandas as pd
 
 from dplab.numerics import loglog_slope
 from dplab.report.claims import Numbers, clearly_greater, differ, erratum_if, holds_if
 from dplab.studies.purification.claims_common import (
+    ACCOUNTING_SEVERITY,
     ACCOUNTING_TOLERANCE,
     AUDIT_TOLERANCE,
     CLAIMS,
     PAPER,
+    Config,
+    Frames,
     accounting_severity,
     declared_in,
     mean_sem,
@@ -46,10 +46,13 @@ def _in_n_sweep(part: pd.DataFrame, method: str) -> pd.DataFrame:
     return part[(part["method"] == method) & part["in_n_sweep"].astype(bool)]
 
 
-def _verdict_rate_after(n: Numbers) -> str:
-    slopes = [r["n"] for r in n["families"]]
-    ok = [abs(s - _THEOREM8_SLOPE) <= RATE_TOLERANCE for s in slopes]
-    return "holds" if all(ok) else ("partial" if any(ok) or all(s < 0 for s in slopes) else "fails")
+def _rate_verdict(n: Numbers, slope: float, capped: bool = False, some: bool = False) -> str:
+    """holds if every family's n-slope is within RATE_TOLERANCE of ``slope`` and no point is ``capped``; partial if
+    ``some`` family's is, or if all slopes are negative; fails otherwise."""
+    ok = [abs(r["n"] - slope) <= RATE_TOLERANCE for r in n["families"]]
+    if all(ok) and not capped:
+        return "holds"
+    return "partial" if (some and any(ok)) or all(r["n"] < 0 for r in n["families"]) else "fails"
 
 
 @CLAIMS.paper(
@@ -61,7 +64,7 @@ def _verdict_rate_after(n: Numbers) -> str:
     rule=f"holds if, for every query family, the fitted slope of mean l_inf error against n is within RATE_TOLERANCE = "
     f"{RATE_TOLERANCE:g} (our threshold) of Theorem 8's -1/3; partial if for some family, or if all slopes are "
     "negative; fails otherwise",
-    verdict=_verdict_rate_after,
+    verdict=lambda n: _rate_verdict(n, _THEOREM8_SLOPE, some=True),
     evidence=lambda n: (
         "slopes vs n "
         + ", ".join(f"{r['family']} {r['n']:.3f}" for r in n["families"])
@@ -74,7 +77,7 @@ def _verdict_rate_after(n: Numbers) -> str:
         )
     ),
 )
-def measure_rate_after(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_rate_after(frames: Frames, config: Config) -> Numbers:
     rows = []
     for family, part in frames[_SWEEP].groupby("query_family"):
         s_n, m_n = fitted_slope(part, "alg16_purified", "in_n_sweep", "n")
@@ -83,13 +86,6 @@ def measure_rate_after(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         rate = _in_n_sweep(part, "alg16_purified").groupby("n")["rate_theorem8"].first()
         rows.append({"family": family, "n": s_n, "eps": s_e, "d": s_d, "by_n": m_n, "rate": rate, "by_d": m_d})
     return {"families": rows}
-
-
-def _verdict_rate_before(n: Numbers) -> str:
-    slopes = [r["n"] for r in n["families"]]
-    if all(abs(s - _LEMMA36_SLOPE) <= RATE_TOLERANCE for s in slopes) and not any(r["capped"] for r in n["families"]):
-        return "holds"
-    return "partial" if all(s < 0 for s in slopes) else "fails"
 
 
 @CLAIMS.paper(
@@ -101,7 +97,7 @@ def _verdict_rate_before(n: Numbers) -> str:
     rule=f"holds if every family's fitted n-slope of MWEM at (eps_tot, 1/n^2) is within RATE_TOLERANCE = "
     f"{RATE_TOLERANCE:g} (our threshold) of Table 1's -1/2 and no point is capped; partial if all slopes are "
     "negative; fails otherwise",
-    verdict=_verdict_rate_before,
+    verdict=lambda n: _rate_verdict(n, _LEMMA36_SLOPE, capped=any(r["capped"] for r in n["families"])),
     evidence=lambda n: (
         "MWEM slopes vs n "
         + ", ".join(f"{r['family']} {r['n']:.3f}" for r in n["families"])
@@ -116,7 +112,7 @@ def _verdict_rate_before(n: Numbers) -> str:
         + "; capped points run fewer rounds than the fixed point, so the slope is not the paper's schedule alone"
     ),
 )
-def measure_rate_before(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_rate_before(frames: Frames, config: Config) -> Numbers:
     rows = []
     for family, part in frames[_SWEEP].groupby("query_family"):
         slope, means = fitted_slope(part, "mwem_reference", "in_n_sweep", "n")
@@ -139,8 +135,7 @@ def _points(sweep: pd.DataFrame) -> pd.DataFrame:
     reads=(_SWEEP,),
     rule="erratum while the epsilon that Lemma 22 certifies from Lemma 36's rho (rho + 2 sqrt(rho log(1/delta))) "
     f"differs from the stated eps (relative tolerance {ACCOUNTING_TOLERANCE:g}) at some Algorithm 16 parameter point, "
-    "holds once they agree; severity false if it certifies more than eps (the privacy claim fails), loose if less "
-    "(as erratum_lemma25_schedule_half_budget, the same rho)",
+    f"holds once they agree; {ACCOUNTING_SEVERITY} (as erratum_lemma25_schedule_half_budget)",
     verdict=lambda n: erratum_if(any(differ(r, 1.0, ACCOUNTING_TOLERANCE) for r in (n["min"], n["max"]))),
     evidence=lambda n: (
         f"Lemma 22 certifies {n['min']:.6f}..{n['max']:.6f} of the stated eps over {n['points']} Algorithm 16 "
@@ -153,7 +148,7 @@ def _points(sweep: pd.DataFrame) -> pd.DataFrame:
         "delta)-DP; its noise is about twice what eps needs"
     ),
 )
-def measure_accounting(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_accounting(frames: Frames, config: Config) -> Numbers:
     alg = _points(frames[_SWEEP])
     ratio = alg["epsilon_upstream_approx"] / (alg["epsilon_total"] / 2)
     return {"points": len(alg), "min": float(ratio.min()), "max": float(ratio.max())}
@@ -180,7 +175,7 @@ def measure_accounting(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         f"purification)| = {n['diff']:.3g}"
     ),
 )
-def measure_needed(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_needed(frames: Frames, config: Config) -> Numbers:
     sweep = frames[_SWEEP]
     alg, points = sweep[sweep["method"] == "alg16_purified"], _points(sweep)
     frac = points["epsilon_upstream_pure"] / (points["epsilon_total"] / 2)
@@ -225,7 +220,7 @@ def measure_needed(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]
         )
     ),
 )
-def measure_baselines(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_baselines(frames: Frames, config: Config) -> Numbers:
     part = frames[_SWEEP][frames[_SWEEP]["in_n_sweep"].astype(bool)]
     cells = mean_sem(part, ["query_family", "n", "method"], "error_linf")
     rows, good = [], 0
@@ -258,7 +253,7 @@ def measure_baselines(frames: Mapping[str, pd.DataFrame], config: Mapping[str, A
         + f"; purified <= unpurified at every neighbour (post-processing): {n['post_processing']}"
     ),
 )
-def measure_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_audit(frames: Frames, config: Config) -> Numbers:
     audit = frames[_AUDIT]
     rows = []
     for mechanism, part in audit.groupby("mechanism", sort=False):

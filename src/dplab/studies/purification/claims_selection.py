@@ -5,23 +5,20 @@ Lemma 34, Algorithms 10-12, Table 1's "bounding local sensitivity" and "mode rel
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from dplab.numerics import loglog_slope
 from dplab.report.claims import Numbers, clearly_greater, erratum_if, holds_if
-from dplab.studies.purification.claims_common import CLAIMS, PAPER, declared_in, mean_sem, wins
+from dplab.studies.purification.claims_common import CLAIMS, PAPER, Config, Frames, declared_in, mean_sem, wins
 
 __all__ = ["LOGLOG_SPREAD", "LOGLOG_SPREAD_FAILS", "SELECTION_RULES", "SLOPE_GAP"]
 
-#: Our threshold: Theorem 5's measured eps-slope follows the bound's when the mean absolute difference is below 0.2.
-SLOPE_GAP = 0.2
-#: Our thresholds: Theorem 6's Alg. 12 / report-noisy-max gap ratio is O(log log|X|) when ratio / log(8 d^3/eps)
-#: varies over d by at most 1.5x; it grows faster than that factor when it varies by more than 3x.
-LOGLOG_SPREAD, LOGLOG_SPREAD_FAILS = 1.5, 3.0
+#: Our thresholds: Theorem 5's measured eps-slopes follow the bound's when the mean absolute difference is below 0.2;
+#: Theorem 6's Alg. 12 / report-noisy-max gap ratio is O(log log|X|) when ratio / log(8 d^3/eps) varies over d by at
+#: most 1.5x, and grows faster than that factor when it varies by more than 3x.
+SLOPE_GAP, LOGLOG_SPREAD, LOGLOG_SPREAD_FAILS = 0.2, 1.5, 3.0
 _KEYS = ["n_vertices", "edge_probability", "epsilon_total"]
 _PTR, _MODE = ("ext_ptr",), ("ext_mode_release",)
 
@@ -39,12 +36,6 @@ def _alg11_cells(ptr: pd.DataFrame) -> pd.DataFrame:
     return mean_sem(alg11, _KEYS, "mean_abs_error").join(extra).reset_index()
 
 
-def _alg11_holds(n: Numbers) -> str:
-    if n["within"] == n["cells"] and n["gap"] < SLOPE_GAP:
-        return "holds"
-    return "partial" if n["within"] > n["cells"] / 2 else "fails"
-
-
 @CLAIMS.paper(
     "thm5_bounding_local_sensitivity_rate",
     source=f"{PAPER}, Sec. 5.1, Theorem 5 (Theorem 11, App. J.2), Table 1 (bounding Delta_local)",
@@ -55,7 +46,11 @@ def _alg11_holds(n: Numbers) -> str:
     rule="holds if no cell's mean |error| is clearly above (2 standard errors over graphs) the explicit bound of "
     "Theorem 11's proof and the measured eps-slopes differ from the bound's by less than SLOPE_GAP = "
     f"{SLOPE_GAP:g} on average (our threshold); partial if more than half the cells are within; fails otherwise",
-    verdict=_alg11_holds,
+    verdict=lambda n: (
+        "holds"
+        if n["within"] == n["cells"] and n["gap"] < SLOPE_GAP
+        else ("partial" if n["within"] > n["cells"] / 2 else "fails")
+    ),
     evidence=lambda n: (
         f"mean |error| within the proof's explicit bound in {n['within']}/{n['cells']} cells (measured/bound "
         f"{n['tight'][0]:.2f}..{n['tight'][1]:.2f}), eps-slopes {n['measured'][0]:.2f}..{n['measured'][1]:.2f} vs "
@@ -67,24 +62,18 @@ def _alg11_holds(n: Numbers) -> str:
         f"{n['ratio'][0]:.2f}..{n['ratio'][1]:.2f} (the price of the tiny delta and of eps_tot/3)"
     ),
 )
-def measure_alg11_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_alg11_rate(frames: Frames, config: Config) -> Numbers:
     ptr = frames["ext_ptr"]
     cells = _alg11_cells(ptr)
-    slopes = np.array(
-        [
-            (loglog_slope(g["eps"], g["mean"]), loglog_slope(g["eps"], g["bound"]))
-            for _, g in cells.groupby(["n_vertices", "edge_probability"])
-            if len(g) >= 2
-        ]
-    ).reshape(-1, 2)
+    groups = [g for _, g in cells.groupby(["n_vertices", "edge_probability"]) if len(g) >= 2]
+    slopes = np.array([(loglog_slope(g["eps"], g["mean"]), loglog_slope(g["eps"], g["bound"])) for g in groups])
+    slopes = slopes.reshape(-1, 2)
     ref = ptr[ptr["method"] == "alg11_reference"].groupby(_KEYS)["mean_abs_error"].mean()
     ratio = (cells.set_index(_KEYS)["mean"] / ref).dropna()
     tight, log_two = cells["mean"] / cells["bound"], cells["offset"] * cells["eps"]
     return {
         "cells": len(cells),
-        "within": sum(
-            not clearly_greater(m, s, b, 0.0) for m, s, b in zip(cells["mean"], cells["sem"], cells["bound"])
-        ),
+        "within": len(cells) - sum(map(clearly_greater, cells["mean"], cells["sem"], cells["bound"], 0 * cells["sem"])),
         "tight": (tight.min(), tight.max()),
         "measured": (slopes[:, 0].min(), slopes[:, 0].max()) if len(slopes) else (math.nan, math.nan),
         "predicted": (slopes[:, 1].min(), slopes[:, 1].max()) if len(slopes) else (math.nan, math.nan),
@@ -113,7 +102,7 @@ def measure_alg11_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         f"{n['smooth'][0]:.2f}..{n['smooth'][1]:.2f}"
     ),
 )
-def measure_adaptive(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_adaptive(frames: Frames, config: Config) -> Numbers:
     med = mean_sem(frames["ext_ptr"], ["method", *_KEYS], "median_abs_error")
     pur, gs = med.loc["alg11_purified"], med.loc["gs_laplace"]
     won = wins(pur, gs)
@@ -143,22 +132,17 @@ def measure_adaptive(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         all(lb <= bound for *_, lb, bound in n["mc"]) and n["max_change"] <= 1 and n["matches"] == n["graphs"][0]
     ),
     evidence=lambda n: (
-        f"largest Monte-Carlo lower bound {max(lb for *_, lb, _ in n['mc']):.3f} against the claimed "
-        f"{min(b for *_, b in n['mc']):g} eps; Delta_local changes by at most {n['max_change']:g} per edge flip in "
+        f"largest Monte-Carlo lower bound {max(lb for *_, lb, _ in n['mc']):.3f} against the claimed bound "
+        f"{min(b for *_, b in n['mc']):g}; Delta_local changes by at most {n['max_change']:g} per edge flip in "
         f"{n['graphs'][0]} graphs. Monte-Carlo (1 - alpha) lower bounds on pure eps for K5 minus an edge vs K5: "
         + "; ".join(f"{m} N={s:.0e}: {lb:.3f} <= {bound:g}" for m, s, lb, bound in n["mc"])
         + f"; brute force over all edge flips of {n['graphs'][0]} graphs on {n['graphs'][1]} vertices: max change of "
         f"Delta_local {n['max_change']:g} (<= 1), Delta_local = max flip change of the count in "
-        f"{n['matches']}/{n['graphs'][0]}; Alg. 10 refusal rate with the proposed beta "
-        f"{n['refusal']['alg10_ptr_purified']:.3f}"
-        + (
-            f", with the margin beta {n['refusal']['alg10_ptr_purified_margin']:.3f}"
-            if "alg10_ptr_purified_margin" in n["refusal"]
-            else ""
-        )
+        f"{n['matches']}/{n['graphs'][0]}; Alg. 10 refusal rate (with the proposed beta; with the margin beta): "
+        + ", ".join(f"{m.removeprefix('alg10_ptr_')} {rate:.3f}" for m, rate in n["refusal"].items())
     ),
 )
-def measure_ptr_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_ptr_audit(frames: Frames, config: Config) -> Numbers:
     audit, ptr = frames["ext_ptr_audit"], frames["ext_ptr"]
     mc = audit[audit["kind"] == "mc_audit"]
     check = audit[audit["kind"] == "sensitivity_check"].iloc[0]
@@ -185,10 +169,6 @@ def _uniform_rest(mode: pd.DataFrame) -> pd.DataFrame:
     return mode[mode["layout"] == "uniform_rest"] if "uniform_rest" in set(mode["layout"]) else mode
 
 
-def _spread(n: Numbers) -> float:
-    return float(np.nanmax(n["scaled"]) / np.nanmin(n["scaled"]))
-
-
 @CLAIMS.paper(
     "thm6_mode_release_gap_rate",
     source=f"{PAPER}, Sec. 5.2, Theorem 6 and the paragraph after it, Table 1 (mode release)",
@@ -200,10 +180,10 @@ def _spread(n: Numbers) -> float:
     f"varies over d by at most LOGLOG_SPREAD = {LOGLOG_SPREAD:g}x, fails if by more than LOGLOG_SPREAD_FAILS = "
     f"{LOGLOG_SPREAD_FAILS:g}x (our thresholds), partial in between",
     verdict=lambda n: (
-        "holds" if _spread(n) <= LOGLOG_SPREAD else ("partial" if _spread(n) <= LOGLOG_SPREAD_FAILS else "fails")
+        "holds" if n["spread"] <= LOGLOG_SPREAD else ("partial" if n["spread"] <= LOGLOG_SPREAD_FAILS else "fails")
     ),
     evidence=lambda n: (
-        f"ratio/log(8d^3/eps) varies {_spread(n):.2f}x over d (Alg. 12 needs "
+        f"ratio/log(8d^3/eps) varies {n['spread']:.2f}x over d (Alg. 12 needs "
         f"{min(r for *_, r in n['rows']):.0f}-{max(r for *_, r in n['rows']):.0f}x the RNM gap). Exact gap for "
         f"P(mode) >= {n['level']:g} ('{n['layout']}' layout, eps_tot = {n['epsilon_total']:g}): "
         + "; ".join(
@@ -220,7 +200,7 @@ def _spread(n: Numbers) -> float:
         )
     ),
 )
-def measure_gap_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_gap_rate(frames: Frames, config: Config) -> Numbers:
     mode, section = frames["ext_mode_release"], config["mode_release"]
     layout = _layout(mode)
     gaps = _gaps(mode, layout)
@@ -232,12 +212,14 @@ def measure_gap_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         rest = _gaps(mode, "uniform_rest")
         rest_ratio = rest.loc["alg12_corrected_uniform"] / rest.loc["report_noisy_max"]
         other = (rest.loc["report_noisy_max"].max(), rest_ratio.min(), rest_ratio.max())
+    scaled = ratio.to_numpy() / np.log(8 * bits**3 / (section["epsilon_total"] / 2.0))
     return {
         "layout": layout,
         "level": float(section["success_level"]),
         "epsilon_total": float(section["epsilon_total"]),
         "rows": [(int(d), pur[d], rnm[d], ratio[d]) for d in gaps.columns],
-        "scaled": (ratio.to_numpy() / np.log(8 * bits**3 / (section["epsilon_total"] / 2.0))).tolist(),
+        "scaled": scaled.tolist(),
+        "spread": float(np.nanmax(scaled) / np.nanmin(scaled)),
         "slopes": (loglog_slope(bits, pur), loglog_slope(bits, rnm)),
         "reference": (gaps.loc["distance_reference"].min(), gaps.loc["distance_reference"].max()),
         "uniform_rest": other,
@@ -266,7 +248,7 @@ def measure_gap_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, An
         + ". The corrected delta decides; as printed see erratum_algorithm12_delta_utility"
     ),
 )
-def measure_success(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_success(frames: Frames, config: Config) -> Numbers:
     rest, rows = _uniform_rest(frames["ext_mode_release"]), []
     for rule in ("corrected", "as_printed"):
         for bottom in ("uniform", "reserved"):
@@ -296,7 +278,7 @@ def measure_success(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any
         + f"; without Alg. 2, a reserved bottom code has pure eps = inf ({n['reserved_infinite']})"
     ),
 )
-def measure_mode_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_mode_audit(frames: Frames, config: Config) -> Numbers:
     audit = frames["ext_mode_release_audit"]
     alg12 = audit[audit["treatment"].str.startswith("alg12")]
     unpurified = audit[(audit["treatment"] == "unpurified") & (audit["enumeration"] == "reduced")]
@@ -331,7 +313,7 @@ def measure_mode_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         + ")"
     ),
 )
-def measure_uniform_bottom(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_uniform_bottom(frames: Frames, config: Config) -> Numbers:
     audit, mode = frames["ext_mode_release_audit"], frames["ext_mode_release"]
     unpurified = audit[(audit["treatment"] == "unpurified") & (audit["enumeration"] == "reduced")]
     uniform = unpurified[unpurified["bottom"] == "uniform"]
@@ -340,10 +322,9 @@ def measure_uniform_bottom(frames: Mapping[str, pd.DataFrame], config: Mapping[s
     return {
         "rows": [(int(r.bits), r.delta_rule, r.epsilon_inf, r.bound) for r in uniform.itertuples()],
         "within": bool(uniform["within_bound"].astype(bool).all() and calibrated["within_bound"].astype(bool).all()),
-        "gaps": [
-            (int(d), gaps.loc["distance_uniform_bottom", d], gaps.loc["alg12_corrected_uniform", d])
-            for d in gaps.columns
-        ],
+        "gaps": list(
+            zip(map(int, gaps.columns), *gaps.loc[["distance_uniform_bottom", "alg12_corrected_uniform"]].values)
+        ),
     }
 
 
@@ -369,7 +350,7 @@ def measure_uniform_bottom(frames: Mapping[str, pd.DataFrame], config: Mapping[s
     "guarantee holds only with Theorem 2's delta < eps^d/(2d)^(3d) (thm6_mode_release_success), and the O(1/|X|) of "
     "the main-text statement leaves room for a larger constant",
 )
-def measure_printed_delta(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_printed_delta(frames: Frames, config: Config) -> Numbers:
     mode = frames["ext_mode_release"]
     best = _uniform_rest(mode)
     best = best[best["method"] == "alg12_as_printed_uniform"].groupby("bits")["success_exact"].max()

@@ -5,8 +5,6 @@ linear-regression row)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
 import pandas as pd
 
@@ -17,6 +15,8 @@ from dplab.studies.purification.claims_common import (
     CLAIMS,
     PAPER,
     SHARE_RULE,
+    Config,
+    Frames,
     declared_in,
     mean_sem,
     share_verdict,
@@ -26,44 +26,26 @@ from dplab.studies.purification.claims_common import (
 __all__ = ["MEAN_RULES", "REGRESSION_RULES", "STATISTICS_RULES"]
 
 _MEAN, _REGRESSION = "ext_mean_estimation", "ext_linear_regression"
-#: Our thresholds (Table 1 / Corollary 4): the purified Gaussian's d-slope matches its chi-mean prediction within
-#: 0.1 and the pure rate d/(n eps) (slope 1) within 0.2.
-PREDICTION_SLOPE_TOLERANCE, PURE_RATE_SLOPE_TOLERANCE = 0.1, 0.2
-#: Our threshold for Sec. 7's "up to logarithmic factors": the purified / K-norm error ratio varies by at most 2x
-#: over d.
-LOG_FACTOR_SPREAD = 2.0
-#: Our threshold: the Gaussian mechanism's error grows like sqrt(log(1/delta)): fitted slope 0.5 within 0.1.
-SQRT_RATE_TOLERANCE = 0.1
-#: Our threshold: Corollary 4's delta is "near the best" when its error is within 2x of the best delta swept.
-NEAR_BEST_FACTOR = 2.0
-#: Our threshold: a Theorem 7 cell decays "at least as fast as the rate" if its slope exceeds the rate's by <= 0.35.
-RATE_SLOPE_SLACK = 0.35
-#: Our threshold: Table 1's "only logarithmic factors" if the pure / (eps, 1/n^2) error ratio is within 2x its
-#: lambda_min prediction.
-LOG_FACTOR_PREDICTION = 2.0
-#: Our threshold: Theorem 12's proof: the purification step's relative cost in excess MSE is negligible below 1e-3.
-PURIFICATION_COST = 1e-3
+#: Our thresholds. Mean estimation: the purified d-slope within 0.1 of its chi-mean prediction and 0.2 of the pure rate
+#: (slope 1); the purified / K-norm ratio varies over d by at most 2x ("up to logarithmic factors"); the Gaussian's
+#: slope against log(1/delta) within 0.1 of 0.5; Corollary 4's delta within 2x of the best delta swept.
+PREDICTION_SLOPE_TOLERANCE, PURE_RATE_SLOPE_TOLERANCE, LOG_FACTOR_SPREAD = 0.1, 0.2, 2.0
+SQRT_RATE_TOLERANCE, NEAR_BEST_FACTOR = 0.1, 2.0
+#: Our thresholds. Regression: a Theorem 7 cell's n-slope at most the rate's + 0.35; pure / (eps, 1/n^2) AdaSSP error
+#: within 2x its lambda_min prediction; the purification step's relative cost in excess MSE below 1e-3.
+RATE_SLOPE_SLACK, LOG_FACTOR_PREDICTION, PURIFICATION_COST = 0.35, 2.0, 1e-3
 
 
-def _panel(frames: Mapping[str, pd.DataFrame], panel: str) -> pd.DataFrame:
-    frame = frames[_MEAN]
-    return frame[frame["panel"] == panel]
+def _panel(frames: Frames, panel: str) -> pd.DataFrame:
+    return frames[_MEAN][frames[_MEAN]["panel"] == panel]
 
 
 def _rate_in_d_good(r: Numbers) -> bool:
-    slopes = r["slopes"]
+    slope = r["slopes"]["purified_gaussian"]
     return (
-        abs(slopes["purified_gaussian"] - slopes["predicted"]) <= PREDICTION_SLOPE_TOLERANCE
-        and abs(slopes["purified_gaussian"] - 1.0) <= PURE_RATE_SLOPE_TOLERANCE
+        abs(slope - r["slopes"]["predicted"]) <= PREDICTION_SLOPE_TOLERANCE
+        and abs(slope - 1.0) <= PURE_RATE_SLOPE_TOLERANCE
     )
-
-
-def _slopes_text(n: Numbers) -> str:
-    return ", ".join(f"{r['slopes']['purified_gaussian']:.3f}" for r in n["rows"])
-
-
-def _spread_good(r: Numbers) -> bool:
-    return r["ratio"][1] / r["ratio"][0] <= LOG_FACTOR_SPREAD
 
 
 @CLAIMS.extension(
@@ -79,7 +61,7 @@ def _spread_good(r: Numbers) -> bool:
     f"{PURE_RATE_SLOPE_TOLERANCE:g} of Table 1's pure rate (slope 1); {SHARE_RULE}",
     verdict=lambda n: share_verdict(sum(map(_rate_in_d_good, n["rows"])), len(n["rows"])),
     evidence=lambda n: (
-        f"purified d-slopes {_slopes_text(n)} (pure rate 1; "
+        f"purified d-slopes {', '.join(format(r['slopes']['purified_gaussian'], '.3f') for r in n['rows'])} (pure rate 1; "
         f"{sum(map(_rate_in_d_good, n['rows']))}/{len(n['rows'])} cells good). Fitted log-log slopes of mean E||.||_2 "
         f"against d in {n['ds']}: "
         + "; ".join(
@@ -100,7 +82,9 @@ def _spread_good(r: Numbers) -> bool:
     reads=(_MEAN,),
     rule="a cell (eps_tot) is good if the ratio purified / K-norm error varies over d by at most LOG_FACTOR_SPREAD = "
     f"{LOG_FACTOR_SPREAD:g} (our threshold: the same rate in d); {SHARE_RULE}",
-    verdict=lambda n: share_verdict(sum(map(_spread_good, n["rows"])), len(n["rows"])),
+    verdict=lambda n: share_verdict(
+        sum(r["ratio"][1] / r["ratio"][0] <= LOG_FACTOR_SPREAD for r in n["rows"]), len(n["rows"])
+    ),
     evidence=lambda n: (
         "ratio purified / K-norm over d: "
         + "; ".join(f"eps_tot={r['eps']:g}: {r['ratio'][0]:.2f} to {r['ratio'][1]:.2f}" for r in n["rows"])
@@ -108,7 +92,7 @@ def _spread_good(r: Numbers) -> bool:
         "the eps_tot/2 split"
     ),
 )
-def measure_dimension(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_dimension(frames: Frames, config: Config) -> Numbers:
     means = (
         _panel(frames, "dimension")
         .groupby(["method", "epsilon_total", "d"])
@@ -129,10 +113,6 @@ def measure_dimension(frames: Mapping[str, pd.DataFrame], config: Mapping[str, A
     return {"ds": sorted(int(d) for d in means["d"].unique()), "rows": rows}
 
 
-def _lower_bound_holds(n: Numbers) -> bool:
-    return bool(n["valid"]) and n["above"] and abs(n["slope"] - 0.5) <= SQRT_RATE_TOLERANCE
-
-
 @CLAIMS.paper(
     "thm9_lower_bound_consistent",
     source=f"{PAPER}, Sec. 7, Theorem 9 (Theorem 14, App. L.1)",
@@ -143,7 +123,7 @@ def _lower_bound_holds(n: Numbers) -> bool:
     rule="holds if some swept delta lies in Theorem 9's range, the Gaussian mechanism's mean error is not clearly "
     "below (2 standard errors) the bound at any such delta, and its slope against log(1/delta) is 0.5 within "
     f"SQRT_RATE_TOLERANCE = {SQRT_RATE_TOLERANCE:g} (our threshold); fails otherwise",
-    verdict=lambda n: holds_if(_lower_bound_holds(n)),
+    verdict=lambda n: holds_if(n["valid"] > 0 and n["above"] and abs(n["slope"] - 0.5) <= SQRT_RATE_TOLERANCE),
     evidence=lambda n: (
         f"AGM mean error / Theorem 9's bound {n['over_bound'][0]:.0f} to {n['over_bound'][1]:.0f} at the "
         f"{n['valid']} of {n['swept']} swept deltas inside its range (none clearly below: {n['above']}), slope "
@@ -170,7 +150,7 @@ def _lower_bound_holds(n: Numbers) -> bool:
         f"({math.exp(n['largest'][0]):.2g}): {n['largest'][1]:.4g}; pure rate d Delta_2/eps_tot = {n['pure_rate']:.4g}"
     ),
 )
-def measure_delta(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_delta(frames: Frames, config: Config) -> Numbers:
     delta = _panel(frames, "delta")
     cells = mean_sem(delta, ["method", "log_delta"], "error_mean")
     info = delta.groupby("log_delta").agg(bound=("theorem9_lower_bound", "first"), valid=("theorem9_valid", "first"))
@@ -211,7 +191,7 @@ def measure_delta(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any])
         + ", ".join(f"{v:.3f}" for v in n["raw"])
     ),
 )
-def measure_mean_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_mean_audit(frames: Frames, config: Config) -> Numbers:
     audit = _panel(frames, "audit")
     full = audit[audit["treatment"] == "full"].sort_values("epsilon_total")
     raw = audit[audit["treatment"] == "none"].sort_values("epsilon_total")
@@ -226,17 +206,13 @@ def measure_mean_audit(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
 # ----------------------------------------------------------------------------------------- linear regression
 
 
-def _cells(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def _cells(frames: Frames) -> pd.DataFrame:
     return (
         frames[_REGRESSION]
         .groupby(["method", "d", "epsilon_total", "n"])
         .agg(error=("excess_mse_mean", "mean"), rate_after=("rate_after", "mean"), log_delta=("log_delta", "first"))
         .reset_index()
     )
-
-
-def _adassp_good(n: Numbers) -> int:
-    return sum(measured <= predicted + RATE_SLOPE_SLACK for _, _, measured, predicted, _ in n["rows"])
 
 
 @CLAIMS.paper(
@@ -248,9 +224,9 @@ def _adassp_good(n: Numbers) -> int:
     reads=(_REGRESSION,),
     rule=f"a (d, eps) cell is good if its fitted n-slope over the two largest n is at most the slope of Theorem 7's "
     f"rate + RATE_SLOPE_SLACK = {RATE_SLOPE_SLACK:g} (our threshold); {SHARE_RULE}",
-    verdict=lambda n: share_verdict(_adassp_good(n), len(n["rows"])),
+    verdict=lambda n: share_verdict(n["good"], len(n["rows"])),
     evidence=lambda n: (
-        f"{_adassp_good(n)}/{len(n['rows'])} (d, eps) cells decay at least as fast as Theorem 7's rate over the two "
+        f"{n['good']}/{len(n['rows'])} (d, eps) cells decay at least as fast as Theorem 7's rate over the two "
         f"largest n {n['top']}. Fitted log-log slope of mean excess MSE against n vs the slope of min{{d/(n eps), "
         "d^2/(lambda_min n^2 eps^2)}} with measured lambda_min(X'X/n): "
         + "; ".join(f"d={d}, eps={e:g}: {m:.2f} vs {p:.2f} (all n: {a:.2f})" for d, e, m, p, a in n["rows"])
@@ -258,7 +234,7 @@ def _adassp_good(n: Numbers) -> int:
         "stops dominating"
     ),
 )
-def measure_adassp_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_adassp_rate(frames: Frames, config: Config) -> Numbers:
     cells = _cells(frames)
     top = sorted(cells["n"].unique())[-2:]
     rows = []
@@ -266,11 +242,11 @@ def measure_adassp_rate(frames: Mapping[str, pd.DataFrame], config: Mapping[str,
         last = part[part["n"].isin(top)]
         slopes = [loglog_slope(p["n"], p[col]) for p, col in ((last, "error"), (last, "rate_after"), (part, "error"))]
         rows.append((int(d), float(eps), *slopes))
-    return {"top": [int(n) for n in top], "rows": rows}
-
-
-def _log_factor_good(n: Numbers) -> int:
-    return sum(r <= LOG_FACTOR_PREDICTION * p for *_, r, p in n["rows"])
+    return {
+        "top": [int(n) for n in top],
+        "rows": rows,
+        "good": sum(m <= p + RATE_SLOPE_SLACK for _, _, m, p, _ in rows),
+    }
 
 
 @CLAIMS.paper(
@@ -283,16 +259,16 @@ def _log_factor_good(n: Numbers) -> int:
     rule="a (d, eps) cell is good if, at the largest n, pure AdaSSP / AdaSSP at (eps_tot, 1/n^2) is within "
     f"LOG_FACTOR_PREDICTION = {LOG_FACTOR_PREDICTION:g} (our threshold) times the lambda_min-regime prediction "
     f"4 log(1/delta_pur)/log(n^2); {SHARE_RULE}",
-    verdict=lambda n: share_verdict(_log_factor_good(n), len(n["rows"])),
+    verdict=lambda n: share_verdict(n["good"], len(n["rows"])),
     evidence=lambda n: (
-        f"{_log_factor_good(n)}/{len(n['rows'])} (d, eps) cells within twice the predicted ratio at n = {n['n']}. "
+        f"{n['good']}/{len(n['rows'])} (d, eps) cells within twice the predicted ratio at n = {n['n']}. "
         "Pure AdaSSP / AdaSSP at (eps_tot, 1/n^2) = "
         + ", ".join(f"d={d}, eps={e:g}: {r:.1f}" for d, e, r, _ in n["rows"])
         + "; prediction of the lambda_min regime 4 log(1/delta_pur)/log(n^2) (eps halved, delta tiny): "
         + ", ".join(f"{p:.0f}" for *_, p in n["rows"])
     ),
 )
-def measure_log_factor(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_log_factor(frames: Frames, config: Config) -> Numbers:
     cells = _cells(frames)
     largest_n = max(cells["n"])
     pivot = cells.pivot_table(index=["d", "epsilon_total", "n"], columns="method", values="error")
@@ -300,10 +276,8 @@ def measure_log_factor(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
     ratio = largest["pure_adassp"] / largest["adassp_reference"]
     pure = cells[(cells["method"] == "pure_adassp") & (cells["n"] == largest_n)].set_index(["d", "epsilon_total"])
     predicted = (4.0 * (-pure["log_delta"]) / (2.0 * math.log(largest_n))).reindex(ratio.index)
-    return {
-        "n": int(largest_n),
-        "rows": [(int(d), float(e), r, p) for (d, e), r, p in zip(ratio.index, ratio, predicted)],
-    }
+    rows = [(int(d), float(e), r, p) for (d, e), r, p in zip(ratio.index, ratio, predicted)]
+    return {"n": int(largest_n), "rows": rows, "good": sum(r <= LOG_FACTOR_PREDICTION * p for *_, r, p in rows)}
 
 
 @CLAIMS.paper(
@@ -322,7 +296,7 @@ def measure_log_factor(frames: Mapping[str, pd.DataFrame], config: Mapping[str, 
         "~0.72 of the classical sigma): the guarantee holds through composition, not the per-release split"
     ),
 )
-def measure_adassp_privacy(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_adassp_privacy(frames: Frames, config: Config) -> Numbers:
     frame = frames[_REGRESSION]
     rows = frame[frame["method"].isin(["pure_adassp", "adassp_reference"])]
     per_release = rows.drop_duplicates(["method", "n", "d", "epsilon_total"])
@@ -363,7 +337,7 @@ def measure_adassp_privacy(frames: Mapping[str, pd.DataFrame], config: Mapping[s
         f"At n = {n['n']}: " + ", ".join(f"d={d}, eps={e:g}: {p:.3g} vs {q:.3g}" for d, e, p, q in n["largest"])
     ),
 )
-def measure_regression_cost(frames: Mapping[str, pd.DataFrame], config: Mapping[str, Any]) -> Numbers:
+def measure_regression_cost(frames: Frames, config: Config) -> Numbers:
     cells = mean_sem(frames[_REGRESSION], ["method", "d", "epsilon_total", "n"], "excess_mse_mean")
     pure, base, ssp = (cells.loc[m] for m in ("pure_adassp", "adassp_at_purification_delta", "laplace_ssp"))
     largest_n = max(pure.index.get_level_values("n"))
