@@ -1,9 +1,5 @@
-"""Verdicts on the claims of Lin, Wang, Ma, Wang (2025) and its errata, decided by the study's frames.
-
-Every claim is declared once, by a decorator of :data:`~dplab.studies.purification.claims_common.CLAIMS` on its
-measure function, in one of the modules below; ``RULES`` lists them in the order of ``claims.csv``: Figure 1, Table 1
-and the audits of Algorithm 1, Lemma 6 and Theorem 2, Frank-Wolfe, DP-ERM, the errata and closed-form statements,
-mean estimation and linear regression, bounding the local sensitivity and mode release, query release."""
+"""Verdicts on the claims of Lin, Wang, Ma, Wang (2025) and its errata: ``RULES`` lists every claim declared in the
+modules below (by a decorator of ``claims_common.CLAIMS`` on its measure function) in the order of ``claims.csv``."""
 
 from __future__ import annotations
 
