@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 from scipy.special import gammaln, logsumexp
 
 from dplab.accounting._arrays import scalar_or_array
-from dplab.checks import as_non_negative_array, as_positive_array, probability, require, whole_number
+from dplab.checks import as_float_array, as_non_negative_array, as_positive_array, probability, require, whole_number
 from dplab.numerics import log1mexp
 
 __all__ = [
@@ -87,7 +87,7 @@ def _delta_tilde(value: ArrayLike) -> np.ndarray:
 
 
 def _steps(value: ArrayLike) -> np.ndarray:
-    array = np.asarray(value, dtype=np.float64)
+    array = as_float_array(value, "T")
     require(np.isfinite(array) & (array >= 1) & (array == np.round(array)), "T", value, "a whole number >= 1")
     return array
 

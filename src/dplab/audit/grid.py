@@ -28,7 +28,14 @@ from functools import cached_property
 import numpy as np
 import scipy.special
 
-from dplab.checks import as_finite_array, as_float_array, as_non_negative_array, positive_finite, whole_number
+from dplab.checks import (
+    as_finite_array,
+    as_float_array,
+    as_non_negative_array,
+    positive_finite,
+    real_number,
+    whole_number,
+)
 from dplab.distributions import Laplace
 
 __all__ = [
@@ -84,6 +91,7 @@ class UniformGrid:
     n_cells: int
 
     def __post_init__(self) -> None:
+        real_number("a", self.a), real_number("b", self.b)
         if not (np.isfinite(self.a) and np.isfinite(self.b) and self.a < self.b):
             raise ValueError(f"grid bounds a={self.a!r}, b={self.b!r} must be finite with a < b")
         whole_number("n_cells", self.n_cells)
@@ -118,7 +126,7 @@ def bin_index(samples: np.ndarray, grid: UniformGrid) -> np.ndarray:
 
 
 def _validated_start(grid: UniformGrid, y0: float) -> float:
-    y0 = float(y0)
+    y0 = real_number("y0", y0)
     if not grid.a <= y0 <= grid.b:
         raise ValueError(f"y0={y0!r} must lie in [a, b] = [{grid.a}, {grid.b}]")
     return y0

@@ -21,7 +21,15 @@ import torch
 
 from dplab.audit.grid import UniformGrid, bin_index
 from dplab.audit.montecarlo import HockeyStickLowerBound, event_from_laws, hockey_stick_lower_bound_from_counts
-from dplab.checks import as_finite_array, as_integer_array, as_non_negative_array, finite, positive_finite, whole_number
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    as_non_negative_array,
+    finite,
+    positive_finite,
+    size_that_fits,
+    whole_number,
+)
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 from dplab.learning.projections import Interval
@@ -66,7 +74,8 @@ def simulated_pnsgd_bin_counts(
     start ``y0``), simulated in chunks of at most ``chunk`` runs by :func:`~dplab.learning.engine.run_noisy_gradient`."""
     y0, data = finite("y0", y0), as_finite_array(data, "data")
     lr, scale, L = positive_finite("lr", lr), positive_finite("scale", scale), positive_finite("L", L)
-    samples, chunk = whole_number("samples", samples), whole_number("chunk", chunk)
+    samples = whole_number("samples", samples)
+    chunk = size_that_fits("chunk", chunk, 64, "the engine's iterates, noise and bin indices per run of a chunk")
     a, b = interval
     config = NoisyGradientConfig(
         lr=lr,

@@ -47,6 +47,7 @@ from dplab.checks import (
     as_positive_array,
     positive_finite,
     probability,
+    real_number,
     require,
     whole_number,
 )
@@ -362,7 +363,7 @@ def linear_amplification_threshold(q: float | None = None) -> float:
     log(1+q(e^x−1)) = 2qx, or of e^x − 1 = 2x in the limit q → 0 (uniform in q); +inf for q ≥ 1/2 (never fails)."""
     if q is None:
         return float(optimize.brentq(lambda x: np.expm1(x) - 2.0 * x, 0.1, 5.0, xtol=1e-15))
-    require(np.asarray(0 < q <= 1), "q", q, "0 < q <= 1")
+    require(np.asarray(0 < real_number("q", q) <= 1), "q", q, "0 < q <= 1")
     if q >= 0.5:
         return float("inf")
     return float(optimize.brentq(lambda x: np.log1p(q * np.expm1(x)) - 2.0 * q * x, 0.1, 50.0, xtol=1e-15))
