@@ -154,13 +154,13 @@ def train_dpsgd(
         gradient_method=gradient_method,
         batched_loss=batched_loss,
     )
-    clipped_sum = ModuleGradientClipper(model, loss_fn, clip, gradient_method, batched_loss)
-    if clipped_sum.method == "vmap":
-        _check_per_example_memory(model, batch_size)
     model.to(device)
     X, Y = X.to(device), Y.to(device)
     generator = torch.Generator().manual_seed(seed)
     noise_generator = torch.Generator(device=device).manual_seed(seed + 1)
+    clipped_sum = ModuleGradientClipper(model, loss_fn, clip, gradient_method, batched_loss)
+    if clipped_sum.method == "vmap":
+        _check_per_example_memory(model, batch_size)
     for index in _batches(len(X), batch_size, steps, sampling, generator):
         sums = clipped_sum(X.index_select(0, index), Y.index_select(0, index))  # ~25x faster than X[index] on CPU
         with torch.no_grad():
@@ -174,9 +174,26 @@ def train_dpsgd(
     return DPSGDReport(epsilon, delta, noise_multiplier, rate, steps, sampling, gradient_method=clipped_sum.method)
 
 
-def _checked_arguments(model, loss_fn, X, Y, **arguments) -> tuple[torch.device, int, int]:
+def _checked_arguments(
+    model: torch.nn.Module,
+    loss_fn: Callable,
+    X: torch.Tensor,
+    Y: torch.Tensor,
+    *,
+    noise_multiplier: float,
+    clip: float,
+    batch_size: int,
+    steps: int,
+    lr: float,
+    delta: float,
+    sampling: str,
+    device: str | torch.device,
+    seed: int,
+    gradient_method: str,
+    batched_loss: bool,
+) -> tuple[torch.device, int, int]:
     """Every argument of :func:`train_dpsgd` checked before any work (its docstring states the rules); returns the
-    device, ``steps`` and ``seed`` as torch.device and ints."""
+    device, ``steps`` and ``seed`` as a torch.device and ints."""
     validate_private_module(model)
     if not callable(loss_fn):
         raise TypeError(f"loss_fn={loss_fn!r} is invalid; allowed: a callable loss_fn(prediction, target)")
@@ -186,18 +203,21 @@ def _checked_arguments(model, loss_fn, X, Y, **arguments) -> tuple[torch.device,
         raise ValueError(f"X has shape {tuple(X.shape)}; allowed: at least one example along the first axis")
     _check_targets(Y)
     matching_length("X", X, "Y", Y)
-    positive_finite("noise_multiplier", arguments["noise_multiplier"])
-    positive_finite("clip", arguments["clip"])
-    positive_finite("lr", arguments["lr"])
-    whole_number("batch_size", arguments["batch_size"], maximum=len(X))
-    probability("delta", arguments["delta"])
-    choice("sampling", arguments["sampling"], _SAMPLINGS)
-    choice("gradient_method", arguments["gradient_method"], GRADIENT_METHODS)
-    if not isinstance(arguments["batched_loss"], bool):
-        raise TypeError(f"batched_loss={arguments['batched_loss']!r} is invalid; allowed: True or False")
-    device = available_device("device", arguments["device"])
-    steps = whole_number("steps", arguments["steps"])
-    return device, steps, whole_number("seed", arguments["seed"], minimum=_SEEDS[0], maximum=_SEEDS[1])
+    positive_finite("noise_multiplier", noise_multiplier)
+    positive_finite("clip", clip)
+    positive_finite("lr", lr)
+    whole_number("batch_size", batch_size, maximum=len(X))
+    probability("delta", delta)
+    choice("sampling", sampling, _SAMPLINGS)
+    choice("gradient_method", gradient_method, GRADIENT_METHODS)
+    if not isinstance(batched_loss, bool):
+        raise TypeError(f"batched_loss={batched_loss!r} is invalid; allowed: True or False")
+    checked_device = available_device("device", device)
+    return (
+        checked_device,
+        whole_number("steps", steps),
+        whole_number("seed", seed, minimum=_SEEDS[0], maximum=_SEEDS[1]),
+    )
 
 
 def _check_targets(Y: torch.Tensor) -> None:
@@ -211,7 +231,8 @@ def _check_targets(Y: torch.Tensor) -> None:
 
 
 def _check_per_example_memory(model: torch.nn.Module, batch_size: int) -> None:
-    """The vmap path holds (batch, parameters) per-example gradients: refuse a batch whose copies cannot fit."""
+    """The vmap path holds (batch, parameters) per-example gradients: refuse a batch whose copies cannot fit in this
+    machine's memory (on a CUDA device, whose memory is usually smaller, passing is necessary, not sufficient)."""
     per_example = sum(p.numel() * p.element_size() for p in model.parameters() if p.requires_grad)
     fits_in_memory(
         {"batch_size": batch_size},
