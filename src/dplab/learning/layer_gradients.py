@@ -7,7 +7,7 @@ of the whole batch leave behind: each call's input and the gradient g = ∂(Σ_i
   ∇_b ℓ_i = Σ_t g_it. ‖g_iᵀa_i‖²_F = ⟨a_i a_iᵀ, g_i g_iᵀ⟩ (the "ghost norm": Goodfellow 2015, "Efficient
   per-example gradient computations"; Li, Tramèr, Liang, Hashimoto 2022, "Large language models can be strong
   differentially private learners", Section 4), = ‖a_i‖²‖g_i‖² when T = 1. The T × T Gram matrices are used when
-  T² ≤ p·d, else the p × d gradients are formed.
+  they cost at most the book-keeping product (T·(p + d) ≤ p·d), else the p × d gradients are formed.
 - nn.Conv1d / nn.Conv2d: a convolution is a Linear layer per group j on the unfolded input (im2col): a_ij is L × d
   (L output positions, d = C_in/groups · kernel size; padding, stride and dilation enter through the unfolding) and
   g_ij is L × p (p = C_out/groups), so ∇_{W_j} ℓ_i = g_ijᵀa_ij and ‖∇_W ℓ_i‖² = Σ_j ⟨a_ij a_ijᵀ, g_ij g_ijᵀ⟩;
@@ -76,7 +76,26 @@ class FormedGradients:
         return _squared_norms(self.gradients)
 
     def clipped_sum(self, c: Tensor) -> Tensor:
-        return torch.tensordot(c, self.gradients, dims=1)
+        return (c @ self.gradients.flatten(1)).view(self.gradients.shape[1:])
+
+
+@dataclass(frozen=True)
+class OuterProductGradients:
+    """∇_W ℓ_i = g_i a_iᵀ (one position): inputs A (B, d) and output gradients G (B, p)."""
+
+    inputs: Tensor
+    output_gradients: Tensor
+
+    def squared_norms(self) -> Tensor:
+        """‖g_i a_iᵀ‖²_F = ‖a_i‖²‖g_i‖²."""
+        return _squared_norms(self.inputs) * _squared_norms(self.output_gradients)
+
+    def clipped_sum(self, c: Tensor) -> Tensor:
+        """Σ_i c_i g_i a_iᵀ = (c ⊙ G)ᵀA, the weights applied to the smaller factor."""
+        A, G = self.inputs, self.output_gradients
+        if G.shape[1] <= A.shape[1]:
+            return (c[:, None] * G).T @ A
+        return G.T @ (c[:, None] * A)
 
 
 @dataclass(frozen=True)
@@ -89,10 +108,8 @@ class ProductGradients:
     shape: torch.Size
 
     def squared_norms(self) -> Tensor:
-        """Σ_j ⟨a_ijᵀa_ij, g_ijᵀg_ij⟩ (T × T Gram matrices), or Σ_j ‖a_ij‖²‖g_ij‖² when T = 1."""
+        """Σ_j ⟨a_ijᵀa_ij, g_ijᵀg_ij⟩ (T × T Gram matrices)."""
         A, G = self.inputs, self.output_gradients
-        if A.shape[3] == 1:
-            return (A.square().sum((2, 3)) * G.square().sum((2, 3))).sum(1)
         return (A.transpose(2, 3) @ A * (G.transpose(2, 3) @ G)).sum((1, 2, 3))
 
     def clipped_sum(self, c: Tensor) -> Tensor:
@@ -107,13 +124,13 @@ class ProductGradients:
 
 
 def product_gradients(inputs: Tensor, output_gradients: Tensor, shape: torch.Size) -> ParameterGradients:
-    """The factors (A, G) = (B, groups, d, T), (B, groups, p, T) kept when T = 1 or when the Gram matrices'
-    B·T²·(p + d) multiplications are at most the B·T·p·d of the book-keeping product (T·(p + d) ≤ p·d, which also
-    makes them smaller than the gradients: T² ≤ p·d); else the per-example gradients formed, (B, *shape): B·T·p·d
+    """The factors (A, G) = (B, groups, d, T), (B, groups, p, T) kept when the Gram matrices' B·T²·(p + d)
+    multiplications are at most the B·T·p·d of the book-keeping product (T·(p + d) ≤ p·d, which also makes them
+    smaller than the gradients: T² ≤ p·d); else the per-example gradients formed, (B, *shape): B·T·p·d
     multiplications once, and B·p·d numbers held."""
     d, T = inputs.shape[2:]
     p = output_gradients.shape[2]
-    if T == 1 or T * (p + d) <= p * d:
+    if T * (p + d) <= p * d:
         return ProductGradients(inputs, output_gradients, shape)
     return FormedGradients((output_gradients @ inputs.transpose(2, 3)).reshape(len(inputs), *shape))
 
@@ -172,9 +189,11 @@ def linear_gradients(name: str, layer: nn.Linear, calls: Sequence[Call], batch: 
     if _trainable(layer.weight):
         inputs = [_batch_first(name, call.input, batch, 2).reshape(batch, -1, layer.in_features) for call in calls]
         A = _joined(inputs, 1)
-        gradients["weight"] = product_gradients(
-            A.transpose(1, 2)[:, None], G.transpose(1, 2)[:, None], layer.weight.shape
-        )
+        if A.shape[1] == 1:
+            gradients["weight"] = OuterProductGradients(A.view(batch, -1), G.view(batch, -1))
+        else:
+            A, G_positions_last = A.transpose(1, 2)[:, None], G.transpose(1, 2)[:, None]
+            gradients["weight"] = product_gradients(A, G_positions_last, layer.weight.shape)
     if _trainable(layer.bias):
         gradients["bias"] = FormedGradients(G.sum(1))
     return gradients
