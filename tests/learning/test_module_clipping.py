@@ -446,28 +446,33 @@ def test_a_parameter_used_outside_its_layer_falls_back_to_vmap_and_is_refused_un
     torch.manual_seed(0)
     model = Direct().to(DTYPE)
     x, y = torch.randn(6, 3, dtype=DTYPE), torch.randn(6, 3, dtype=DTYPE)
-    with pytest.raises(GhostClippingUnsupported, match=r"'layer.weight' enters the graph 2 times .* called 1 times"):
+    with pytest.raises(
+        GhostClippingUnsupported, match=r"'layer.weight' enters the graph 2 times but its layer's output does 1 times"
+    ):
         ModuleGradientClipper(model, squared_error, 0.5, method="ghost")(x, y)
     clipper = ModuleGradientClipper(model, squared_error, 0.5)
     assert_same_sums(clipper(x, y), reference_clipped_sum(model, squared_error, x, y, 0.5))
     assert clipper.method == "vmap"
 
 
-def test_a_layer_never_called_gets_a_zero_sum():
+def test_a_layer_never_called_or_whose_output_is_discarded_gets_a_zero_sum():
     class Unused(nn.Module):
         def __init__(self):
             super().__init__()
             self.used, self.unused = nn.Linear(3, 2), nn.Conv1d(1, 1, 1)
+            self.discarded = nn.Linear(3, 3)
 
         def forward(self, x):
-            return self.used(x)
+            self.discarded(x)
+            self.used(2 * x)  # discarded too: its gradient is zero
+            return self.used(self.discarded(x))
 
     torch.manual_seed(0)
     model = Unused().to(DTYPE)
     x, y = torch.randn(6, 3, dtype=DTYPE), torch.randn(6, 2, dtype=DTYPE)
     got = ghost_clipped_sum(model, squared_error, x, y, 0.5)
     assert_same_sums(got, reference_clipped_sum(model, squared_error, x, y, 0.5))
-    assert torch.count_nonzero(got["unused.weight"]) == 0
+    assert torch.count_nonzero(got["unused.weight"]) == 0 and torch.count_nonzero(got["discarded.weight"]) > 0
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ of a batch), the owners of trainable parameters outside the supported layers (re
 parameters registered on a custom module, ...) and parameters shared between modules (tied weights, e.g. an
 embedding and an output layer: the cross term of their per-example gradients is not factored). On each batch,
 :func:`ghost_clipped_sum` refuses (:class:`GhostClippingUnsupported`) a layer called with its input as a keyword or
-on an input whose first axis is not the batch, and a parameter used outside its layer's forward (the autograd graph
-reaches it more often than its layer was called); a layer output modified in place afterwards (``ReLU(inplace=True)``)
-is detected and the outputs are then copied. "auto" takes the vmap path for any refusal.
+on an input whose first axis is not the batch, and a parameter used outside its layer's forward (the loss's autograd
+graph reaches it by more edges than the layer calls the loss depends on); a layer output modified in place afterwards
+(``ReLU(inplace=True)``) is detected and the outputs are then copied. "auto" takes the vmap path for any refusal.
 """
 
 from __future__ import annotations
@@ -140,8 +140,8 @@ def _check_record(name: str, record: _Record) -> None:
         raise _OutputModifiedInPlace(f"the output of layer {name!r} was modified in place")
 
 
-def _graph_uses(root: torch.autograd.graph.Node | None) -> dict[int, int]:
-    """How many edges of the autograd graph below ``root`` end at each leaf tensor (by id)."""
+def _graph_uses(root: torch.autograd.graph.Node | None) -> tuple[set, dict[int, int]]:
+    """The nodes of the autograd graph below ``root``, and how many of its edges end at each leaf tensor (by id)."""
     uses: dict[int, int] = {}
     seen: set = set()
     stack = [root]
@@ -154,21 +154,23 @@ def _graph_uses(root: torch.autograd.graph.Node | None) -> dict[int, int]:
             if child is not None and hasattr(child, "variable"):
                 uses[id(child.variable)] = uses.get(id(child.variable), 0) + 1
             stack.append(child)
-    return uses
+    return seen, uses
 
 
 def _check_parameters_used_in_calls_only(
     total: Tensor, layers: dict[str, nn.Module], used: dict[str, list[_Record]]
 ) -> None:
-    """Each call of a supported layer puts one edge to each of its parameters into the graph; more edges mean the
-    parameter is also used outside the layer's forward, whose gradient the recorded calls miss."""
-    uses = _graph_uses(total.grad_fn)
+    """Each call of a supported layer that the loss depends on puts one edge to each of the layer's parameters into
+    the graph; more edges mean the parameter is also used outside the layer's forward, whose gradient the recorded
+    calls miss."""
+    nodes, uses = _graph_uses(total.grad_fn)
     for name, layer in layers.items():
+        calls = sum(record.output.grad_fn in nodes for record in used[name])
         for parameter_name, p in layer.named_parameters(recurse=False):
-            if p.requires_grad and uses.get(id(p), 0) != len(used[name]):
+            if p.requires_grad and uses.get(id(p), 0) != calls:
                 raise GhostClippingUnsupported(
                     f"parameter {_parameter_name(name, parameter_name)!r} enters the graph {uses.get(id(p), 0)} "
-                    f"times but its layer was called {len(used[name])} times (used outside the layer's forward)"
+                    f"times but its layer's output does {calls} times (used outside the layer's forward)"
                 )
 
 
