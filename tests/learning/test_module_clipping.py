@@ -29,13 +29,7 @@ DTYPE = torch.float64
 TOLERANCE = {"rtol": 1e-12, "atol": 1e-12}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _single_thread():
-    """One intra-op thread: on a loaded 2-core machine, 2 OpenMP threads make small convolutions 10-100x slower."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+pytestmark = pytest.mark.usefixtures("single_thread")
 
 
 def cross_entropy(prediction, target):
