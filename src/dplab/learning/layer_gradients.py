@@ -6,7 +6,7 @@ of the whole batch leave behind: each call's input and the gradient g = ∂(Σ_i
 - nn.Linear (z = a Wᵀ + b on T positions of an example: a_i is T × d, g_i is T × p): ∇_W ℓ_i = g_iᵀa_i,
   ∇_b ℓ_i = Σ_t g_it. ‖g_iᵀa_i‖²_F = ⟨a_i a_iᵀ, g_i g_iᵀ⟩ (the "ghost norm": Goodfellow 2015, "Efficient
   per-example gradient computations"; Li, Tramèr, Liang, Hashimoto 2022, "Large language models can be strong
-  differentially private learners", Section 4), = ‖a_i‖²‖g_i‖² when T = 1. The T × T Gram matrices are used when
+  differentially private learners"), = ‖a_i‖²‖g_i‖² when T = 1. The T × T Gram matrices are used when
   they cost at most the book-keeping product (T·(p + d) ≤ p·d), else the p × d gradients are formed.
 - nn.Conv1d / nn.Conv2d: a convolution is a Linear layer per group j on the unfolded input (im2col): a_ij is L × d
   (L output positions, d = C_in/groups · kernel size; padding, stride and dilation enter through the unfolding) and
@@ -100,7 +100,7 @@ class OuterProductGradients:
 
 @dataclass(frozen=True)
 class ProductGradients:
-    """∇_W ℓ_i = [g_ij a_ijᵀ]_j over groups j (W of shape (groups·p, d) up to a reshape to ``shape``), kept as its
+    """∇_W ℓ_i = [G_ij A_ijᵀ]_j over groups j (W of shape (groups·p, d) up to a reshape to ``shape``), kept as its
     factors, positions last: inputs A (B, groups, d, T) and output gradients G (B, groups, p, T)."""
 
     inputs: Tensor
@@ -108,12 +108,12 @@ class ProductGradients:
     shape: torch.Size
 
     def squared_norms(self) -> Tensor:
-        """Σ_j ⟨a_ijᵀa_ij, g_ijᵀg_ij⟩ (T × T Gram matrices)."""
+        """Σ_j ⟨A_ijᵀA_ij, G_ijᵀG_ij⟩ (T × T Gram matrices)."""
         A, G = self.inputs, self.output_gradients
         return (A.transpose(2, 3) @ A * (G.transpose(2, 3) @ G)).sum((1, 2, 3))
 
     def clipped_sum(self, c: Tensor) -> Tensor:
-        """Σ_i c_i [g_ij a_ijᵀ]_j: one matrix product per group over all examples and positions, the weights c_i
+        """Σ_i c_i [G_ij A_ijᵀ]_j: one matrix product per group over all examples and positions, the weights c_i
         applied to the smaller factor."""
         A, G = self.inputs, self.output_gradients
         if G.shape[2] <= A.shape[2]:
@@ -257,7 +257,10 @@ def embedding_gradients(
 
 
 def _normalisation_gradients(
-    calls: Sequence[Call], layer: nn.LayerNorm | nn.GroupNorm, normalise: Callable[[Tensor], Tensor], per_example
+    calls: Sequence[Call],
+    layer: nn.LayerNorm | nn.GroupNorm,
+    normalise: Callable[[Tensor], Tensor],
+    per_example: Callable[[Tensor], Tensor],
 ) -> dict[str, ParameterGradients]:
     """γ and β of z = x̂ ⊙ γ + β: Σ over positions (and calls) of x̂ ⊙ g and of g, ``per_example`` summing a
     (B, …) tensor to (B, *parameter shape)."""
@@ -315,8 +318,9 @@ LAYER_GRADIENTS: dict[type[nn.Module], LayerGradients] = {
 
 def layer_refusal(module: nn.Module) -> str | None:
     """Why the ghost path cannot take ``module``'s own trainable parameters (None when it can): a type outside
-    :data:`LAYER_GRADIENTS`, trainable parameters other than its weight and bias, or an Embedding whose gradient depends on the batch (``scale_grad_by_freq``: counts over
-    the batch) or whose forward renormalises its weight in place (``max_norm``)."""
+    :data:`LAYER_GRADIENTS`, trainable parameters other than its weight and bias, or an Embedding whose gradient
+    depends on the batch (``scale_grad_by_freq``: counts over the batch) or whose forward renormalises its weight in
+    place (``max_norm``)."""
     if type(module) not in LAYER_GRADIENTS:
         return f"{type(module).__name__} is not one of {sorted(t.__name__ for t in LAYER_GRADIENTS)}"
     own = module.named_parameters(recurse=False)
