@@ -66,18 +66,24 @@ def setup_script(snakemake: Any) -> logging.Logger:
     return logger
 
 
+def _located(product: str | os.PathLike[str], config: Any) -> tuple[str, str] | None:
+    """(``"results"`` or ``"work"``, the path inside that folder of the configuration) for a file inside one of
+    them (the deepest, should one lie inside the other), None for a file elsewhere."""
+    path = os.path.abspath(product)
+    for root in sorted(("results", "work"), key=lambda root: -len(os.path.abspath(config[root]))):
+        base = os.path.abspath(config[root])
+        if path.startswith(base + os.sep):
+            return root, os.path.relpath(path, base)
+    return None
+
+
 def record_path(product: str | os.PathLike[str], config: Any) -> Path | None:
     """Where the record of ``product`` lives: ``<work>/integrity/<root>/<path inside root>.json`` for a file inside
     the configuration's ``results`` or ``work`` folder (``<root>``: ``results`` or ``work``), None elsewhere.
 
     The records of ``results/`` files live under ``work/``, so that ``results/`` holds exactly what is published."""
-    path = os.path.abspath(product)
-    roots = sorted(("results", "work"), key=lambda root: -len(os.path.abspath(config[root])))
-    for root in roots:  # the deepest first, should one folder lie inside the other
-        base = os.path.abspath(config[root])
-        if path.startswith(base + os.sep):
-            return Path(config["work"]) / RECORDS / root / f"{os.path.relpath(path, base)}.json"
-    return None
+    located = _located(product, config)
+    return None if located is None else Path(config["work"]) / RECORDS / located[0] / f"{located[1]}.json"
 
 
 def _files(named: Any) -> list[str]:
@@ -96,26 +102,37 @@ def record_outputs(snakemake: Any) -> None:
             write_record(path, record, rule=snakemake.rule, wildcards=dict(snakemake.wildcards))
 
 
+def _writer(record: Any) -> str:
+    """Who wrote a product, from its record: `` (written by rule R, k=v)``, or nothing when it is not known."""
+    if not record or not record.get("rule"):
+        return ""
+    wildcards = "".join(f", {key}={value}" for key, value in (record.get("wildcards") or {}).items())
+    return f" (written by rule {record['rule']}{wildcards})"
+
+
 def check_inputs(snakemake: Any, log: logging.Logger) -> None:
     """Check every input of the job but its source code (``input.code``) against its record, or its format where
     it has none (:func:`dplab.report.io.check_product`); a ``results/`` file may have been replaced by git since its
-    record was written (``versioned``). Raises :class:`dplab.report.io.ProductError` naming the damaged file and
-    the command that rebuilds it; the message also goes to the job's log and to the console."""
+    record was written (``versioned``). Raises :class:`dplab.report.io.ProductError` naming every damaged input and
+    the command that rebuilds them; the message also goes to the job's log and to the console."""
     from dplab.report.io import ProductError, check_product
 
     code = set(_files(snakemake.input.get("code", [])))
-    results = os.path.abspath(snakemake.config["results"]) + os.sep
+    damaged = {}
     for path in dict.fromkeys(p for p in _files(snakemake.input) if p not in code):
-        versioned = os.path.abspath(path).startswith(results)
+        located = _located(path, snakemake.config)
+        versioned = located is not None and located[0] == "results"
         check = check_product(path, record_path(path, snakemake.config), versioned=versioned)
         if check.problem is None:
             log.info("input %s checked: %s", path, check.checked)
-            continue
-        writer = (check.record or {}).get("rule")
-        by = f" (written by rule {writer}, wildcards {check.record.get('wildcards')})" if writer else ""
+        else:
+            damaged[path] = f"{check.problem}{_writer(check.record)}"
+    if damaged:
+        them = "it" if len(damaged) == 1 else "them"
         message = (
-            f"input {path} of rule {snakemake.rule} is damaged or incomplete: {check.problem}. Rebuild it{by} "
-            f"and what depends on it with:\n    {rebuild_command(path)}"
+            f"rule {snakemake.rule} stopped before any work: damaged or incomplete input\n"
+            + "".join(f"  {path}: {problem}\n" for path, problem in damaged.items())
+            + f"Rebuild {them} and what depends on {them} with:\n  {rebuild_command(*damaged)}"
         )
         log.error(message)
         print(message, file=sys.__stderr__, flush=True)
@@ -147,11 +164,11 @@ def export_run_options(workflow: Any) -> None:
         os.environ[RUN_OPTIONS] = run_options(workflow)
 
 
-def rebuild_command(path: str | os.PathLike[str]) -> str:
-    """The command that re-runs the job writing ``path`` and every job that depends on it, with the options of the
-    run (:func:`export_run_options`; a script run directly outside Snakemake gets a placeholder for them)."""
+def rebuild_command(*paths: str | os.PathLike[str]) -> str:
+    """The command that re-runs the jobs writing ``paths`` and every job that depends on them, with the options of
+    the run (:func:`export_run_options`; a script run directly outside Snakemake gets a placeholder for them)."""
     options = os.environ.get(RUN_OPTIONS, "--cores 2 <the --configfile and --config options of your run>")
-    return f"snakemake {options} --forcerun {shlex.quote(str(path))}"
+    return f"snakemake {options} --forcerun " + " ".join(shlex.quote(str(path)) for path in paths)
 
 
 def progress(iterable, **kwargs):

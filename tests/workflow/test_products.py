@@ -75,6 +75,7 @@ def test_run_options_repeat_the_cores_configfiles_and_config_of_the_run(tmp_path
 def test_the_rebuild_command_forces_the_damaged_file_with_the_options_of_the_run(monkeypatch):
     monkeypatch.setenv(RUN_OPTIONS, OPTIONS)
     assert rebuild_command("work/a b.csv") == f"snakemake {OPTIONS} --forcerun 'work/a b.csv'"
+    assert rebuild_command("a.csv", "b.npz") == f"snakemake {OPTIONS} --forcerun a.csv b.npz"
     monkeypatch.delenv(RUN_OPTIONS)  # a script run directly, outside Snakemake
     assert rebuild_command("work/a.csv") == (
         "snakemake --cores 2 <the --configfile and --config options of your run> --forcerun work/a.csv"
@@ -115,6 +116,25 @@ def test_source_code_inputs_are_not_products(tmp_path):
     consumer = SimpleNamespace(input=Files(source=[missing]), config=config, rule="use")
     with pytest.raises(ProductError, match="absent.csv does not exist"):
         check_inputs(consumer, logging.getLogger("test"))
+
+
+def test_every_damaged_input_is_named_in_one_message(tmp_path, monkeypatch):
+    monkeypatch.setenv(RUN_OPTIONS, OPTIONS)
+    config = {"results": str(tmp_path / "results"), "work": str(tmp_path / "work")}
+    paths = [tmp_path / "work" / name for name in ("a.csv", "b.csv", "c.csv")]
+    for path in paths:
+        write_csv(pd.DataFrame({"x": [1, 2]}), path)
+        write_record(path, record_path(path, config))
+    paths[0].write_text("x\n1\n")
+    paths[2].write_text("x\n1\n")
+    consumer = SimpleNamespace(input=Files(source=[str(p) for p in paths]), config=config, rule="use")
+    with pytest.raises(ProductError) as raised:
+        check_inputs(consumer, logging.getLogger("test"))
+    lines = str(raised.value).splitlines()
+    assert lines[0] == "rule use stopped before any work: damaged or incomplete input"
+    assert [line.split(": ")[0] for line in lines[1:3]] == [f"  {paths[0]}", f"  {paths[2]}"]
+    assert "rows 1 where its record says 2" in lines[1]
+    assert lines[3:] == ["Rebuild them and what depends on them with:", f"  {rebuild_command(paths[0], paths[2])}"]
 
 
 def _calls(script: Path) -> list[str]:
@@ -217,7 +237,7 @@ def test_a_damaged_input_stops_its_consumer_naming_the_file_and_the_rebuild_comm
     products = [Path(p) for p in dict.fromkeys(job.input) if p not in code]
     for path in products:
         _write_valid(path)
-        write_record(path, record_path(path, job.config), rule="its_producer", wildcards={})
+        write_record(path, record_path(path, job.config), rule="its_producer", wildcards={"k": "v"})
     [target] = [p for p in products if str(p).endswith(damaged)]
     before = os.stat(target)
     damage(target)
@@ -227,9 +247,63 @@ def test_a_damaged_input_stops_its_consumer_naming_the_file_and_the_rebuild_comm
     with pytest.raises(ProductError) as raised:
         run_script(script, job)
     message = str(raised.value)
-    assert message.startswith(f"input {target} of rule {rule} is damaged or incomplete: ")
-    assert "written by rule its_producer" in message
-    assert message.endswith(f"\n    snakemake {OPTIONS} --forcerun {target}")
+    assert message.startswith(f"rule {rule} stopped before any work: damaged or incomplete input\n  {target}: ")
+    assert message.count("\n") == 3 and "(written by rule its_producer, k=v)\n" in message
+    assert message.endswith(f"Rebuild it and what depends on it with:\n  snakemake {OPTIONS} --forcerun {target}")
     assert message in capfd.readouterr().err  # on the console too, not only in the job's log
     assert message in Path(job.log[0]).read_text()
     assert not any(Path(output).exists() for output in job.output)  # stopped before any work
+
+
+# A real run: its products damaged, their consumers forced, and the printed command run.
+
+#: Damaged product of the quick run: (damage, an output of its consumer that forces the consumer to run).
+DAMAGED = {
+    "work-quick/datasets/contraction_logistic_gaussian.npz": (_truncate, "work-quick/contraction/utility/gaussian.csv"),
+    "work-quick/preprocessing/sensitivity/dedup.csv": (
+        _cut_last_line,
+        "results-quick/preprocessing/tables/ext_sensitivity.csv",
+    ),
+    "results-quick/contraction/data/fig2.csv": (_cut_last_line, "results-quick/contraction/figures/fig2.png"),
+}
+
+
+@pytest.mark.pipeline
+def test_damaged_products_of_a_quick_run_stop_their_consumers_and_the_printed_command_rebuilds_them(
+    local_quick_run, tmp_path
+):
+    """A copy of a finished quick run (modification times kept) with a dataset truncated and two CSVs cut by their
+    last line: forcing their consumers stops each with the file and the rebuild command; running that command
+    (forcing all three files) finishes, with every CSV byte-identical to the undamaged run."""
+    import shlex
+    import shutil
+    import subprocess
+
+    workdir = tmp_path / "copy"
+    shutil.copytree(local_quick_run.parent, workdir, symlinks=True)
+    for product, (damage, _) in DAMAGED.items():
+        before = os.stat(workdir / product)
+        damage(workdir / product)
+        os.utime(workdir / product, ns=(before.st_atime_ns, before.st_mtime_ns))
+    snakemake = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile"), "-d", str(workdir)]
+    options = ["--cores", "2", "--configfile", str(ROOT / "config.quick.yaml")]
+    consumers = [output for _, output in DAMAGED.values()]
+    forced = subprocess.run([*snakemake, *options, "-k", "--forcerun", *consumers], capture_output=True, text=True)
+    assert forced.returncode != 0
+    commands = []
+    for product in DAMAGED:
+        assert f"\n  {product}: it " in forced.stderr, forced.stderr[-5000:]
+        [command] = [line.strip() for line in forced.stderr.splitlines() if line.endswith(f"--forcerun {product}")]
+        commands.append(command)
+    assert commands[0] == (
+        f"snakemake --cores 2 -s {ROOT / 'Snakefile'} -d {workdir} --configfile {ROOT / 'config.quick.yaml'} "
+        f"--forcerun {list(DAMAGED)[0]}"
+    )
+    rebuild = [sys.executable, "-m", *shlex.split(commands[0])[:-1], *DAMAGED]  # one run forcing the three files
+    rebuilt = subprocess.run(rebuild, capture_output=True, text=True, cwd=tmp_path)
+    assert rebuilt.returncode == 0, rebuilt.stderr[-5000:]
+    for path in local_quick_run.rglob("*.csv"):
+        relative = path.relative_to(local_quick_run)
+        assert (workdir / "results-quick" / relative).read_bytes() == path.read_bytes(), relative
+    for product in DAMAGED:
+        assert (workdir / product).read_bytes() == (local_quick_run.parent / product).read_bytes(), product
