@@ -118,15 +118,17 @@ def check_inputs(snakemake: Any, log: logging.Logger) -> None:
     from dplab.report.io import ProductError, check_product
 
     code = set(_files(snakemake.input.get("code", [])))
-    damaged = {}
+    checks = {}
     for path in dict.fromkeys(p for p in _files(snakemake.input) if p not in code):
         located = _located(path, snakemake.config)
         versioned = located is not None and located[0] == "results"
-        check = check_product(path, record_path(path, snakemake.config), versioned=versioned)
-        if check.problem is None:
-            log.info("input %s checked: %s", path, check.checked)
-        else:
-            damaged[path] = f"{check.problem}{_writer(check.record)}"
+        checks[path] = check_product(path, record_path(path, snakemake.config), versioned=versioned)
+    recorded = sum(check.problem is None and check.record is not None for check in checks.values())
+    log.info("%d of %d inputs checked against their records (size and SHA-256)", recorded, len(checks))
+    for path, check in checks.items():
+        if check.problem is None and check.record is None:
+            log.info("input %s checked by %s", path, check.checked)
+    damaged = {path: f"{c.problem}{_writer(c.record)}" for path, c in checks.items() if c.problem is not None}
     if damaged:
         them = "it" if len(damaged) == 1 else "them"
         message = (

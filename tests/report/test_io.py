@@ -131,7 +131,7 @@ def test_an_intact_product_matches_its_record(tmp_path, kind):
     check = check_product(path, record)
     assert check.problem is None and check.record == written
     assert "SHA-256 against its record" in check.checked
-    assert written["bytes"] == path.stat().st_size and written["mtime_ns"] == path.stat().st_mtime_ns
+    assert written["bytes"] == path.stat().st_size
     assert written["rule"] == "producer" and written["wildcards"] == {"noise": "gaussian"}
 
 
@@ -274,22 +274,41 @@ def test_without_a_record_a_damaged_npz_or_pickle_is_refused(tmp_path):
     assert check_product(pickle, None).problem.startswith("it is not a complete pickle")
 
 
-def test_a_versioned_file_replaced_after_its_record_is_checked_by_its_format(tmp_path):
-    """A committed results/ file that git replaced (new modification time) is not held against the record of an
-    earlier version; damage that kept the recorded modification time still is."""
-    from dplab.report.io import check_product, write_record
+def _git(folder, *args):
+    import subprocess
 
+    subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True)
+
+
+def test_a_committed_file_that_git_replaced_is_not_held_against_the_record_of_another_run(tmp_path):
+    """After a ``git pull`` a committed results/ file holds another run's numbers than its record describes: that
+    version is accepted (with its format checked); a version git does not have is still refused."""
+    from dplab.report.io import check_product, is_git_version, write_record
+
+    _git(tmp_path, "init", "-q")
     path, record = _product(tmp_path, "csv")
-    written = write_record(path, record)
-    write_csv(pd.DataFrame({"i": [1, 2]}), path)
-    os.utime(path, ns=(written["mtime_ns"] + 10**9, written["mtime_ns"] + 10**9))
+    write_record(path, record)
+    write_csv(pd.DataFrame({"i": [1, 2]}), path)  # the version of another run, as git checks it out
+    _git(tmp_path, "add", path.name)
+    assert is_git_version(path)
     check = check_product(path, record, versioned=True)
-    assert check.problem is None and check.record is None and "replaced after its record" in check.checked
+    assert check.problem is None and check.record is None
+    assert (
+        check.checked == f"its format only: it is the version git has for it, not the one its record {record} describes"
+    )
     assert check_product(path, record).problem is not None  # a work/ product has no other writer
-    path.write_text("i\n1\n2")
-    assert "last line is cut" in check_product(path, record, versioned=True).problem
-    os.utime(path, ns=(written["mtime_ns"], written["mtime_ns"]))
-    assert "where its record says" in check_product(path, record, versioned=True).problem
+    _keep_mtime(path, _cut_last_line)
+    assert not is_git_version(path)
+    assert "rows 1 where its record says 5" in check_product(path, record, versioned=True).problem
+
+
+def test_outside_a_repository_or_untracked_a_file_is_no_git_version(tmp_path):
+    from dplab.report.io import is_git_version
+
+    path, _ = _product(tmp_path, "csv")
+    assert not is_git_version(path)
+    _git(tmp_path, "init", "-q")
+    assert not is_git_version(path)
 
 
 def test_checking_a_product_imports_neither_numpy_nor_pandas():

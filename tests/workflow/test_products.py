@@ -103,8 +103,46 @@ def test_a_job_records_its_outputs_where_its_consumers_look(tmp_path):
     logged = []
     check_inputs(consumer, SimpleNamespace(info=lambda *args: logged.append(args[0] % args[1:])))
     record = record_path(product, config)
-    assert logged == [f"input {product} checked: size and SHA-256 against its record {record}"]
+    assert logged == ["1 of 1 inputs checked against their records (size and SHA-256)"]
     assert '"rule": "train"' in record.read_text() and '"noise": "gaussian"' in record.read_text()
+
+
+def test_the_log_names_the_inputs_checked_by_their_format_only(tmp_path):
+    config = {"results": str(tmp_path / "results"), "work": str(tmp_path / "work")}
+    committed, recorded = tmp_path / "results" / "fig2.csv", tmp_path / "work" / "a.csv"
+    for path in (committed, recorded):
+        write_csv(pd.DataFrame({"x": [1, 2]}), path)
+    write_record(recorded, record_path(recorded, config))
+    consumer = SimpleNamespace(input=Files(source=[str(committed), str(recorded)]), config=config, rule="use")
+    logged = []
+    check_inputs(consumer, SimpleNamespace(info=lambda *args: logged.append(args[0] % args[1:])))
+    assert logged == [
+        "1 of 2 inputs checked against their records (size and SHA-256)",
+        f"input {committed} checked by its format only: it has no record {record_path(committed, config)}",
+    ]
+
+
+def test_a_results_file_that_git_replaced_is_read_and_a_work_file_is_not(tmp_path):
+    """A committed results/ file after a ``git pull`` (another run's version than its record) is the version git has:
+    it is read; the same change to a work/ product, which only its rule writes, stops the job."""
+    import subprocess
+
+    config = {"results": str(tmp_path / "results"), "work": str(tmp_path / "work")}
+    committed, product = tmp_path / "results" / "fig2.csv", tmp_path / "work" / "a.csv"
+    for path in (committed, product):
+        write_csv(pd.DataFrame({"x": [1, 2]}), path)
+        write_record(path, record_path(path, config))
+        write_csv(pd.DataFrame({"x": [3, 4]}), path)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "add", "results", "work"], check=True)
+    logged = []
+    log = SimpleNamespace(info=lambda *args: logged.append(args[0] % args[1:]), error=lambda message: None)
+    check_inputs(SimpleNamespace(input=Files(data=[str(committed)]), config=config, rule="use"), log)
+    assert logged[-1].endswith(
+        f"it is the version git has for it, not the one its record {record_path(committed, config)} describes"
+    )
+    with pytest.raises(ProductError, match="a.csv: it is not what its writer recorded: sha256"):
+        check_inputs(SimpleNamespace(input=Files(data=[str(product)]), config=config, rule="use"), log)
 
 
 def test_source_code_inputs_are_not_products(tmp_path):

@@ -7,10 +7,10 @@ Files get the permissions the umask allows (``0644`` under umask ``022``), as ``
 ``0600`` of :func:`tempfile.mkstemp`.
 
 A *product* is a file that one job writes and another reads. Once it is in place, its writer adds a *record*
-(:func:`write_record`, a small JSON file written atomically after the product): its size, SHA-256 and modification
-time, and for a CSV its columns and number of data rows, for an ``.npz`` its arrays' dtypes and shapes. A reader
-compares the product with its record (:func:`check_product`), so a file cut by a line, truncated or overwritten
-is refused before it is used, even when its modification time was kept. A product without a record (written before
+(:func:`write_record`, a small JSON file written atomically after the product): its size and SHA-256, and for a CSV
+its columns and number of data rows, for an ``.npz`` its arrays' dtypes and shapes. A reader compares the product
+with its record (:func:`check_product`), so a file cut by a line, truncated or overwritten is refused before it is
+used, whatever its modification time. A product without a record (written before
 records existed, or a committed ``results/`` file in a fresh clone) gets the checks its format allows: a CSV ends
 with a newline and every row has the header's number of fields, an ``.npz`` opens and every member passes its CRC,
 a pickle ends with its STOP opcode. A record is never a claim about an unfinished product: the product is complete
@@ -25,6 +25,7 @@ import hashlib
 import io
 import json
 import os
+import subprocess
 import tempfile
 import zipfile
 import zlib
@@ -50,6 +51,7 @@ __all__ = [
     "describe_product",
     "write_record",
     "ProductCheck",
+    "is_git_version",
     "check_product",
 ]
 
@@ -157,11 +159,12 @@ def _npz_arrays(path: Path) -> dict[str, list[Any]]:
 
 
 def describe_product(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """What a record holds about the file at ``path``: ``bytes``, ``sha256``, ``mtime_ns``, and for a CSV its
-    ``columns`` and number of data ``rows``, for an ``.npz`` its ``arrays`` ({name: [dtype, shape]})."""
+    """What a record holds about the file at ``path``: ``bytes``, ``sha256``, and for a CSV its ``columns`` and
+    number of data ``rows``, for an ``.npz`` its ``arrays`` ({name: [dtype, shape]}). Not its modification time:
+    Snakemake touches a job's outputs after the job, and damage may keep the time."""
     path = Path(path)
     data = path.read_bytes()
-    record: dict[str, Any] = {"bytes": len(data), "sha256": _sha256(data), "mtime_ns": path.stat().st_mtime_ns}
+    record: dict[str, Any] = {"bytes": len(data), "sha256": _sha256(data)}
     if path.suffix == ".csv":
         header, rows = _csv_rows(data)
         record |= {"columns": header, "rows": len(rows)}
@@ -228,15 +231,37 @@ class ProductCheck:
     checked: str
 
 
+def is_git_version(path: str | os.PathLike[str]) -> bool:
+    """Whether the file at ``path`` holds exactly the content that git's index of its repository holds for it (a
+    checked-out or staged file): its git blob hash (SHA-1, or SHA-256 in a repository of that object format)
+    compared with ``git ls-files --stage``. False outside a repository, for an untracked file, or without git."""
+    path = Path(path).absolute()
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(path.parent), "ls-files", "--stage", "--", path.name],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    fields = listed.stdout.split()
+    if listed.returncode != 0 or len(fields) < 2:
+        return False
+    data = path.read_bytes()
+    blob = hashlib.new("sha1" if len(fields[1]) == 40 else "sha256", b"blob %d\0" % len(data) + data)
+    return blob.hexdigest() == fields[1]
+
+
 def check_product(
     path: str | os.PathLike[str], record_path: str | os.PathLike[str] | None, *, versioned: bool = False
 ) -> ProductCheck:
     """Check the product at ``path`` against its record at ``record_path`` (if there is one), or its format.
 
-    With a record, the product must have the recorded size and SHA-256. ``versioned`` marks a file that version
-    control may replace after its record was written (a committed ``results/`` file after a ``git pull``): when its
-    modification time differs from the recorded one, the record describes another version and is set aside. Without
-    a usable record the product gets the checks of its format (module docstring).
+    With a record, the product must have the recorded size and SHA-256. ``versioned`` marks a file that git may
+    replace after its record was written (a committed ``results/`` file after a ``git pull``): when it differs from
+    its record but holds the version git has for it (:func:`is_git_version`), the record describes another run and
+    is set aside. Without a usable record the product gets the checks of its format (module docstring).
     """
     path = Path(path)
     if not path.is_file():
@@ -251,9 +276,9 @@ def check_product(
     if record is not None:
         if len(data) == record["bytes"] and _sha256(data) == record["sha256"]:
             return ProductCheck(None, record, f"size and SHA-256 against its record {record_path}")
-        if not (versioned and path.stat().st_mtime_ns != record["mtime_ns"]):
+        if not (versioned and is_git_version(path)):
             return ProductCheck(f"it is not what its writer recorded: {_differences(path, record)}", record, "")
-        why = f"it was replaced after its record {record_path} was written (e.g. by git)"
+        why = f"it is the version git has for it, not the one its record {record_path} describes"
     else:
         why = "it has no record" + (f" {record_path}" if record_path is not None else "")
     return ProductCheck(_format_problem(path, data), None, f"its format only: {why}")
