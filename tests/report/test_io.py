@@ -206,7 +206,9 @@ def test_a_missing_product_or_an_unreadable_record_is_refused(tmp_path):
     path, record = _product(tmp_path, "csv")
     write_record(path, record)
     record.write_text('{"bytes": 3')
-    assert "its record" in check_product(path, record).problem and "unreadable" in check_product(path, record).problem
+    assert check_product(path, record).problem.startswith(f"its record {record} is unreadable (JSONDecodeError")
+    record.write_text('{"bytes": 3}')
+    assert check_product(path, record).problem == f"its record {record} is unreadable (no bytes and sha256)"
     path.unlink()
     assert "does not exist" in check_product(path, record).problem
 

@@ -272,6 +272,8 @@ def check_product(
             record = json.loads(Path(record_path).read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             return ProductCheck(f"its record {record_path} is unreadable ({type(error).__name__}: {error})", None, "")
+        if not isinstance(record, dict) or not {"bytes", "sha256"} <= record.keys():
+            return ProductCheck(f"its record {record_path} is unreadable (no bytes and sha256)", None, "")
     data = path.read_bytes()
     if record is not None:
         if len(data) == record["bytes"] and _sha256(data) == record["sha256"]:
