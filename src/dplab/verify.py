@@ -16,8 +16,8 @@ Files. Every file under the two folders is listed, except ``performance/`` (mach
 names (``.…``: temporaries of interrupted writes). A file present in only one folder fails, whatever its kind (CSV,
 figure, markdown, JSON). CSVs are compared cell by cell; figures and markdown are checked for presence only (they
 are drawn or rendered from the CSVs checked here). A file that cannot be read as UTF-8 CSV (0 bytes, an unterminated
-quote, a line with the wrong number of fields, duplicate column names, a folder where a file is expected, no read
-permission) is a failure naming the file.
+quote, a NUL byte, a line with the wrong number of fields, duplicate column names, a folder where a file is expected,
+no read permission) is a failure naming the file.
 
 Tables (every CSV but ``claims.csv``). Same columns in the same order and the same number of rows, else it fails.
 Cells are compared column by column, with a rule chosen by the column's cells and name (name tokens: the name split
@@ -468,6 +468,12 @@ def _without(config: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
     return {key: value for key, value in config.items() if key not in keys}
 
 
+def _versions(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Package and Python versions of a provenance record (a damaged ``packages`` entry is one value)."""
+    packages = record.get("packages", {})
+    return {**(packages if isinstance(packages, Mapping) else {"packages": packages}), "python": record.get("python")}
+
+
 def compare_provenance(
     fresh: Mapping[str, Any], committed: Mapping[str, Any], result: Comparison, *, allow_config_change: bool
 ) -> None:
@@ -496,8 +502,7 @@ def compare_provenance(
         if not allow_config_change:
             message = f"the runs used different configurations ({_listed(keys)}); --allow-config-change compares them"
             result.fail("configuration", f"{PROVENANCE}: {message}")
-    old_versions = {**committed.get("packages", {}), "python": committed.get("python")}
-    new_versions = {**fresh.get("packages", {}), "python": fresh.get("python")}
+    old_versions, new_versions = _versions(committed), _versions(fresh)
     moved = [f"{p} {old_versions.get(p)} -> {new_versions.get(p)}" for p in _differing(old_versions, new_versions)]
     if moved:
         result.warnings.append(f"package versions differ (committed -> fresh): {_listed(moved)}")

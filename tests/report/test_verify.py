@@ -542,3 +542,10 @@ def test_fresh_run_writes_only_into_its_own_folder(tmp_path):
     assert command[-2:] == [f"results={tmp_path / 'results'}", f"work={tmp_path / 'work'}"]
     with pytest.raises(ValueError, match="cores=0"):
         fresh_run_command(tmp_path, cores=0)
+
+
+def test_a_provenance_with_damaged_entries_is_compared_without_a_traceback(folders, capsys):
+    fresh, committed = folders
+    _provenance(fresh, packages="numpy 2", config=[1, 2], config_sha256="abc")
+    assert main([str(fresh), str(committed)]) == 0
+    assert "WARNING: package versions differ (committed -> fresh): dplab 0.1.0 -> None" in capsys.readouterr().out
