@@ -43,8 +43,15 @@ at ``_``):
   with ``delta`` or ``prob``) never gets a floor, even if it also names a difference (``delta_gap``);
 - other cells (text, booleans): equal as text.
 
-With the defaults rtol = 1e-6 and atol = 1e-12, differences across machines (the 9th-10th significant digit of a
-``%.12g`` CSV) pass and a change of 1e-4 relative fails.
+Results trained in float32 (torch; the files of :data:`FLOAT32_ARTIFACTS`) are compared with ``rtol`` and ``atol`` at
+least :data:`FLOAT32_RTOL` = 1e-4 and :data:`FLOAT32_ATOL` = 1e-6: across CPUs they move far beyond float64 round-off.
+
+With the defaults rtol = 1e-6 and atol = 1e-12, a fresh run on another CPU passes and a change of 1e-5 relative
+fails. Measured on the quick configuration, numpy's, torch's and OpenBLAS's AVX-512 kernels against their baseline
+ones (``NPY_DISABLE_CPU_FEATURES``, ``ATEN_CPU_CAPABILITY=default``, ``OPENBLAS_CORETYPE``): every float64 number
+agreed within 1.2e-12 relative, except KKT residuals of ~1e-17 (relative change 1: round-off, below the floor);
+the float32 files moved by up to 7.2e-5 relative (a gap of 2e-4), 5.7e-8 absolute in difference columns and 4.9e-6
+relative elsewhere.
 
 Claims (``<study>/claims.csv``). Every column present in either file is compared (``claim_id, source, statement,
 verdict, severity, kind, evidence, artifact``): a column, a claim id or a claim present in only one file fails, a
@@ -89,6 +96,9 @@ __all__ = [
     "DEFAULT_ATOL",
     "CSV_RESOLUTION",
     "EXECUTION_KEYS",
+    "FLOAT32_ARTIFACTS",
+    "FLOAT32_RTOL",
+    "FLOAT32_ATOL",
     "Finding",
     "Tally",
     "Comparison",
@@ -105,6 +115,11 @@ DEFAULT_ATOL = 1e-12
 CSV_RESOLUTION = 10.0 ** (1 - int(CSV_FLOAT_FORMAT.strip("%.g")))
 #: Configuration keys that choose where and how the workflow runs, not what it computes (see the module docstring).
 EXECUTION_KEYS = ("results", "work", "threads", "resources", "shards")
+#: Results computed in float32 (torch training; DESIGN.md allows it in training), compared with at least these
+#: tolerances: measured across CPUs (module docstring), they move by up to 7.2e-5 relative and 5.7e-8 absolute.
+FLOAT32_ARTIFACTS = ("generalization/data/f8.csv", "generalization/tables/t4.csv")
+FLOAT32_RTOL = 1e-4
+FLOAT32_ATOL = 1e-6
 SKIPPED_FOLDERS = ("performance",)
 CLAIMS = "claims.csv"
 PROVENANCE = "provenance.json"
@@ -158,6 +173,7 @@ class Comparison:
     warnings: list[str] = field(default_factory=list)
     studies: dict[str, Tally] = field(default_factory=dict)
     presence_only: int = 0
+    float32_files: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -576,6 +592,10 @@ def compare_results(
                 tally.files += 1
                 if relative.name == CLAIMS:
                     tally.claims += compare_claims(new, old, name, result, rtol=rtol)
+                elif name in FLOAT32_ARTIFACTS:
+                    result.float32_files.append(name)
+                    tolerance = {"rtol": max(rtol, FLOAT32_RTOL), "atol": max(atol, FLOAT32_ATOL)}
+                    tally.cells += compare_tables(new, old, name, result, **tolerance)
                 else:
                     tally.cells += compare_tables(new, old, name, result, rtol=rtol, atol=atol)
             elif relative == Path(PROVENANCE):
@@ -637,6 +657,10 @@ def _report(result: Comparison, rtol: float, atol: float) -> int:
     )
     for study, tally in sorted(tallies.items()):
         print(f"  {study}: {tally.files} files, {tally.cells} cells, {tally.claims} claims")
+    if result.float32_files:
+        print(
+            f"  float32 tolerance (rtol >= {FLOAT32_RTOL:g}, atol >= {FLOAT32_ATOL:g}): {', '.join(result.float32_files)}"
+        )
     differences = result.differences()
     listed = ", ".join(f"{category} {count}" for category, count in sorted(differences.items()))
     print(f"verify: differences by category: {listed or 'none'}")

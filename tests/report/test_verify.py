@@ -17,6 +17,7 @@ import pytest
 from dplab.verify import (
     CSV_RESOLUTION,
     DEFAULT_RTOL,
+    FLOAT32_ARTIFACTS,
     column_rule,
     compare_results,
     evidence_numbers_moved,
@@ -125,6 +126,23 @@ def test_round_off_in_the_9th_to_10th_digit_passes_and_a_change_beyond_rtol_fail
     assert (fresh / JITTERED[0]).read_bytes() != (committed / JITTERED[0]).read_bytes()
     result = compare_results(fresh, committed)
     assert result.ok is passes, result.failures[:3]
+
+
+@pytest.mark.parametrize("relative, f8_passes", [(5e-5, True), (1e-3, False)])
+def test_float32_artifacts_are_compared_at_float32_tolerance_and_only_they(tmp_path, capsys, relative, f8_passes):
+    files = ("generalization/data/f8.csv", "generalization/data/f5.csv")
+    fresh, committed = _copies(tmp_path, files)
+    for name in files:
+        _jitter(fresh / name, relative)
+    assert main([str(fresh), str(committed)]) == 1
+    out = capsys.readouterr().out
+    assert "float32 tolerance (rtol >= 0.0001, atol >= 1e-06): generalization/data/f8.csv\n" in out
+    assert "FAIL [numbers]: generalization/data/f5.csv" in out
+    assert ("FAIL [numbers]: generalization/data/f8.csv" not in out) is f8_passes
+
+
+def test_every_float32_artifact_is_a_committed_file():
+    assert all((RESULTS / name).is_file() for name in FLOAT32_ARTIFACTS)
 
 
 def test_a_2e_17_delta_multiplied_by_1000_fails(tmp_path, capsys):
