@@ -48,18 +48,20 @@ least :data:`FLOAT32_RTOL` = 1e-4 and :data:`FLOAT32_ATOL` = 1e-6: across CPUs t
 
 With the defaults rtol = 1e-6 and atol = 1e-12, a fresh run on another CPU passes and a change of 1e-5 relative
 fails. Measured on the quick configuration, numpy's, torch's and OpenBLAS's AVX-512 kernels against their baseline
-ones (``NPY_DISABLE_CPU_FEATURES``, ``ATEN_CPU_CAPABILITY=default``, ``OPENBLAS_CORETYPE``): every float64 number
-agreed within 1.2e-12 relative, except KKT residuals of ~1e-17 (relative change 1: round-off, below the floor);
-the float32 files moved by up to 7.2e-5 relative (a gap of 2e-4), 5.7e-8 absolute in difference columns and 4.9e-6
-relative elsewhere.
+ones (``NPY_DISABLE_CPU_FEATURES``, ``ATEN_CPU_CAPABILITY=default``, ``OPENBLAS_CORETYPE``), in 57 CSVs: every
+float64 number agreed within 5.4e-8 relative (an optimised Renyi order; all others within 7.6e-11), except KKT
+residuals of ~1e-17 (relative change 1: round-off, under the floor); the float32 files moved by up to 7.2e-5
+relative (a gap of 2e-4), 5.7e-8 absolute in difference columns and 4.9e-6 relative elsewhere.
 
 Claims (``<study>/claims.csv``). Every column present in either file is compared (``claim_id, source, statement,
 verdict, severity, kind, evidence, artifact``): a column, a claim id or a claim present in only one file fails, a
 ``claim_id`` that appears twice in a file fails, and so does any change of a claim's verdict, statement, source,
-severity, kind or artifact. A changed evidence text is printed (its numbers are checked in the CSVs it quotes), and
-fails only if the numbers it quotes moved: when the two texts differ only in their numbers, each pair must agree
-within rtol and the printed precision (half a unit of the last printed digit of each, so ``0.608 -> 0.609`` passes
-and ``0.608 -> 0.700`` fails).
+severity, kind or artifact. A changed evidence text is printed, not failing (its numbers are checked in the CSVs it
+quotes; some are computed in the claims code, where round-off can break a tie: measured across CPUs, an evidence
+named another argmax of equal ratios), in one of three categories: ``evidence reworded`` (the texts differ in more
+than their numbers), ``evidence digits`` (each quoted number agrees within rtol and the printed precision: half a
+unit of the last printed digit of each, so ``0.608 -> 0.609``) and ``evidence numbers moved`` (``0.608 -> 0.700``,
+named in the note).
 
 Provenance (``provenance.json``). Compared first, and warned about before any other output: a different
 configuration (the recorded ``config`` without the keys ``results, work, threads, resources, shards``, which
@@ -67,7 +69,7 @@ choose where and how the workflow runs, not what it computes) fails unless ``--a
 the keys that differ are named; different package or Python versions are a warning only (the numbers decide).
 
 Verification passes only when at least one CSV was compared: two empty folders fail. The summary gives, per study,
-the number of files, cells and claims compared, and the number of differences per category.
+the number of files, cells and claims compared, and the number of differences (failing) and notes per category.
 """
 
 from __future__ import annotations
@@ -193,10 +195,10 @@ class Comparison:
     def files_compared(self) -> int:
         return sum(t.files for t in self.studies.values())
 
-    def differences(self) -> Counter[str]:
-        """Number of differing cells, claims or files per category."""
+    def differences(self, findings: Sequence[Finding] | None = None) -> Counter[str]:
+        """Number of differing cells, claims or files per category of ``findings`` (default: the failures)."""
         counts: Counter[str] = Counter()
-        for finding in self.failures:
+        for finding in self.failures if findings is None else findings:
             counts[finding.category] += finding.count
         return counts
 
@@ -451,7 +453,7 @@ def _compare_evidence(before: str, after: str, where: str, result: Comparison, *
     if moved is None:
         result.note("evidence reworded", f"{where} reworded:{texts}")
     elif moved:
-        result.fail("claims: evidence numbers", f"{where}: quoted numbers moved ({'; '.join(moved)}):{texts}")
+        result.note("evidence numbers moved", f"{where}: quoted numbers moved ({'; '.join(moved)}):{texts}")
     else:
         result.note("evidence digits", f"{where}: digits changed within the printed precision:{texts}")
 
@@ -484,6 +486,10 @@ def _without(config: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
     return {key: value for key, value in config.items() if key not in keys}
 
 
+def _only(config: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    return {key: config.get(key) for key in keys}
+
+
 def _versions(record: Mapping[str, Any]) -> dict[str, Any]:
     """Package and Python versions of a provenance record (a damaged ``packages`` entry is one value)."""
     packages = record.get("packages", {})
@@ -493,19 +499,12 @@ def _versions(record: Mapping[str, Any]) -> dict[str, Any]:
 def compare_provenance(
     fresh: Mapping[str, Any], committed: Mapping[str, Any], result: Comparison, *, allow_config_change: bool
 ) -> None:
-    """Warn when the runs' configurations (without :data:`EXECUTION_KEYS`) or package versions differ; a different
-    configuration fails unless ``allow_config_change``."""
+    """Warn when the runs' configurations (without :data:`EXECUTION_KEYS`), execution settings (but the folders)
+    or package versions differ; a different configuration fails unless ``allow_config_change``."""
     old_config, new_config = committed.get("config"), fresh.get("config")
-    if isinstance(old_config, Mapping) and isinstance(new_config, Mapping):
+    recorded = isinstance(old_config, Mapping) and isinstance(new_config, Mapping)
+    if recorded:
         keys = _differing(_without(old_config, EXECUTION_KEYS), _without(new_config, EXECUTION_KEYS))
-        locations = ("results", "work")  # always differ between a fresh run and the committed one
-        execution = [k for k in _differing(old_config, new_config) if k.split(".")[0] in EXECUTION_KEYS]
-        execution = [k for k in execution if k not in locations]
-        if execution:
-            result.warnings.append(
-                f"execution settings differ ({_listed(execution)}): they choose how the jobs run, and change numbers "
-                "by round-off at most"
-            )
     elif committed.get("config_sha256") != fresh.get("config_sha256"):
         keys = ["(not recorded: the provenance holds no configuration)"]
     else:
@@ -518,6 +517,13 @@ def compare_provenance(
         if not allow_config_change:
             message = f"the runs used different configurations ({_listed(keys)}); --allow-config-change compares them"
             result.fail("configuration", f"{PROVENANCE}: {message}")
+    settings = [key for key in EXECUTION_KEYS if key not in ("results", "work")]  # the folders always differ
+    execution = _differing(_only(old_config, settings), _only(new_config, settings)) if recorded else []
+    if execution:
+        result.warnings.append(
+            f"execution settings differ ({_listed(execution)}): they choose how the jobs run, and change numbers by "
+            "round-off at most"
+        )
     old_versions, new_versions = _versions(committed), _versions(fresh)
     moved = [f"{p} {old_versions.get(p)} -> {new_versions.get(p)}" for p in _differing(old_versions, new_versions)]
     if moved:
@@ -661,9 +667,9 @@ def _report(result: Comparison, rtol: float, atol: float) -> int:
         print(
             f"  float32 tolerance (rtol >= {FLOAT32_RTOL:g}, atol >= {FLOAT32_ATOL:g}): {', '.join(result.float32_files)}"
         )
-    differences = result.differences()
-    listed = ", ".join(f"{category} {count}" for category, count in sorted(differences.items()))
-    print(f"verify: differences by category: {listed or 'none'}")
+    for label, findings in (("differences", result.failures), ("notes", result.notes)):
+        counts = sorted(result.differences(findings).items())
+        print(f"verify: {label} by category: {', '.join(f'{c} {n}' for c, n in counts) or 'none'}")
     verdict = "passed" if result.ok else "failed"
     print(
         f"verify: {verdict} ({len(result.failures)} failures, {len(result.notes)} notes, {len(result.warnings)} "
