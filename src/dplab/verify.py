@@ -84,7 +84,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,8 @@ def read_csv(path: Path) -> CsvFile:
         lines = list(reader)
     except csv.Error as error:
         raise DamagedFile(f"is not a valid CSV ({error}, line {reader.line_num})") from None
+    if not lines or not lines[0]:
+        raise DamagedFile("has no header line")
     columns, rows = lines[0], lines[1:]
     duplicated = sorted({c for c in columns if columns.count(c) > 1})
     if duplicated:
@@ -261,11 +263,15 @@ def read_csv(path: Path) -> CsvFile:
     return CsvFile(columns, rows)
 
 
-def _read_json(path: Path) -> Any:
+def read_provenance(path: Path) -> Mapping[str, Any]:
+    """A ``provenance.json`` record; :class:`DamagedFile` unless it is a JSON object."""
     try:
-        return json.loads(_read_text(path))
+        record = json.loads(_read_text(path))
     except json.JSONDecodeError as error:
         raise DamagedFile(f"is not valid JSON ({error})") from None
+    if not isinstance(record, Mapping):
+        raise DamagedFile(f"is not a JSON object but {type(record).__name__}")
+    return record
 
 
 # --------------------------------------------------------------------------------------------------------------------
@@ -588,12 +594,11 @@ def compare_results(
     fresh, committed = check_folder(fresh, "fresh"), check_folder(committed, "committed")
     _check_tolerances(rtol, atol)
     result = Comparison()
-    pairs = list(_compared_pairs(fresh, committed, result))
-    for relative in pairs:
+    for relative in _compared_pairs(fresh, committed, result):
         name = relative.as_posix()
         try:
             if relative.suffix == ".csv":
-                old, new = _read(committed, relative, read_csv), _read(fresh, relative, read_csv)
+                old, new = _read_pair(fresh, committed, relative, read_csv)
                 tally = result.tally(relative)
                 tally.files += 1
                 if relative.name == CLAIMS:
@@ -605,26 +610,29 @@ def compare_results(
                 else:
                     tally.cells += compare_tables(new, old, name, result, rtol=rtol, atol=atol)
             elif relative == Path(PROVENANCE):
-                old, new = _read(committed, relative, _read_json), _read(fresh, relative, _read_json)
-                if not (isinstance(old, Mapping) and isinstance(new, Mapping)):
-                    raise DamagedFile("is not a JSON object (provenance record)")
+                old, new = _read_pair(fresh, committed, relative, read_provenance)
                 compare_provenance(new, old, result, allow_config_change=allow_config_change)
             else:
                 result.presence_only += 1
         except DamagedFile as error:
             result.fail("unreadable", f"{name}: {error}")
     if result.files_compared == 0:
-        result.fail("nothing compared", f"no CSV file was compared (fresh {fresh}, committed {committed}): "
-                    "a results folder holds <study>/claims.csv and <study>/data/*.csv")  # fmt: skip
+        where = f"fresh {fresh}, committed {committed}: a results folder holds <study>/claims.csv, <study>/data/*.csv"
+        result.fail("nothing compared", f"no CSV file was compared ({where})")
     return result
 
 
-def _read(root: Path, relative: Path, reader: Any) -> Any:
-    """``reader(root / relative)``, its DamagedFile message naming which file."""
-    try:
-        return reader(root / relative)
-    except DamagedFile as error:
-        raise DamagedFile(f"the file {root / relative} {error}") from None
+def _read_pair(fresh: Path, committed: Path, relative: Path, reader: Callable[[Path], Any]) -> tuple[Any, Any]:
+    """``reader`` of the committed and the fresh file; one :class:`DamagedFile` naming every damaged one."""
+    read, damaged = [], []
+    for root in (committed, fresh):
+        try:
+            read.append(reader(root / relative))
+        except DamagedFile as error:
+            damaged.append(f"the file {root / relative} {error}")
+    if damaged:
+        raise DamagedFile("; ".join(damaged))
+    return read[0], read[1]
 
 
 # --------------------------------------------------------------------------------------------------------------------

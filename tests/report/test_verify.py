@@ -413,6 +413,23 @@ def test_a_damaged_claims_file_and_provenance_are_failures(folders):
     messages = [f.message for f in compare_results(fresh, committed).failures]
     assert any(m.startswith("s/claims.csv: the file") and "not a valid CSV" in m for m in messages)
     assert any(m.startswith("provenance.json: the file") and "not valid JSON" in m for m in messages)
+    (fresh / "provenance.json").write_text("[1, 2]")
+    (fresh / "s/data/d.csv").write_text("\n")
+    messages = [f.message for f in compare_results(fresh, committed).failures]
+    assert f"provenance.json: the file {committed}/provenance.json is not valid JSON" in " ".join(messages)
+    assert f"; the file {fresh}/provenance.json is not a JSON object but list" in " ".join(messages)
+    assert f"s/data/d.csv: the file {fresh}/s/data/d.csv has no header line" in messages
+
+
+def test_both_damaged_files_are_named(folders):
+    fresh, committed = folders
+    for folder in folders:
+        (folder / "s/data/d.csv").write_bytes(b"")
+    result = compare_results(fresh, committed)
+    assert [str(f) for f in result.failures] == [
+        f"s/data/d.csv: the file {committed}/s/data/d.csv is empty (0 bytes); "
+        f"the file {fresh}/s/data/d.csv is empty (0 bytes)"
+    ]
 
 
 def test_a_folder_where_a_file_is_expected_fails(folders):
