@@ -431,9 +431,9 @@ def compare_claims(fresh: CsvFile, committed: CsvFile, name: str, result: Compar
     for column in [c for c in fresh.columns if c not in committed.columns]:
         result.fail("claims: columns", f"{name}: column {column!r} is new in the fresh file")
     old, new = _claims_by_id(committed, name, "committed", result), _claims_by_id(fresh, name, "fresh", result)
-    for claim in old.keys() - new.keys():
+    for claim in sorted(old.keys() - new.keys()):
         result.fail("claims: missing", f"{name}: claim {claim!r} missing from the fresh run")
-    for claim in new.keys() - old.keys():
+    for claim in sorted(new.keys() - old.keys()):
         result.fail(
             "claims: new", f"{name}: new claim {claim!r} ({new[claim].get('verdict')}) not in the committed run"
         )
@@ -711,6 +711,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _new_or_empty_folder(path: Path) -> bool:
+    """Whether a fresh run may write into ``path`` (elsewhere Snakemake would reuse what it holds)."""
+    return not path.exists() or (path.is_dir() and not any(path.iterdir()))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -726,11 +731,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--cores {args.cores} is invalid; allowed: a whole number >= 1")
         elif not Path("Snakefile").is_file():
             raise ValueError("--run: run it from the repository's root (no Snakefile in the current folder)")
-        elif (
-            args.keep
-            and Path(args.keep).exists()
-            and not (Path(args.keep).is_dir() and not any(Path(args.keep).iterdir()))
-        ):
+        elif args.keep and not _new_or_empty_folder(Path(args.keep)):
             raise ValueError(f"--keep {args.keep!r} exists and is not an empty folder; allowed: a new or empty folder")
     except (ValueError, OSError) as error:
         parser.error(str(error))
