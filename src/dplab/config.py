@@ -129,9 +129,15 @@ def _accepts(schema: Mapping[str, Any], kind: str) -> bool:
     return kind in (types if isinstance(types, list) else [types])
 
 
-def _integral_float_as_int(value: Any, schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]) -> Any:
-    """``value`` with every exactly integral float that ``schema`` declares an integer replaced by its ``int``
-    (mappings and lists in place)."""
+def integers_from_integral_floats(
+    value: Any, schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]
+) -> Any:
+    """``value`` (a configuration or a part of it) with every value of an integer key (``type: integer``) given as
+    an exactly integral float (``60.0``, ``1.0e+6``; at most :data:`EXACT_FLOAT_INTEGERS` in magnitude) replaced by
+    that ``int``, mappings and lists in place, so that everything downstream (the DAG, params, file names, results)
+    is that of the integer spelling. JSON Schema defines an integer by value, so ``60.0`` passes its ``integer``
+    type; left a float, it would reach ``range()`` or numpy inside a job. Fractional, infinite and NaN floats are left
+    as they are, for the schema and the finiteness check to refuse."""
     schema = resolve(schema, schemas)
     integral = isinstance(value, float) and value.is_integer() and abs(value) <= EXACT_FLOAT_INTEGERS
     if integral and _accepts(schema, "integer"):
@@ -141,21 +147,10 @@ def _integral_float_as_int(value: Any, schema: Mapping[str, Any], schemas: Mappi
         for key, child in value.items():
             sub = schema.get("properties", {}).get(key, extra)
             if isinstance(sub, Mapping):
-                value[key] = _integral_float_as_int(child, sub, schemas)
+                value[key] = integers_from_integral_floats(child, sub, schemas)
     elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
-        value[:] = [_integral_float_as_int(item, schema["items"], schemas) for item in value]
+        value[:] = [integers_from_integral_floats(item, schema["items"], schemas) for item in value]
     return value
-
-
-def integers_from_integral_floats(
-    config: MutableMapping[str, Any], schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]
-) -> None:
-    """Replace, in place, every value of an integer key (``type: integer``) given as an exactly integral float
-    (``60.0``, ``1.0e+6``; at most :data:`EXACT_FLOAT_INTEGERS` in magnitude) by that ``int``, so that everything downstream (the DAG, params, file names, results) is
-    that of the integer spelling. JSON Schema defines an integer by value, so ``60.0`` passes its ``integer`` type;
-    without this it would reach ``range()`` or numpy as a float. Fractional, infinite and NaN floats are left as they
-    are, for the schema and the finiteness check to refuse."""
-    _integral_float_as_int(config, schema, schemas)
 
 
 def merge_config(base: MutableMapping[str, Any], override: Mapping[str, Any]) -> None:
