@@ -86,8 +86,9 @@ def _unsafe_folder(folder: Path, repository: Path) -> bool:
 
 
 def _existing_ancestor(folder: Path) -> Path:
-    """``folder`` itself when it exists, else its nearest existing parent (the root always exists)."""
-    return next(path for path in (folder, *folder.parents) if path.exists())
+    """``folder`` itself when it exists, else its nearest existing parent that this user can see (``os.path.exists``
+    is false, not an error, below a folder this user may not read; the root always exists)."""
+    return next(path for path in (folder, *folder.parents) if os.path.exists(path))
 
 
 def _unwritable_reason(folder: Path) -> str | None:
