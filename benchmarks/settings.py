@@ -24,8 +24,9 @@ class Settings:
     lr: float = 0.1
     steps: int = 10
     repeats: int = 7
-    # (1b) DP-SGD on an nn.Module (train_dpsgd) against Opacus ghost clipping and a non-private step
-    module_models: tuple[str, ...] = ("mlp",)
+    # (1b) DP-SGD on an nn.Module (train_dpsgd) against Opacus ghost clipping and a non-private step, one model per
+    # layer type (benchmarks.models.MODULE_MODELS)
+    module_models: tuple[str, ...] = ("mlp", "embedding", "cnn", "conv1d")
     module_batch_size: int = 256
     module_repeats: int = 21
     # (3) S seeds at once against S sequential runs

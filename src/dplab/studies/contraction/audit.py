@@ -35,7 +35,7 @@ from dplab.audit.pnsgd_audit import (
     simulated_pnsgd_bin_counts,
     worst_instances,
 )
-from dplab.report.io import as_written
+from dplab.report.io import as_written, load_arrays
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.curves import epsilon_grid
 from dplab.theory.contraction import (
@@ -330,8 +330,7 @@ def audit_point(
     name, i = point["config"], int(point["i"])
     setting = audit["configs"][name]
     grid_frame = pd.read_csv(inputs[f"{name}_grid"])
-    with np.load(inputs[f"{name}_laws"]) as archive:
-        laws = {key: archive[key] for key in archive.files}
+    laws = load_arrays(inputs[f"{name}_laws"])
     mc_seed = derive_seed(seed, MC_SEED_KEY, name)
     mc = as_written(monte_carlo_audit(audit, setting, grid_frame, laws, seed=mc_seed, positions=[i]))
     return merge_audit(audit, {name: setting}, {name: grid_frame[grid_frame["i"] == i]}, {name: mc})
