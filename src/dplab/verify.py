@@ -91,6 +91,7 @@ from typing import Any
 
 import numpy as np
 
+from dplab.checks import not_boolean, whole_number
 from dplab.report.io import CSV_FLOAT_FORMAT
 
 __all__ = [
@@ -396,6 +397,7 @@ def evidence_numbers_moved(old: str, new: str, rtol: float) -> list[str] | None:
     (as ``"a -> b"``), or None when the texts differ in more than their numbers (reworded: not comparable)."""
     old_skeleton, old_numbers = _printed_numbers(old)
     new_skeleton, new_numbers = _printed_numbers(new)
+    _check_tolerances(rtol, 0.0)
     if old_skeleton != new_skeleton:
         return None
     return [
@@ -551,6 +553,7 @@ def _listed_files(root: Path) -> set[Path]:
 
 
 def _check_tolerances(rtol: float, atol: float) -> None:
+    not_boolean("rtol", rtol), not_boolean("atol", atol)
     if not (isinstance(rtol, int | float) and 0 <= rtol < 1):
         raise ValueError(f"rtol={rtol!r} is invalid; allowed: 0 <= rtol < 1 (a relative change)")
     if not (isinstance(atol, int | float) and 0 <= atol < math.inf):
@@ -640,8 +643,7 @@ def _read_pair(fresh: Path, committed: Path, relative: Path, reader: Callable[[P
 # --------------------------------------------------------------------------------------------------------------------
 def fresh_run_command(folder: Path, cores: int) -> list[str]:
     """The Snakemake call of ``--run``: the whole workflow with results and intermediate files under ``folder``."""
-    if cores < 1:
-        raise ValueError(f"cores={cores!r} is invalid; allowed: a whole number >= 1")
+    cores = whole_number("cores", cores)
     return [
         sys.executable, "-m", "snakemake", "--cores", str(cores),
         "--config", f"results={folder / 'results'}", f"work={folder / 'work'}",
