@@ -325,18 +325,6 @@ def _take(X: Tensor, Y: Tensor | None, index: Tensor, weights: Tensor | None = N
     return _Batch(_rows(X, index), None if Y is None else _rows(Y, index), weights)
 
 
-def _included_first(included: Tensor, largest: int) -> Tensor:
-    """Per row, the indices of the included samples in increasing order, then the others in increasing order,
-    truncated to ``largest`` columns: the stable argsort of ~included, computed in O(n) with cumulative sums."""
-    runs, n = included.shape
-    count = included.sum(dim=1, keepdim=True)
-    rank_included = torch.cumsum(included, dim=1) - 1
-    rank_excluded = torch.cumsum(~included, dim=1) - 1 + count
-    rank = torch.where(included, rank_included, rank_excluded)
-    order = torch.empty(runs, n, dtype=torch.int64).scatter_(1, rank, torch.arange(n).expand(runs, n))
-    return order[:, :largest]
-
-
 def _first_distinct(draws: Tensor, size: int) -> tuple[Tensor, Tensor]:
     """Per row of ``draws`` (R, m) of integers in [0, n): the first ``size`` distinct values in draw order (R, size),
     and whether the row had that many (the values of a short row are unspecified). A draw repeats an earlier one iff
@@ -485,7 +473,7 @@ class _SubsetDraws(_StepDraws):
 
 class _PoissonDraws(_StepDraws):
     """``poisson``: each sample joins each run's batch with probability q, fresh every step; the included samples
-    first (stable order), padded to the step's largest batch with weight-0 samples."""
+    first (stable order), padded to the step's largest batch with weight-0 samples (the next excluded ones)."""
 
     def __init__(self, runs: int, n: int, q: float) -> None:
         self.runs, self.n, self.q = runs, n, q
@@ -498,10 +486,12 @@ class _PoissonDraws(_StepDraws):
         torch.rand((self.runs, self.n), generator=generator, out=self.raw[k])
 
     def finish(self, count: int) -> None:
-        self.included = self.raw[:count] < self.q
-        self.largest = self.included.sum(dim=2).amax(dim=1).tolist()
-        order = _included_first(self.included.view(count * self.runs, self.n), self.n)
-        self.order = order.view(count, self.runs, self.n)
+        """Per run and step, the stable argsort of ~included: included samples in increasing order, then the others
+        (numpy's stable sort of booleans is a radix sort, O(n) per row)."""
+        included = (self.raw[:count] < self.q).numpy()
+        self.largest = np.count_nonzero(included, axis=2).max(axis=1).tolist()
+        self.order = torch.from_numpy(np.argsort(~included, axis=2, kind="stable"))
+        self.included = torch.from_numpy(included)
 
     def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
         order = self.order[k][:, : self.largest[k]]
