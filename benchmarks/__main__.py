@@ -104,7 +104,8 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
             "times are inflated and noisy; the side-by-side ratios are the meaningful numbers."
         )
     frame = write_csv(rows, out / "performance.csv")
-    write_kernels(kernels, out / "kernels.csv")
+    if kernels:
+        write_kernels(kernels, out / "kernels.csv")
     write_summary(frame, out / "summary.md", environment, notes)
     write_figure(frame, out / "figures" / "performance")
     return frame

@@ -300,10 +300,10 @@ def _grid_laws_kernel(config: dict[str, Any]) -> Kernel:
     def run(count: int) -> object:
         return grid_audit(audit, setting, audit["instances"], audit["positions"])
 
-    def gemv(count: int) -> float:
+    def gemv(count: int) -> float:  # 200 of the products, scaled to all of them
         kernel = np.random.default_rng(0).random((size, size))
         law = np.full(size, 1.0 / size)
-        return _seconds(lambda: [law @ kernel for _ in range(products)])
+        return _seconds(lambda: [law @ kernel for _ in range(200)]) * products / 200
 
     return Kernel("audit_grid_laws", 1, products * 2.0 * size * size, run, "vector-matrix products", gemv)
 
@@ -365,7 +365,10 @@ def _kernels(config: dict[str, Any], dispatch: float) -> list[Kernel]:
 def kernel_rows(settings: Settings, progress: Callable[[str], None] = print) -> list[dict[str, Any]]:
     """One row per kernel (columns :data:`KERNEL_COLUMNS`), measured with one torch thread; a kernel is timed for
     ``settings.kernel_fraction`` of a point's steps (at least 5), ``settings.kernel_repeats`` times after a warm-up,
-    its floor once per repeat; the matmul rate is measured before and after the kernels (the median of both)."""
+    its floor once per repeat; the matmul rate is measured before and after the kernels (the median of both).
+    ``settings.kernel_repeats`` = 0 skips the kernels (no rows)."""
+    if settings.kernel_repeats == 0:
+        return []
     previous = torch.get_num_threads()
     torch.set_num_threads(1)
     try:

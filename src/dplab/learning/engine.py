@@ -42,6 +42,11 @@ Sampling modes:
 
 Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (stopping times, then per step: the
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
+Since no draw depends on the iterates, the engine draws a block of steps ahead, in that order, one generator call
+per step and tensor, and processes the block at once (subsets screened, Poisson batches ordered, noise scaled):
+the values are those of a step-by-step loop bit for bit (tested), at a fraction of the per-step cost
+(:func:`noise_steps` and :func:`subset_and_noise_steps` expose the same draws to loops outside the engine).
+A step size may follow a schedule (``lr`` a sequence, one per step), so a decreasing step is one call per run.
 
 Performance: losses that offer ``factored_gradients`` (generalised linear losses and the two-layer network of
 :mod:`dplab.learning.losses`) never form the (R, B, d) per-sample gradients: the clip factors come from per-sample
@@ -58,7 +63,9 @@ Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poiss
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
 with ``torch.split``, not slicing or indexing: under vmap each slice's backward materialises a zero-filled (R, B, d)
 tensor (for a 32k-parameter MLP at B = 1024 a step took ≈1 s with slices and ≈0.3 s with split, 1 thread).
-``python -m benchmarks`` compares a step with Opacus and with a non-private torch step (``results/performance/``).
+``python -m benchmarks`` compares a step with Opacus and with a non-private torch step (``results/performance/``),
+and times the pipeline's kernels against a matmul with the floors that bound them (``kernels.csv``): on tiny
+problems (d = 2, 10 runs) a step is about 50 torch calls, so its cost is their dispatch, not arithmetic.
 """
 
 from __future__ import annotations
@@ -591,24 +598,36 @@ def _drawn_ahead(steps: int, draws: list[_StepDraws], generator: torch.Generator
         done += count
 
 
+def _checked_noise(kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> _NoiseDraws:
+    """The noise sampler after checking ``kind``, the scale (a number or a tensor, finite and >= 0) and ``shape``."""
+    _check_choice("noise", kind, ("gaussian", "laplace"))
+    if isinstance(scale, Tensor):
+        finite_tensor("noise_scale", scale)
+        if bool((scale < 0).any()):
+            raise ValueError(f"noise_scale has negative entries {scale[scale < 0].tolist()[:3]}; allowed: >= 0")
+    else:
+        non_negative_finite("noise_scale", scale)
+    shape = tuple(whole_number("noise_shape", size) for size in shape)
+    return _NoiseDraws(kind, scale, shape, dtype)
+
+
 def noise_steps(
     kind: str,
-    scale: float | Tensor,
-    shape: tuple[int, ...],
+    noise_scale: float | Tensor,
+    noise_shape: tuple[int, ...],
     steps: int,
     generator: torch.Generator,
     *,
     dtype: torch.dtype = torch.float64,
 ) -> Iterator[Tensor]:
-    """Z_1, …, Z_steps, each of ``shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
-    (``"laplace"``) per entry: the noise :func:`run_noisy_gradient` adds at each step of a sampling mode that draws
-    no batches (``single_pass``, ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The
-    tensors yielded are views of block buffers: use each before requesting the next (it may be updated in place)."""
-    _check_choice("noise", kind, ("gaussian", "laplace"))
+    """Z_1, …, Z_steps, each of ``noise_shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
+    (``"laplace"``) per entry (``noise_scale`` a number or a tensor that broadcasts against the shape): the noise
+    :func:`run_noisy_gradient` adds at each step of a sampling mode that draws no batches (``single_pass``,
+    ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The tensors yielded are views of
+    block buffers: use each before requesting the next (it may be updated in place)."""
+    noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
     whole_number("steps", steps)
-    noise = _NoiseDraws(kind, scale, tuple(shape), dtype)
-    for k in _drawn_ahead(steps, [noise], generator):
-        yield noise.values[k]
+    return (noise.values[k] for k in _drawn_ahead(steps, [noise], generator))
 
 
 def subset_and_noise_steps(
@@ -632,9 +651,10 @@ def subset_and_noise_steps(
     whole_number("size", size, maximum=n)
     whole_number("steps", steps)
     subsets = _SubsetDraws(runs, n, size)
-    noise = None if noise_scale is None else _NoiseDraws("gaussian", noise_scale, tuple(noise_shape), dtype)
-    for k in _drawn_ahead(steps, [subsets] if noise is None else [subsets, noise], generator):
-        yield subsets.index[k], None if noise is None else noise.values[k]
+    if noise_scale is None:
+        return ((subsets.index[k], None) for k in _drawn_ahead(steps, [subsets], generator))
+    noise = _checked_noise("gaussian", noise_scale, noise_shape, dtype)
+    return ((subsets.index[k], noise.values[k]) for k in _drawn_ahead(steps, [subsets, noise], generator))
 
 
 def _scale_rows(gradients: Tensor, factors: Tensor, batch: _Batch, w: Tensor) -> Tensor:
