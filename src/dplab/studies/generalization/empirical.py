@@ -24,6 +24,7 @@ distributed exactly like a shorter run).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -159,6 +160,17 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
+@functools.lru_cache(maxsize=2)
+def _held_out_set(seed: int, d: int, n: int, first: int, size: int, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """The held-out set of the points of (d, N, first training set), from its own seed: the same for every σ of a
+    block that splits σs, so it is drawn once per process for them (read-only arrays)."""
+    held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
+    X_test, y_test, _ = make_data(size, d, rho, held_out, _teacher(seed, d))
+    X_test.setflags(write=False)
+    y_test.setflags(write=False)
+    return X_test, y_test
+
+
 def _sgld_seed(params: Mapping[str, Any], seed: int, cell: Mapping[str, Any]) -> int:
     """The seed of a point's SGLD generator: from (d, N, σ, first set) in a block that sets ``split_sigmas``, from
     (d, N, first set) in a block whose points train every σ."""
@@ -179,8 +191,7 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
     teacher = _teacher(seed, d)
     sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
     X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
-    held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
-    X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
+    X_test, y_test = _held_out_set(seed, d, n, first, int(params["test_size"]), float(params["rho"]))
     runs, sigmas = int(params["runs"]), [float(s) for s in cell["sigmas"]]
     index = pd.MultiIndex.from_product(
         [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "replicate"]
