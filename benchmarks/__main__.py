@@ -16,6 +16,7 @@ import torch
 
 from benchmarks.audit_accounting import audit_rows, curve_rows
 from benchmarks.dp_step import dp_step_rows
+from benchmarks.kernels import kernel_rows, write_kernels
 from benchmarks.module_step import module_step_rows
 from benchmarks.report import write_csv, write_figure, write_summary
 from benchmarks.reproduction import dry_run_rows, reproduction_rows
@@ -42,7 +43,8 @@ def _versions() -> dict[str, str]:
 
 
 def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=print) -> Any:
-    """Run all five benchmark groups with ``settings`` and write ``out``/performance.csv, summary.md, figures/."""
+    """Run all benchmark groups with ``settings`` and write ``out``/performance.csv, summary.md, figures/, and the
+    pipeline kernels' kernels.csv and kernels.md (:mod:`benchmarks.kernels`)."""
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(settings.threads)
     load_before = os.getloadavg()
@@ -81,6 +83,7 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
                 "(one line per job), not re-measured here."
             )
         rows += reproduction
+        kernels = kernel_rows(settings, log)
         if settings.dry_run_repeats > 0:
             log("snakemake -n --forceall")
             rows += dry_run_rows(root, settings.dry_run_repeats)
@@ -104,6 +107,8 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
             "times are inflated and noisy; the side-by-side ratios are the meaningful numbers."
         )
     frame = write_csv(rows, out / "performance.csv")
+    if kernels:
+        write_kernels(kernels, out / "kernels.csv")
     write_summary(frame, out / "summary.md", environment, notes)
     write_figure(frame, out / "figures" / "performance")
     return frame

@@ -44,6 +44,9 @@ class Settings:
     curve_repeats: int = 5
     # (5) the reproduction: snakemake dry-run timings (0 = skip)
     dry_run_repeats: int = 3
+    # (6) the pipeline's kernels: the fraction of a point's steps timed, and repeats
+    kernel_fraction: float = 0.1
+    kernel_repeats: int = 5
 
 
 def full_settings() -> Settings:
@@ -66,4 +69,6 @@ def quick_settings() -> Settings:
         curve_points=200,
         curve_repeats=3,
         dry_run_repeats=1,
+        kernel_fraction=0.02,
+        kernel_repeats=2,
     )

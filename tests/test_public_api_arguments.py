@@ -1471,6 +1471,24 @@ LEARNING = {
         shapes={"Y": [Y_T[:3]]},
     ),
     "engine.uniform_subsets": E(runs=2, n=5, size=2, generator=torch.Generator().manual_seed(0)),
+    "engine.noise_steps": E(
+        kind="gaussian",
+        noise_scale=0.5,
+        noise_shape=(2, 1),
+        steps=3,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"noise_scale": "nonneg"},
+    ),
+    "engine.subset_and_noise_steps": E(
+        runs=2,
+        n=5,
+        size=2,
+        steps=3,
+        generator=torch.Generator().manual_seed(0),
+        noise_scale=0.5,
+        noise_shape=(2, 1),
+        kinds={"noise_scale": "nonneg"},
+    ),
     # clip_by_norm, generalised_linear_gradients and linear_margins run inside the engine's step loop: their tensors
     # are checked once per call of run_noisy_gradient / per_sample_gradients, not per step (not mutated here).
     "module_clipping.ModuleGradientClipper": E(
@@ -2725,6 +2743,7 @@ SIZES_NOT_ALLOCATED = {
 SIZE_CHECK_PENDING = {
     "dplab.learning.engine.uniform_subsets": "engine.py under rewrite",
     "dplab.learning.engine.run_noisy_gradient": "engine.py under rewrite",
+    "dplab.learning.engine.subset_and_noise_steps": "engine.py under rewrite",
     "dplab.learning.dp_erm.algorithm3_dpsgd": "dp_erm.py under rewrite",
     "dplab.learning.dp_erm.lemma19_laplace_gd": "dp_erm.py under rewrite",
     "dplab.learning.pnsgd_utility.pnsgd_utility_runs": "pnsgd_utility.py under rewrite",

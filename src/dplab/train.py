@@ -197,8 +197,7 @@ def _checked_arguments(
     validate_private_module(model)
     if not callable(loss_fn):
         raise TypeError(f"loss_fn={loss_fn!r} is invalid; allowed: a callable loss_fn(prediction, target)")
-    trainable = next(p for p in model.parameters() if p.requires_grad)
-    floating_tensor("X", X, trainable.dtype)
+    _check_inputs(model, X)
     if X.ndim == 0 or len(X) == 0:
         raise ValueError(f"X has shape {tuple(X.shape)}; allowed: at least one example along the first axis")
     _check_targets(Y)
@@ -218,6 +217,18 @@ def _checked_arguments(
         whole_number("steps", steps),
         whole_number("seed", seed, minimum=_SEEDS[0], maximum=_SEEDS[1]),
     )
+
+
+def _check_inputs(model: torch.nn.Module, X: torch.Tensor) -> None:
+    """X: token indices (an int32/int64 tensor of non-negative entries) for a model with an embedding layer, else a
+    floating tensor of the trainable parameters' dtype with finite entries (never converted silently)."""
+    embeds = any(isinstance(m, torch.nn.Embedding | torch.nn.EmbeddingBag) for m in model.modules())
+    if embeds and isinstance(X, torch.Tensor) and X.dtype in (torch.int32, torch.int64):
+        if X.numel() and int(X.min()) < 0:
+            raise ValueError(f"X has a negative entry {int(X.min())}; allowed: token indices >= 0 for an embedding")
+        return
+    trainable = next(p for p in model.parameters() if p.requires_grad)
+    floating_tensor("X", X, trainable.dtype)
 
 
 def _check_targets(Y: torch.Tensor) -> None:

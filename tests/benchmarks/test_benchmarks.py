@@ -60,6 +60,7 @@ TINY = dataclasses.replace(
     curve_points=20,
     curve_repeats=1,
     dry_run_repeats=0,
+    kernel_repeats=0,  # the pipeline kernels: tests/benchmarks/test_kernels.py
 )
 
 TSV_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"

@@ -237,6 +237,7 @@ def pnsgd_output_laws(
     noise: str,
     psi: GradientStep,
     random_stop: bool = False,
+    kernel_cache: dict[tuple, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Binned laws (p, q) of the PNSGD output on ``data`` and ``data_prime``, started at the point mass y0.
 
@@ -247,16 +248,21 @@ def pnsgd_output_laws(
 
     With ``random_stop=True`` the laws of the randomly stopped output Y_T, T ~ Unif{1..n}, are returned:
     (1/n) Σ_{t=1..n} law(Y_t) (Theorem 5 and its proof).
+
+    ``kernel_cache``: a dict that keeps the kernels K_x across calls (keyed by grid, ψ, noise, step scale and x), so
+    that the laws of every instance and position of an audit, whose records take a few values, build each kernel
+    once (one (N+2)² matrix of cdf differences; it dominated an audit's time); None keeps them for this call only.
     """
     data, data_prime = _validated_datasets(data, data_prime)
     step_scale = positive_finite("lr", lr) * positive_finite("scale", scale)
     y0 = _validated_start(grid, y0)
-    kernels: dict[float, np.ndarray] = {}
+    kernels = {} if kernel_cache is None else kernel_cache
 
     def kernel_for(x: float) -> np.ndarray:
-        if x not in kernels:
-            kernels[x] = kernel_matrix(grid, psi(grid.points, x), scale=step_scale, noise=noise)
-        return kernels[x]
+        key = (grid, psi, noise, step_scale, x)
+        if key not in kernels:
+            kernels[key] = kernel_matrix(grid, psi(grid.points, x), scale=step_scale, noise=noise)
+        return kernels[key]
 
     def output_law(xs: np.ndarray) -> np.ndarray:
         first = kernel_matrix(grid, psi(np.array([y0]), float(xs[0])), scale=step_scale, noise=noise)[0]

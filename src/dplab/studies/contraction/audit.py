@@ -25,7 +25,7 @@ import pandas as pd
 import torch
 
 from dplab.accounting.hockey_stick import discrete_hockey_stick
-from dplab.audit.grid import UniformGrid, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
+from dplab.audit.grid import GradientStep, UniformGrid, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
 from dplab.audit.instances import audit_instance
 from dplab.audit.pnsgd_audit import (
     AuditViolation,
@@ -74,7 +74,14 @@ def _grid(audit: Mapping[str, Any], setting: Mapping[str, Any]) -> UniformGrid:
 
 
 def _instance_laws(
-    audit: Mapping[str, Any], setting: Mapping[str, Any], grid: UniformGrid, name: str, i: int, random_stop: bool
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    grid: UniformGrid,
+    name: str,
+    i: int,
+    random_stop: bool,
+    psi: GradientStep,
+    kernel_cache: dict[tuple, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     a, b = setting["interval"]
     instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
@@ -86,8 +93,9 @@ def _instance_laws(
         lr=audit["lr"],
         scale=setting["scale"],
         noise=setting["noise"],
-        psi=linear_loss_psi(audit["lr"]),
+        psi=psi,
         random_stop=random_stop,
+        kernel_cache=kernel_cache,
     )
 
 
@@ -108,9 +116,10 @@ def grid_audit(
     grid = _grid(audit, setting)
     eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
     frames, laws = [], {}
+    psi, kernel_cache = linear_loss_psi(audit["lr"]), {}  # every case's laws share the kernels of its few records
     cases = [(name, i) for i in positions for name in instances]
     for name, i in progress(cases):
-        p, q = _instance_laws(audit, setting, grid, name, i, random_stop)
+        p, q = _instance_laws(audit, setting, grid, name, i, random_stop, psi, kernel_cache)
         laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")] = p, q
         frames.append(
             pd.DataFrame(
