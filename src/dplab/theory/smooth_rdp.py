@@ -686,7 +686,11 @@ def prop8_failure_probability(
 ) -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
     threshold (``"log2"``, default) the prefactor is 1/δ (Algorithm 1 and the
-    proof of Prop. 8 use different thresholds)."""
+    proof of Prop. 8 use different thresholds).
+
+    γ bounds a failure probability: where it reaches 1 it certifies nothing and is returned as 1, decided from
+    log γ = log(prefactor) − (δ_k(S) − β)nε/12.2 before any exponential (so it cannot overflow). Prop. 8 assumes
+    β ≤ δ_k(S) (``gap`` ≥ ``beta``); below it the proposition says nothing, and γ is 1."""
     whole_number("n", n)
     positive_finite("eps", eps)
     probability("delta", delta)
@@ -694,7 +698,10 @@ def prop8_failure_probability(
     positive_finite("beta", beta)
     choice("threshold", threshold, ("log1", "log2"))
     prefactor = {"log1": 1 / (2 * delta), "log2": 1 / delta}[threshold]
-    return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
+    exponent = -(gap - beta) * n * eps / PCA_TAU_CONSTANT
+    if gap < beta or math.log(prefactor) + exponent >= 0.0:
+        return 1.0
+    return prefactor * math.exp(exponent)
 
 
 def lemma2_subsampled_srdp(
