@@ -16,6 +16,7 @@ import torch
 
 from benchmarks.audit_accounting import audit_rows, curve_rows
 from benchmarks.dp_step import dp_step_rows
+from benchmarks.kernels import kernel_rows, write_kernels
 from benchmarks.module_step import module_step_rows
 from benchmarks.report import write_csv, write_figure, write_summary
 from benchmarks.reproduction import dry_run_rows, reproduction_rows
@@ -42,7 +43,8 @@ def _versions() -> dict[str, str]:
 
 
 def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=print) -> Any:
-    """Run all five benchmark groups with ``settings`` and write ``out``/performance.csv, summary.md, figures/."""
+    """Run all benchmark groups with ``settings`` and write ``out``/performance.csv, summary.md, figures/, and the
+    pipeline kernels' kernels.csv and kernels.md (:mod:`benchmarks.kernels`)."""
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(settings.threads)
     load_before = os.getloadavg()
@@ -52,10 +54,13 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
         "`opacus` and `opacus_tensor_batches`) and at most half of it on the small model (logistic regression, "
         f"d = {settings.inputs}); dplab's DP step at most 2 x a non-private torch step. The MLP has "
         f"{settings.hidden * settings.inputs + 2 * settings.hidden + 1} parameters.",
-        "Target of issue 15: `train_dpsgd` on an nn.Module (the MLP, batch "
-        f"{settings.module_batch_size}) at most 0.5 x Opacus's ghost-clipping step and at most 2 x a non-private "
-        "step (section (1b)); its accountant (dp_accounting RDP, about 40 ms) is computed once per configuration "
-        "(cached), in the warm-up call.",
+        "Targets of issues 15 and 27 (section (1b), batch "
+        f"{settings.module_batch_size}, one model per layer type, see benchmarks/models.py): `train_dpsgd` on the "
+        "MLP at most 0.5 x Opacus's ghost-clipping step and 2 x a non-private step; on Embedding + LayerNorm + Linear "
+        "at most 1 x, on the small CNN (Conv2d + GroupNorm) 0.7 x and on the Conv1d model 1 x Opacus ghost, and 3 x "
+        "a non-private step. Every implementation draws its Poisson batch and gathers it with `index_select`, as "
+        "`train_dpsgd` does (like for like); the accountant (dp_accounting RDP, about 40 ms) is computed once per "
+        "configuration (cached), in the warm-up call. Issue 27's ratios are for `--threads 1`.",
         "A DP step that materialises per-sample gradients moves B x d numbers per step where a non-private step "
         "moves d: Opacus's own ratio to the non-private step (`opacus_over_nonprivate`) shows the same price.",
     ]
@@ -78,6 +83,7 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
                 "(one line per job), not re-measured here."
             )
         rows += reproduction
+        kernels = kernel_rows(settings, log)
         if settings.dry_run_repeats > 0:
             log("snakemake -n --forceall")
             rows += dry_run_rows(root, settings.dry_run_repeats)
@@ -101,6 +107,8 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
             "times are inflated and noisy; the side-by-side ratios are the meaningful numbers."
         )
     frame = write_csv(rows, out / "performance.csv")
+    if kernels:
+        write_kernels(kernels, out / "kernels.csv")
     write_summary(frame, out / "summary.md", environment, notes)
     write_figure(frame, out / "figures" / "performance")
     return frame

@@ -24,8 +24,9 @@ class Settings:
     lr: float = 0.1
     steps: int = 10
     repeats: int = 7
-    # (1b) DP-SGD on an nn.Module (train_dpsgd) against Opacus ghost clipping and a non-private step
-    module_models: tuple[str, ...] = ("mlp",)
+    # (1b) DP-SGD on an nn.Module (train_dpsgd) against Opacus ghost clipping and a non-private step, one model per
+    # layer type (benchmarks.models.MODULE_MODELS)
+    module_models: tuple[str, ...] = ("mlp", "embedding", "cnn", "conv1d")
     module_batch_size: int = 256
     module_repeats: int = 21
     # (3) S seeds at once against S sequential runs
@@ -43,6 +44,9 @@ class Settings:
     curve_repeats: int = 5
     # (5) the reproduction: snakemake dry-run timings (0 = skip)
     dry_run_repeats: int = 3
+    # (6) the pipeline's kernels: the fraction of a point's steps timed, and repeats
+    kernel_fraction: float = 0.1
+    kernel_repeats: int = 5
 
 
 def full_settings() -> Settings:
@@ -65,4 +69,6 @@ def quick_settings() -> Settings:
         curve_points=200,
         curve_repeats=3,
         dry_run_repeats=1,
+        kernel_fraction=0.02,
+        kernel_repeats=2,
     )

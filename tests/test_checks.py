@@ -150,3 +150,65 @@ def test_missing_aware_array_allows_nan_but_not_inf():
     assert np.isnan(checks.as_missing_aware_array([1.0, math.nan], "X")[1])
     with pytest.raises(ValueError, match=r"X=\[-inf\] is invalid; allowed: finite numbers or NaN"):
         checks.as_missing_aware_array([1.0, -math.inf], "X")
+
+
+@pytest.mark.parametrize("value", [True, False, np.True_, [True, False], np.array([True]), torch.tensor([False])])
+def test_booleans_are_not_numbers(value):
+    with pytest.raises(TypeError, match="sigma"):
+        checks.as_positive_array(value, "sigma")
+    if np.ndim(value) == 0:
+        for check in (checks.positive_finite, checks.real_number, checks.whole_number, checks.not_boolean):
+            with pytest.raises(TypeError, match=r"sigma=(np\.)?(True|False)_? is invalid; allowed: a .*number"):
+                check("sigma", value)
+
+
+@pytest.mark.parametrize("value", [1 + 0j, 0.5 + 1j, np.complex128(2.0), [1.0, 2 + 1j], np.array([1.0 + 0j])])
+def test_complex_values_are_refused_never_truncated(value):
+    """Even a zero imaginary part is refused: the dtype says the caller computed something else than a real."""
+    with pytest.raises(TypeError, match=r"x=.* is invalid; allowed: real numbers \(an imaginary part is never dropped"):
+        checks.as_real_array(value, "x")
+
+
+def test_real_number_passes_nan_and_infinities_to_the_caller():
+    assert math.isnan(checks.real_number("x", math.nan)) and checks.real_number("x", -math.inf) == -math.inf
+    assert checks.real_number("x", np.int64(3)) == 3.0 and isinstance(checks.real_number("x", 3), float)
+    assert checks.not_boolean("k", 3) == 3
+
+
+def test_the_memory_limit_is_the_physical_memory(monkeypatch):
+    from dplab.resources import physical_memory_mb
+
+    assert checks.memory_limit_bytes() == physical_memory_mb() * 2**20
+    monkeypatch.setattr(checks, "memory_limit_bytes", lambda: 2**30)
+    checks.fits_in_memory({"n": 10}, 2**30, "exactly the limit")
+    with pytest.raises(ValueError, match=r"n=10, d=3 is invalid: two arrays needs an estimated 1 GiB \(1.074e\+09 "):
+        checks.fits_in_memory({"n": 10, "d": 3}, 2**30 + 1, "two arrays")
+    with pytest.raises(ValueError, match=r"allowed: sizes whose allocation fits this machine's memory, 1 GiB"):
+        checks.size_that_fits("size", 2**28, 8, "float64 draws")
+    assert checks.size_that_fits("size", 2**27, 8, "float64 draws") == 2**27
+    with pytest.raises(ValueError, match=r"size=2.5 is invalid; allowed: a whole number >= 1"):
+        checks.size_that_fits("size", 2.5, 8, "float64 draws")
+
+
+def test_floating_tensor_refuses_other_dtypes_and_non_finite_entries():
+    tensor = torch.zeros(2, dtype=torch.float64)
+    assert checks.floating_tensor("X", tensor) is tensor
+    assert checks.floating_tensor("X", tensor, torch.float64) is tensor
+    for dtype in (torch.int64, torch.float16, torch.bfloat16, torch.complex64, torch.bool):
+        with pytest.raises(TypeError, match=rf"X has dtype {dtype}; allowed: torch.float32 or torch.float64"):
+            checks.floating_tensor("X", tensor.to(dtype))
+    with pytest.raises(TypeError, match=r"X has dtype torch.float64; allowed: torch.float32 \(.*X.to\(torch.float32\)"):
+        checks.floating_tensor("X", tensor, torch.float32)
+    with pytest.raises(TypeError, match=r"X is a ndarray; allowed: a torch.Tensor"):
+        checks.floating_tensor("X", np.zeros(2))
+    with pytest.raises(ValueError, match=r"X has non-finite entries \[inf\]"):
+        checks.floating_tensor("X", torch.tensor([0.0, math.inf]))
+
+
+def test_available_device():
+    assert checks.available_device("device", "cpu") == torch.device("cpu")
+    missing = f"cuda:{torch.cuda.device_count()}"
+    with pytest.raises(ValueError, match=rf"device='{missing}' is invalid; allowed: a device of this machine, one of"):
+        checks.available_device("device", missing)
+    with pytest.raises(ValueError, match=r"device='gpu' is invalid; allowed: a torch device such as 'cpu' or 'cuda'"):
+        checks.available_device("device", "gpu")

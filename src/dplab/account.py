@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from dplab.accounting.inversion import epsilon_for_delta
-from dplab.checks import require
+from dplab.checks import non_negative_finite, positive_finite, require, whole_number
 from dplab.theory.contraction import log_delta_thm3, log_delta_thm4, log_delta_thm5
 
 __all__ = ["PNSGDCurve", "pnsgd_curve"]
@@ -35,7 +35,9 @@ class PNSGDCurve:
     ``theorem`` 4: Gaussian noise lr·N(0, noise² I) on a convex set of diameter ``diameter``;
     ``theorem`` 5: Theorem 4's run stopped at a uniform time T ~ Unif{1..n} (``position=None``: eq. (16)).
     ``lipschitz`` is L, ``contraction_gap`` is M (the per-step contraction constant of the projected step),
-    ``position`` is i, the step at which the user's record is used.
+    ``position`` is i, the step at which the user's record is used.  Checked on construction: ``noise``,
+    ``diameter``, ``lr`` finite and > 0, ``lipschitz`` and ``contraction_gap`` finite and >= 0, ``steps`` and
+    ``position`` whole numbers with 1 <= position <= steps (booleans are not numbers).
     """
 
     theorem: int
@@ -48,16 +50,20 @@ class PNSGDCurve:
     position: int | None
 
     def __post_init__(self) -> None:
-        require(self.theorem in _NOISE_BY_THEOREM, "theorem", self.theorem, "one of 3, 4, 5")
-        require(
-            self.position is not None or self.theorem == 5,
-            "position",
-            self.position,
-            "an integer 1 <= position <= steps (None only for theorem 5)",
-        )
-        if self.position is not None:
-            require(1 <= self.position <= self.steps, "position", self.position, f"1 <= position <= steps={self.steps}")
-        self.log_delta(1.0)  # the theorem functions validate the remaining parameters
+        if isinstance(self.theorem, bool) or self.theorem not in _NOISE_BY_THEOREM:
+            raise ValueError(f"theorem={self.theorem!r} is invalid; allowed: one of 3, 4, 5")
+        for name in ("noise", "diameter", "lr"):
+            positive_finite(name, getattr(self, name))
+        non_negative_finite("lipschitz", self.lipschitz)
+        non_negative_finite("contraction_gap", self.contraction_gap)
+        steps = whole_number("steps", self.steps)
+        if self.position is None:
+            require(
+                self.theorem == 5, "position", self.position, "a whole number in [1, steps] (None only for theorem 5)"
+            )
+        else:
+            whole_number("position", self.position, maximum=steps)
+        self.log_delta(1.0)  # the theorem functions check the remaining combinations
 
     def _parameters(self) -> dict:
         noise_name = "v" if self.theorem == 3 else "sigma"

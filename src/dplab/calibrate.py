@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from dplab.accounting.calibration import calibrate_dpsgd_sigma
-from dplab.checks import require
+from dplab.checks import positive_finite, probability, whole_number
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.theory.purification import corollary4_parameters, purified_epsilon
 
@@ -19,24 +19,24 @@ __all__ = ["PurificationBudget", "dpsgd_noise_multiplier", "gaussian_sigma", "pu
 
 
 def _check_target(epsilon: float, delta: float) -> None:
-    require(0 < epsilon < math.inf, "epsilon", epsilon, "0 < epsilon < inf")
-    require(0 < delta < 1, "delta", delta, "0 < delta < 1")
+    """0 < epsilon < inf and 0 < delta < 1 (booleans, complex numbers and NaN refused)."""
+    positive_finite("epsilon", epsilon)
+    probability("delta", delta)
 
 
 def dpsgd_noise_multiplier(epsilon: float, delta: float, *, sampling_rate: float, steps: int) -> float:
     """Smallest noise multiplier σ (noise std / clipping norm) making ``steps`` Poisson-subsampled Gaussian steps at
     rate ``sampling_rate`` (ε, δ)-DP under add/remove adjacency, by dp_accounting's RDP accountant."""
     _check_target(epsilon, delta)
-    require(0 < sampling_rate <= 1, "sampling_rate", sampling_rate, "0 < sampling_rate <= 1")
-    require(int(steps) == steps and steps >= 1, "steps", steps, "an integer >= 1")
-    return calibrate_dpsgd_sigma(sampling_rate, int(steps), epsilon, math.log(delta))
+    probability("sampling_rate", sampling_rate, allow_one=True)
+    return calibrate_dpsgd_sigma(sampling_rate, whole_number("steps", steps), epsilon, math.log(delta))
 
 
 def gaussian_sigma(epsilon: float, delta: float, *, sensitivity: float = 1.0) -> float:
     """Smallest σ of the analytic Gaussian mechanism N(f(x), σ²) for (ε, δ)-DP (Balle and Wang 2018, Theorem 8):
     Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ) ≤ δ."""
     _check_target(epsilon, delta)
-    return float(agm_sigma(epsilon, math.log(delta), sensitivity))
+    return float(agm_sigma(epsilon, math.log(delta), positive_finite("sensitivity", sensitivity)))
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,8 @@ class PurificationBudget:
 def purification_budget(total_epsilon: float, *, n: int, d: int, diameter: float) -> PurificationBudget:
     """Split a total pure budget as in Corollary 4 (Lin et al. 2025): ε = ε′ = total/2, ω = 1/n²,
     δ = 2ω/(16 C d n²)^d for an ℓ2 ball of diameter C = ``diameter`` in ℝ^d and n records."""
-    require(0 < total_epsilon < math.inf, "total_epsilon", total_epsilon, "0 < total_epsilon < inf")
-    require(int(n) == n and n >= 2, "n", n, "an integer >= 2")
-    half = total_epsilon / 2
-    parameters = corollary4_parameters(int(n), d, diameter, half)
+    half = positive_finite("total_epsilon", total_epsilon) / 2
+    parameters = corollary4_parameters(whole_number("n", n, minimum=2), whole_number("d", d), diameter, half)
     return PurificationBudget(
         epsilon=half,
         log_delta=parameters["log_delta"],

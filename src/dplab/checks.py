@@ -2,20 +2,29 @@
 is allowed (``"epsilon=-1.0 is invalid; allowed: a finite number > 0"``), before any work starts.
 
 Every check works on scalars and arrays alike (an array is valid when every entry is); the scalar forms return a
-Python ``float``/``int``, the ``as_*_array`` forms a float64 array. A value that is not a number at all (a string,
-``None``) raises ``TypeError`` naming the argument. The checks never change a valid value: they return it converted
-exactly as the callers converted it before (``float(value)``, ``np.asarray(value, float64)``).
+Python ``float``/``int``, the ``as_*_array`` forms a float64 array. A value that is not a real number at all (a string,
+``None``, a boolean, a complex number, or an array of booleans or complex numbers) raises ``TypeError`` naming the
+argument: ``True`` is not silently 1, and the imaginary part of a complex value is never dropped. The checks never
+change a valid value: they return it converted exactly as the callers converted it before (``float(value)``,
+``np.asarray(value, float64)``).
+
+Sizes: :func:`fits_in_memory` refuses a call whose estimated allocation (bytes, computed by the caller from its size
+arguments before allocating) exceeds :func:`memory_limit_bytes`, this machine's physical memory (the ceiling the
+workflow's memory check uses for jobs, :func:`dplab.resources.max_mem_mb`). Torch: :func:`floating_tensor` (dtype and
+finite entries of a model input) and :func:`available_device`.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
+
+from dplab.resources import physical_memory_mb
 
 __all__ = [
     "as_finite_array",
@@ -24,18 +33,26 @@ __all__ = [
     "as_missing_aware_array",
     "as_non_negative_array",
     "as_positive_array",
+    "as_real_array",
+    "available_device",
     "choice",
     "finite",
     "finite_tensor",
+    "fits_in_memory",
+    "floating_tensor",
     "in_range",
     "labels_in",
     "log_probability",
     "matching_length",
+    "memory_limit_bytes",
     "non_negative_finite",
+    "not_boolean",
     "positive_finite",
     "probability",
+    "real_number",
     "require",
     "require_ndim",
+    "size_that_fits",
     "whole_number",
 ]
 
@@ -62,19 +79,40 @@ def require(ok: ArrayLike, name: str, value: Any, allowed: str) -> None:
 
 
 def _numeric(value: ArrayLike, name: str) -> np.ndarray:
-    """``value`` as a float64 array; ``TypeError`` naming ``name`` if it is not numeric (a string, None, ...)."""
+    """``value`` as a float64 array; ``TypeError`` naming ``name`` if it is not real-numeric (a string, None, a
+    boolean, a complex number, or an array of booleans or complex numbers)."""
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name}={value!r} is invalid; allowed: a number")
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a number (a boolean is not a number)")
     try:
-        return np.asarray(value, dtype=np.float64)
+        array = np.asarray(value)
+        kind = array.dtype.kind
+        if kind not in "bc":
+            return np.asarray(array, dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise TypeError(f"{name}={value!r} is invalid; allowed: a number or an array of numbers") from error
+        raise TypeError(f"{name}={_shown(value)} is invalid; allowed: a number or an array of numbers") from error
+    if kind == "b":
+        raise TypeError(f"{name} has boolean entries; allowed: numbers (convert explicitly if 0/1 is meant)")
+    raise TypeError(f"{name}={_shown(value)} is invalid; allowed: real numbers (an imaginary part is never dropped)")
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut after 80 characters (a refused array may be large)."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 80 else f"{text[:77]}..."
 
 
 def _scalar(array: np.ndarray, name: str, value: Any) -> float:
     if array.ndim != 0:
         raise ValueError(f"{name} has shape {array.shape}; allowed: a single number")
     return float(value) if isinstance(value, (int, float)) else float(array)
+
+
+def as_real_array(value: ArrayLike, name: str) -> np.ndarray:
+    """``value`` as a float64 array of real numbers, NaN and ±inf included (the caller decides which are allowed);
+    ``TypeError`` naming ``name`` for booleans, complex numbers, strings or None."""
+    return _numeric(value, name)
 
 
 def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
@@ -131,6 +169,20 @@ def as_integer_array(value: ArrayLike, name: str, minimum: float = -math.inf) ->
     return array.astype(np.int64)
 
 
+def real_number(name: str, value: float) -> float:
+    """``value`` as a Python float after checking it is one real number (NaN and ±inf pass: the caller decides which
+    values are allowed); ``TypeError`` naming ``name`` for a boolean, a complex number, a string or None."""
+    return _scalar(_numeric(value, name), name, value)
+
+
+def not_boolean(name: str, value: Any) -> Any:
+    """``value`` unchanged after checking it is not a boolean (``TypeError`` naming ``name``): for checks written as
+    ``isinstance(value, int)``, which ``True`` passes."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a number (a boolean is not a number)")
+    return value
+
+
 def finite(name: str, value: float) -> float:
     """``value`` as a float after checking it is finite (any sign)."""
     return _scalar(as_finite_array(value, name), name, value)
@@ -177,7 +229,7 @@ def log_probability(name: str, value: float, *, allow_zero: bool = False, allow_
 def whole_number(name: str, value: int, minimum: int = 1, maximum: float = math.inf) -> int:
     """``value`` as an int after checking it is a whole number with minimum <= value <= maximum (bool refused)."""
     if isinstance(value, bool):
-        raise TypeError(f"{name}={value!r} is invalid; allowed: a whole number")
+        raise TypeError(f"{name}={value!r} is invalid; allowed: a whole number (a boolean is not a number)")
     upper = "" if maximum == math.inf else f" and <= {maximum:g}"
     allowed = f"a whole number >= {minimum}{upper}"
     if isinstance(value, (int, np.integer)):  # exact: no float64 round trip, so a 64-bit seed keeps every digit
@@ -235,3 +287,77 @@ def finite_tensor(name: str, tensor: Any) -> Any:
     if not bool(ok.all()):
         raise ValueError(f"{name} has non-finite entries {values[~ok][:_MAX_SHOWN].tolist()}; allowed: finite numbers")
     return tensor
+
+
+_GIB = 2**30
+
+
+def memory_limit_bytes() -> int:
+    """The most bytes one call may allocate: this machine's physical memory (:func:`dplab.resources.physical_memory_mb`,
+    the ceiling of the workflow's memory check for jobs). Physical, not currently free, memory: a call that fits the
+    machine is never refused because of what other processes hold at the moment."""
+    return physical_memory_mb() * 2**20
+
+
+def fits_in_memory(sizes: Mapping[str, Any], n_bytes: float, what: str) -> None:
+    """Refuse (``ValueError``) a call whose estimated allocation ``n_bytes`` exceeds :func:`memory_limit_bytes`,
+    naming the size arguments ``sizes`` (name -> value), ``what`` is allocated, the estimate and the limit. Call it
+    with the estimate computed from the size arguments, before allocating."""
+    limit = memory_limit_bytes()
+    if n_bytes > limit:
+        shown = ", ".join(f"{name}={_shown(value)}" for name, value in sizes.items())
+        raise ValueError(
+            f"{shown} is invalid: {what} needs an estimated {n_bytes / _GIB:.4g} GiB ({n_bytes:.4g} bytes); "
+            f"allowed: sizes whose allocation fits this machine's memory, {limit / _GIB:.4g} GiB"
+        )
+
+
+def size_that_fits(name: str, value: int, bytes_each: float, what: str, minimum: int = 1) -> int:
+    """``value`` as an int after checking it is a whole number >= ``minimum`` (:func:`whole_number`) and that
+    ``value`` x ``bytes_each`` bytes (the caller's arrays per unit of the size, temporaries included) fit in memory
+    (:func:`fits_in_memory`, naming ``what``)."""
+    value = whole_number(name, value, minimum=minimum)
+    fits_in_memory({name: value}, value * bytes_each, what)
+    return value
+
+
+_FLOATING = ("torch.float32", "torch.float64")
+
+
+def floating_tensor(name: str, tensor: Any, dtype: Any = None) -> Any:
+    """``tensor`` unchanged after checking it is a torch tensor of a real floating dtype (float32 or float64, and
+    ``dtype`` when given, e.g. the model's parameter dtype) with finite entries. Integer, boolean, complex and
+    half-precision tensors are refused, never converted silently: convert with ``tensor.to(dtype)`` first."""
+    import torch
+
+    if not isinstance(tensor, torch.Tensor):
+        raise TypeError(f"{name} is a {type(tensor).__name__}; allowed: a torch.Tensor")
+    allowed = str(dtype) if dtype is not None else " or ".join(_FLOATING)
+    if str(tensor.dtype) not in _FLOATING or (dtype is not None and tensor.dtype != dtype):
+        raise TypeError(
+            f"{name} has dtype {tensor.dtype}; allowed: {allowed} (real floating point; convert with "
+            f"{name}.to({allowed.split(' or ')[-1]}) yourself: integer, boolean, complex and half precision are "
+            "not converted silently)"
+        )
+    return finite_tensor(name, tensor)
+
+
+def available_device(name: str, device: Any) -> Any:
+    """``device`` as a ``torch.device`` after checking this machine has it (``"cuda"``/``"cuda:k"`` need CUDA with
+    more than k devices, ``"mps"`` Apple's backend); ``ValueError`` naming ``name`` and the devices available."""
+    import torch
+
+    try:
+        parsed = torch.device(device)
+    except (TypeError, RuntimeError) as error:
+        raise ValueError(f"{name}={device!r} is invalid; allowed: a torch device such as 'cpu' or 'cuda'") from error
+    available = ["cpu"]
+    available += [f"cuda:{index}" for index in range(torch.cuda.device_count())] if torch.cuda.is_available() else []
+    available += ["mps"] if torch.backends.mps.is_available() else []
+    index = 0 if parsed.index is None else parsed.index
+    known = (
+        parsed.type == "cpu" or f"{parsed.type}:{index}" in available or (parsed.type == "mps" and "mps" in available)
+    )
+    if not known:
+        raise ValueError(f"{name}={device!r} is invalid; allowed: a device of this machine, one of {available}")
+    return parsed

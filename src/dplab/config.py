@@ -4,18 +4,21 @@ Three steps, one validator for all four studies:
 
 1. defaults: every key missing from the configuration is filled in from the ``default`` of its schema (the
    equivalent of Snakemake's ``validate(config, schema, set_default=True)``), so a ``--configfile`` may give only
-   the keys it changes;
+   the keys it changes; then every integer key given as an exactly integral float (``60.0``, ``1.0e+6``) becomes
+   that ``int``, so the jobs, their parameters and file names are those of the integer spelling (JSON Schema counts
+   ``60.0`` as an integer; a fractional ``60.5`` is refused by the schema);
 2. the JSON schemas ``workflow/schemas/config.schema.yaml`` (top level) and ``workflow/schemas/<study>.schema.yaml``
    (one per study, referenced from the top level): types, ranges, allowed names, required keys;
 3. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
    ``lr < 2/(beta_smooth + rho)`` of Lemma 4 in Asoodeh et al. 2020; an interval needs ``a < b``; names that
    refer to other keys must exist);
-3. checks that walk the dict whatever the schema's shape (:mod:`dplab.config_checks`, :mod:`dplab.resources`):
-   duplicate keys in the YAML files, NaN and infinities, unsafe ``results``/``work`` folders, and jobs whose
-   estimated peak memory exceeds ``resources.max_mem_mb``.
+4. checks that walk the dict whatever the schema's shape (:mod:`dplab.config_checks`, :mod:`dplab.resources`):
+   config files that cannot be read, are not a mapping or repeat a key, NaN and infinities, ``results``/``work``
+   folders that are unsafe or cannot be written, and jobs whose estimated peak memory exceeds
+   ``resources.max_mem_mb``.
 
 Every problem is reported in one :class:`ConfigError` whose lines each name the key, the value and what is
-allowed, so a user fixes all of them in one pass.
+allowed (with the schema's ``limit_reason`` when a limit is exceeded), so a user fixes all of them in one pass.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import yaml
 from referencing import Registry, Resource
 
 from dplab.config_checks import (
-    duplicate_key_problems,
+    config_file_problems,
     nonfinite_problems,
     path_problems,
     problem_studies,
@@ -48,6 +51,8 @@ __all__ = [
     "study_schema",
     "resolve",
     "fill_defaults",
+    "EXACT_FLOAT_INTEGERS",
+    "integers_from_integral_floats",
     "merge_config",
     "load_config",
     "schema_problems",
@@ -114,6 +119,40 @@ def fill_defaults(
             config[key] = copy.deepcopy(sub["default"])
 
 
+#: float64 holds every integer up to 2^53 exactly; a float beyond it is left as written (a schema maximum refuses it:
+#: every integer key's maximum is below it), so that a message shows ``1e+300``, not its 301 digits.
+EXACT_FLOAT_INTEGERS = 2**53
+
+
+def _accepts(schema: Mapping[str, Any], kind: str) -> bool:
+    types = schema.get("type", [])
+    return kind in (types if isinstance(types, list) else [types])
+
+
+def integers_from_integral_floats(
+    value: Any, schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]]
+) -> Any:
+    """``value`` (a configuration or a part of it) with every value of an integer key (``type: integer``) given as
+    an exactly integral float (``60.0``, ``1.0e+6``; at most :data:`EXACT_FLOAT_INTEGERS` in magnitude) replaced by
+    that ``int``, mappings and lists in place, so that everything downstream (the DAG, params, file names, results)
+    is that of the integer spelling. JSON Schema defines an integer by value, so ``60.0`` passes its ``integer``
+    type; left a float, it would reach ``range()`` or numpy inside a job. Fractional, infinite and NaN floats are left
+    as they are, for the schema and the finiteness check to refuse."""
+    schema = resolve(schema, schemas)
+    integral = isinstance(value, float) and value.is_integer() and abs(value) <= EXACT_FLOAT_INTEGERS
+    if integral and _accepts(schema, "integer"):
+        return int(value)
+    if isinstance(value, MutableMapping):
+        extra = schema.get("additionalProperties")
+        for key, child in value.items():
+            sub = schema.get("properties", {}).get(key, extra)
+            if isinstance(sub, Mapping):
+                value[key] = integers_from_integral_floats(child, sub, schemas)
+    elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        value[:] = [integers_from_integral_floats(item, schema["items"], schemas) for item in value]
+    return value
+
+
 def merge_config(base: MutableMapping[str, Any], override: Mapping[str, Any]) -> None:
     """Merge ``override`` into ``base`` in place as Snakemake merges a ``--configfile``: mappings key by key,
     everything else (lists included) replaced whole."""
@@ -146,6 +185,33 @@ def _key(path: Iterator[Any] | list[Any]) -> str:
     return text or "<top level>"
 
 
+#: Keywords whose violation is a limit of the value: the message adds the key's ``limit_reason``.
+_LIMITS = ("maximum", "exclusiveMaximum", "maxItems", "pattern")
+
+
+def _schemas_along(
+    schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]], path: list[Any]
+) -> list[Mapping[str, Any]]:
+    """The schemas of each prefix of the instance ``path`` (the root first), as far as the schema describes it."""
+    along = [resolve(schema, schemas)]
+    for part in path:
+        current = along[-1]
+        if isinstance(part, int):
+            sub = current.get("items")
+        else:
+            sub = current.get("properties", {}).get(part, current.get("additionalProperties"))
+        if not isinstance(sub, Mapping):
+            break
+        along.append(resolve(sub, schemas))
+    return along
+
+
+def _limit_reason(along: list[Mapping[str, Any]], path: list[Any]) -> str:
+    """The ``limit_reason`` of the key at ``path`` (of the list when ``path`` ends at one of its items)."""
+    candidates = along[-1:] + (along[-2:-1] if path and isinstance(path[-1], int) else [])
+    return next((schema["limit_reason"] for schema in candidates if "limit_reason" in schema), "")
+
+
 def _allowed(error: jsonschema.ValidationError) -> str:
     """A short statement of what the schema allows for the failing keyword."""
     schema = error.schema if isinstance(error.schema, Mapping) else {}
@@ -174,12 +240,16 @@ def schema_problems(
 
     ``schemas`` holds the schema files ``schema`` refers to by ``$ref`` (see :func:`load_schemas`).
     """
-    validator = jsonschema.Draft202012Validator(schema, registry=_registry(schemas or {}))
+    schemas = schemas or {}
+    validator = jsonschema.Draft202012Validator(schema, registry=_registry(schemas))
     problems = []
     for error in sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path))):
         if error.validator == "$ref":
             continue
-        problems.append(f"config key '{_key(list(error.absolute_path))}': {error.message}; allowed: {_allowed(error)}")
+        path = list(error.absolute_path)
+        reason = _limit_reason(_schemas_along(schema, schemas, path), path) if error.validator in _LIMITS else ""
+        allowed = _allowed(error) + (f" ({reason})" if reason else "")
+        problems.append(f"config key '{_key(path)}': {error.message}; allowed: {allowed}")
     return problems
 
 
@@ -290,20 +360,27 @@ def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
 def validate_config(
     config: MutableMapping[str, Any], schema_path: str | Path, configfiles: Iterable[str | Path] = ()
 ) -> None:
-    """Fill in defaults, then raise :class:`ConfigError` listing every problem of ``config``; silent when valid.
+    """Fill in defaults and turn integral floats of integer keys into ``int``, then raise :class:`ConfigError`
+    listing every problem of ``config``; silent when valid.
 
     ``schema_path`` is the top-level schema; the study schemas it refers to are read from the same folder. The
-    configuration is completed in place, so the workflow sees every key with its default. Besides the schema and the
-    cross-key constraints, reports duplicate keys in ``configfiles``, non-finite numbers, unsafe ``results``/``work``
-    folders (``~`` is expanded in ``config``) and jobs whose estimated memory exceeds ``resources.max_mem_mb``
-    (:mod:`dplab.config_checks`, :mod:`dplab.resources`).
+    configuration is completed in place, so the workflow sees every key with its default and every integer as an
+    ``int`` (:func:`integers_from_integral_floats`). Besides the schema and the cross-key constraints, reports
+    problems of the ``configfiles`` (unreadable, not a mapping, a key given twice), non-finite numbers,
+    ``results``/``work`` folders that are unsafe or cannot be written (``~`` is expanded in ``config``) and jobs whose
+    estimated memory exceeds ``resources.max_mem_mb`` (:mod:`dplab.config_checks`, :mod:`dplab.resources`).
     """
+    if not isinstance(config, MutableMapping):
+        raise ConfigError(
+            f"invalid configuration:\n  config: value {config!r} is invalid; allowed: a mapping of keys (key: value)"
+        )
     schema_path = Path(schema_path)
     schemas = load_schemas(schema_path.parent)
     schema = schemas[schema_path.name]
     fill_defaults(config, schema, schemas)
+    integers_from_integral_floats(config, schema, schemas)
     nonfinite = nonfinite_problems(config)
-    problems = [problem for path in configfiles for problem in duplicate_key_problems(path)]
+    problems = [problem for path in configfiles for problem in config_file_problems(path)]
     problems += path_problems(config, repository_root(schema_path)) + nonfinite
     schema_errors = schema_problems(config, schema, schemas)
     problems += schema_errors

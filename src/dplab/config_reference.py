@@ -1,7 +1,7 @@
 """The configuration reference page ``docs/configuration.md``, rendered from the schemas in ``workflow/schemas/``.
 
 Every key of the top-level schema and of each study's schema becomes one row: dotted key, type, default, allowed
-values and description. ``python -m dplab.config_reference`` rewrites the page; ``tests/config`` fails when the page
+values, the reason for its limits (the schema annotation ``limit_reason``) and description. ``python -m dplab.config_reference`` rewrites the page; ``tests/config`` fails when the page
 is out of date.
 """
 
@@ -55,7 +55,8 @@ def allowed_text(schema: Mapping[str, Any]) -> str:
 def schema_rows(
     schema: Mapping[str, Any], schemas: Mapping[str, Mapping[str, Any]], where: str = ""
 ) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Every key below ``schema`` as ``(dotted key, its schema)``, depth first; list items as ``key[].sub``."""
+    """Every key below ``schema`` as ``(dotted key, its schema)``, depth first; list items as ``key[].sub``, the
+    entries of a mapping of names (``additionalProperties``) as ``key.*.sub``."""
     for key, sub in resolve(schema, schemas).get("properties", {}).items():
         sub = resolve(sub, schemas)
         dotted = f"{where}.{key}" if where else key
@@ -64,21 +65,28 @@ def schema_rows(
         items = sub.get("items", {}) if sub.get("type") == "array" else {}
         if "properties" in items:
             yield from schema_rows(items, schemas, f"{dotted}[]")
+        entries = sub.get("additionalProperties")
+        if isinstance(entries, Mapping) and "properties" in entries:
+            yield from schema_rows(entries, schemas, f"{dotted}.*")
+
+
+def _cell(text: str) -> str:
+    """``text`` on one line, ``|`` escaped for a Markdown table."""
+    return " ".join(text.split()).replace("|", "\\|")
 
 
 def _row(dotted: str, schema: Mapping[str, Any]) -> str:
     kind = "section" if "properties" in schema else schema.get("type", "enum" if "enum" in schema else "any")
     default = _value_text(schema["default"]) if "default" in schema else ""
-    description = " ".join(schema.get("description", "").split()).replace("|", "\\|")
-    allowed = allowed_text(schema).replace("|", "\\|")
-    return f"| `{dotted}` | {kind} | {default} | {allowed} | {description} |"
+    cells = (allowed_text(schema), schema.get("limit_reason", ""), schema.get("description", ""))
+    return f"| `{dotted}` | {kind} | {default} | " + " | ".join(map(_cell, cells)) + " |"
 
 
 def render_reference(folder: str | Path = SCHEMA_DIR) -> str:
     """The Markdown reference page of the schemas in ``folder`` (top level first, then each study's section)."""
     schemas = load_schemas(folder)
     top = schemas[TOP_SCHEMA]
-    header = "| key | type | default | allowed | description |\n|---|---|---|---|---|"
+    header = "| key | type | default | allowed | why this limit | description |\n|---|---|---|---|---|---|"
     lines = [
         "# Configuration reference",
         "",
@@ -87,7 +95,37 @@ def render_reference(folder: str | Path = SCHEMA_DIR) -> str:
         "key takes the default below (equal to `config.yaml`). Mappings are merged key by key; lists are replaced",
         "whole. Keys below a list (`key[].sub`) have no default of their own: the list's default holds them. Checks",
         "across keys (for example `lr < 2/(beta_smooth + rho)`, positions `<= n`, intervals `a < b`) are in",
-        "`dplab.config` and each study's `constraints`.",
+        "`dplab.config` and each study's `constraints`. Everything is checked when the workflow is parsed, before any",
+        "job runs, and every problem is reported in one message naming the key, the value and what is allowed.",
+        "",
+        "**Limits.** Every number has a lower and an upper limit and every list a largest length (a list of distinct",
+        "names is bounded by its names), each with its reason (column *why this limit*, the schema annotation",
+        "`limit_reason`): they keep every job's arithmetic finite and its run time bounded. A value beyond a limit is",
+        "refused with that reason. A new key without such a limit fails `tests/config/test_limits.py`.",
+        "",
+        "**Integers written as floats.** An integer key also takes a float that is exactly a whole number",
+        "(`n_delta: 60.0`, `samples: 1.0e+6`): JSON Schema defines an integer by its value, and YAML reads `1.0e+6` as",
+        "a float. Before any job, `dplab.config` replaces it by the integer (`60`), so the jobs, their parameters, file",
+        "names and results are those of the integer spelling, byte for byte. We accept rather than refuse because the",
+        "value is unambiguous and exact (float64 holds every integer up to 2^53) and scientific notation is how sizes",
+        "are written; refusing would turn a notation into an error, while keeping the float would reach `range()` or",
+        "numpy as a float and fail inside a job. A fractional value (`60.5`), NaN and infinities are refused; a float",
+        "above 2^53 is left as written and refused by the key's maximum.",
+        "",
+        "**Paths.** `results` and `work` are relative to the folder Snakemake runs in (`-d`, else the current",
+        "folder); each must name a folder this user can create or write into (not an existing file, not a path through",
+        "one), and neither the filesystem root, the home folder, a folder holding the repository, nor a folder inside",
+        "its `src/`, `workflow/` or `tests/`. A `--configfile` path is relative to the folder snakemake is started",
+        "from, not to the Snakefile's: Snakemake reads it before the workflow is parsed, so from another folder give",
+        "an absolute path (`--configfile /path/to/dplab/config.quick.yaml`). A missing `--configfile` is reported by",
+        "Snakemake itself, before the workflow can check anything (Snakemake 9 prints a `FileNotFoundError`",
+        "traceback naming the file).",
+        "",
+        "**YAML.** Config files are read as Snakemake reads them (JSON, else YAML with PyYAML's `FullLoader`), so",
+        "anchors, aliases and merge keys work: `dp_erm_sc: {<<: *erm, lam: 0.1}` takes every key of the mapping",
+        "anchored `&erm` and overrides `lam`. An anchor must sit on a key the schema knows (there is no free top-level",
+        "key for it). A key given twice in one mapping is refused, naming file and line; a key a merge brings in and",
+        "the mapping then sets is an override, not a repeat.",
         "",
         "## Top level",
         "",

@@ -159,7 +159,8 @@ def test_reference_brute_force_and_violation_table():
         assert optimal_delta(e, d, T, ep) == pytest.approx(exact, rel=1e-6)
         assert cor2_delta(e, d, T, ep, dt) == pytest.approx(cor2, rel=1e-6) and cor2 < exact
         assert thm4_delta(e, d, T, ep, dt) == pytest.approx(box, rel=1e-6)
-        assert thm4_delta(e, d, T, ep, dt, "literal") == pytest.approx(literal, rel=1.5e-3)  # printed to 3-4 digits
+        # printed to 3-4 digits; a literal delta' above 1 (42.7) certifies nothing and is returned as 1
+        assert thm4_delta(e, d, T, ep, dt, "literal") == pytest.approx(min(literal, 1.0), rel=1.5e-3)
 
 
 # --- exact optimal composition against brute force and dp_accounting ---------------------------------------------
@@ -415,3 +416,63 @@ def test_lemma6_rejects_inputs_outside_its_hypotheses() -> None:
         lemma6_boundary_maximum([0.1, 0.1], [3.0, 2.0], 7.0)  # above c_1 c_2 = 6
     with pytest.raises(ValueError, match="A"):
         lemma6_grid_maximum(np.full(5, 0.1), np.full(5, 2.0), 3.0, 11)  # T = 5 > 4 on a grid
+
+
+# --- overflow: e^eps, e^eps' and the literal objective beyond float64 (issue 26) ---------------------------------
+
+
+def _mp_thm4(eps, delta, T, eps_prime, delta_tilde, box):
+    """Theorem 4's delta' in mpmath (60 digits): the max over m coordinates at eps and one free at eps' - m eps (only
+    r <= eps in the box reading) of 1 - (1 - e^eps a)^m (1 - a)^(T-m-1) (1 - e^r a), plus 1 - (1 - a)^T + delta~."""
+    with mpmath.workdps(60):
+        e, d, ep = mpmath.mpf(eps), mpmath.mpf(delta), mpmath.mpf(eps_prime)
+        a = d / (1 + mpmath.exp(e))
+        values = []
+        for m in range(0, min(int(mpmath.floor(ep / e + mpmath.mpf(1e-12))), T) + 1):
+            r = max(ep - m * e, 0)
+            if m == T:
+                values.append(1 - (1 - mpmath.exp(e) * a) ** T)
+            elif not box or r <= e * (1 + mpmath.mpf(1e-12)):
+                values.append(1 - (1 - mpmath.exp(e) * a) ** m * (1 - a) ** (T - m - 1) * (1 - mpmath.exp(r) * a))
+        return max(values) + 1 - (1 - a) ** T + delta_tilde
+
+
+def test_thm4_literal_at_overflow_is_the_vacuous_one():
+    """The literal objective overflowed (e^(eps' - m eps), eps' - m eps > 709) and read inf at (1, 1e-6, T = 2000) with
+    the KOV eps' (1159.3); mpmath gives delta' = 8e496, so the bound is vacuous: 1. Literal values below 1 are
+    unchanged (mpmath to 1e-12), those above 1 (the shipped T2 rows: 1162.2, 1.59e38, 2.07e266) are reported as 1."""
+    ep = float(kov_epsilon(1.0, 2000, 1e-6))
+    assert _mp_thm4(1.0, 1e-6, 2000, ep, 1e-6, box=False) > mpmath.mpf("1e400")
+    assert thm4_delta(1.0, 1e-6, 2000, ep, 1e-6, "literal") == 1.0
+    for eps, delta, T, dt in [(0.1, 1e-6, 1000, 1e-6), (0.1, 1e-6, 10000, 1e-6), (1.0, 1e-6, 1000, 1e-6)]:
+        ep = float(kov_epsilon(eps, T, dt))
+        assert _mp_thm4(eps, delta, T, ep, dt, box=False) > 1 and thm4_delta(eps, delta, T, ep, dt, "literal") == 1.0
+    ep = float(kov_epsilon(0.01, 100, 1e-7))
+    expected = float(_mp_thm4(0.01, 1e-5, 100, ep, 1e-7, box=False))
+    assert thm4_delta(0.01, 1e-5, 100, ep, 1e-7, "literal") == pytest.approx(expected, rel=1e-12) and expected < 1
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("eps", [40.0, 709.0, 710.0, 800.0, 5000.0])
+def test_cor2_and_thm4_finite_beyond_exp_overflow_mpmath(eps):
+    """e^eps a = delta e^eps/(1 + e^eps) read inf * 0 = NaN beyond eps = 709.78 in Cor 2, Theorem 4 (both forms) and the
+    KOV pair; now within 1e-12 of mpmath and without a warning."""
+    delta, T, dt = 1e-6, 3, 1e-6
+    ep = 1.5 * eps
+    expected = float(_mp_thm4(eps, delta, T, ep, dt, box=True))
+    assert thm4_delta(eps, delta, T, ep, dt) == pytest.approx(expected, rel=1e-12)
+    assert thm4_delta_heterogeneous([eps] * T, [delta] * T, ep, dt) == pytest.approx(expected, rel=1e-12)
+    with mpmath.workdps(60):
+        a = mpmath.mpf(delta) / (1 + mpmath.exp(eps))
+        cor2 = 1 - (1 - mpmath.exp(eps) * a) ** 2 * (1 - a) + 1 - (1 - a) ** T + dt  # c = ceil(1.5) = 2
+        heavy = (1 - mpmath.mpf(delta)) * mpmath.exp(eps) / (1 + mpmath.exp(eps))
+    assert cor2_delta(eps, delta, T, ep, dt) == pytest.approx(float(cor2), rel=1e-12)
+    p0, p1 = kov_pair(eps, delta)
+    assert p0[1] == pytest.approx(float(heavy), rel=1e-15) and p0.sum() == pytest.approx(1.0, rel=1e-15)
+
+
+@pytest.mark.filterwarnings("error")
+def test_brute_force_delta_beyond_exp_overflow_keeps_atoms_q_never_reaches():
+    """e^eps' Q read inf * 0 = NaN at eps' > 709.78 on atoms with Q = 0; those atoms keep their P mass: with the KOV
+    pair (eps = 1, delta = 1e-3), T = 2, eps' = 800 only the outcomes Q never produces count, 1 - (1 - delta)^2."""
+    assert brute_force_product_delta(*kov_pair(1.0, 1e-3), 2, 800.0) == pytest.approx(1 - (1 - 1e-3) ** 2, rel=1e-12)

@@ -66,5 +66,5 @@ def test_bad_input_names_the_argument(bad, name):
 
 
 def test_bad_noise_is_rejected():
-    with pytest.raises(ValueError, match="sigma"):
+    with pytest.raises(ValueError, match="noise=-1.0 is invalid"):
         pnsgd_curve(theorem=4, **{**PARAMS, "noise": -1.0})

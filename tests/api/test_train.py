@@ -156,10 +156,12 @@ def test_ghost_and_vmap_paths_train_to_the_same_weights_with_the_same_noise(batc
     torch.testing.assert_close(trained["ghost"], trained["vmap"], rtol=1e-5, atol=1e-6)
 
 
-def test_auto_picks_ghost_for_a_linear_model_and_vmap_otherwise():
+def test_auto_picks_ghost_for_supported_layers_and_vmap_otherwise():
     X, Y = data(64)
     arguments = {"noise_multiplier": 1.0, "clip": 1.0, "batch_size": 8, "steps": 2, "lr": 0.1, "delta": 1e-5}
     assert train_dpsgd(mlp(), loss_fn, X, Y, **arguments).gradient_method == "ghost"
     torch.manual_seed(0)
-    scaled = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4), torch.nn.Linear(4, 1))
-    assert train_dpsgd(scaled, loss_fn, X, Y, **arguments).gradient_method == "vmap"
+    normalised = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.LayerNorm(4), torch.nn.Linear(4, 1))
+    assert train_dpsgd(normalised, loss_fn, X, Y, **arguments).gradient_method == "ghost"
+    prelu = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.PReLU(), torch.nn.Linear(4, 1))  # a trainable slope
+    assert train_dpsgd(prelu, loss_fn, X, Y, **arguments).gradient_method == "vmap"

@@ -243,6 +243,23 @@ def test_kernels_are_reused_for_repeated_records():
     assert len(calls) == 3 + 2  # one kernel per distinct x in {0, 1, -1}, plus one exact first row per dataset
 
 
+def test_a_kernel_cache_shared_across_calls_builds_each_kernel_once_and_keeps_the_laws():
+    """``kernel_cache`` shared by the laws of several instances: one kernel per distinct record over all calls, the
+    laws of separate calls bit for bit, and other kernels for another ψ or step scale."""
+    grid, cache, psi = UniformGrid(0.0, 1.0, 50), {}, linear_loss_psi(LR)
+    datasets = [np.array([0.0, 1.0, 0.0, -1.0]), np.array([1.0, 1.0, -1.0, 0.0]), np.array([0.0, 0.0, 0.0, 1.0])]
+    common = dict(y0=0.5, lr=LR, noise="gaussian")
+    for data in datasets:
+        shared = pnsgd_output_laws(grid, data=data, data_prime=-data, scale=2.0, psi=psi, kernel_cache=cache, **common)
+        alone = pnsgd_output_laws(grid, data=data, data_prime=-data, scale=2.0, psi=psi, **common)
+        assert all(np.array_equal(a, b) for a, b in zip(shared, alone, strict=True))
+    assert sorted(key[-1] for key in cache) == [-1.0, 0.0, 1.0]
+    for scale, other_psi in [(1.0, psi), (2.0, linear_loss_psi(LR))]:
+        pnsgd_output_laws(grid, data=datasets[0], data_prime=datasets[0], scale=scale, psi=other_psi,
+                          kernel_cache=cache, **common)  # fmt: skip
+    assert len(cache) == 3 + 3 + 3
+
+
 def test_pnsgd_output_laws_validates_inputs():
     grid = UniformGrid(0.0, 1.0, 10)
     kwargs = dict(lr=LR, scale=2.0, noise="gaussian", psi=linear_loss_psi(LR))

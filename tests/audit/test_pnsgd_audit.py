@@ -9,7 +9,7 @@ import pytest
 import torch
 from scipy import stats
 
-from dplab.audit.grid import UniformGrid, linear_loss_psi, pnsgd_output_laws
+from dplab.audit.grid import UniformGrid, bin_index, linear_loss_psi, pnsgd_output_laws
 from dplab.audit.pnsgd_audit import (
     BOUND_TOLERANCE,
     bound_violations,
@@ -18,6 +18,8 @@ from dplab.audit.pnsgd_audit import (
     simulated_pnsgd_bin_counts,
     worst_instances,
 )
+from dplab.learning import LinearLoss, NoisyGradientConfig, run_noisy_gradient
+from dplab.learning.projections import Interval
 
 
 def test_grid_event_lower_bound_is_the_clopper_pearson_difference():
@@ -45,6 +47,25 @@ def test_simulated_counts_follow_the_grid_law_of_the_chain():
     )
     assert counts.sum() == samples
     assert 0.5 * np.abs(counts / samples - p).sum() < 0.03
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "laplace"])
+def test_simulated_counts_are_the_engines_runs_bit_for_bit(noise):
+    """The audit's loop (Y_t = Π(Y_{t−1} − lr·(x_t + Z_t)) in place) against run_noisy_gradient on the same
+    configuration (single pass, linear loss, projection on the interval), chunk by chunk from one generator."""
+    grid, data, samples, chunk = UniformGrid(0.0, 1.0, 50), np.array([1.0, -1.0, 0.0, 1.0, 1.0]), 2500, 1000
+    counts = simulated_pnsgd_bin_counts(
+        grid, 0.3, data, lr=0.5, noise=noise, scale=2.0, interval=(0.0, 1.0), L=1.0, samples=samples, chunk=chunk,
+        generator=torch.Generator().manual_seed(9),
+    )  # fmt: skip
+    config = NoisyGradientConfig(lr=0.5, noise=noise, noise_scale=2.0, projection=Interval(0.0, 1.0))
+    generator, expected = torch.Generator().manual_seed(9), np.zeros(grid.size, dtype=np.int64)
+    for runs in (1000, 1000, 500):
+        outputs = run_noisy_gradient(
+            config, LinearLoss(offset=1.0), data[:, None], None, [0.3], runs=runs, generator=generator
+        )
+        expected += np.bincount(bin_index(outputs[:, 0].numpy(), grid), minlength=grid.size)
+    np.testing.assert_array_equal(counts, expected)
 
 
 def test_ties_between_mirror_instances_go_to_the_first_name():

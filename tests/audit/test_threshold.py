@@ -69,7 +69,7 @@ def test_power_against_a_mechanism_with_a_third_of_its_claimed_noise():
 
 
 def test_bad_arguments_name_the_argument():
-    with pytest.raises(ValueError, match="samples_p holds NaN"):
+    with pytest.raises(ValueError, match=r"samples_p=\[nan\] is invalid; allowed: a number \(not NaN\)"):
         pure_epsilon_lower_bound(np.array([np.nan]), np.array([0.0]), np.array([0.0]), alpha=0.05)
     with pytest.raises(ValueError, match="thresholds has shape"):
         threshold_event_counts(np.zeros(3), np.zeros((2, 2)))

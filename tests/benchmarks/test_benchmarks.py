@@ -60,6 +60,7 @@ TINY = dataclasses.replace(
     curve_points=20,
     curve_repeats=1,
     dry_run_repeats=0,
+    kernel_repeats=0,  # the pipeline kernels: tests/benchmarks/test_kernels.py
 )
 
 TSV_HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -226,26 +227,60 @@ def test_redraw_draws_the_figure_from_the_csv_alone(tiny_run, tmp_path) -> None:
 
 
 def test_module_step_times_every_implementation_against_opacus_ghost_and_nonprivate(tiny_run) -> None:
+    """One case per layer-type model, every implementation timed, the issues' targets attached to each."""
     frame, out = tiny_run
     module_step = _import("benchmarks.module_step")
+    models = _import("benchmarks.models")
     for benchmark, reference in (("module_step", "opacus_ghost"), ("module_nonprivate_step", "torch_nonprivate")):
         part = frame[frame.benchmark == benchmark]
-        assert set(part.case) == {"mlp_b16"} and set(part.reference) == {reference}
-        assert tuple(part.implementation) == module_step.MODULE_IMPLEMENTATIONS
-    assert "dplab_module_over_opacus_ghost" in (out / "summary.md").read_text()
+        assert list(part.case.unique()) == [f"{model}_b16" for model in models.MODULE_MODELS]
+        assert set(part.reference) == {reference}
+        for _, implementations in part.groupby("case").implementation:
+            assert tuple(implementations) == module_step.MODULE_IMPLEMENTATIONS
+    summary = (out / "summary.md").read_text()
+    assert "dplab_module_over_opacus_ghost" in summary and "nonprivate_target" in summary
+    report = _import("benchmarks.report")
+    targets = pd.DataFrame(report.module_target_rows(frame)).set_index("case")
+    assert list(targets.nonprivate_target) == [2.0, 3.0, 3.0, 3.0]
+    assert list(targets.opacus_ghost_target) == [0.5, 1.0, 0.7, 1.0]
 
 
-def test_the_three_dplab_module_variants_train_the_same_weights() -> None:
+@pytest.mark.parametrize("model", ["mlp", "embedding", "cnn", "conv1d"])
+def test_the_three_dplab_module_variants_train_the_same_weights(model) -> None:
     """The timed dplab variants (ghost with a batched loss, ghost with a vmapped loss, vmap) do the same steps."""
     module_step = _import("benchmarks.module_step")
     models = _import("benchmarks.models")
-    X, y = models.make_data(TINY.n, TINY.inputs, TINY.seed, torch.float32)
-    spec = models.model_spec("mlp", TINY.inputs, TINY.hidden)
+    X, y = models.make_module_data(model, TINY.n, TINY.inputs, TINY.seed, torch.float32)
     weights = []
     for options in ({"batched_loss": True}, {}, {"gradient_method": "vmap"}):
-        module = models.make_module(spec, TINY.seed, torch.float32)
+        module = models.make_module_model(model, TINY.inputs, TINY.hidden, TINY.seed, torch.float32)
         report = module_step.dplab_module_steps(TINY, module, X, y, 16, **options)()
         assert report.gradient_method == options.get("gradient_method", "ghost")
         weights.append(models.flat_parameters(module))
     torch.testing.assert_close(weights[0], weights[2], rtol=1e-5, atol=1e-6)
     torch.testing.assert_close(weights[1], weights[2], rtol=1e-5, atol=1e-6)
+
+
+def test_index_batches_are_the_batches_train_dpsgd_draws() -> None:
+    """Opacus and the non-private step see the batches ``train_dpsgd`` trains on (same draw, same gather)."""
+    module_step = _import("benchmarks.module_step")
+    X, y = torch.arange(40.0)[:, None], torch.arange(40.0)
+    batches = module_step.index_batches(X, y, 8, seed=3)
+    from dplab.train import _batches
+
+    for index in _batches(40, 8, 5, "poisson", torch.Generator().manual_seed(3)):
+        xb, yb = next(batches)
+        assert torch.equal(xb[:, 0], index.float()) and torch.equal(yb, index.float())
+
+
+def test_layer_type_models_and_data() -> None:
+    """Each model of the table takes its data: token ids in the vocabulary, labels ±1 from the teacher."""
+    models = _import("benchmarks.models")
+    for name in models.MODULE_MODELS:
+        X, y = models.make_module_data(name, 64, TINY.inputs, 0, torch.float32)
+        module = models.make_module_model(name, TINY.inputs, TINY.hidden, 0, torch.float32)
+        assert module(X).shape == (64, 1) and set(y.tolist()) == {-1.0, 1.0}
+    ids, _ = models.make_module_data("embedding", 64, TINY.inputs, 0, torch.float32)
+    assert ids.dtype == torch.int64 and ids.shape == (64, models.SEQUENCE_LENGTH) and 0 <= ids.min() < ids.max() < 1000
+    with pytest.raises(ValueError, match="model='rnn' is not allowed"):
+        models.make_module_data("rnn", 4, 2, 0, torch.float32)

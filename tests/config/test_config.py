@@ -1,6 +1,8 @@
-"""Configuration validation: the shipped configurations pass; every kind of bad value is named clearly."""
+"""Configuration validation: the shipped configurations pass; every kind of bad value is named clearly; an integer
+written as an exactly integral float is that integer."""
 
 import copy
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +181,117 @@ def test_dry_run_with_a_partial_configfile_validates_and_plans(tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     assert "This was a dry-run" in result.stdout + result.stderr
     assert not (tmp_path / "out").exists()
+
+
+# Integers written as floats (issue 26): accepted when exactly integral, turned into int before any job.
+
+
+def typed(value):
+    """``value`` with every number tagged by its type, so that 60 and 60.0 compare different."""
+    if isinstance(value, dict):
+        return {key: typed(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [typed(child) for child in value]
+    return (type(value).__name__, value)
+
+
+INTEGRAL_FLOATS = {  # dotted key: the float spelling of an integer value (top level, nested, list, null-able)
+    "shards": 2.0,
+    "purification.fig1.n_delta": 60.0,
+    "contraction.audit.monte_carlo.samples": 1.0e6,
+    "contraction.audit.positions": [10.0, 20.0],
+    "preprocessing.regimes.regimes[0].n": 400.0,
+    "resources.max_mem_mb": 4096.0,
+}
+
+
+def set_dotted(config: dict, key: str, value) -> None:
+    *parents, last = key.replace("[0]", ".0").split(".")
+    for part in parents:
+        config = config[int(part)] if part.isdigit() else config.setdefault(part, {})
+    config[last] = value
+
+
+@pytest.mark.parametrize("key", sorted(INTEGRAL_FLOATS))
+def test_an_integral_float_becomes_the_integer_before_any_job(config, key):
+    as_float, as_int = copy.deepcopy(config), copy.deepcopy(config)
+    value = INTEGRAL_FLOATS[key]
+    set_dotted(as_float, key, value)
+    set_dotted(as_int, key, [int(v) for v in value] if isinstance(value, list) else int(value))
+    validate_config(as_float, SCHEMA)
+    validate_config(as_int, SCHEMA)
+    assert typed(as_float) == typed(as_int)
+
+
+def number_types(value, where: str = ""):
+    """(dotted key with ``[]`` for list items, type name) of every number in a configuration."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from number_types(child, f"{where}.{key}" if where else key)
+    elif isinstance(value, list):
+        for child in value:
+            yield from number_types(child, f"{where}[]")
+    elif type(value) in (int, float):
+        yield where, type(value).__name__
+
+
+def test_every_integer_key_holds_an_int_after_validation():
+    """The whole quick configuration respelled with a float for every whole number: after validation every integer
+    key holds an int again, and only number keys (``type: number``) keep the float."""
+    from dplab.config import load_schemas
+    from dplab.config_reference import schema_rows
+
+    schemas = load_schemas()
+    rows = dict(schema_rows(schemas["config.schema.yaml"], schemas))
+    quick = load_config("config.quick.yaml")
+
+    def respell(value):
+        if isinstance(value, dict):
+            return {key: respell(child) for key, child in value.items()}
+        if isinstance(value, list):
+            return [respell(child) for child in value]
+        return float(value) if type(value) is int else value
+
+    as_floats = respell(quick)
+    validate_config(quick, SCHEMA)
+    validate_config(as_floats, SCHEMA)
+    assert as_floats == quick
+
+    def declared(key: str) -> str:
+        schema = rows[
+            re.sub(r"^contraction\.audit\.configs\.\w+\.", "contraction.audit.configs.*.", key.removesuffix("[]"))
+        ]
+        return (schema["items"] if key.endswith("[]") and "items" in schema else schema)["type"]
+
+    before, after = list(number_types(quick)), list(number_types(as_floats))
+    kept_float = {key for (key, kind), (_, was) in zip(after, before, strict=True) if kind != was}
+    integers = {key for key, kind in before if declared(key) in ("integer", ["integer", "null"])}
+    assert len(integers) > 100 and not kept_float & integers
+    assert {declared(key) for key in kept_float} == {"number"}
+
+
+def test_a_number_key_is_left_as_written(config):
+    """Only integer keys are converted: a float key given a whole number keeps it (a JSON number either way)."""
+    config["contraction"]["figures"]["fig2"]["sigma"] = 2
+    validate_config(config, SCHEMA)
+    assert typed(config["contraction"]["figures"]["fig2"]["sigma"]) == ("int", 2)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "fragment"),
+    [
+        ("purification.fig1.n_delta", 60.5, "config key 'purification.fig1.n_delta': 60.5 is not of type 'integer'"),
+        ("shards", 2.5, "config key 'shards': 2.5 is not of type 'integer'"),
+        ("seed", 1.0e300, "config key 'seed': 1e+300 is greater than the maximum of 4294967295"),
+        ("shards", float("inf"), "config key 'shards': value inf is invalid; allowed: a finite number"),
+        ("threads", True, "config key 'threads': True is not of type 'integer'"),
+    ],
+)
+def test_a_float_that_is_not_an_exact_integer_is_refused(config, key, value, fragment):
+    set_dotted(config, key, value)
+    assert fragment in problems(config)
+
+
+def test_a_configuration_that_is_not_a_mapping_is_refused():
+    with pytest.raises(ConfigError, match=r"config: value \['a', 'b'\] is invalid; allowed: a mapping of keys"):
+        validate_config(["a", "b"], SCHEMA)

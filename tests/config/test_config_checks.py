@@ -1,4 +1,6 @@
-"""Bad configurations are refused before any job, each naming key, value and what is allowed, all in one message."""
+"""Bad configurations are refused before any job, each naming key, value and what is allowed, all in one message:
+values, folders that cannot be written, config files that cannot be read, are not a mapping or repeat a key (merge
+keys and anchors are read as Snakemake reads them)."""
 
 import copy
 import math
@@ -10,9 +12,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from snakemake.common.configfile import load_configfile
+from snakemake.utils import update_config
 
 from dplab.config import ConfigError, validate_config
-from dplab.config_checks import duplicate_key_problems, nonfinite_problems, path_problems, repository_root
+from dplab.config_checks import config_file_problems, nonfinite_problems, path_problems, repository_root
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -237,7 +241,7 @@ def test_duplicate_key_named_with_file_and_line(tmp_path):
     path = tmp_path / "extra.yaml"
     path.write_text("seed: 1\ncontraction:\n  audit:\n    n: 40\n    lr: 0.5\n    n: 30\nseed: 2\n", encoding="utf-8")
     allowed = "allowed: each key once per mapping"
-    assert duplicate_key_problems(path) == [
+    assert config_file_problems(path) == [
         f"config file '{path}', line 6: key 'n' is given twice (first on line 4); {allowed}",
         f"config file '{path}', line 7: key 'seed' is given twice (first on line 1); {allowed}",
     ]
@@ -246,14 +250,15 @@ def test_duplicate_key_named_with_file_and_line(tmp_path):
 def test_same_key_in_different_mappings_is_not_a_duplicate(tmp_path):
     path = tmp_path / "ok.yaml"
     path.write_text("a: {n: 1}\nb: {n: 2}\nlist: [{n: 1}, {n: 2}]\n", encoding="utf-8")
-    assert duplicate_key_problems(path) == []
+    assert config_file_problems(path) == []
 
 
-def test_unhashable_key_is_left_to_yaml(tmp_path):
+def test_unhashable_key_is_a_message(tmp_path):
     path = tmp_path / "odd.yaml"
     path.write_text("? [a, b]\n: 1\n", encoding="utf-8")
-    with pytest.raises(yaml.constructor.ConstructorError, match="unhashable key"):
-        duplicate_key_problems(path)
+    (problem,) = config_file_problems(path)
+    assert problem.startswith(f"config file '{path}': is not valid YAML or JSON (") and "unhashable key" in problem
+    assert problem.endswith("allowed: a YAML or JSON mapping of keys")
 
 
 def test_duplicate_keys_reported_by_validate_config(config, tmp_path):
@@ -284,3 +289,151 @@ def test_snakemake_refuses_before_any_job(tmp_path):
     assert "config key 'results': value 'src/dplab' is invalid" in output
     assert "config key 'contraction.figures.fig2.sigma': value nan is invalid; allowed: a finite number" in output
     assert "Job stats" not in output and "localrule" not in output  # nothing was planned
+
+
+# Folders the workflow cannot create or write into (issue 26): a message naming the part of the path at fault.
+
+ALLOWED_FOLDER = "allowed: a folder that this user can create or write into"
+
+
+@pytest.mark.parametrize("key", ["results", "work"])
+def test_a_folder_naming_an_existing_file_is_refused(config, tmp_path, key):
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    config[key] = str(tmp_path / "taken")
+    message = refusal(config)
+    assert (
+        f"config key '{key}': value {str(tmp_path / 'taken')!r} is invalid ({tmp_path / 'taken'} is a file" in message
+    )
+    assert ALLOWED_FOLDER in message
+
+
+def test_a_folder_below_a_file_is_refused_naming_the_file(tmp_path):
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    config = {"results": str(tmp_path / "taken" / "deeper" / "results"), "work": str(tmp_path / "work")}
+    (problem,) = path_problems(config, ROOT)
+    assert f"({tmp_path / 'taken'} is a file, not a folder)" in problem
+
+
+def test_a_folder_this_user_may_not_write_is_refused(tmp_path, monkeypatch):
+    """Writability as ``os.access`` reports it (simulated: tests may run as root, which may write anywhere)."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != locked and real_access(path, mode))
+    config = {"results": str(locked / "new" / "results"), "work": str(locked)}
+    problems = path_problems(config, ROOT)
+    assert len(problems) == 2
+    assert all(f"(this user may not write into {locked})" in problem for problem in problems)
+
+
+def test_a_new_nested_folder_in_a_writable_one_is_accepted(tmp_path):
+    config = {"results": str(tmp_path / "a" / "b" / "results"), "work": str(tmp_path / "work")}
+    assert path_problems(config, ROOT) == []
+    assert not (tmp_path / "a").exists()  # the check creates nothing
+
+
+def test_braces_in_a_folder_are_refused_with_the_reason(config):
+    config["results"] = "results-{x}"
+    message = refusal(config)
+    assert "config key 'results': 'results-{x}' does not match '^[^{}]*$'" in message
+    assert "Snakemake would read them as wildcards" in message
+
+
+def test_every_path_problem_is_reported_together(config, tmp_path, monkeypatch):
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != locked and real_access(path, mode))
+    config["results"], config["work"], config["seed"] = str(tmp_path / "taken"), str(locked / "w"), -1
+    lines = refusal(config).splitlines()
+    assert any("'results'" in line and "is a file" in line for line in lines)
+    assert any("'work'" in line and "may not write" in line for line in lines)
+    assert any("'seed'" in line for line in lines)
+
+
+# Config files: anchors, aliases and merge keys as Snakemake reads them; files that cannot be used are messages.
+
+MERGED = """\
+purification:
+  dp_erm: &erm
+    radius: 1.0
+    lam: 0.0
+    em_grid_spacing: 0.01
+  dp_erm_sc:
+    <<: *erm
+    lam: 0.1
+generalization:
+  kl: {eps_min: &small 0.02, n_eps: 40}
+  high_probability: {eps_min: *small}
+"""
+
+
+def test_merge_keys_and_aliases_are_not_duplicates(tmp_path):
+    path = tmp_path / "merged.yaml"
+    path.write_text(MERGED, encoding="utf-8")
+    assert config_file_problems(path) == []
+
+
+def test_merge_keys_read_as_snakemake_reads_them(config, tmp_path):
+    """Snakemake's loader gives the merged values; validation accepts them and sees the override."""
+    path = tmp_path / "merged.yaml"
+    path.write_text(MERGED, encoding="utf-8")
+    merged = load_configfile(str(path))
+    assert merged["purification"]["dp_erm_sc"] == {"radius": 1.0, "lam": 0.1, "em_grid_spacing": 0.01}
+    update_config(config, merged)
+    validate_config(config, SCHEMA, configfiles=[path])
+    assert config["purification"]["dp_erm_sc"]["em_grid_spacing"] == 0.01
+    assert config["generalization"]["high_probability"]["eps_min"] == 0.02
+
+
+def test_a_merge_of_a_list_of_mappings_and_a_chain_of_merges(tmp_path):
+    path = tmp_path / "chain.yaml"
+    path.write_text(
+        "a: &a {x: 1, y: 2}\nb: &b {<<: *a, y: 3}\nc: {<<: [*b, *a], z: 4, x: 5}\nd: {<<: {p: 1, p: 2}}\n",
+        encoding="utf-8",
+    )
+    assert config_file_problems(path) == [
+        f"config file '{path}', line 4: key 'p' is given twice (first on line 4); allowed: each key once per mapping"
+    ]
+
+
+def test_a_key_repeated_next_to_a_merge_is_still_a_duplicate(tmp_path):
+    path = tmp_path / "twice.yaml"
+    path.write_text("base: &b {n: 1}\nfig: {<<: *b, n: 2, n: 3}\n", encoding="utf-8")
+    assert config_file_problems(path) == [
+        f"config file '{path}', line 2: key 'n' is given twice (first on line 2); allowed: each key once per mapping"
+    ]
+
+
+def test_a_json_config_file_is_checked_for_repeated_keys(tmp_path):
+    path = tmp_path / "extra.json"
+    path.write_text('{"seed": 1, "contraction": {"audit": {"n": 40, "n": 30}}}', encoding="utf-8")
+    assert config_file_problems(path) == [
+        f"config file '{path}': key 'n' is given twice; allowed: each key once per mapping"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "what", "allowed"),
+    [
+        ("- a\n- b\n", "its top level is a list", "a mapping of keys (key: value lines)"),
+        ("just words\n", "its top level is a str", "a mapping of keys (key: value lines)"),
+        ("", "its top level is empty", "a mapping of keys (key: value lines)"),
+        ("seed: [1, 2\n", "is not valid YAML or JSON (", "a YAML or JSON mapping of keys"),
+    ],
+)
+def test_a_config_file_that_is_not_a_mapping_is_a_message(tmp_path, text, what, allowed):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    (problem,) = config_file_problems(path)
+    assert problem.startswith(f"config file '{path}': {what}") and problem.endswith(f"; allowed: {allowed}")
+
+
+def test_a_missing_or_unreadable_config_file_is_a_message(config, tmp_path):
+    missing, folder = tmp_path / "missing.yaml", tmp_path
+    with pytest.raises(ConfigError) as error:
+        validate_config(config, SCHEMA, configfiles=[missing, folder])
+    allowed = "allowed: an existing, readable YAML or JSON file"
+    assert f"config file '{missing}': cannot be read (No such file or directory); {allowed}" in str(error.value)
+    assert f"config file '{folder}': cannot be read (Is a directory); {allowed}" in str(error.value)

@@ -1,6 +1,6 @@
 """DP-ERM learners of Lin, Wang, Ma, Wang (Algorithm 3, Lemma 19) and the exponential mechanism's grid: Algorithm 3
-without noise against projected gradient descent written in numpy, Lemma 19's number of steps, the grid against a
-double loop, the summed loss against log(1 + exp) summed per record, and Lemma 25's step size against
+without noise against projected gradient descent written in numpy, Lemma 26's schedule against one engine call per
+step, Lemma 19's number of steps, the grid against a double loop, the summed loss against log(1 + exp) summed per record, and Lemma 25's step size against
 lemma25_schedule's own eta."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import torch
 from scipy.special import expit
 
 from dplab.data.synthetic import ball_logistic_dataset
-from dplab.learning import LogisticLoss
+from dplab.learning import LogisticLoss, NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.dp_erm import algorithm3_dpsgd, grid_in_disc, lemma19_laplace_gd, summed_logistic_loss_on_grid
+from dplab.learning.losses import RegularisedLogisticLoss
+from dplab.learning.projections import Ball
 from dplab.theory.purification import lemma25_schedule, lemma25_step_size
 
 
@@ -45,6 +47,30 @@ def test_algorithm3_engine_mapping_without_noise():
         theta /= max(1.0, np.linalg.norm(theta))
         average += theta / steps
     np.testing.assert_allclose(out, np.tile(average, (2, 1)), rtol=1e-10)
+
+
+@pytest.mark.parametrize("sampling", ["without_replacement", "poisson"])
+def test_lemma26_schedule_is_one_engine_call_equal_to_a_call_per_step(sampling):
+    """λ > 0: Lemma 26's decreasing step η_t = 2/(nλ(t+1)) and weighted average (2/(T(T+1)))Σ t·θ_t run as one
+    engine call with a step-size schedule; bit for bit what one engine call per step (the earlier implementation,
+    each step a fresh config with its own step size, continuing from the previous iterates) gives."""
+    x, y = ball_logistic_dataset(60, 2, seed=4)
+    X, Y, lam, steps, runs, batch, sigma = torch.tensor(x), torch.tensor(y), 0.1, 25, 3, 6, 0.8
+    loss = RegularisedLogisticLoss(lam)
+    got = algorithm3_dpsgd(
+        loss, X, Y, lam=lam, n=60, steps=steps, sampling=sampling, gamma=batch / 60, noise_std=sigma, eta=1.0,
+        clip=1.1, radius=1.0, runs=runs, generator=torch.Generator().manual_seed(2),
+    )  # fmt: skip
+    generator, w = torch.Generator().manual_seed(2), torch.zeros(runs, 2, dtype=torch.float64)
+    average = torch.zeros_like(w)
+    for t in range(1, steps + 1):
+        config = NoisyGradientConfig(
+            lr=2.0 / (lam * (t + 1)), noise="gaussian", noise_scale=sigma / batch, clip_norm=1.1,
+            projection=Ball(radius=1.0), sampling=sampling, batch_size=batch, steps=1,
+        )  # fmt: skip
+        w = run_noisy_gradient(config, loss, X, Y, w, runs=runs, generator=generator, progress=False)
+        average += (2.0 * t / (steps * (steps + 1))) * w
+    np.testing.assert_array_equal(got, average.numpy())
 
 
 def test_lemma19_runs_round_epsilon_n_over_d_steps():

@@ -23,6 +23,7 @@ from dplab.learning.engine import (
     per_sample_gradients,
     run_noisy_gradient,
     sgld_noise_scale,
+    uniform_subsets,
 )
 from dplab.learning.losses import LinearLoss, LogisticLoss
 from dplab.learning.projections import Ball, Interval, NoProjection
@@ -153,6 +154,12 @@ BASE = {"lr": 0.5, "noise": "gaussian", "noise_scale": 1.0}
         ({"steps": 0}, "steps=0"),
         ({"steps": 1.5}, "steps=1.5"),
         ({"stopping": "random"}, "stopping='random'.*'uniform_random'"),
+        ({"lr": (0.5, 0.0, 0.1)}, r"lr \(a schedule\) has 0.0 at step 2"),
+        ({"lr": (0.5, math.inf)}, r"lr \(a schedule\) has inf at step 2"),
+        ({"lr": ()}, r"lr \(a schedule\) is empty"),
+        ({"lr": "0.5"}, "lr='0.5' must be a number > 0 or a sequence"),
+        ({"lr": [[0.5]]}, r"lr=\[\[0.5\]\] must be a number > 0 or a sequence"),
+        ({"lr": (0.5, 0.4), "steps": 3}, "steps=3 must be None or the schedule's length 2"),
     ],
 )
 def test_config_rejects_bad_fields(changes, message) -> None:
@@ -171,6 +178,11 @@ def test_config_resolves_batch_size_and_steps() -> None:
         NoisyGradientConfig(**BASE, steps=41).steps_for(40)
     with pytest.raises(ValueError, match="batch_size=50 must be <= n=40"):
         NoisyGradientConfig(**BASE, sampling="poisson", batch_size=50).batch_size_for(40)
+    schedule = NoisyGradientConfig(**{**BASE, "lr": [0.5, 0.25, 0.125]})
+    assert schedule.lr == (0.5, 0.25, 0.125) and schedule.steps_for(40) == 3
+    assert schedule.step_sizes(3) == [0.5, 0.25, 0.125] and NoisyGradientConfig(**BASE).step_sizes(2) == [0.5, 0.5]
+    with pytest.raises(ValueError, match="steps=3 must be <= n=2"):
+        schedule.steps_for(2)
 
 
 def test_run_rejects_bad_arguments() -> None:
@@ -410,6 +422,27 @@ def test_uniform_random_stopping_time_is_uniform_on_1_to_steps() -> None:
 def test_final_and_average_stopping_on_the_counter() -> None:
     np.testing.assert_array_equal(_counter_run(9, "final", 3, seed=0), np.full((3, 1), 9.0))
     np.testing.assert_allclose(_counter_run(9, "average", 3, seed=0), np.full((3, 1), 5.0), rtol=1e-15)
+    # (2/(T(T+1)))·Σ t·t = (2T+1)/3
+    np.testing.assert_allclose(_counter_run(9, "weighted_average", 3, seed=0), np.full((3, 1), 19 / 3), rtol=1e-15)
+
+
+def test_step_size_schedule_equals_a_plain_loop() -> None:
+    """A schedule (η_1, …, η_T) with the weighted average (2/(T(T+1)))·Σ t·Y_t: Lemma 26's decreasing step of Lin et
+    al. on a noise-free full-batch logistic problem, against a numpy loop."""
+    rng = np.random.default_rng(8)
+    n, d, steps, lam, radius = 20, 3, 12, 0.5, 0.6
+    X, y = rng.normal(size=(n, d)), rng.choice([-1.0, 1.0], size=n)
+    schedule = [2.0 / (lam * (t + 1)) for t in range(1, steps + 1)]
+    config = NoisyGradientConfig(
+        lr=schedule, noise="none", projection=Ball(radius), sampling="full_batch", stopping="weighted_average"
+    )
+    got = run_noisy_gradient(config, LogisticLoss(), X, y, np.zeros(d), runs=2, generator=_generator(0)).numpy()
+    w, average = np.zeros(d), np.zeros(d)
+    for t, eta in enumerate(schedule, start=1):
+        step = w - eta * np.mean((-y * expit(-y * (X @ w)))[:, None] * X, axis=0)
+        w = step * min(1.0, radius / np.linalg.norm(step))
+        average += 2 * t / (steps * (steps + 1)) * w
+    np.testing.assert_allclose(got, np.tile(average, (2, 1)), rtol=1e-12, atol=1e-14)
 
 
 def test_on_step_sees_every_iterate_and_average_is_their_mean() -> None:
@@ -549,8 +582,6 @@ def test_factored_path_needs_a_factored_loss() -> None:
 def test_uniform_subsets_are_uniform_without_repeats(n, size) -> None:
     """Both paths (sparse: size^2 <= n; dense: top-k keys): exact size, no repeated index, every index with
     probability size/n, and every pair of indices together with probability size(size-1)/(n(n-1))."""
-    from dplab.learning.engine import uniform_subsets
-
     runs = 40_000
     rows = uniform_subsets(runs, n, size, _generator(7)).numpy()
     assert rows.shape == (runs, size) and rows.min() >= 0 and rows.max() < n
@@ -573,6 +604,100 @@ def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
     values, enough = _first_distinct(draws, 3)
     assert values[0].tolist() == [5, 2, 7] and values[2].tolist() == [0, 1, 2]
     assert enough.tolist() == [True, False, True]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# randomness drawn a block of steps ahead equals the step-by-step draws bit for bit
+# ------------------------------------------------------------------------------------------------------------
+
+
+def _reference_batch(sampling: str, runs: int, n: int, size: int, t: int, generator, state: dict):
+    """What a step-by-step loop draws for step t (0-based): (indices (R, B) or None, 0/1 weights or None)."""
+    if sampling == "poisson":
+        included = torch.rand(runs, n, generator=generator, dtype=F64) < size / n
+        order = torch.argsort(~included, dim=1, stable=True)[:, : int(included.sum(dim=1).max())]
+        return order, torch.gather(included, 1, order).to(F64)
+    if sampling == "shuffled":
+        per_epoch = n // size
+        if t % per_epoch == 0:
+            state["permutation"] = torch.argsort(torch.rand(runs, n, generator=generator, dtype=F64), dim=1)
+        k = t % per_epoch
+        return state["permutation"][:, k * size : (k + 1) * size], None
+    return uniform_subsets(runs, n, size, generator), None
+
+
+def _reference_noise(kind: str, scale: float, shape: tuple[int, ...], generator) -> torch.Tensor:
+    if kind == "gaussian":
+        return torch.randn(shape, generator=generator, dtype=F64).mul_(scale)
+    magnitude = torch.empty(shape, dtype=F64).exponential_(generator=generator)
+    negative = torch.rand(shape, generator=generator, dtype=F64) < 0.5
+    return torch.where(negative, -magnitude, magnitude).mul_(scale)
+
+
+@pytest.mark.parametrize(
+    ("sampling", "runs", "n", "size", "noise"),
+    [
+        ("without_replacement", 7, 400, 12, "gaussian"),  # sparse subsets (size² <= n)
+        ("without_replacement", 5, 60, 12, "laplace"),  # dense subsets (top-k keys)
+        ("poisson", 6, 50, 7, "gaussian"),
+        ("shuffled", 4, 23, 5, "laplace"),
+        ("without_replacement", 3, 40, 6, None),
+    ],
+)
+@pytest.mark.parametrize("spare", [8, 0])
+def test_block_drawn_batches_and_noise_equal_step_by_step_draws(monkeypatch, sampling, runs, n, size, noise, spare):
+    """The engine draws a block of steps ahead (batches, then noise, per step, in the generator's order) and
+    processes the block at once; every step's batch and noise equal a step-by-step loop's bit for bit. With no
+    spare draws (spare = 0) the sparse subset sampler's short rows are frequent, so blocks cut and redo steps."""
+    from dplab.learning import engine
+
+    monkeypatch.setattr(engine, "_SPARE_DRAWS", spare)
+    monkeypatch.setattr(engine, "_BLOCK_NUMBERS", 4 * runs * (n + 2))  # a few steps per block: many blocks
+    steps, scale, d = 60, 0.7, 2
+    config = NoisyGradientConfig(lr=0.1, noise="none", sampling=sampling, batch_size=size)
+    batches = engine._batch_draws(config, runs, n)
+    draws = [batches]
+    if noise is not None:
+        draws.append(engine._NoiseDraws(noise, scale, (runs, d), F64))
+    X, reference, state = torch.arange(n, dtype=F64)[:, None], _generator(3), {}
+    for t, k in enumerate(engine._drawn_ahead(steps, draws, _generator(3))):
+        batch = batches.batch(k, t, X, None)
+        index, weights = _reference_batch(sampling, runs, n, size, t, reference, state)
+        assert torch.equal(batch.X[..., 0].long(), index)
+        assert (batch.weights is None and weights is None) or torch.equal(batch.weights, weights)
+        if noise is not None:
+            assert torch.equal(draws[1].values[k], _reference_noise(noise, scale, (runs, d), reference))
+    assert torch.equal(reference.get_state(), _generator_after(draws, steps))
+
+
+def _generator_after(draws, steps: int) -> torch.Tensor:
+    """The generator state after the engine's draws of ``steps`` steps (the same sequence drawn again)."""
+    from dplab.learning import engine
+
+    generator = _generator(3)
+    for _ in engine._drawn_ahead(steps, draws, generator):
+        pass
+    return generator.get_state()
+
+
+def test_noise_and_subset_step_iterators_equal_step_by_step_draws() -> None:
+    """The public iterators: noise_steps (the engine's noise for batch-free sampling) and subset_and_noise_steps
+    (uniform_subsets then per-run-scaled Gaussian noise, as the generalization study's SGLD draws them)."""
+    from dplab.learning.engine import noise_steps, subset_and_noise_steps
+
+    reference = _generator(4)
+    for z in noise_steps("laplace", 0.3, (5, 2), 40, _generator(4)):
+        assert torch.equal(z, _reference_noise("laplace", 0.3, (5, 2), reference))
+    reference, scale = _generator(5), torch.linspace(0.1, 1.0, 6, dtype=torch.float32)[:, None]
+    steps = subset_and_noise_steps(6, 900, 30, 40, _generator(5), noise_scale=scale, noise_shape=(6, 3))
+    for subsets, z in steps:
+        assert torch.equal(subsets, uniform_subsets(6, 900, 30, reference))
+        assert torch.equal(z, torch.randn((6, 3), generator=reference, dtype=F64).mul_(scale))
+    assert all(z is None for _, z in subset_and_noise_steps(2, 50, 3, 5, _generator(6)))
+    with pytest.raises(ValueError, match="noise='uniform'"):
+        next(noise_steps("uniform", 1.0, (2,), 3, _generator(0)))
+    with pytest.raises(ValueError, match="size=51"):
+        next(subset_and_noise_steps(2, 50, 51, 5, _generator(0)))
 
 
 def _logistic_run(X, Y, w0):

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from dp_accounting import rdp
 
+from dplab.mechanisms.exponential import sample_exponential_mechanism_gumbel
 from dplab.mechanisms.mwem import (
+    _mwem_round_noise,
     algorithm16_parameters,
     conjunction_queries,
     empirical_histograms,
@@ -119,6 +121,99 @@ def test_multiplicative_weights_update_direct():
     new = np.exp(multiplicative_weights_update(np.log(p), q, 0.7, q @ p))
     direct = p * np.exp(q * (0.7 - q @ p) / 2)
     np.testing.assert_allclose(new, direct / direct.sum(), rtol=1e-12)
+
+
+def test_multiplicative_weights_update_against_logaddexp_at_extreme_weights():
+    """Cells far below the smallest double (log p = −1000) and a step of ±800 nats: the max-shifted normaliser
+    agrees with numpy's sequential logaddexp reduction, and p = exp(log p) sums to 1."""
+    log_p = np.log(np.array([[0.5, 0.5, 1e-300, 1e-300], [0.25, 0.25, 0.25, 0.25]]))
+    log_p[0, 2:] = -1000.0
+    q = np.array([[0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0]])
+    for step in (1600.0, -1600.0, 0.3):
+        new = multiplicative_weights_update(log_p, q, np.array([step, -step]), np.zeros(2))
+        out = log_p + q * (np.array([step, -step]) / 2)[:, None]
+        reference = out - np.logaddexp.reduce(out, axis=-1, keepdims=True)
+        np.testing.assert_allclose(new, reference, rtol=1e-13, atol=1e-12)
+        np.testing.assert_allclose(np.exp(new).sum(axis=-1), 1.0, rtol=1e-14)
+
+
+def _numpy_round_noise(rng, rounds, runs, k, scale):
+    """The round-by-round draws _mwem_round_noise replaces: Gumbel (runs, K), then Laplace (runs,), each round."""
+    return [(rng.gumbel(size=(runs, k)), rng.laplace(scale=scale, size=runs)) for _ in range(rounds)]
+
+
+@pytest.mark.parametrize("rounds, runs, k", [(1, 1, 1), (37, 3, 5), (50, 20, 100), (3, 2, 20000)])
+def test_round_noise_is_numpys_stream_drawn_in_blocks(rounds, runs, k):
+    """Same values as numpy's round-by-round samplers up to the rounding of ``log`` (a few ulp), and the generator
+    ends in the same state: one block ((1, 1, 1), (37, 3, 5)), blocks of 16 rounds with a shorter last one
+    ((50, 20, 100)), one round a block ((3, 2, 20000))."""
+    ours, theirs = np.random.default_rng(11), np.random.default_rng(11)
+    blocks = [(g.copy(), lap.copy()) for g, lap in _mwem_round_noise(ours, rounds, runs, k, 0.37)]
+    reference = _numpy_round_noise(theirs, rounds, runs, k, 0.37)
+    assert len(blocks) == rounds
+    for (g, lap), (g_ref, lap_ref) in zip(blocks, reference):
+        np.testing.assert_allclose(g, g_ref, rtol=4e-15, atol=1e-15)
+        np.testing.assert_allclose(lap, lap_ref, rtol=4e-15, atol=1e-16)
+    assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def _generator_whose_next_double_is_zero(seed: int) -> np.random.Generator:
+    """A PCG64 generator whose next ``random()`` is exactly 0.0: the state before a step s' with equal 64-bit halves
+    (XSL-RR output 0), s = (s' − inc)·mult⁻¹ mod 2¹²⁸."""
+    multiplier = (2549297995355413924 << 64) + 4865540595714422341  # PCG's 128-bit LCG multiplier
+    rng = np.random.default_rng(seed)
+    state = rng.bit_generator.state
+    half = 0x0123456789ABCDEF
+    target = (half << 64) | half
+    state["state"]["state"] = ((target - state["state"]["inc"]) * pow(multiplier, -1, 1 << 128)) % (1 << 128)
+    rng.bit_generator.state = state
+    return rng
+
+
+def test_round_noise_redraws_a_block_holding_a_zero_uniform_as_numpy_does():
+    """numpy rejects U = 0 (Gumbel: 1 − U = 1; Laplace: U = 0): a block that draws one is redrawn round by round,
+    so the values and the final state are numpy's exactly."""
+    probe = _generator_whose_next_double_is_zero(4)
+    assert probe.random() == 0.0
+    ours, theirs = _generator_whose_next_double_is_zero(4), _generator_whose_next_double_is_zero(4)
+    blocks = [(g.copy(), lap.copy()) for g, lap in _mwem_round_noise(ours, 5, 2, 3, 0.5)]
+    for (g, lap), (g_ref, lap_ref) in zip(blocks, _numpy_round_noise(theirs, 5, 2, 3, 0.5)):
+        np.testing.assert_array_equal(g, g_ref)
+        np.testing.assert_array_equal(lap, lap_ref)
+    assert ours.bit_generator.state == theirs.bit_generator.state
+
+
+def _mwem_reference(counts, queries, n, rounds, epsilon0, rng):
+    """Algorithm 14 round by round with numpy's samplers and a logaddexp normaliser (the loop mwem replaces)."""
+    true = counts / n @ queries.T
+    log_p = np.full(counts.shape, -math.log(counts.shape[1]))
+    total, rows = np.zeros(counts.shape), np.arange(counts.shape[0])
+    chosen = []
+    for _ in range(rounds):
+        p = np.exp(log_p)
+        total += p
+        current = p @ queries.T
+        k = sample_exponential_mechanism_gumbel(np.abs(current - true), epsilon0, 1.0 / n, rng)
+        m = true[rows, k] + rng.laplace(scale=1.0 / (n * epsilon0), size=counts.shape[0])
+        out = log_p + queries[k] * ((m - current[rows, k]) / 2.0)[:, None]
+        log_p = out - np.logaddexp.reduce(out, axis=-1, keepdims=True)
+        chosen.append(k)
+    return total / rounds, np.stack(chosen, axis=1)
+
+
+@pytest.mark.parametrize("family", [half_subset_queries, conjunction_queries])
+def test_mwem_matches_the_round_by_round_reference(family):
+    """Same transcript (chosen queries) as the round-by-round loop on the same seed, the same output to 1e-12, and
+    the generator left in the same state (Algorithm 16 keeps drawing from it)."""
+    rng = np.random.default_rng(12)
+    counts = sample_histograms(5000, rng.uniform(0.1, 0.9, (4, 5)), rng)
+    queries = family(5, 40, rng)
+    ours, theirs = np.random.default_rng(13), np.random.default_rng(13)
+    run = mwem(counts, queries, 5000, 300, 0.01, ours)
+    synthetic, chosen = _mwem_reference(counts, queries, 5000, 300, 0.01, theirs)
+    np.testing.assert_array_equal(run.chosen, chosen)
+    np.testing.assert_allclose(run.synthetic, synthetic, rtol=1e-12)
+    assert ours.bit_generator.state == theirs.bit_generator.state
 
 
 def test_mwem_one_round_is_uniform_and_noiseless_mwem_converges():

@@ -58,6 +58,25 @@ def test_randomized_response_attains_lemma5_scipy_entropy():
         assert kl_bound_lemma5(eps) == pytest.approx(reference, rel=1e-12)
 
 
+def _mp_kl_randomized_response(eps: float) -> mpmath.mpf:
+    """Σ_o P(o) log(P(o)/Q(o)) for Bern(p) ‖ Bern(1 − p), p = e^ε/(1 + e^ε), in mpmath with enough digits that
+    1 − p keeps its own."""
+    with mpmath.workdps(60 + int(eps / 2.3)):
+        e = mpmath.mpf(eps)
+        p = mpmath.e**e / (1 + mpmath.e**e)
+        q = 1 - p
+        return p * mpmath.log(p / q) + q * mpmath.log(q / p)
+
+
+@pytest.mark.parametrize("eps", [1e-12, 1e-6, 0.01, 0.3, 5.0, 36.0, 37.0, 40.0, 100.0, 700.0, 1000.0])
+def test_randomized_response_kl_exact_at_every_eps_mpmath(eps):
+    """Issue 26: formed from p = e^ε/(1+e^ε), the KL read inf from ε ≈ 37 (p rounds to 1); now within 4 ulps of the
+    distributions' KL in mpmath (computed with 60 + ε/2.3 digits) at every ε, and equal to Lemma 5's ε tanh(ε/2)."""
+    reference = _mp_kl_randomized_response(eps)
+    assert kl_randomized_response(eps) == pytest.approx(float(reference), rel=1e-15)
+    assert kl_randomized_response(eps) == pytest.approx(kl_bound_lemma5(eps), rel=1e-15)
+
+
 def test_min_sample_size_and_inverse_against_brentq():
     assert thm1_min_sample_size(0.1, 1e-5) == pytest.approx(2877.1028, rel=1e-7)
     assert thm1_min_sample_size(0.1, 1e-3) == pytest.approx(1956.0688, rel=1e-7)

@@ -228,7 +228,25 @@ def test_theorem7_corrected_below_printed_for_large_n():
 def test_prop8():
     assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log1"), 1.262e-31)
     assert close(s.prop8_failure_probability(10**4, 1.0, 1e-5, 0.6, 0.5, "log2"), 2.524e-31)
-    assert close(s.prop8_failure_probability(1000, 0.5, 1e-5, 0.55, 0.5, "log1"), 6442, 1e-3)
+    # the printed gamma is 6442 here: a failure probability bound of 1 or more certifies nothing, so 1
+    assert s.prop8_failure_probability(1000, 0.5, 1e-5, 0.55, 0.5, "log1") == 1.0
+
+
+@pytest.mark.parametrize(
+    ("n", "eps", "delta", "gap", "beta"),
+    [(10**4, 1.0, 1e-5, 0.6, 0.5), (10**4, 1.0, 1e-5, 0.1, 1.0), (1000, 0.5, 1e-5, 0.55, 0.5), (10**6, 50.0, 1e-5, 2.0, 1.0),
+     (101, 0.1, 0.9, 0.5, 0.49), (10**9, 1e3, 1e-300, 1e-3, 2e-3)],
+)  # fmt: skip
+@pytest.mark.parametrize("threshold", ["log1", "log2"])
+def test_prop8_failure_probability_against_mpmath_capped_at_one(n, eps, delta, gap, beta, threshold):
+    """Issue 26: with delta_k(S) < beta and n eps large, math.exp overflowed (OverflowError at (1e4, 1, 1e-5, 0.1, 1)).
+    Reference: min(1, gamma) in mpmath, and 1 outside Prop. 8's hypothesis beta <= delta_k(S)."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workdps(50):
+        prefactor = 1 / (mpmath.mpf(2 if threshold == "log1" else 1) * mpmath.mpf(delta))
+        gamma = prefactor * mpmath.exp(-(mpmath.mpf(gap) - mpmath.mpf(beta)) * n * mpmath.mpf(eps) / mpmath.mpf("12.2"))
+        expected = 1.0 if gap < beta else float(min(gamma, 1))
+    assert s.prop8_failure_probability(n, eps, delta, gap, beta, threshold) == pytest.approx(expected, rel=1e-13)
 
 
 def test_sgd_iteration_exact_constant():

@@ -4,6 +4,10 @@
 # <study>_claims. Every param is a literal value of the configuration, so `snakemake -n`, the logs and the benchmark
 # files name the artifact, and a changed key re-runs exactly the artifacts whose section holds it.
 from dplab.registry import load_study, module_of, resolve
+from dplab.workflow_helpers import export_run_options
+
+# A job that finds one of its inputs damaged names the command that rebuilds it, with this run's options.
+export_run_options(workflow)
 
 REGISTERED = {name: load_study(name) for name in config["studies"]}
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from dplab.report.io import atomic_path, write_csv
 from dplab.studies.contraction.audit import grid_audit
-from dplab.workflow_helpers import mock_snakemake, progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if (
     "snakemake" not in globals()
@@ -18,3 +18,4 @@ write_csv(frame, snakemake.output.grid)
 with atomic_path(snakemake.output.laws) as temporary:
     with open(temporary, "wb") as handle:
         np.savez_compressed(handle, **laws)
+record_outputs(snakemake)

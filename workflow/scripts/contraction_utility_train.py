@@ -1,11 +1,9 @@
 """Train many PNSGD models at once on synthetic logistic regression (one noise type)."""
 
-import numpy as np
-
-from dplab.report.io import write_csv
+from dplab.report.io import load_arrays, write_csv
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.utility import train_utility
-from dplab.workflow_helpers import mock_snakemake, progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if (
     "snakemake" not in globals()
@@ -14,9 +12,9 @@ if (
 log = setup_script(snakemake)
 params = snakemake.params
 noise = snakemake.wildcards.noise
-with np.load(snakemake.input.data) as archive:
-    data = {key: archive[key] for key in archive.files}
+data = load_arrays(snakemake.input.data)
 seed = derive_seed(params.seed, snakemake.rule, noise)
 frame = train_utility(noise, data, params.utility, seed=seed, progress=lambda x: progress(list(x)))
 log.info("seed %d\n%s", seed, frame.to_string())
 write_csv(frame, snakemake.output[0])
+record_outputs(snakemake)

@@ -5,7 +5,7 @@ import numpy as np
 from dplab.data.synthetic import logistic_regression_dataset
 from dplab.report.io import atomic_path
 from dplab.seeding import derive_seed
-from dplab.workflow_helpers import mock_snakemake, setup_script
+from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/logistic_dataset.py, from the repository
     snakemake = mock_snakemake("logistic_dataset", configfiles=("config.quick.yaml",), noise="gaussian")
@@ -21,3 +21,4 @@ log.info("seed %d, n_train %d, n_test %d, d %d", seed, n, params.test_size, data
 with atomic_path(snakemake.output[0]) as temporary:
     with open(temporary, "wb") as handle:
         np.savez(handle, X_train=X[:n], y_train=y[:n], X_test=X[n:], y_test=y[n:], w_star=w_star)
+record_outputs(snakemake)

@@ -5,7 +5,7 @@ from pathlib import Path
 from dplab.registry import load_study
 from dplab.report.index import render_index
 from dplab.report.io import write_text
-from dplab.workflow_helpers import mock_snakemake, setup_script
+from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository
     snakemake = mock_snakemake("results_index", configfiles=("config.quick.yaml",))
@@ -16,3 +16,4 @@ for name, declared in snakemake.params.declared.items():
     meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
     studies[name] = {**meta, "figures": declared["figures"], "tables": declared["tables"]}
 write_text(render_index(Path(snakemake.output[0]).parent, studies), snakemake.output[0])
+record_outputs(snakemake)

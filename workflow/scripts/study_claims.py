@@ -6,7 +6,7 @@ import pandas as pd
 
 from dplab.registry import load_study, resolve
 from dplab.report.claims import write_claims
-from dplab.workflow_helpers import mock_snakemake, setup_script
+from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_claims.py, from the repository
     snakemake = mock_snakemake("generalization_claims", configfiles=("config.quick.yaml",))
@@ -16,3 +16,4 @@ claims = resolve(load_study(snakemake.params.study).claims)(frames, snakemake.pa
 for claim in claims:
     log.info("%s: %s", claim.claim_id, claim.verdict)
 write_claims(claims, snakemake.output[0])
+record_outputs(snakemake)

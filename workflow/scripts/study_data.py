@@ -7,7 +7,7 @@ import pandas as pd
 from dplab.registry import combine_shards, compute_artifact, load_study, resolve
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
-from dplab.workflow_helpers import mock_snakemake, progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
     snakemake = mock_snakemake("generalization_f1", configfiles=("config.quick.yaml",))
@@ -34,3 +34,4 @@ if artifact.kind == "figure":
 else:
     summary = resolve(artifact.summary)(frame, snakemake.params.section) if artifact.summary else None
     write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption, summary=summary)
+record_outputs(snakemake)

@@ -4,7 +4,7 @@ import pandas as pd
 
 from dplab.registry import load_study, resolve
 from dplab.report.style import save_figure
-from dplab.workflow_helpers import mock_snakemake, setup_script
+from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository
     snakemake = mock_snakemake("generalization_f1_figure", configfiles=("config.quick.yaml",))
@@ -12,3 +12,4 @@ log = setup_script(snakemake)
 artifact = load_study(snakemake.params.study).artifact(snakemake.params.artifact)
 fig = resolve(artifact.plot)(pd.read_csv(snakemake.input.data), snakemake.params.section)
 save_figure(fig, snakemake.output[0].removesuffix(".png"))
+record_outputs(snakemake)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from dplab.registry import compute_shard, load_study, shard_points
 from dplab.report.io import atomic_path
-from dplab.workflow_helpers import mock_snakemake, progress, setup_script
+from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_shard.py, from the repository
     snakemake = mock_snakemake("purification_ext_dp_erm_shard", configfiles=("config.quick.yaml",), shard="0")
@@ -20,3 +20,4 @@ rows = compute_shard(artifact, section, seed, indices, lambda x: progress(list(x
 log.info("%d rows", len(rows))
 with atomic_path(snakemake.output[0]) as temporary:
     rows.to_pickle(temporary)
+record_outputs(snakemake)

@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike
 from scipy.special import gammaln, logsumexp
 
 from dplab.accounting._arrays import scalar_or_array
-from dplab.checks import as_non_negative_array, as_positive_array, probability, require, whole_number
+from dplab.checks import as_float_array, as_non_negative_array, as_positive_array, probability, require, whole_number
 from dplab.numerics import log1mexp
 
 __all__ = [
@@ -87,7 +87,7 @@ def _delta_tilde(value: ArrayLike) -> np.ndarray:
 
 
 def _steps(value: ArrayLike) -> np.ndarray:
-    array = np.asarray(value, dtype=np.float64)
+    array = as_float_array(value, "T")
     require(np.isfinite(array) & (array >= 1) & (array == np.round(array)), "T", value, "a whole number >= 1")
     return array
 
@@ -95,6 +95,15 @@ def _steps(value: ArrayLike) -> np.ndarray:
 def _one_minus_product(log_factors_sum: np.ndarray) -> np.ndarray:
     """1 − exp(Σ log(1 − x_i)) without cancellation."""
     return -np.expm1(log_factors_sum)
+
+
+def _kov_masses(eps: ArrayLike, delta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """(e^ε a, a) with a = δ/(1+e^ε): the δ-masses of the KOV pair at ε and at 0. Where e^ε overflows (ε > 709.78)
+    e^ε a reads inf·0 = NaN; it is δ there (e^ε/(1+e^ε) = 1 in float64 from ε ≈ 37 on)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        light = delta / (1.0 + np.exp(eps))
+        heavy = np.exp(eps) * light
+    return np.where(np.isfinite(heavy), heavy, delta), light
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -248,7 +257,9 @@ def kov_pair(eps: float, delta: float, variant: str = "corrected") -> tuple[np.n
     if variant not in COR3_VARIANTS:
         raise ValueError(f"variant={variant!r} is not allowed; choose one of {COR3_VARIANTS}")
     e, d = float(as_non_negative_array(eps, "eps")), float(_delta(delta))
-    p0 = np.array([d, (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e)), 0.0])
+    with np.errstate(over="ignore", invalid="ignore"):  # ε > 709.78: inf/inf, the atom is 1 − δ
+        heavy, light = (1 - d) * np.exp(e) / (1 + np.exp(e)), (1 - d) / (1 + np.exp(e))
+    p0 = np.array([d, heavy if np.isfinite(heavy) else 1 - d, light, 0.0])
     if variant == "as_printed":
         return p0, np.array([0.0, p0[1], p0[2], d])
     return p0, p0[::-1].copy()
@@ -277,7 +288,9 @@ def brute_force_heterogeneous_product_delta(p_steps: np.ndarray, q_steps: np.nda
     for p, q in zip(p_steps, q_steps):
         joint_p = np.outer(joint_p, p).ravel()
         joint_q = np.outer(joint_q, q).ravel()
-    return float(np.sum(np.maximum(joint_p - np.exp(eps_prime) * joint_q, 0.0)))
+    with np.errstate(over="ignore", invalid="ignore"):  # e^ε′ overflows beyond 709.78: an atom with Q = 0 keeps P
+        scaled_q = np.where(joint_q > 0, np.exp(eps_prime) * joint_q, 0.0)
+    return float(np.sum(np.maximum(joint_p - scaled_q, 0.0)))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -301,9 +314,9 @@ def cor2_delta(
     """
     e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
     ep, dt = as_non_negative_array(eps_prime, "eps_prime"), _delta(delta_tilde, "delta_tilde")
-    a = d / (1.0 + np.exp(e))
+    at_eps, a = _kov_masses(e, d)
     c = _ceil_ratio(ep, e, t)
-    first = _one_minus_product(c * np.log1p(-np.exp(e) * a) + (t - c) * np.log1p(-a))
+    first = _one_minus_product(c * np.log1p(-at_eps) + (t - c) * np.log1p(-a))
     return scalar_or_array(first + _one_minus_product(t * np.log1p(-a)) + dt)
 
 
@@ -314,12 +327,21 @@ def cor2_delta_first_order(
     e, d, t = as_non_negative_array(eps, "eps"), _delta(delta), _steps(T)
     ep, dt = as_non_negative_array(eps_prime, "eps_prime"), _delta(delta_tilde, "delta_tilde")
     c = _ceil_ratio(ep, e, t)
-    return scalar_or_array((t - c) * 2.0 * d / (1.0 + np.exp(e)) + c * d + dt)
+    with np.errstate(over="ignore"):  # e^ε = inf beyond ε = 709.78: the first term is 0
+        return scalar_or_array((t - c) * 2.0 * d / (1.0 + np.exp(e)) + c * d + dt)
 
 
 def _thm4_objective(log_rest: float, a: float, r: float) -> float:
-    """1 − exp(log_rest)·(1 − e^r a) for the free coordinate at α = r (may exceed 1 in the literal reading)."""
-    return float(1.0 - np.exp(log_rest) * (1.0 - np.exp(r) * a))
+    """1 − exp(log_rest)·(1 − e^r a) for the free coordinate at α = r; 1 where e^r a ≥ 1 (only in the literal reading,
+    where r may exceed ε: the objective is then ≥ 1 and grows as e^r without bound; it overflowed from r ≈ 709)."""
+    with np.errstate(divide="ignore"):  # a = 0 (δ = 0): log a = −inf
+        log_mass = r + np.log(a)
+    if log_mass >= 0.0:
+        return 1.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        mass = np.exp(r) * a
+    mass = mass if np.isfinite(mass) else np.exp(log_mass)  # r > 709.78 with a tiny enough
+    return float(1.0 - np.exp(log_rest) * (1.0 - mass))
 
 
 def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: float, reading: str = "box") -> float:
@@ -329,17 +351,18 @@ def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: 
     I = {Σα_i = ε′, at most one α_i ∉ {0, ε}}.
 
     ``reading="box"`` adds 0 ≤ α_i ≤ ε (from the proof of Thm 6 and Lemma 6): the max is m = ⌊ε′/ε⌋ coordinates at
-    ε, one at r = ε′ − mε and the rest at 0. ``reading="literal"`` is the printed I without the box: the free
-    coordinate may exceed ε, so the max is over m = 0..⌊ε′/ε⌋ coordinates at ε and one free at ε′ − mε (the
-    printed objective, which can exceed 1).
+    ε, one at r = ε′ − mε and the rest at 0; δ′ ≤ 2 + δ̃, returned as computed (as Corollary 2's). ``reading="literal"``
+    is the printed I without the box: the free coordinate may exceed ε, so the max is over m = 0..⌊ε′/ε⌋ coordinates
+    at ε and one free at ε′ − mε. That objective grows as e^{ε′−mε} without bound (it overflowed float64 beyond
+    ε′ − mε ≈ 709): a literal δ′ ≥ 1 certifies nothing and is returned as the vacuous bound 1.
     """
     if reading not in THM4_READINGS:
         raise ValueError(f"reading={reading!r} is not allowed; choose one of {THM4_READINGS}")
     e, d, t = float(as_non_negative_array(eps, "eps")), float(_delta(delta)), int(_steps(T))
     ep, dt = float(as_non_negative_array(eps_prime, "eps_prime")), float(_delta(delta_tilde, "delta_tilde"))
     require(np.asarray(ep) <= t * e * (1 + 1e-12), "eps_prime", ep, f"eps_prime <= T*eps = {t * e:g}")
-    a = d / (1.0 + np.exp(e))
-    log_at_eps, log_at_zero = np.log1p(-np.exp(e) * a), np.log1p(-a)
+    at_eps, a = (float(x) for x in _kov_masses(e, d))
+    log_at_eps, log_at_zero = np.log1p(-at_eps), np.log1p(-a)
     m_max = min(int(np.floor(ep / e + 1e-12)), t) if e > 0 else t
     tail = float(_one_minus_product(t * log_at_zero)) + dt
     values = [float(_one_minus_product(t * log_at_eps))] if m_max == t else []
@@ -349,7 +372,7 @@ def thm4_delta(eps: float, delta: float, T: int, eps_prime: float, delta_tilde: 
         for m in candidates
         if m < t
     ]
-    return max(values) + tail
+    return min(max(values) + tail, 1.0) if reading == "literal" else max(values) + tail
 
 
 def thm4_delta_heterogeneous(
@@ -368,7 +391,9 @@ def thm4_delta_heterogeneous(
     for key in zip(e.tolist(), d.tolist()):
         groups[key] = groups.get(key, 0) + 1
     keys = list(groups)
-    a = {k: k[1] / (1.0 + np.exp(k[0])) for k in keys}
+    masses = {k: [float(x) for x in _kov_masses(*k)] for k in keys}
+    a = {k: masses[k][1] for k in keys}
+    log_at_eps = {k: float(np.log1p(-masses[k][0])) for k in keys}
     tolerance = 1e-12 * max(1.0, eps_prime)
     best = -np.inf
     for counts in itertools.product(*(range(groups[k] + 1) for k in keys)):
@@ -376,9 +401,7 @@ def thm4_delta_heterogeneous(
         remainder = eps_prime - used
         if remainder < -tolerance:
             continue
-        log_rest = sum(
-            n * np.log1p(-np.exp(k[0]) * a[k]) + (groups[k] - n) * np.log1p(-a[k]) for n, k in zip(counts, keys)
-        )
+        log_rest = sum(n * log_at_eps[k] + (groups[k] - n) * np.log1p(-a[k]) for n, k in zip(counts, keys))
         if remainder <= tolerance:
             best = max(best, float(-np.expm1(log_rest)))
             continue

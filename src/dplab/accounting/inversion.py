@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from dplab.checks import require
+from dplab.checks import real_number, require
 
 __all__ = ["epsilon_for_delta"]
 
@@ -30,9 +30,9 @@ def epsilon_for_delta(
     Theorem 3 thresholds) or where δ underflows in linear scale are handled exactly; ``delta = 0`` asks for the
     pure-DP threshold.
     """
-    require(0 <= delta <= 1, "delta", delta, "0 <= delta <= 1")
-    require(0 < epsilon_max < math.inf, "epsilon_max", epsilon_max, "0 < epsilon_max < inf")
-    require(0 < tol < math.inf, "tol", tol, "0 < tol < inf")
+    require(0 <= real_number("delta", delta) <= 1, "delta", delta, "0 <= delta <= 1")
+    require(0 < real_number("epsilon_max", epsilon_max) < math.inf, "epsilon_max", epsilon_max, "0 < epsilon_max < inf")
+    require(0 < real_number("tol", tol) < math.inf, "tol", tol, "0 < tol < inf")
     limit = epsilon_max if expand_to is None else expand_to
     require(epsilon_max <= limit < math.inf, "expand_to", expand_to, f"epsilon_max ({epsilon_max}) <= expand_to < inf")
     log_target = math.log(delta) if delta > 0 else -math.inf

@@ -62,14 +62,23 @@ import dp_accounting
 import numpy as np
 import torch
 from dp_accounting import pld, rdp
+from dp_accounting.pld import common, privacy_loss_distribution
 from numpy.typing import ArrayLike
+from scipy import fft
 
 from dplab.account import PNSGDCurve, pnsgd_curve
 from dplab.accounting.calibration import RDP_ORDERS
-from dplab.audit.auditor import AuditResult, Sampler, audit_samplers
+from dplab.audit.auditor import AuditResult, Sampler, audit_samplers, checked_audit_samples
 from dplab.audit.instances import audit_instance
 from dplab.audit.montecarlo import clopper_pearson
-from dplab.checks import as_non_negative_array, positive_finite, probability, require, whole_number
+from dplab.checks import (
+    as_non_negative_array,
+    fits_in_memory,
+    positive_finite,
+    probability,
+    require,
+    whole_number,
+)
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LinearLoss
 from dplab.learning.projections import Interval
@@ -93,6 +102,13 @@ _SAMPLERS = {
 }
 _ACCOUNTED_SAMPLING = "poisson"
 _PLD_DISCRETIZATION = 1e-3
+#: float64 values per record of check_pnsgd_accountant's instance: its two datasets and the engine's feature tensor
+#: of each (8 bytes x 4).
+_INSTANCE_BYTES_PER_RECORD = 32
+_PLD_TAIL_MASS = 1e-15  # dp_accounting's default tail_mass_truncation of a self-composition
+#: Peak bytes of the PLD self-composition per entry of its FFT buffers (common.self_convolve: the zero-padded input,
+#: its transform, the power and the inverse transform; measured 20-25 bytes per entry summed over the two PMFs).
+_PLD_BYTES_PER_ENTRY = 40
 _MAX_DRAWS_PER_STEP = 2**25
 _CONTRACTION_NOT_APPLICABLE = (
     "not applicable: the contraction bound (Asoodeh, Diaz, Calmon 2020, Theorems 3-5) needs projected noisy SGD "
@@ -166,6 +182,24 @@ def _accountants(event: dp_accounting.DpEvent) -> dict[str, dp_accounting.Privac
         "rdp": rdp.RdpAccountant(list(RDP_ORDERS)).compose(event),
         "pld": pld.PLDAccountant(value_discretization_interval=_PLD_DISCRETIZATION).compose(event),
     }
+
+
+def _pld_composition_bytes(noise_multiplier: float, sampling_rate: float, steps: int) -> int:
+    """Bytes the PLD accountant allocates to compose ``steps`` Poisson-subsampled Gaussian steps, estimated before
+    composing: per PMF of the one-step PLD (remove and add), ``common.self_convolve`` transforms a buffer of
+    ``next_fast_len(upper − lower + 1)`` entries, the bounds those of ``common.compute_self_convolve_bounds`` (the
+    Chernoff truncation dp_accounting applies), times :data:`_PLD_BYTES_PER_ENTRY`.  Reads the one-step PMFs'
+    probabilities through dp_accounting's private fields (``_pmf_remove``, ``_pmf_add``, ``_probs``; version
+    pinned, a test compares the estimate with the measured peak)."""
+    one_step = privacy_loss_distribution.from_gaussian_mechanism(
+        noise_multiplier, value_discretization_interval=_PLD_DISCRETIZATION, sampling_prob=sampling_rate
+    )
+    entries = 0
+    for pmf in {id(pmf): pmf for pmf in (one_step._pmf_remove, one_step._pmf_add)}.values():
+        probs = pmf.to_dense_pmf()._probs
+        lower, upper = common.compute_self_convolve_bounds(probs, steps, _PLD_TAIL_MASS)
+        entries += fft.next_fast_len(max(upper - lower + 1, len(probs)))
+    return _PLD_BYTES_PER_ENTRY * entries
 
 
 def _reduced_batch(sampling: str, sampling_rate: float | None, batch_size: int | None, n: int | None):
@@ -300,6 +334,10 @@ def check_dpsgd_accountant(
     event, half give the bound), ``alpha`` its failure probability; the engine's cost is about samples·n·T/gcd(B, n)
     random draws.  Returns the :class:`AccountantCheck`; the bounds, the lower-bound instance and the verdict rule
     are derived in the module docstring.
+
+    Every argument is checked before any work (booleans are not numbers; ``0 < delta, audit_delta, alpha < 1``);
+    sizes are refused when the audit (:func:`dplab.audit.auditor.checked_audit_samples`), one step of the engine or
+    the PLD composition of ``steps`` steps (:func:`_pld_composition_bytes`) cannot fit in memory.
     """
     require(sampling in _SAMPLERS, "sampling", sampling, f"one of {sorted(_SAMPLERS)}")
     sampling = _SAMPLERS[sampling]
@@ -309,7 +347,9 @@ def check_dpsgd_accountant(
     steps = whole_number("steps", steps)
     probability("delta", delta)
     probability("audit_delta", audit_delta)
-    samples = whole_number("samples", samples, minimum=20)
+    probability("alpha", alpha)
+    samples = checked_audit_samples(samples)
+    seed = whole_number("seed", seed, minimum=0)
     reduced_batch, reduced_n = _reduced_batch(sampling, sampling_rate, batch_size, n)
     require(
         samples * reduced_n <= _MAX_DRAWS_PER_STEP,
@@ -318,6 +358,11 @@ def check_dpsgd_accountant(
         f"samples * n / gcd(batch_size, n) = samples * {reduced_n} <= {_MAX_DRAWS_PER_STEP} (memory of one step)",
     )
     rate = reduced_batch / reduced_n
+    fits_in_memory(
+        {"steps": steps, "noise_multiplier": noise_multiplier},
+        _pld_composition_bytes(claimed, rate, steps),
+        f"dp_accounting's PLD composition of {steps} steps (sampling rate {rate:.6g})",
+    )
     return _checked(
         {
             "noise_multiplier": float(noise_multiplier),
@@ -393,7 +438,8 @@ def check_pnsgd_accountant(
     of the instances A-D it gave the largest lower bounds in trials at D ∈ {1, 2, 20}), the final iterate drawn by
     :func:`dplab.learning.engine.run_noisy_gradient`.  Only the final iterate is released, so the noise of the other
     steps hides the record too and "loose" is the common verdict for i < n or wide domains.  ``accounted_noise_multiplier`` (default σ) is the σ the
-    accountants were told.  Verdict and factor as in :func:`check_dpsgd_accountant`.
+    accountants were told.  Verdict and factor as in :func:`check_dpsgd_accountant`; arguments are checked before
+    any work as there (the instance's ``steps`` records and the audit's ``samples`` must fit in memory).
     """
     positive_finite("noise_multiplier", noise_multiplier)
     claimed = noise_multiplier if accounted_noise_multiplier is None else accounted_noise_multiplier
@@ -404,7 +450,14 @@ def check_pnsgd_accountant(
     position = steps if position is None else whole_number("position", position, maximum=steps)
     probability("delta", delta)
     probability("audit_delta", audit_delta)
-    samples = whole_number("samples", samples, minimum=20)
+    probability("alpha", alpha)
+    samples = checked_audit_samples(samples)
+    seed = whole_number("seed", seed, minimum=0)
+    fits_in_memory(
+        {"steps": steps},
+        _INSTANCE_BYTES_PER_RECORD * steps,
+        f"the audit instance's two datasets of {steps} records and their tensors",
+    )
     curve = pnsgd_curve(
         theorem=4,
         noise=claimed,

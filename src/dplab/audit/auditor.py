@@ -15,12 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
-from dplab.checks import probability, require
+from dplab.checks import as_finite_array, fits_in_memory, probability, whole_number
 
-__all__ = ["AuditResult", "audit_samplers"]
+__all__ = ["AuditResult", "audit_samplers", "checked_audit_samples"]
 
 Sampler = Callable[[int, np.random.Generator], np.ndarray]
 _THRESHOLD_LEVELS = np.linspace(0.0005, 0.9995, 400)
+#: Peak bytes per sample of one side: both sides' float64 outputs (2 x 8), the pooled half and its sorted copy for the
+#: quantiles (2 x 8 / 2), and the boolean event masks of the selection half, 2 x 400 thresholds x 1/2 sample, twice
+#: (the two sides' masks and their concatenation): 16 + 8 + 800.
+AUDIT_BYTES_PER_SAMPLE = 824
 
 
 @dataclass(frozen=True)
@@ -38,9 +42,30 @@ class AuditResult:
         return self.epsilon_lower_bound > claimed_epsilon
 
 
-def _scalars(samples: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray] | None, name: str) -> np.ndarray:
-    values = np.asarray(samples if statistic is None else statistic(samples), dtype=float)
-    require(values.ndim == 1, name, values.shape, "a 1-D array of scalar outputs (pass statistic= for vectors)")
+def checked_audit_samples(samples: int) -> int:
+    """``samples`` as an int after checking it is a whole number >= 20 whose audit fits in memory
+    (:data:`AUDIT_BYTES_PER_SAMPLE` bytes per sample, before the samplers' own allocations)."""
+    samples = whole_number("samples", samples, minimum=20)
+    fits_in_memory(
+        {"samples": samples},
+        AUDIT_BYTES_PER_SAMPLE * samples,
+        f"the audit's outputs and event masks ({AUDIT_BYTES_PER_SAMPLE} bytes per sample)",
+    )
+    return samples
+
+
+def _scalars(
+    samples: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray] | None, name: str, size: int
+) -> np.ndarray:
+    """The ``size`` scalar outputs of one side as float64 (booleans read as 0/1); NaN, infinite and complex outputs,
+    other shapes and other counts are refused naming the sampler."""
+    values = np.asarray(samples if statistic is None else statistic(samples))
+    values = as_finite_array(values.astype(np.float64) if values.dtype == bool else values, name)
+    if values.shape != (size,):
+        raise ValueError(
+            f"{name} returned outputs of shape {values.shape}; allowed: {size} scalar outputs, shape ({size},) "
+            "(pass statistic= for vector outputs)"
+        )
     return values
 
 
@@ -74,14 +99,18 @@ def audit_samplers(
 ) -> AuditResult:
     """(1 − alpha)-confidence lower bound on ε at ``delta`` for the mechanism whose outputs on two neighbouring
     datasets are drawn by ``sample_p(size, rng)`` and ``sample_q(size, rng)``; ``samples`` per side, split in half
-    between event selection (both orderings of the pair, thresholds at 400 pooled quantiles) and the bound."""
-    require(int(samples) == samples and samples >= 20, "samples", samples, "an integer >= 20")
+    between event selection (both orderings of the pair, thresholds at 400 pooled quantiles) and the bound.
+
+    Each sampler must return ``samples`` finite real outputs (or booleans, read as 0/1): a NaN, infinite or complex
+    output is refused (``ValueError``/``TypeError`` naming ``sample_p`` or ``sample_q``), never counted; ``samples``
+    must fit in memory (:func:`checked_audit_samples`)."""
+    samples = checked_audit_samples(samples)
     probability("delta", delta, allow_zero=True)
     probability("alpha", alpha)
     generator = np.random.default_rng(rng)
-    p = _scalars(sample_p(int(samples), generator), statistic, "sample_p")
-    q = _scalars(sample_q(int(samples), generator), statistic, "sample_q")
-    half = int(samples) // 2
+    p = _scalars(sample_p(samples, generator), statistic, "sample_p", samples)
+    q = _scalars(sample_q(samples, generator), statistic, "sample_q", samples)
+    half = samples // 2
     thresholds = np.unique(np.quantile(np.concatenate([p[:half], q[:half]]), _THRESHOLD_LEVELS))
     choices = [
         (_best_event(a[:half], b[:half], thresholds, delta, alpha), a, b, order)

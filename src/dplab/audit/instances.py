@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import positive_finite, whole_number
+from dplab.checks import positive_finite, real_number, whole_number
 
 __all__ = ["INSTANCE_NAMES", "AuditInstance", "audit_instance"]
 
@@ -71,6 +71,7 @@ def audit_instance(name: str, *, n: int, i: int, a: float, b: float, L: float) -
     whole_number("i", i)
     if not 1 <= i <= n:
         raise ValueError(f"i={i!r} must be an integer with 1 <= i <= n={n}")
+    a, b = real_number("a", a), real_number("b", b)
     if not (np.isfinite(a) and np.isfinite(b) and a < b):
         raise ValueError(f"a={a!r}, b={b!r} must be finite with a < b")
     positive_finite("L", L)

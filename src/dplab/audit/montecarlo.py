@@ -21,7 +21,7 @@ import numpy as np
 import scipy.special
 
 from dplab.audit.grid import bin_index
-from dplab.checks import as_non_negative_array, probability
+from dplab.checks import as_float_array, as_non_negative_array, probability
 
 __all__ = [
     "HockeyStickLowerBound",
@@ -38,7 +38,7 @@ __all__ = [
 
 def _validated_counts(k: np.ndarray, m: np.ndarray, *, k_name: str = "k", m_name: str = "m"):
     """Broadcast counts k, m as float64 arrays after checking 0 <= k <= m, m >= 1, integer-valued."""
-    k, m = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(m, dtype=np.float64))
+    k, m = np.broadcast_arrays(as_float_array(k, k_name), as_float_array(m, m_name))
     bad_m = ~np.isfinite(m) | (m < 1) | (m != np.round(m))
     if np.any(bad_m):
         raise ValueError(f"{m_name}={float(m[bad_m].flat[0]):g} must be integer-valued and >= 1")
@@ -199,9 +199,7 @@ def epsilon_lower_bound_from_counts(
     Clopper–Pearson bounds of level 1 − alpha/2 each, combined by a union bound.
     """
     alpha = probability("alpha", alpha)
-    delta = float(delta)
-    if not 0 <= delta < 1:
-        raise ValueError(f"delta={delta!r} must satisfy 0 <= delta < 1")
+    delta = probability("delta", delta, allow_zero=True)
     k_p, m_p = _validated_counts(k_p, m_p, k_name="k_p", m_name="m_p")
     k_q, m_q = _validated_counts(k_q, m_q, k_name="k_q", m_name="m_q")
     excess = clopper_pearson_lower(k_p, m_p, alpha=alpha / 2) - delta

@@ -13,7 +13,14 @@ import math
 
 import numpy as np
 
-from dplab.checks import as_finite_array, as_non_negative_array, positive_finite, require_ndim, whole_number
+from dplab.checks import (
+    as_finite_array,
+    as_non_negative_array,
+    not_boolean,
+    positive_finite,
+    require_ndim,
+    whole_number,
+)
 from dplab.distributions import Laplace
 from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.mechanisms.mwem import multiplicative_weights_update, query_answers
@@ -54,7 +61,7 @@ def pure_mwem_transcript_epsilon(
     answer plus the two true answers; the last measurement's sup over m is closed-form, n ε₀ |a_k − b_k|."""
     _check_instance(queries, n, epsilon0, grid_points, counts_a=counts_a, counts_b=counts_b)
     positive_finite("halfwidth", halfwidth)
-    if rounds not in (2, 3):
+    if not_boolean("rounds", rounds) not in (2, 3):
         raise ValueError(f"rounds={rounds!r} must be 2 or 3 for the exact transcript audit")
     a = query_answers(queries, counts_a / n)[0]
     b = query_answers(queries, counts_b / n)[0]

@@ -2,8 +2,9 @@
 Amplification of Iterative Algorithms via Contraction Coefficients* (Theorems 3-5, Proposition 1): our audit design,
 the paper has none.
 
-- :func:`simulated_pnsgd_bin_counts`: exact continuous PNSGD outputs, simulated by the torch noisy-gradient engine
-  on the audit's linear loss, counted in the bins of a :class:`~dplab.audit.grid.UniformGrid`;
+- :func:`simulated_pnsgd_bin_counts`: exact continuous PNSGD outputs on the audit's linear loss (the torch
+  noisy-gradient engine's runs, bit for bit, in a loop that skips its loss-generic work), counted in the bins of a
+  :class:`~dplab.audit.grid.UniformGrid`;
 - :func:`grid_event_lower_bound`: the Clopper-Pearson lower bound max(0, P_lo − e^ε Q_hi) ≤ E_{e^ε}(P‖Q) (eq. (7))
   on the events A_ε = {k : p_k > e^ε q_k} of the grid laws, fixed before the counted samples were drawn;
 - :func:`first_of_largest` / :func:`worst_instances`: the worst neighbouring instance, with ties among mirror-image
@@ -21,9 +22,17 @@ import torch
 
 from dplab.audit.grid import UniformGrid, bin_index
 from dplab.audit.montecarlo import HockeyStickLowerBound, event_from_laws, hockey_stick_lower_bound_from_counts
-from dplab.checks import as_finite_array, as_integer_array, as_non_negative_array, finite, positive_finite, whole_number
-from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
-from dplab.learning.losses import LinearLoss
+from dplab.checks import (
+    as_finite_array,
+    as_integer_array,
+    as_non_negative_array,
+    choice,
+    finite,
+    positive_finite,
+    size_that_fits,
+    whole_number,
+)
+from dplab.learning.engine import noise_steps
 from dplab.learning.projections import Interval
 
 __all__ = [
@@ -63,29 +72,28 @@ def simulated_pnsgd_bin_counts(
 ) -> np.ndarray:
     """Bin counts of ``samples`` exact PNSGD outputs on ``data`` (one pass, batch 1, no clipping, projection onto
     ``interval`` = [a, b], the linear loss ⟨x, w⟩ + L·max(|a|, |b|) of :class:`~dplab.learning.losses.LinearLoss`,
-    start ``y0``), simulated in chunks of at most ``chunk`` runs by :func:`~dplab.learning.engine.run_noisy_gradient`."""
+    start ``y0``), simulated in chunks of at most ``chunk`` runs.
+
+    The linear loss's gradient is the record itself, so a step is Y_t = Π_[a,b](Y_{t−1} − lr·(x_t + Z_t)): the loop
+    runs just that, in place, on the noise of :func:`~dplab.learning.engine.noise_steps`; its outputs are those of
+    :func:`~dplab.learning.engine.run_noisy_gradient` on this configuration bit for bit (tested), without the
+    engine's loss-generic work (per-sample norms and a weighted sum that here only reproduce x_t)."""
     y0, data = finite("y0", y0), as_finite_array(data, "data")
     lr, scale, L = positive_finite("lr", lr), positive_finite("scale", scale), positive_finite("L", L)
-    samples, chunk = whole_number("samples", samples), whole_number("chunk", chunk)
-    a, b = interval
-    config = NoisyGradientConfig(
-        lr=lr,
-        noise=noise,
-        noise_scale=scale,
-        clip_norm=None,
-        projection=Interval(a, b),
-        sampling="single_pass",
-        batch_size=1,
-    )
-    loss = LinearLoss(offset=L * max(abs(a), abs(b)))
-    features = torch.tensor(np.asarray(data, dtype=np.float64)[:, None])
-    start = torch.tensor([y0], dtype=torch.float64)
+    samples = whole_number("samples", samples)
+    chunk = size_that_fits("chunk", chunk, 64, "the iterates, noise and bin indices per run of a chunk")
+    choice("noise", noise, ("gaussian", "laplace"))
+    projection = Interval(*interval)
+    a, b = float(projection.a), float(projection.b)
+    records = [float(x) for x in np.asarray(data, dtype=np.float64)]
     counts = np.zeros(grid.size, dtype=np.int64)
     remaining = samples
     while remaining > 0:
         runs = min(chunk, remaining)
-        outputs = run_noisy_gradient(config, loss, features, None, start, runs=runs, generator=generator)
-        counts += np.bincount(bin_index(outputs[:, 0].numpy(), grid), minlength=grid.size)
+        w = torch.full((runs, 1), y0, dtype=torch.float64)
+        for x, z in zip(records, noise_steps(noise, scale, (runs, 1), len(records), generator)):
+            w.sub_(z.add_(x).mul_(lr)).clamp_(min=a, max=b)
+        counts += np.bincount(bin_index(w[:, 0].numpy(), grid), minlength=grid.size)
         remaining -= runs
     return counts
 

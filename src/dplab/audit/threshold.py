@@ -15,17 +15,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from dplab.audit.montecarlo import epsilon_lower_bound_from_counts
-from dplab.checks import probability
+from dplab.checks import as_float_array, probability
 
 __all__ = ["PureEpsilonLowerBound", "pure_epsilon_lower_bound", "threshold_event_counts"]
 
 
 def _one_dimensional(name: str, values: np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=float)
+    """``values`` as a 1-D float64 array of numbers (±inf allowed; NaN, booleans and complex values refused)."""
+    values = as_float_array(values, name)
     if values.ndim != 1:
         raise ValueError(f"{name} has shape {values.shape}; allowed: a 1-D array")
-    if np.isnan(values).any():
-        raise ValueError(f"{name} holds NaN; allowed: numbers (±inf allowed)")
     return values
 
 
@@ -34,7 +33,7 @@ def threshold_event_counts(samples: np.ndarray, thresholds: np.ndarray, atoms: n
     2 · #thresholds + #atoms (one sort, then binary searches)."""
     samples = _one_dimensional("samples", samples)
     thresholds = _one_dimensional("thresholds", thresholds)
-    atoms = _one_dimensional("atoms", np.asarray(atoms, dtype=float).reshape(-1))
+    atoms = _one_dimensional("atoms", as_float_array(atoms, "atoms").reshape(-1))
     ordered = np.sort(samples)
     below = np.searchsorted(ordered, thresholds, side="left")
     above = samples.size - np.searchsorted(ordered, thresholds, side="right")

@@ -17,13 +17,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import as_finite_array, positive_finite, require_ndim
+from dplab.checks import (
+    as_finite_array,
+    finite,
+    fits_in_memory,
+    in_range,
+    non_negative_finite,
+    not_boolean,
+    positive_finite,
+    real_number,
+    require_ndim,
+)
 
 __all__ = ["near_duplicate_clusters", "with_missing_values", "LowRankDataset", "low_rank_dataset", "check_missing_rate"]
 
 
 def _check_int(name: str, value: int, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+    if not isinstance(not_boolean(name, value), (int, np.integer)) or value < minimum:
         raise ValueError(f"{name}={value!r} is invalid; allowed: an integer >= {minimum}")
     return int(value)
 
@@ -42,6 +52,8 @@ def near_duplicate_clusters(
     n = _check_int("n", n, 1)
     d = _check_int("d", d, 1)
     positive_finite("eta", eta)
+    # rows as a list of n d-vectors (each with a ~100-byte array header), then the array and its shuffled copy
+    fits_in_memory({"n": n, "d": d}, n * (3 * 8 * d + 100), f"{n} points of R^{d} (float64, list and two arrays)")
     sizes = [_check_int("cluster size", s, 1) for s in cluster_sizes]
     if sum(sizes) > n:
         raise ValueError(f"cluster_sizes={cluster_sizes!r} sum to more than n={n}")
@@ -69,7 +81,7 @@ def near_duplicate_clusters(
 
 def check_missing_rate(rate: float) -> float:
     """rate as a float after checking 0 ≤ rate < 1 (ValueError naming the value and the allowed range)."""
-    value = float(rate)
+    value = real_number("missing_rate", rate)
     if not (np.isfinite(value) and 0 <= value < 1):
         raise ValueError(f"missing_rate={rate!r} is invalid; allowed: 0 <= missing_rate < 1")
     return value
@@ -131,12 +143,13 @@ def low_rank_dataset(
     Pr[y = 1] = sigmoid(label_scale·⟨θ†, x⟩/rms), θ† a unit vector in span U_k.
     λ_k ≈ 0.813·scale²/k, so ``scale`` controls the eigen-gap."""
     n, d = _check_int("n", n, 2), _check_int("d", d, 2)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k < d:
+    if not isinstance(not_boolean("k", k), (int, np.integer)) or not 1 <= k < d:
         raise ValueError(f"k={k!r} is invalid; allowed: an integer with 1 <= k < d = {d}")
-    if not (np.isfinite(tail_sd) and tail_sd >= 0):
-        raise ValueError(f"tail_sd={tail_sd!r} is invalid; allowed: a finite number >= 0")
-    if not (np.isfinite(scale) and 0 < scale <= 1):
-        raise ValueError(f"scale={scale!r} is invalid; allowed: 0 < scale <= 1")
+    non_negative_finite("tail_sd", tail_sd)
+    in_range("scale", scale, 0.0, 1.0, low_open=True)
+    finite("label_scale", label_scale)
+    # U and its QR input (d x d), the noise, X and its temporaries (about 4 arrays of n x d)
+    fits_in_memory({"n": n, "d": d}, 8 * (2 * d * d + 4 * n * d), f"a {n} x {d} dataset with a {d} x {d} basis")
     U, _ = np.linalg.qr(rng.standard_normal((d, d)))
     z = rng.choice([-1.0, 1.0], size=(n, k)) * rng.uniform(0.8, 1.0, size=(n, k)) * scale / math.sqrt(k)
     X = z @ U[:, :k].T + tail_sd * rng.standard_normal((n, d - k)) @ U[:, k:].T

@@ -12,11 +12,20 @@ import math
 import numpy as np
 from scipy.special import expit
 
-from dplab.checks import non_negative_finite, positive_finite, whole_number
+from dplab.checks import fits_in_memory, non_negative_finite, not_boolean, positive_finite, whole_number
 
 __all__ = ["FEATURE_DISTRIBUTIONS", "ball_logistic_dataset", "logistic_regression_dataset", "linear_regression_dataset"]
 
 FEATURE_DISTRIBUTIONS: tuple[str, ...] = ("gaussian_unit_ball", "uniform_interval")
+
+
+def _check_dataset_memory(n: int, d: int, copies: int, square: int = 0) -> None:
+    """Refuse sizes whose ``copies`` float64 arrays of n x d (and ``square`` of d x d) cannot fit in memory."""
+    fits_in_memory(
+        {"n": n, "d": d},
+        8 * (copies * n * d + square * d * d + 4 * n),
+        f"{copies} float64 arrays of {n} x {d}" + (f" and {square} of {d} x {d}" if square else ""),
+    )
 
 
 def _features(rng: np.random.Generator, n: int, d: int, feature_distribution: str) -> np.ndarray:
@@ -41,9 +50,9 @@ def logistic_regression_dataset(
     P(y_j = +1 | x_j) = sigmoid(⟨w_star, x_j⟩). "uniform_interval" (x ~ U[−1, 1]) needs d = 1.
     Deterministic from ``seed`` (numpy ``default_rng``; features drawn first, then the label uniforms).
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+    if not isinstance(not_boolean("n", n), (int, np.integer)) or n < 1:
         raise ValueError(f"n={n!r} must be an integer >= 1")
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+    if not isinstance(not_boolean("d", d), (int, np.integer)) or d < 1:
         raise ValueError(f"d={d!r} must be an integer >= 1")
     non_negative_finite("w_star_norm", w_star_norm)
     whole_number("seed", seed, minimum=0)
@@ -53,6 +62,7 @@ def logistic_regression_dataset(
         )
     if feature_distribution == "uniform_interval" and d != 1:
         raise ValueError(f"d={d} must be 1 when feature_distribution='uniform_interval' (x ~ U[-1, 1])")
+    _check_dataset_memory(int(n), int(d), copies=2)
     rng = np.random.default_rng(seed)
     X = _features(rng, int(n), int(d), feature_distribution)
     w_star = np.full(int(d), float(w_star_norm) / math.sqrt(d))
@@ -68,6 +78,7 @@ def ball_logistic_dataset(n: int, d: int, seed: int) -> tuple[np.ndarray, np.nda
     whole_number("n", n)
     whole_number("d", d)
     whole_number("seed", seed, minimum=0)
+    _check_dataset_memory(n, d, copies=3)
     rng = np.random.default_rng(seed)
     g = rng.standard_normal((n, d))
     x = g / np.linalg.norm(g, axis=1, keepdims=True) * rng.random(n)[:, None] ** (1.0 / d)
@@ -87,6 +98,7 @@ def linear_regression_dataset(
     n, d = whole_number("n", n), whole_number("d", d)
     eig_min, eig_max = positive_finite("eig_min", eig_min), positive_finite("eig_max", eig_max)
     noise_sd = non_negative_finite("noise_sd", noise_sd)
+    _check_dataset_memory(n, d, copies=3, square=3)
     q, _ = np.linalg.qr(rng.standard_normal((d, d)))
     root = q * np.sqrt(np.linspace(eig_min, eig_max, d))
     z = rng.standard_normal((n, d)) @ root.T

@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import as_finite_array, positive_finite, probability, require_ndim, whole_number
+from dplab.checks import as_finite_array, not_boolean, positive_finite, probability, require_ndim, size_that_fits
 from dplab.numerics import symmetric_from_upper
 from dplab.preprocessing.pca import _fix_signs, check_rank, covariance
 from dplab.theory.smooth_rdp import linear_rdp_coefficient_for_epsilon
@@ -25,7 +25,7 @@ __all__ = ["covariance_sensitivity", "dp_pca_noise_scale", "dp_pca_epsilon", "dp
 
 def covariance_sensitivity(n: int) -> float:
     """Δ = √2/n: replace-one Frobenius sensitivity of (1/n)XᵀX on the unit ball."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+    if not isinstance(not_boolean("n", n), (int, np.integer)) or n < 1:
         raise ValueError(f"n={n!r} is invalid; allowed: an integer >= 1")
     return math.sqrt(2.0) / n
 
@@ -54,7 +54,7 @@ def dp_pca_subspaces(
     data = require_ndim("X", as_finite_array(X, "X"), 2)
     n, d = data.shape
     check_rank(k, d)
-    whole_number("runs", runs)
+    size_that_fits("runs", runs, 8 * 5 * d * d, "each run's noise, noisy covariance and eigenvectors (d x d float64)")
     s = dp_pca_noise_scale(n, epsilon, delta)
     noisy = covariance(data)[None] + symmetric_from_upper(rng.standard_normal((runs, d, d)) * s)
     values, vectors = np.linalg.eigh(noisy)

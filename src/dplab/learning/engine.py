@@ -42,6 +42,11 @@ Sampling modes:
 
 Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (stopping times, then per step: the
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
+Since no draw depends on the iterates, the engine draws a block of steps ahead, in that order, one generator call
+per step and tensor, and processes the block at once (subsets screened, Poisson batches ordered, noise scaled):
+the values are those of a step-by-step loop bit for bit (tested), at a fraction of the per-step cost
+(:func:`noise_steps` and :func:`subset_and_noise_steps` expose the same draws to loops outside the engine).
+A step size may follow a schedule (``lr`` a sequence, one per step), so a decreasing step is one call per run.
 
 Performance: losses that offer ``factored_gradients`` (generalised linear losses and the two-layer network of
 :mod:`dplab.learning.losses`) never form the (R, B, d) per-sample gradients: the clip factors come from per-sample
@@ -58,7 +63,9 @@ Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poiss
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
 with ``torch.split``, not slicing or indexing: under vmap each slice's backward materialises a zero-filled (R, B, d)
 tensor (for a 32k-parameter MLP at B = 1024 a step took ≈1 s with slices and ≈0.3 s with split, 1 thread).
-``python -m benchmarks`` compares a step with Opacus and with a non-private torch step (``results/performance/``).
+``python -m benchmarks`` compares a step with Opacus and with a non-private torch step (``results/performance/``),
+and times the pipeline's kernels against a matmul with the floors that bound them (``kernels.csv``): on tiny
+problems (d = 2, 10 runs) a step is about 50 torch calls, so its cost is their dispatch, not arithmetic.
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
 from torch import Tensor
 from torch.func import grad, vmap
@@ -85,6 +93,8 @@ __all__ = [
     "NoisyGradientConfig",
     "per_sample_gradients",
     "uniform_subsets",
+    "noise_steps",
+    "subset_and_noise_steps",
     "clip_by_norm",
     "run_noisy_gradient",
     "dp_sgd_noise_scale",
@@ -93,7 +103,7 @@ __all__ = [
 
 NOISE_KINDS: tuple[str, ...] = ("gaussian", "laplace", "none")
 SAMPLING_MODES: tuple[str, ...] = ("single_pass", "poisson", "full_batch", "shuffled", "without_replacement")
-STOPPING_RULES: tuple[str, ...] = ("final", "uniform_random", "average")
+STOPPING_RULES: tuple[str, ...] = ("final", "uniform_random", "average", "weighted_average")
 GRADIENT_METHODS: tuple[str, ...] = ("auto", "factored", "vmap")
 
 Loss = Callable[[Tensor, Tensor, Any], Tensor]
@@ -174,7 +184,13 @@ def clip_by_norm(g: Tensor, max_norm: float | None) -> Tensor:
 
 def _clip_factors(g: Tensor, clip: float) -> Tensor:
     """min(1, C/‖g‖) along the last axis, keeping it as a size-1 axis (C/0 = inf -> factor 1)."""
-    return torch.clamp(clip / torch.linalg.vector_norm(g, dim=-1, keepdim=True), max=1.0)
+    return _factors_from_norms(torch.linalg.vector_norm(g, dim=-1, keepdim=True), clip)
+
+
+def _factors_from_norms(norms: Tensor, clip: float) -> Tensor:
+    """min(1, C/‖g‖) from the norms, in place: ``clip / norms`` is ``norms.reciprocal() * clip`` in torch (its
+    ``__rdiv__``), written out to skip that Python-level wrapper in the step loop; the values are the same."""
+    return norms.reciprocal_().mul_(clip).clamp_(max=1.0)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -196,7 +212,8 @@ def _check_int(name: str, value: object, *, minimum: int) -> None:
 class NoisyGradientConfig:
     """Hyper-parameters of one noisy-gradient method (see the module docstring for PNSGD, DP-SGD, SGLD, …).
 
-    - ``lr`` > 0: the step size η.
+    - ``lr``: the step size η > 0 of every step, or a schedule (η_1, …, η_T) of T positive step sizes, one per
+      step (a decreasing step size, e.g. Lemma 26 of Lin et al.), which fixes the number of steps T.
     - ``noise`` ∈ {"gaussian", "laplace", "none"}; ``noise_scale``: σ (Gaussian std) or v (Laplace scale) of Z,
       required (≥ 0) for "gaussian"/"laplace", must be None or 0 for "none".
     - ``clip_norm``: per-sample ℓ2 clipping bound C > 0, or None for no clipping.
@@ -205,11 +222,12 @@ class NoisyGradientConfig:
       for "poisson"); must be None or 1 for "single_pass", None (= n) or an integer for "full_batch", an integer
       for the other modes.
     - ``steps``: number of updates, or None for one epoch (n for single_pass, 1 for full_batch, n // batch_size).
-    - ``stopping`` ∈ {"final", "uniform_random", "average"}: output Y_steps; Y_T with T ~ Unif{1..steps} per run
-      (Theorem 5 of Asoodeh et al.); or the average (1/steps)·Σ_t Y_t of the iterates.
+    - ``stopping`` ∈ {"final", "uniform_random", "average", "weighted_average"}: output Y_steps; Y_T with
+      T ~ Unif{1..steps} per run (Theorem 5 of Asoodeh et al.); the average (1/steps)·Σ_t Y_t of the iterates; or
+      the weighted average (2/(T(T+1)))·Σ_t t·Y_t (Lemma 26 of Lin et al.; Lacoste-Julien, Schmidt, Bach 2012).
     """
 
-    lr: float
+    lr: float | tuple[float, ...]
     noise: str
     noise_scale: float | None = None
     clip_norm: float | None = None
@@ -220,7 +238,19 @@ class NoisyGradientConfig:
     stopping: str = "final"
 
     def __post_init__(self) -> None:
-        positive_finite("lr", self.lr)
+        if isinstance(self.lr, (str, bytes)) or np.ndim(self.lr) > 1:
+            raise ValueError(f"lr={self.lr!r} must be a number > 0 or a sequence of numbers > 0 (one per step)")
+        if np.ndim(self.lr) == 1:
+            schedule = np.asarray(self.lr, dtype=np.float64)
+            bad = ~(np.isfinite(schedule) & (schedule > 0))
+            if schedule.size == 0 or bad.any():
+                where = (
+                    "is empty" if schedule.size == 0 else f"has {float(schedule[bad][0])} at step {np.argmax(bad) + 1}"
+                )
+                raise ValueError(f"lr (a schedule) {where}; every step size must be a finite number > 0")
+            object.__setattr__(self, "lr", tuple(float(v) for v in self.lr))
+        else:
+            positive_finite("lr", self.lr)
         _check_choice("noise", self.noise, NOISE_KINDS)
         if self.noise == "none":
             if self.noise_scale not in (None, 0, 0.0):
@@ -246,6 +276,8 @@ class NoisyGradientConfig:
             _check_int("batch_size", self.batch_size, minimum=1)
         if self.steps is not None:
             _check_int("steps", self.steps, minimum=1)
+            if isinstance(self.lr, tuple) and self.steps != len(self.lr):
+                raise ValueError(f"steps={self.steps} must be None or the schedule's length {len(self.lr)}")
         _check_choice("stopping", self.stopping, STOPPING_RULES)
 
     def batch_size_for(self, n: int) -> int:
@@ -259,14 +291,20 @@ class NoisyGradientConfig:
         return int(self.batch_size)
 
     def steps_for(self, n: int) -> int:
-        """Number of updates for a dataset of n samples; a single pass cannot take more than n steps."""
-        if self.steps is None:
+        """Number of updates for a dataset of n samples (a schedule's length); a single pass cannot take more than
+        n steps."""
+        steps = len(self.lr) if isinstance(self.lr, tuple) else self.steps
+        if steps is None:
             if self.sampling == "full_batch":
                 return 1
             return n // self.batch_size_for(n)
-        if self.sampling == "single_pass" and self.steps > n:
-            raise ValueError(f"steps={self.steps} must be <= n={n} when sampling='single_pass' (one pass)")
-        return int(self.steps)
+        if self.sampling == "single_pass" and steps > n:
+            raise ValueError(f"steps={steps} must be <= n={n} when sampling='single_pass' (one pass)")
+        return int(steps)
+
+    def step_sizes(self, steps: int) -> list[float]:
+        """η_1, …, η_steps: the schedule, or ``lr`` at every step."""
+        return list(self.lr) if isinstance(self.lr, tuple) else [self.lr] * steps
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -294,27 +332,41 @@ def _take(X: Tensor, Y: Tensor | None, index: Tensor, weights: Tensor | None = N
     return _Batch(_rows(X, index), None if Y is None else _rows(Y, index), weights)
 
 
-def _included_first(included: Tensor, largest: int) -> Tensor:
-    """Per row, the indices of the included samples in increasing order, then the others in increasing order,
-    truncated to ``largest`` columns: the stable argsort of ~included, computed in O(n) with cumulative sums."""
-    runs, n = included.shape
-    count = included.sum(dim=1, keepdim=True)
-    rank_included = torch.cumsum(included, dim=1) - 1
-    rank_excluded = torch.cumsum(~included, dim=1) - 1 + count
-    rank = torch.where(included, rank_included, rank_excluded)
-    order = torch.empty(runs, n, dtype=torch.int64).scatter_(1, rank, torch.arange(n).expand(runs, n))
-    return order[:, :largest]
-
-
 def _first_distinct(draws: Tensor, size: int) -> tuple[Tensor, Tensor]:
-    """Per row of ``draws`` (R, m): the first ``size`` distinct values in draw order (R, size), and whether the row
-    had that many. A draw repeats an earlier one iff it follows an equal value in the stable sort of its row."""
-    values, order = torch.sort(draws, dim=1, stable=True)
-    repeat_sorted = torch.zeros_like(draws, dtype=torch.bool)
-    repeat_sorted[:, 1:] = values[:, 1:] == values[:, :-1]
-    first = ~torch.empty_like(repeat_sorted).scatter_(1, order, repeat_sorted)
-    enough = first.sum(dim=1) >= size
-    return torch.gather(draws, 1, _included_first(first, size)), enough
+    """Per row of ``draws`` (R, m) of integers in [0, n): the first ``size`` distinct values in draw order (R, size),
+    and whether the row had that many (the values of a short row are unspecified). A draw repeats an earlier one iff
+    it follows an equal value in its row sorted by (value, position): the keys value·m + position are distinct, so
+    numpy's row sort (SIMD quicksort, about 15x faster than a stable torch.sort of rows of ~100) orders them exactly
+    as a stable sort by value would."""
+    values = draws.numpy()
+    rows, m = values.shape
+    keys = values * m + np.arange(m)
+    keys.sort(axis=1)
+    sorted_values = keys // m
+    first_sorted = np.ones((rows, m), dtype=bool)
+    np.not_equal(sorted_values[:, 1:], sorted_values[:, :-1], out=first_sorted[:, 1:])
+    first = np.empty_like(first_sorted)
+    np.put_along_axis(first, keys - sorted_values * m, first_sorted, axis=1)
+    kept = first & (np.cumsum(first, axis=1) <= size)
+    enough = np.count_nonzero(kept, axis=1) == size
+    subsets = np.zeros((rows, size), dtype=np.int64)
+    subsets[enough] = values[enough][kept[enough]].reshape(-1, size)
+    return torch.from_numpy(subsets), torch.from_numpy(enough)
+
+
+def _uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -> Tensor:
+    """:func:`uniform_subsets` without the argument checks (the engine checks once per call)."""
+    if size * size > n:
+        keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
+        return torch.topk(keys, size, dim=1, sorted=False).indices
+    out = torch.empty(runs, size, dtype=torch.int64)
+    pending = torch.arange(runs)
+    while pending.numel():
+        draws = torch.randint(n, (pending.numel(), size + _SPARE_DRAWS), generator=generator)
+        subsets, enough = _first_distinct(draws, size)
+        out[pending[enough]] = subsets[enough]
+        pending = pending[~enough]
+    return out
 
 
 def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -> Tensor:
@@ -328,62 +380,281 @@ def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) ->
     whole_number("runs", runs)
     whole_number("n", n)
     whole_number("size", size, maximum=n)
-    if size * size > n:
-        keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
-        return torch.topk(keys, size, dim=1, sorted=False).indices
-    out = torch.empty(runs, size, dtype=torch.int64)
-    pending = torch.arange(runs)
-    while pending.numel():
-        draws = torch.randint(n, (pending.numel(), size + 8), generator=generator)
-        subsets, enough = _first_distinct(draws, size)
-        out[pending[enough]] = subsets[enough]
-        pending = pending[~enough]
-    return out
+    return _uniform_subsets(runs, n, size, generator)
 
 
-def _batches(
-    config: NoisyGradientConfig, X: Tensor, Y: Tensor | None, runs: int, steps: int, generator: torch.Generator
-) -> Iterator[_Batch]:
-    """The batch of every step, drawn from ``generator`` in step order."""
-    n = X.shape[0]
-    batch_size = config.batch_size_for(n)
-    if config.sampling == "single_pass":
-        for t in range(steps):
-            yield _Batch(X[t : t + 1], None if Y is None else Y[t : t + 1])
-    elif config.sampling == "full_batch":
-        for _ in range(steps):
-            yield _Batch(X, Y)
-    elif config.sampling == "poisson":
-        q = batch_size / n
-        for _ in range(steps):
-            included = torch.rand(runs, n, generator=generator, dtype=torch.float64) < q
-            largest = int(included.sum(dim=1).max())
-            # Included samples first (stable order), padded to the largest batch; padding gets weight 0.
-            order = _included_first(included, largest)
-            yield _take(X, Y, order, torch.gather(included, 1, order).to(X.dtype))
-    elif config.sampling == "shuffled":
-        per_epoch = n // batch_size
-        for t in range(steps):
-            k = t % per_epoch
-            if k == 0:
-                permutation = torch.argsort(torch.rand(runs, n, generator=generator, dtype=torch.float64), dim=1)
-            yield _take(X, Y, permutation[:, k * batch_size : (k + 1) * batch_size])
-    else:  # "without_replacement"
-        for _ in range(steps):
-            yield _take(X, Y, uniform_subsets(runs, n, batch_size, generator))
+# Nothing a step draws depends on the iterate, so the engine draws the randomness of a block of steps before
+# running them: per step, in the order of a step-by-step loop (the batch, then the noise), one generator call per
+# tensor, written into the block's buffers; then the block is processed at once (subsets picked, Poisson batches
+# ordered, noise scaled) instead of with dozens of small tensor operations per step. The values are those of the
+# step-by-step loop bit for bit (tests/learning/test_engine.py compares them with such a loop).
+
+#: Random numbers a block of steps holds at most (1 MiB of float64), and the most steps in a block.
+_BLOCK_NUMBERS = 1 << 17
+_BLOCK_STEPS = 256
+#: Extra draws of the sparse subset sampler (:func:`uniform_subsets`): size + 8 draws per row and step.
+_SPARE_DRAWS = 8
 
 
-def _noise(
-    kind: str, scale: float | None, shape: tuple[int, ...], generator: torch.Generator, dtype: torch.dtype
-) -> Tensor | None:
-    """Z i.i.d. per entry: N(0, scale²), Laplace(0, scale) = (random sign)·scale·Exp(1), or None for no noise."""
-    if kind == "none":
+class _StepDraws:
+    """The randomness of one kind (batches or noise) of the steps of a block, drawn step by step into buffers.
+
+    ``numbers``: random numbers per step (sizes the block). ``allocate(capacity)``: buffers for a block.
+    ``draw(k, t, generator)``: draw step t (0-based) into slot k, as a step-by-step loop does. ``first_redo(count)``:
+    the first slot whose draw must be redone step by step, or None. ``redo(k, t, generator)``: that exact draw.
+    ``finish(count)``: process the block's first ``count`` slots at once."""
+
+    numbers = 0
+    may_redo = False
+
+    def allocate(self, capacity: int) -> None:
+        pass
+
+    def draw(self, k: int, t: int, generator: torch.Generator) -> None:
+        pass
+
+    def first_redo(self, count: int) -> int | None:
         return None
-    if kind == "gaussian":
-        return torch.randn(shape, generator=generator, dtype=dtype).mul_(scale)
-    magnitude = torch.empty(shape, dtype=dtype).exponential_(generator=generator)
-    negative = torch.rand(shape, generator=generator, dtype=dtype) < 0.5
-    return torch.where(negative, -magnitude, magnitude).mul_(scale)
+
+    def redo(self, k: int, t: int, generator: torch.Generator) -> None:
+        self.draw(k, t, generator)
+
+    def finish(self, count: int) -> None:
+        pass
+
+
+class _SharedBatches(_StepDraws):
+    """``single_pass`` (sample t at step t) and ``full_batch`` (every sample every step): nothing to draw."""
+
+    def __init__(self, single_pass: bool) -> None:
+        self.single_pass = single_pass
+
+    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+        if not self.single_pass:
+            return _Batch(X, Y)
+        return _Batch(X[t : t + 1], None if Y is None else Y[t : t + 1])
+
+
+class _SubsetDraws(_StepDraws):
+    """``without_replacement``: :func:`uniform_subsets` per step. Sparse case: the raw draws of a block are screened
+    at once by :func:`_first_distinct`; a step with a short row (rare: fewer than ``size`` distinct values in
+    ``size`` + 8 draws) is redone step by step, since its redraws come before that step's noise. Dense case: one
+    ``topk`` over the keys of every run and step of the block (row by row, as per step)."""
+
+    def __init__(self, runs: int, n: int, size: int) -> None:
+        self.runs, self.n, self.size = runs, n, size
+        self.sparse = size * size <= n
+        self.width = size + _SPARE_DRAWS if self.sparse else n
+        self.numbers = runs * self.width
+        self.may_redo = self.sparse
+
+    def allocate(self, capacity: int) -> None:
+        dtype = torch.int64 if self.sparse else torch.float64
+        self.raw = torch.empty(capacity, self.runs, self.width, dtype=dtype)
+
+    def draw(self, k: int, t: int, generator: torch.Generator) -> None:
+        if self.sparse:
+            torch.randint(self.n, (self.runs, self.width), generator=generator, out=self.raw[k])
+        else:
+            torch.rand((self.runs, self.n), generator=generator, out=self.raw[k])
+
+    def first_redo(self, count: int) -> int | None:
+        if not self.sparse:
+            return None
+        subsets, enough = _first_distinct(self.raw[:count].view(count * self.runs, self.width), self.size)
+        self.index = subsets.view(count, self.runs, self.size)
+        short = torch.nonzero(~enough.view(count, self.runs).all(dim=1))
+        return int(short[0, 0]) if short.numel() else None
+
+    def redo(self, k: int, t: int, generator: torch.Generator) -> None:
+        self.index[k] = _uniform_subsets(self.runs, self.n, self.size, generator)
+
+    def finish(self, count: int) -> None:
+        if not self.sparse:
+            keys = self.raw[:count].view(count * self.runs, self.n)
+            self.index = torch.topk(keys, self.size, dim=1, sorted=False).indices.view(count, self.runs, self.size)
+
+    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+        return _take(X, Y, self.index[k])
+
+
+class _PoissonDraws(_StepDraws):
+    """``poisson``: each sample joins each run's batch with probability q, fresh every step; the included samples
+    first (stable order), padded to the step's largest batch with weight-0 samples (the next excluded ones)."""
+
+    def __init__(self, runs: int, n: int, q: float) -> None:
+        self.runs, self.n, self.q = runs, n, q
+        self.numbers = runs * n
+
+    def allocate(self, capacity: int) -> None:
+        self.raw = torch.empty(capacity, self.runs, self.n, dtype=torch.float64)
+
+    def draw(self, k: int, t: int, generator: torch.Generator) -> None:
+        torch.rand((self.runs, self.n), generator=generator, out=self.raw[k])
+
+    def finish(self, count: int) -> None:
+        """Per run and step, the stable argsort of ~included: included samples in increasing order, then the others
+        (numpy's stable sort of booleans is a radix sort, O(n) per row)."""
+        included = (self.raw[:count] < self.q).numpy()
+        self.largest = np.count_nonzero(included, axis=2).max(axis=1).tolist()
+        self.order = torch.from_numpy(np.argsort(~included, axis=2, kind="stable"))
+        self.included = torch.from_numpy(included)
+
+    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+        order = self.order[k][:, : self.largest[k]]
+        return _take(X, Y, order, torch.gather(self.included[k], 1, order).to(X.dtype))
+
+
+class _ShuffledDraws(_StepDraws):
+    """``shuffled``: a fresh permutation per run at the first step of every epoch, then consecutive batches."""
+
+    def __init__(self, runs: int, n: int, size: int) -> None:
+        self.runs, self.n, self.size = runs, n, size
+        self.per_epoch = n // size
+        self.numbers = runs * n // self.per_epoch
+
+    def allocate(self, capacity: int) -> None:
+        self.keys: dict[int, Tensor] = {}
+
+    def draw(self, k: int, t: int, generator: torch.Generator) -> None:
+        if t % self.per_epoch == 0:
+            self.keys[k] = torch.rand(self.runs, self.n, generator=generator, dtype=torch.float64)
+
+    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+        position = t % self.per_epoch
+        if position == 0:
+            self.permutation = torch.argsort(self.keys.pop(k), dim=1)
+        return _take(X, Y, self.permutation[:, position * self.size : (position + 1) * self.size])
+
+
+def _batch_draws(config: NoisyGradientConfig, runs: int, n: int) -> _StepDraws:
+    """The batch sampler of ``config.sampling`` for n samples and ``runs`` runs."""
+    if config.sampling in ("single_pass", "full_batch"):
+        return _SharedBatches(config.sampling == "single_pass")
+    batch_size = config.batch_size_for(n)
+    if config.sampling == "poisson":
+        return _PoissonDraws(runs, n, batch_size / n)
+    if config.sampling == "shuffled":
+        return _ShuffledDraws(runs, n, batch_size)
+    return _SubsetDraws(runs, n, batch_size)
+
+
+class _NoiseDraws(_StepDraws):
+    """Z i.i.d. per entry: N(0, scale²), or Laplace(0, scale) = (random sign)·scale·Exp(1); ``scale`` a number or a
+    tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)). Per step: for Gaussian noise one
+    ``randn``, for Laplace noise ``exponential_`` then ``rand`` (the sign); the scaling is done once per block."""
+
+    def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
+        self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
+        self.numbers = math.prod(shape) * (1 if kind == "gaussian" else 2)
+
+    def allocate(self, capacity: int) -> None:
+        self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
+        if self.kind == "laplace":
+            self.uniform = torch.empty_like(self.values)
+
+    def draw(self, k: int, t: int, generator: torch.Generator) -> None:
+        if self.kind == "gaussian":
+            torch.randn(self.shape, generator=generator, out=self.values[k])
+        else:
+            self.values[k].exponential_(generator=generator)
+            torch.rand(self.shape, generator=generator, out=self.uniform[k])
+
+    def finish(self, count: int) -> None:
+        values = self.values[:count].mul_(self.scale)
+        if self.kind == "laplace":  # negative where the uniform is < 0.5: −(scale·E), exactly (copysign)
+            torch.copysign(values, self.uniform[:count].sub_(0.5), out=values)
+
+
+def _drawn_ahead(steps: int, draws: list[_StepDraws], generator: torch.Generator) -> Iterator[int]:
+    """For steps 0..steps−1 in order, the step's slot in its block, once the block's randomness (every sampler of
+    ``draws``, in list order within a step) is drawn and processed. A block whose step k must be redrawn step by step
+    (``first_redo``) is cut after k: the generator goes back to the block's start, steps before k are drawn again
+    (the same values) and step k is drawn exactly as a step-by-step loop would."""
+    numbers = sum(d.numbers for d in draws)
+    capacity = max(1, min(_BLOCK_STEPS, steps, _BLOCK_NUMBERS // max(numbers, 1)))
+    for d in draws:
+        d.allocate(capacity)
+    may_redo = any(d.may_redo for d in draws)
+    done = 0
+    while done < steps:
+        count = min(capacity, steps - done)
+        start = generator.get_state() if may_redo else None
+        for k in range(count):
+            for d in draws:
+                d.draw(k, done + k, generator)
+        redo = min((k for d in draws if (k := d.first_redo(count)) is not None), default=None)
+        if redo is not None:
+            generator.set_state(start)
+            for k in range(redo):
+                for d in draws:
+                    d.draw(k, done + k, generator)
+            for d in draws:
+                d.redo(redo, done + redo, generator)
+            count = redo + 1
+        for d in draws:
+            d.finish(count)
+        yield from range(count)
+        done += count
+
+
+def _checked_noise(kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> _NoiseDraws:
+    """The noise sampler after checking ``kind``, the scale (a number or a tensor, finite and >= 0) and ``shape``."""
+    _check_choice("noise", kind, ("gaussian", "laplace"))
+    if isinstance(scale, Tensor):
+        finite_tensor("noise_scale", scale)
+        if bool((scale < 0).any()):
+            raise ValueError(f"noise_scale has negative entries {scale[scale < 0].tolist()[:3]}; allowed: >= 0")
+    else:
+        non_negative_finite("noise_scale", scale)
+    shape = tuple(whole_number("noise_shape", size) for size in shape)
+    return _NoiseDraws(kind, scale, shape, dtype)
+
+
+def noise_steps(
+    kind: str,
+    noise_scale: float | Tensor,
+    noise_shape: tuple[int, ...],
+    steps: int,
+    generator: torch.Generator,
+    *,
+    dtype: torch.dtype = torch.float64,
+) -> Iterator[Tensor]:
+    """Z_1, …, Z_steps, each of ``noise_shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
+    (``"laplace"``) per entry (``noise_scale`` a number or a tensor that broadcasts against the shape): the noise
+    :func:`run_noisy_gradient` adds at each step of a sampling mode that draws no batches (``single_pass``,
+    ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The tensors yielded are views of
+    block buffers: use each before requesting the next (it may be updated in place)."""
+    noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
+    whole_number("steps", steps)
+    return (noise.values[k] for k in _drawn_ahead(steps, [noise], generator))
+
+
+def subset_and_noise_steps(
+    runs: int,
+    n: int,
+    size: int,
+    steps: int,
+    generator: torch.Generator,
+    *,
+    noise_scale: float | Tensor | None = None,
+    noise_shape: tuple[int, ...] = (),
+    dtype: torch.dtype = torch.float64,
+) -> Iterator[tuple[Tensor, Tensor | None]]:
+    """For each of ``steps`` steps, what a step-by-step loop draws from ``generator`` in this order:
+    ``uniform_subsets(runs, n, size, generator)`` (R, size), then, if ``noise_scale`` is given,
+    ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
+    for bit, drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
+    tensors yielded are views of block buffers, valid until the next step is requested."""
+    whole_number("runs", runs)
+    whole_number("n", n)
+    whole_number("size", size, maximum=n)
+    whole_number("steps", steps)
+    subsets = _SubsetDraws(runs, n, size)
+    if noise_scale is None:
+        return ((subsets.index[k], None) for k in _drawn_ahead(steps, [subsets], generator))
+    noise = _checked_noise("gaussian", noise_scale, noise_shape, dtype)
+    return ((subsets.index[k], noise.values[k]) for k in _drawn_ahead(steps, [subsets, noise], generator))
 
 
 def _scale_rows(gradients: Tensor, factors: Tensor, batch: _Batch, w: Tensor) -> Tensor:
@@ -424,7 +695,7 @@ def _factored_clipped_sum(loss: Loss) -> Callable[[Tensor, _Batch, float | None]
     def clipped_sum(w: Tensor, batch: _Batch, clip_norm: float | None) -> Tensor:
         factored = loss.factored_gradients(w, batch.X, batch.Y)
         norms = factored.squared_norms
-        factors = torch.ones_like(norms) if clip_norm is None else torch.clamp(clip_norm / norms.sqrt(), max=1.0)
+        factors = torch.ones_like(norms) if clip_norm is None else _factors_from_norms(norms.sqrt(), clip_norm)
         if batch.weights is not None:
             factors = factors * batch.weights
         return factored.weighted_sum(factors)
@@ -529,28 +800,33 @@ def run_noisy_gradient(
     batch_size = config.batch_size_for(n)
     w = _initial_iterates(w0, runs, dtype)
 
+    step_sizes = config.step_sizes(steps)
     stopping_time = None
     if config.stopping == "uniform_random":
         stopping_time = torch.randint(1, steps + 1, (runs, 1), generator=generator)
-    output = torch.zeros_like(w) if config.stopping == "average" else w
+    output = torch.zeros_like(w) if config.stopping in ("average", "weighted_average") else w
 
     clip_norm = None if config.clip_norm is None else float(config.clip_norm)
     per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
     clipped_sum = _clipped_sum_function(loss, per_run_samples, labels is not None, gradients)
-    batches = _batches(config, features, labels, runs, steps, generator)
-    for t, batch in zip(_progress_bar(steps, progress), batches):
+    batches = _batch_draws(config, runs, n)
+    noise = None if config.noise == "none" else _NoiseDraws(config.noise, config.noise_scale, tuple(w.shape), dtype)
+    draws = _drawn_ahead(steps, [batches] if noise is None else [batches, noise], generator)
+    for t, k in zip(_progress_bar(steps, progress), draws):
+        batch = batches.batch(k, t - 1, features, labels)
         step = _mean_clipped_gradient(clipped_sum, w, batch, clip_norm, batch_size)
-        noise = _noise(config.noise, config.noise_scale, tuple(w.shape), generator, dtype)
         # ``step`` is a fresh tensor: update it in place (same values as out of place, fewer allocations).
         if noise is not None:
-            step.add_(noise)
-        w = config.projection(w - step.mul_(config.lr))
+            step.add_(noise.values[k])
+        w = config.projection(w - step.mul_(step_sizes[t - 1]))
         if config.stopping == "final":
             output = w
         elif config.stopping == "uniform_random":
             output = torch.where(stopping_time == t, w, output)
-        else:
+        elif config.stopping == "average":
             output = output + w / steps
+        else:
+            output.add_((2.0 * t / (steps * (steps + 1))) * w)
         if on_step is not None:
             on_step(t, w)
     return output

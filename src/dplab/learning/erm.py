@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from dplab.checks import as_finite_array, labels_in, non_negative_finite, positive_finite, whole_number
+from dplab.checks import as_finite_array, labels_in, matching_length, non_negative_finite, positive_finite, whole_number
 from dplab.numerics import project_l2_ball
 
 __all__ = [
@@ -48,6 +48,7 @@ def _data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """``X`` (n, d) finite with n ≥ 1 and ``y`` (n,) labels in {−1, +1}, as float64 arrays."""
     features = _features(X)
     labels = labels_in("y", y)
+    matching_length("X", features, "y", labels)
     if labels.shape != (features.shape[0],):
         raise ValueError(f"y has shape {labels.shape}; it must be (n,) = ({features.shape[0]},)")
     return features, labels

@@ -1,28 +1,30 @@
-"""Σ_i clip_C(∇ℓ_i(θ)) for a ``torch.nn.Module``: ghost norms and book-keeping on nn.Linear layers, ``torch.func``
-per-example gradients for any other module.
+"""Σ_i clip_C(∇ℓ_i(θ)) for a ``torch.nn.Module``: ghost norms and book-keeping on the layer types of
+:mod:`dplab.learning.layer_gradients` (nn.Linear, nn.Conv1d, nn.Conv2d, nn.Embedding, nn.LayerNorm, nn.GroupNorm),
+``torch.func`` per-example gradients for any other module.
 
 DP-SGD (Abadi et al. 2016, Algorithm 1) adds noise to the sum of the per-example gradients, each clipped to ℓ2 norm
 C: clip_C(g) = g·min(1, C/‖g‖). Two ways to compute that sum, equal up to the order of floating-point summation:
 
-- ``"ghost"`` (every trainable parameter in an nn.Linear layer). One forward pass of the batch with hooks recording
-  each Linear layer's input a_i (T × d per example; T = 1 for a (B, d) input, T = the product of the middle axes for
-  (B, …, d)) and output z_i, then one backward pass of Σ_i ℓ_i to the layer outputs only (no parameter gradient is
-  formed), giving g_i = ∂ℓ_i/∂z_i (T × p). The per-example weight gradient is g_iᵀa_i, so
-  ‖∇_W ℓ_i‖²_F = ⟨a_i a_iᵀ, g_i g_iᵀ⟩ (the "ghost norm": Goodfellow 2015, "Efficient per-example gradient
-  computations"; Li, Tramèr, Liang, Hashimoto 2022, "ghost clipping"), = ‖a_i‖²‖g_i‖² when T = 1, and
-  ‖∇_b ℓ_i‖² = ‖Σ_t g_it‖². With c_i = min(1, C/‖∇ℓ_i‖) over all layers, the clipped sum of a layer is
-  Σ_i c_i g_iᵀa_i, one matrix product of the stored factors (the "book-keeping" trick of Bu, Wang, Zha, Karypis 2023,
-  "Differentially private optimization on large model at small cost"): no second backward pass and no (B × p × d)
-  tensor. For T > 1 the per-example weight gradients are formed instead when that is cheaper (p·d < T²).
+- ``"ghost"`` (every trainable parameter in a supported layer). One forward pass of the batch with hooks recording
+  each call of a supported layer (its input and output z), then one backward pass of Σ_i ℓ_i to the layer outputs
+  only (no parameter gradient is formed), giving g = ∂(Σ_i ℓ_i)/∂z, whose row i is ∂ℓ_i/∂z_i. From these factors
+  each layer gives ‖∇_θ ℓ_i‖² per example (ghost norms: Goodfellow 2015; Li, Tramèr, Liang, Hashimoto 2022) and,
+  with c_i = min(1, C/‖∇ℓ_i‖) over all layers, Σ_i c_i ∇_θ ℓ_i (book-keeping: Bu, Wang, Zha, Karypis 2023): no
+  second backward pass; per-example gradients are formed only where that is cheaper (formulas in
+  :mod:`dplab.learning.layer_gradients`). A layer called several times per forward pass (shared weights) is
+  handled: its calls' gradients add up per example.
 - ``"vmap"`` (any module): ``torch.func.vmap(torch.func.grad(ℓ))`` over ``torch.func.functional_call``, the module
   called on one example at a time (with a batch axis of 1).
 
 The ghost path calls the module once on the whole batch, so the module must treat the rows of a batch independently
-(what per-example clipping presupposes); :func:`ghost_unsupported` refuses the modules that own trainable parameters
-and are not nn.Linear (convolutions, embeddings, normalisation layers, recurrent layers, parameters registered on a
-custom module), modules sharing a parameter (tied weights) and batch normalisation, and :func:`ghost_clipped_sum`
-refuses a Linear layer called more than once per forward pass (shared weights), called with its input as a keyword, or
-on an input whose first axis is not the batch; "auto" then takes the vmap path.
+(what per-example clipping presupposes). :func:`ghost_unsupported` refuses batch normalisation (it mixes the examples
+of a batch), the owners of trainable parameters outside the supported layers (recurrent layers, attention,
+parameters registered on a custom module, ...) and parameters shared between modules (tied weights, e.g. an
+embedding and an output layer: the cross term of their per-example gradients is not factored). On each batch,
+:func:`ghost_clipped_sum` refuses (:class:`GhostClippingUnsupported`) a layer called with its input as a keyword or
+on an input whose first axis is not the batch, and a parameter used outside its layer's forward (the loss's autograd
+graph reaches it by more edges than the layer calls the loss depends on); a layer output modified in place afterwards
+(``ReLU(inplace=True)``) is detected and the outputs are then copied. "auto" takes the vmap path for any refusal.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from torch.func import functional_call, grad, vmap
 from torch.nn.modules.batchnorm import _BatchNorm
 
 from dplab.checks import choice, positive_finite, require
+from dplab.learning.layer_gradients import LAYER_GRADIENTS, Call, GhostClippingUnsupported, layer_refusal
 
 __all__ = ["GRADIENT_METHODS", "GhostClippingUnsupported", "ModuleGradientClipper", "ghost_unsupported"]
 
@@ -44,8 +47,8 @@ GRADIENT_METHODS: tuple[str, ...] = ("auto", "ghost", "vmap")
 LossFunction = Callable[[Tensor, Tensor], Tensor]
 
 
-class GhostClippingUnsupported(ValueError):
-    """The module's forward pass does something the ghost path cannot factor (the message says what)."""
+class _OutputModifiedInPlace(GhostClippingUnsupported):
+    """A recorded layer output was modified in place after the layer (its gradient would be the modified value's)."""
 
 
 def clip_factors(squared_norms: Tensor, clip: float) -> Tensor:
@@ -64,8 +67,9 @@ def _shares_a_parameter(module: nn.Module, owners: dict[int, int]) -> bool:
 
 def ghost_unsupported(model: nn.Module) -> list[str]:
     """The submodules (``"name (Type)"``) that keep ``model`` off the ghost path: owners of trainable parameters that
-    are not nn.Linear, modules sharing a parameter with another module (tied weights: the per-example gradient is the
-    sum of both uses), and batch normalisation (it mixes the examples of a batch). Empty when the path applies."""
+    :func:`~dplab.learning.layer_gradients.layer_refusal` refuses (types other than the supported layers, Embedding
+    with ``scale_grad_by_freq`` or ``max_norm``), modules sharing a parameter with another module (tied weights), and
+    batch normalisation (it mixes the examples of a batch). Empty when the path applies."""
     owners: dict[int, int] = {}
     for module in model.modules():
         for p in module.parameters(recurse=False):
@@ -73,53 +77,17 @@ def ghost_unsupported(model: nn.Module) -> list[str]:
     return [
         f"{name or '<root>'} ({type(module).__name__})"
         for name, module in model.named_modules()
-        if (_owns_trainable_parameters(module) and not isinstance(module, nn.Linear))
+        if (_owns_trainable_parameters(module) and layer_refusal(module) is not None)
         or _shares_a_parameter(module, owners)
         or isinstance(module, _BatchNorm)
     ]
 
 
-def _squared_norms(tensor: Tensor) -> Tensor:
-    """‖t_i‖² over every axis but the first (vector_norm: one pass, no squared copy)."""
-    return torch.linalg.vector_norm(tensor.flatten(1), dim=1).square()
-
-
-@dataclass(frozen=True)
-class _LinearFactors:
-    """One Linear layer's per-example factors: inputs A (B, T, d) and output gradients G (B, T, p)."""
-
-    inputs: Tensor
-    output_gradients: Tensor
-
-    def weight_squared_norms(self) -> Tensor:
-        """‖g_iᵀa_i‖²_F per example: ‖a_i‖²‖g_i‖² (T = 1), ⟨a_i a_iᵀ, g_i g_iᵀ⟩ or the formed gradient (T > 1)."""
-        A, G = self.inputs, self.output_gradients
-        T, d, p = A.shape[1], A.shape[2], G.shape[2]
-        if T == 1:
-            return _squared_norms(A) * _squared_norms(G)
-        if T * T <= p * d:
-            return (A @ A.transpose(1, 2) * (G @ G.transpose(1, 2))).sum((1, 2))
-        return _squared_norms(torch.einsum("btp,btd->bpd", G, A))
-
-    def bias_squared_norms(self) -> Tensor:
-        """‖Σ_t g_it‖² per example."""
-        return _squared_norms(self.output_gradients.sum(1))
-
-    def weight_sum(self, c: Tensor) -> Tensor:
-        """Σ_i c_i g_iᵀa_i, (p, d)."""
-        weighted = c[:, None, None] * self.output_gradients
-        return weighted.flatten(0, 1).T @ self.inputs.flatten(0, 1)
-
-    def bias_sum(self, c: Tensor) -> Tensor:
-        """Σ_i c_i Σ_t g_it, (p,)."""
-        return c @ self.output_gradients.sum(1)
-
-
-def _trainable_linear_layers(model: nn.Module) -> dict[str, nn.Linear]:
+def _trainable_layers(model: nn.Module) -> dict[str, nn.Module]:
     return {
         name: module
         for name, module in model.named_modules()
-        if isinstance(module, nn.Linear) and _owns_trainable_parameters(module)
+        if type(module) in LAYER_GRADIENTS and _owns_trainable_parameters(module)
     }
 
 
@@ -127,13 +95,28 @@ def _parameter_name(layer_name: str, parameter_name: str) -> str:
     return f"{layer_name}.{parameter_name}" if layer_name else parameter_name
 
 
-def _record_calls(model: nn.Module, layers: dict[str, nn.Linear], x: Tensor) -> tuple[Tensor, dict[str, list]]:
-    """``model(x)`` with every layer's (input, output) pairs recorded by forward hooks (removed afterwards)."""
-    calls: dict[str, list] = {name: [] for name in layers}
+@dataclass(frozen=True)
+class _Record:
+    """One call of a layer seen by its forward hook: the positional input, the output and the output's version
+    counter then (it moves if the output is later modified in place)."""
 
-    def recorder(record: list) -> Callable:
-        def hook(_module: nn.Module, args: tuple, output: Tensor) -> None:
-            record.append((args[0] if args else None, output))
+    input: object
+    output: object
+    version: int
+
+
+def _record_calls(
+    model: nn.Module, layers: dict[str, nn.Module], x: Tensor, copy_outputs: bool
+) -> tuple[Tensor, dict[str, list[_Record]]]:
+    """``model(x)`` with every call of the ``layers`` recorded by forward hooks (removed afterwards); with
+    ``copy_outputs`` the model continues on a copy of each output, so that in-place changes leave the recorded one."""
+    calls: dict[str, list[_Record]] = {name: [] for name in layers}
+
+    def recorder(records: list[_Record]) -> Callable:
+        def hook(_module: nn.Module, args: tuple, output: object) -> Tensor | None:
+            is_tensor = isinstance(output, Tensor)
+            records.append(_Record(args[0] if args else None, output, output._version if is_tensor else 0))
+            return output.clone() if copy_outputs and is_tensor else None
 
         return hook
 
@@ -145,16 +128,50 @@ def _record_calls(model: nn.Module, layers: dict[str, nn.Linear], x: Tensor) -> 
             handle.remove()
 
 
-def _as_batch_of_sequences(name: str, tensor: Tensor | None, batch: int) -> Tensor:
-    """(B, d) → (B, 1, d); (B, …, d) → (B, T, d); anything without the batch as its first axis is refused (so is an
-    input passed by keyword, which the hook does not see: ``None``)."""
-    if tensor is None:
-        raise GhostClippingUnsupported(f"layer {name!r} was called with its input as a keyword argument")
-    if tensor.ndim < 2 or tensor.shape[0] != batch:
+def _check_record(name: str, record: _Record) -> None:
+    """Refuse a call whose input or output is not a tensor, or whose output was modified in place since."""
+    if not isinstance(record.input, Tensor):
         raise GhostClippingUnsupported(
-            f"layer {name!r} got an input of shape {tuple(tensor.shape)}; the ghost path needs (batch={batch}, ..., d)"
+            f"layer {name!r} was called without a tensor as its first positional argument (a keyword input?)"
         )
-    return tensor.reshape(batch, -1, tensor.shape[-1])
+    if not isinstance(record.output, Tensor):
+        raise GhostClippingUnsupported(f"layer {name!r} returned a {type(record.output).__name__}, not a tensor")
+    if record.output._version != record.version:
+        raise _OutputModifiedInPlace(f"the output of layer {name!r} was modified in place")
+
+
+def _graph_uses(root: torch.autograd.graph.Node | None) -> tuple[set, dict[int, int]]:
+    """The nodes of the autograd graph below ``root``, and how many of its edges end at each leaf tensor (by id)."""
+    uses: dict[int, int] = {}
+    seen: set = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for child, _ in node.next_functions:
+            if child is not None and hasattr(child, "variable"):
+                uses[id(child.variable)] = uses.get(id(child.variable), 0) + 1
+            stack.append(child)
+    return seen, uses
+
+
+def _check_parameters_used_in_calls_only(
+    total: Tensor, layers: dict[str, nn.Module], used: dict[str, list[_Record]]
+) -> None:
+    """Each call of a supported layer that the loss depends on puts one edge to each of the layer's parameters into
+    the graph; more edges mean the parameter is also used outside the layer's forward, whose gradient the recorded
+    calls miss."""
+    nodes, uses = _graph_uses(total.grad_fn)
+    for name, layer in layers.items():
+        calls = sum(record.output.grad_fn in nodes for record in used[name])
+        for parameter_name, p in layer.named_parameters(recurse=False):
+            if p.requires_grad and uses.get(id(p), 0) != calls:
+                raise GhostClippingUnsupported(
+                    f"parameter {_parameter_name(name, parameter_name)!r} enters the graph {uses.get(id(p), 0)} "
+                    f"times but its layer's output does {calls} times (used outside the layer's forward)"
+                )
 
 
 def per_example_losses(loss_fn: LossFunction, predictions: Tensor, targets: Tensor, batched_loss: bool) -> Tensor:
@@ -172,46 +189,54 @@ def per_example_losses(loss_fn: LossFunction, predictions: Tensor, targets: Tens
 
 
 def ghost_clipped_sum(
-    model: nn.Module, loss_fn: LossFunction, x: Tensor, y: Tensor, clip: float, batched_loss: bool = False
+    model: nn.Module,
+    loss_fn: LossFunction,
+    x: Tensor,
+    y: Tensor,
+    clip: float,
+    batched_loss: bool = False,
+    copy_outputs: bool = False,
 ) -> dict[str, Tensor]:
     """Σ_i clip_C(∇ℓ_i) per trainable parameter name by ghost norms and book-keeping (module docstring);
-    ℓ = :func:`per_example_losses` of ``model(x)``. Raises :class:`GhostClippingUnsupported` for a layer called twice or on an
-    input without the batch axis first; the caller checks :func:`ghost_unsupported` first."""
-    layers = _trainable_linear_layers(model)
+    ℓ = :func:`per_example_losses` of ``model(x)``. Raises :class:`GhostClippingUnsupported` for what the module
+    docstring lists; the caller checks :func:`ghost_unsupported` first. ``copy_outputs``: see :func:`_record_calls`."""
+    layers = _trainable_layers(model)
     if not layers:  # nothing to train
         return {}
-    outputs, calls = _record_calls(model, layers, x)
-    shared = [name for name, records in calls.items() if len(records) > 1]
-    if shared:
-        raise GhostClippingUnsupported(f"layers {shared} are called more than once per forward pass (shared weights)")
-    used = {name: records[0] for name, records in calls.items() if records}
+    outputs, records = _record_calls(model, layers, x, copy_outputs)
     losses = per_example_losses(loss_fn, outputs, y, batched_loss)
-    output_gradients = torch.autograd.grad(losses.sum(), [output for _, output in used.values()], allow_unused=True)
+    for name, calls in records.items():
+        for record in calls:
+            _check_record(name, record)
+    used = {name: [record for record in calls if record.output.requires_grad] for name, calls in records.items()}
+    flat = [(name, record) for name, calls in used.items() for record in calls]
     batch = len(x)
-    factors = {
-        name: _LinearFactors(
-            _as_batch_of_sequences(name, None if inputs is None else inputs.detach(), batch),
-            _as_batch_of_sequences(name, torch.zeros_like(output) if gradient is None else gradient, batch),
-        )
-        for (name, (inputs, output)), gradient in zip(used.items(), output_gradients)
-    }
+    gradients: dict[str, dict] = {}
+    if flat:
+        total = losses.sum()
+        _check_parameters_used_in_calls_only(total, layers, used)
+        output_gradients = torch.autograd.grad(total, [record.output for _, record in flat], allow_unused=True)
+        calls: dict[str, list[Call]] = {}
+        for (name, record), gradient in zip(flat, output_gradients):
+            gradient = torch.zeros_like(record.output) if gradient is None else gradient
+            calls.setdefault(name, []).append(Call(record.input.detach(), gradient))
+        gradients = {
+            name: LAYER_GRADIENTS[type(layers[name])](name, layers[name], c, batch) for name, c in calls.items()
+        }
     squared_norms = torch.zeros(batch, dtype=outputs.dtype, device=outputs.device)
-    for name, factor in factors.items():
-        if layers[name].weight.requires_grad:
-            squared_norms = squared_norms + factor.weight_squared_norms()
-        if layers[name].bias is not None and layers[name].bias.requires_grad:
-            squared_norms = squared_norms + factor.bias_squared_norms()
+    for layer_gradients in gradients.values():
+        for parameter_gradients in layer_gradients.values():
+            squared_norms = squared_norms + parameter_gradients.squared_norms()
     c = clip_factors(squared_norms, clip)
     sums: dict[str, Tensor] = {}
     for name, layer in layers.items():
         for parameter_name, parameter in layer.named_parameters(recurse=False):
-            if not parameter.requires_grad:
-                continue
-            if name not in factors:
-                total = torch.zeros_like(parameter)
-            else:
-                total = factors[name].weight_sum(c) if parameter_name == "weight" else factors[name].bias_sum(c)
-            sums[_parameter_name(name, parameter_name)] = total.detach()
+            if parameter.requires_grad:
+                parameter_gradients = gradients.get(name, {}).get(parameter_name)
+                total_gradient = (
+                    torch.zeros_like(parameter) if parameter_gradients is None else parameter_gradients.clipped_sum(c)
+                )
+                sums[_parameter_name(name, parameter_name)] = total_gradient.detach()
     return sums
 
 
@@ -243,9 +268,11 @@ class ModuleGradientClipper:
     """``clipper(x, y)`` = Σ_i clip_C(∇ℓ_i) per trainable parameter name of ``model``, by the ghost path when
     ``method`` is "ghost", or "auto" and :func:`ghost_unsupported` finds nothing, else by the vmap path.
 
-    "auto" also moves to the vmap path for good when a forward pass turns out unsupported (a shared layer);
-    "ghost" raises ValueError instead. ``self.method`` is the path in use ("ghost" or "vmap"). ``batched_loss``:
-    ``loss_fn(predictions, targets)`` returns the per-example losses of a batch (:func:`per_example_losses`).
+    "auto" also moves to the vmap path for good when a forward pass turns out unsupported (module docstring);
+    "ghost" raises ValueError instead. A layer output modified in place is not a refusal: that batch is recomputed
+    and from then on every recorded output is copied. ``self.method`` is the path in use ("ghost" or "vmap").
+    ``batched_loss``: ``loss_fn(predictions, targets)`` returns the per-example losses of a batch
+    (:func:`per_example_losses`).
     """
 
     def __init__(
@@ -253,23 +280,33 @@ class ModuleGradientClipper:
     ) -> None:
         choice("gradient_method", method, GRADIENT_METHODS)
         unsupported = ghost_unsupported(model)
+        supported = ", ".join(sorted(t.__name__ for t in LAYER_GRADIENTS))
         require(
             method != "ghost" or not unsupported,
             "gradient_method",
             method,
-            f"'auto' or 'vmap' for this model (the ghost path supports nn.Linear only; unsupported: {unsupported})",
+            f"'auto' or 'vmap' for this model (the ghost path supports {supported}, no batch normalisation and no "
+            f"parameter shared between modules; unsupported: {unsupported})",
         )
         self.clip = positive_finite("clip", clip)
         self.model, self.loss_fn, self.requested, self.batched_loss = model, loss_fn, method, batched_loss
         self.method = "vmap" if method == "vmap" or unsupported else "ghost"
         self.names = [name for name, p in model.named_parameters() if p.requires_grad]
+        self.copy_outputs = False
+
+    def _ghost(self, x: Tensor, y: Tensor) -> dict[str, Tensor]:
+        try:
+            return ghost_clipped_sum(self.model, self.loss_fn, x, y, self.clip, self.batched_loss, self.copy_outputs)
+        except _OutputModifiedInPlace:
+            self.copy_outputs = True
+            return ghost_clipped_sum(self.model, self.loss_fn, x, y, self.clip, self.batched_loss, True)
 
     def __call__(self, x: Tensor, y: Tensor) -> dict[str, Tensor]:
         if not len(x):
             return {name: torch.zeros_like(p) for name, p in self.model.named_parameters() if name in self.names}
         if self.method == "ghost":
             try:
-                return ghost_clipped_sum(self.model, self.loss_fn, x, y, self.clip, self.batched_loss)
+                return self._ghost(x, y)
             except GhostClippingUnsupported:
                 if self.requested == "ghost":
                     raise

@@ -29,7 +29,16 @@ import math
 import numpy as np
 import torch
 
-from dplab.checks import as_finite_array, labels_in, positive_finite, probability, whole_number
+from dplab.checks import (
+    as_finite_array,
+    labels_in,
+    matching_length,
+    positive_finite,
+    probability,
+    require_ndim,
+    size_that_fits,
+    whole_number,
+)
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 from dplab.learning.losses import LogisticLoss
 from dplab.learning.projections import Ball, NoProjection
@@ -110,8 +119,9 @@ def _noisy_descent(
     """``runs`` outputs (runs, d) of the engine's clipped (C = 1) noisy gradient descent from θ₀ = 0 with noise std
     ``noise_scale`` on the normalised gradient, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average
     iterate."""
-    as_finite_array(X, "X")
-    labels_in("y", y)
+    n, d = require_ndim("X", as_finite_array(X, "X"), 2).shape
+    matching_length("X", X, "y", labels_in("y", y))
+    size_that_fits("runs", runs, 8 * (3 * n + 6 * d), "each run's margins (n) and iterates (d) in the engine")
     if radius is not None:
         positive_finite("radius", radius)
     config = NoisyGradientConfig(
@@ -160,5 +170,6 @@ def dp_sgd(
 ) -> np.ndarray:
     """``runs`` outputs (runs, d) of Poisson-subsampled DP-SGD at rate batch_size/n: (Σ_batch clip₁(∇ℓ) + N(0, z²I))
     divided by the expected batch size, projected onto ‖θ‖ ≤ radius (``None``: unconstrained), average iterate."""
+    whole_number("steps", steps), whole_number("batch_size", batch_size)
     noise = dp_sgd_noise_scale(positive_finite("noise_multiplier", noise_multiplier), 1.0, batch_size)
     return _noisy_descent(X, y, noise, steps, lr, radius, "poisson", batch_size, runs, generator)

@@ -28,6 +28,7 @@ from dplab.checks import (
     positive_finite,
     require,
     require_ndim,
+    size_that_fits,
     whole_number,
 )
 from dplab.mechanisms.purification import LqBall, purify
@@ -188,7 +189,7 @@ def clip_l1(theta: np.ndarray, l1_radius: float) -> np.ndarray:
 def gaussian_sketch(k: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """Φ ∈ ℝ^{k×d} with i.i.d. N(0, 1/k) entries (Lemma 44)."""
     whole_number("k", k)
-    whole_number("d", d)
+    size_that_fits("d", d, 16 * k, "the k x d float64 sketch and its scaled copy")
     return rng.standard_normal((k, d)) / math.sqrt(k)
 
 

@@ -21,6 +21,7 @@ from dplab.checks import (
     as_float_array,
     as_non_negative_array,
     as_positive_array,
+    as_real_array,
     log_probability,
     non_negative_finite,
     positive_finite,
@@ -80,7 +81,7 @@ def agm_sigma(epsilon: np.ndarray, log_delta: np.ndarray, sensitivity: float = 1
     Brent's method on log σ against log δ, so δ far below 1e-300 is handled (e.g. log_delta = −2000).
     """
     sens = positive_finite("sensitivity", sensitivity)
-    epsilon, log_delta = np.broadcast_arrays(np.asarray(epsilon, float), np.asarray(log_delta, float))
+    epsilon, log_delta = np.broadcast_arrays(as_real_array(epsilon, "epsilon"), as_real_array(log_delta, "log_delta"))
     out = np.array([_agm_sigma_scalar(float(e), float(ld), sens) for e, ld in zip(epsilon.flat, log_delta.flat)])
     return out.reshape(epsilon.shape)
 

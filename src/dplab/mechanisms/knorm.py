@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dplab.checks import positive_finite, whole_number
+from dplab.checks import positive_finite, size_that_fits, whole_number
 
 __all__ = ["sample_l2_knorm"]
 
@@ -14,7 +14,7 @@ __all__ = ["sample_l2_knorm"]
 def sample_l2_knorm(d: int, sensitivity: float, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws (shape (size, d)) of density ∝ exp(−ε‖z‖₂/Δ₂): uniform direction × Gamma(d, Δ₂/ε) radius."""
     whole_number("d", d)
-    whole_number("size", size)
+    size_that_fits("size", size, 8 * (2 * d + 2), "the directions and radii (size x d float64)")
     epsilon = positive_finite("epsilon", epsilon)
     sensitivity = positive_finite("sensitivity", sensitivity)
     direction = rng.standard_normal((size, d))

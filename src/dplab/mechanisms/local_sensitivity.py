@@ -32,11 +32,13 @@ import numpy as np
 from dplab.checks import (
     as_float_array,
     finite,
+    fits_in_memory,
     non_negative_finite,
     positive_finite,
     probability,
     require,
     require_ndim,
+    size_that_fits,
     whole_number,
 )
 from dplab.mechanisms.purification import LqBall, purify
@@ -82,7 +84,8 @@ _BETA_FLOOR = 1e-12
 
 def random_graph(n_vertices: int, p: float, rng: np.random.Generator) -> np.ndarray:
     """Adjacency matrix (float64, symmetric, zero diagonal) of an Erdős–Rényi G(n_v, p) graph."""
-    whole_number("n_vertices", n_vertices, minimum=3)
+    n_vertices = whole_number("n_vertices", n_vertices, minimum=3)
+    fits_in_memory({"n_vertices": n_vertices}, 19 * n_vertices**2, "uniforms, masks and the float64 adjacency (n_v^2)")
     probability("p", p, allow_zero=True, allow_one=True)
     upper = np.triu(rng.random((n_vertices, n_vertices)) < p, k=1)
     return (upper | upper.T).astype(np.float64)
@@ -267,7 +270,7 @@ def propose_test_release(
     Refuse when 𝒟 + Lap(1/ε) ≤ log(1/δ)/ε; otherwise release q + Lap(β/ε).  Refused entries hold NaN."""
     finite("value", value)
     non_negative_finite("distance", distance)
-    whole_number("size", size)
+    size_that_fits("size", size, 40, "two Laplace draws, the refusal mask and the release per draw (float64)")
     epsilon = positive_finite("epsilon", epsilon)
     beta = positive_finite("beta", beta)
     log_delta = check_log_probability("delta", log_delta)
@@ -296,7 +299,7 @@ def pure_propose_test_release(
     non_negative_finite("distance", distance)
     finite("lower", lower)
     finite("upper", upper)
-    whole_number("size", size)
+    size_that_fits("size", size, 120, "Algorithm 9's draws, the uniform replacements and Algorithm 1's copies per draw")
     released, refused = propose_test_release(value, distance, beta, epsilon, log_delta, size, rng)
     theta = np.where(refused, rng.uniform(lower, upper, size=size), np.clip(released, lower, upper))
     out = purify(theta[:, None], _interval(lower, upper), epsilon_prime, log_delta, log_omega, rng)[:, 0]
@@ -322,7 +325,7 @@ def bounded_local_sensitivity_release(
     non_negative_finite("local_sensitivity", local_sensitivity)
     finite("lower", lower)
     finite("upper", upper)
-    whole_number("size", size)
+    size_that_fits("size", size, 48, "two Laplace draws, beta_hat and the clipped release per draw")
     epsilon = positive_finite("epsilon", epsilon)
     log_delta = check_log_probability("delta", log_delta)
     beta_hat = np.maximum(
@@ -340,7 +343,7 @@ def purified_local_sensitivity_release(
     finite("value", value)
     non_negative_finite("local_sensitivity", local_sensitivity)
     finite("lower", lower)
-    whole_number("size", size)
+    size_that_fits("size", size, 120, "Algorithm 11's draws and Algorithm 1's copies per draw")
     if params.d != 1:
         raise ValueError(
             f"params.d={params.d} must be 1 (a scalar query: Algorithm 11's per-coordinate noise β̂/ε is "
@@ -361,7 +364,7 @@ def global_sensitivity_laplace(
 ) -> np.ndarray:
     """The Laplace mechanism q + Lap(GS/ε) (ε-DP)."""
     finite("value", value)
-    whole_number("size", size)
+    size_that_fits("size", size, 16, "the Laplace draws and the release (float64)")
     return value + rng.laplace(
         scale=positive_finite("sensitivity", sensitivity) / positive_finite("epsilon", epsilon), size=size
     )
@@ -399,7 +402,7 @@ def quartic_log_density(z: np.ndarray) -> np.ndarray:
 
 def sample_quartic(size: int, rng: np.random.Generator) -> np.ndarray:
     """``size`` draws from h(z) ∝ 1/(1 + z⁴) by rejection from the standard Cauchy (acceptance ≈ 0.74)."""
-    whole_number("size", size)
+    size_that_fits("size", size, 112, "1.5 Cauchy proposals per draw with their uniforms and temporaries")
     out = np.empty(0)
     while out.size < size:
         m = int(1.5 * (size - out.size)) + 16
@@ -415,7 +418,7 @@ def smooth_sensitivity_mechanism(
     """q + (S/α)·Z with Z ~ h ∝ 1/(1 + z⁴) and α = ε/(2(γ + 1)) = ε/10: ε-DP when S is an α-smooth upper bound
     on the local sensitivity (NRS07 Lemmas 2.6 and 2.10)."""
     finite("value", value)
-    whole_number("size", size)
+    size_that_fits("size", size, 128, "the quartic proposals and the release per draw")
     alpha = smooth_sensitivity_beta(epsilon)
     return value + positive_finite("smooth_sensitivity", smooth_sensitivity) / alpha * sample_quartic(size, rng)
 

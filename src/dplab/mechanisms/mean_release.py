@@ -13,7 +13,15 @@ import math
 
 import numpy as np
 
-from dplab.checks import as_finite_array, choice, log_probability, positive_finite, require_ndim, whole_number
+from dplab.checks import (
+    as_finite_array,
+    choice,
+    log_probability,
+    positive_finite,
+    require_ndim,
+    size_that_fits,
+    whole_number,
+)
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.knorm import sample_l2_knorm
 from dplab.mechanisms.noise_norms import chi_mean, laplace_l2_norm_mean
@@ -30,7 +38,10 @@ def mean_baseline_errors(
     :data:`MEAN_BASELINES` at ε (and δ = e^{log_delta} for the Gaussian; the pure baselines ignore it)."""
     choice("method", method, MEAN_BASELINES)
     mean = require_ndim("mean", as_finite_array(mean, "mean"), 1)
-    n, draws = whole_number("n", n), whole_number("draws", draws)
+    n = whole_number("n", n)
+    draws = size_that_fits(
+        "draws", draws, 8 * (3 * mean.shape[0] + 1), "the noise, the releases and their errors (draws x d)"
+    )
     positive_finite("epsilon", epsilon)
     log_probability("log_delta", log_delta)
     d = mean.shape[0]

@@ -31,6 +31,7 @@ All samplers are vectorised over a leading axis of independent runs (seeds).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +46,6 @@ from dplab.checks import (
     require_ndim,
     whole_number,
 )
-from dplab.mechanisms.exponential import sample_exponential_mechanism_gumbel
 from dplab.mechanisms.purification import binmap, binmap_inverse, discrete_purification_shift, purify_bits
 from dplab.theory.purification import purification_laplace_scale, theorem2_log_delta_threshold, zcdp_epsilon
 
@@ -152,6 +152,16 @@ def linf_error(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------------------------
 
 
+def _normalise_log_weights(log_w: np.ndarray, p: np.ndarray) -> None:
+    """In place, along the last axis: log_w ← log_w − log Σ_x exp(log_w(x)) and p ← exp(log_w), the log-normaliser
+    taken after shifting each row by its maximum (no overflow; p from the same exponentials)."""
+    log_w -= log_w.max(axis=-1, keepdims=True)
+    np.exp(log_w, out=p)
+    total = p.sum(axis=-1, keepdims=True)
+    p /= total
+    log_w -= np.log(total)
+
+
 def multiplicative_weights_update(
     log_p: np.ndarray, query_rows: np.ndarray, measurement: np.ndarray, current_answer: np.ndarray
 ) -> np.ndarray:
@@ -159,7 +169,8 @@ def multiplicative_weights_update(
     q_t(x)(m_t − q_t(p_{t−1}))/2 − log-normaliser.  Shapes: log_p, query_rows (..., N); measurement,
     current_answer (...)."""
     out = log_p + query_rows * ((np.asarray(measurement) - np.asarray(current_answer)) / 2.0)[..., None]
-    return out - np.logaddexp.reduce(out, axis=-1, keepdims=True)
+    _normalise_log_weights(out, np.empty_like(out))
+    return out
 
 
 @dataclass(frozen=True)
@@ -173,16 +184,63 @@ class MwemRun:
     epsilon0: float
 
 
+#: MWEM's noise is drawn in blocks of rounds of about this many doubles (256 KiB, so that a block stays in cache).
+_NOISE_BLOCK_DOUBLES = 2**15
+
+
+def _mwem_round_noise(
+    rng: np.random.Generator, rounds: int, runs: int, k: int, laplace_scale: float
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """MWEM's noise, round after round: standard Gumbel (runs, K) for the exponential mechanism, then
+    Laplace(``laplace_scale``) (runs,) for the measurement; none of it depends on the iterate.
+
+    Drawn in blocks of rounds from one stream of uniforms U: the doubles that ``rng.gumbel(size=(runs, K))`` and
+    ``rng.laplace(scale=laplace_scale, size=runs)`` consume each round, in that order, transformed as numpy
+    transforms them (G = −log(−log(1 − U)); L = −b·log(2 − 2U) for U ≥ ½, b·log(2U) below), so the values agree
+    with round-by-round draws up to the rounding of ``log`` and ``rng`` ends in the same state.  numpy rejects
+    U = 0 and draws again (probability 2^−53 a draw); a block that holds one is drawn again, round by round with
+    numpy's samplers, from the state it started at.
+
+    The Gumbel arrays are views of one buffer that the next block overwrites: use each round's before the next.
+    """
+    per_round, gumbel_size = runs * (k + 1), runs * k
+    block = max(1, min(rounds, _NOISE_BLOCK_DOUBLES // per_round))
+    uniforms, gumbel = np.empty((block, per_round)), np.empty((block, gumbel_size))
+    for start in range(0, rounds, block):
+        size = min(block, rounds - start)
+        state = rng.bit_generator.state
+        u = uniforms[:size]
+        rng.random(out=u)
+        if u.all():
+            g = gumbel[:size]
+            np.subtract(1.0, u[:, :gumbel_size], out=g)
+            for transform in (np.log, np.negative, np.log, np.negative):
+                transform(g, out=g)
+            g = g.reshape(size, runs, k)
+            u = u[:, gumbel_size:]
+            laplace = np.where(u >= 0.5, -laplace_scale * np.log(2.0 - u - u), laplace_scale * np.log(u + u))
+        else:
+            rng.bit_generator.state = state
+            draws = [(rng.gumbel(size=(runs, k)), rng.laplace(scale=laplace_scale, size=runs)) for _ in range(size)]
+            g, laplace = (np.stack(noise) for noise in zip(*draws))
+        yield from zip(g, laplace)
+
+
 def mwem(
     counts: np.ndarray, queries: np.ndarray, n: float, rounds: int, epsilon0: float, rng: np.random.Generator
 ) -> MwemRun:
     """Algorithm 14 with per-step budget ε₀ (ε₀ = √(ρ/T) in the zCDP form, ε/(2T) for pure MWEM by basic
     composition), vectorised over runs: counts (runs, N), queries (K, N) with entries in [0, 1], public n.
 
-    Per round: exponential mechanism on scores |q(p_{t−1}) − q(p)| (sensitivity 1/n), Laplace(1/(nε₀)) measurement,
-    multiplicative-weights update in log space (corrected update: p where Algorithm 14 prints q).
-    Returns the printed output (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K), then
-    Laplace (runs,).
+    Per round: exponential mechanism on scores |q(p_{t−1}) − q(p)| (sensitivity 1/n), by the Gumbel-max trick
+    argmax_k (ε₀ n |q_k(p_{t−1}) − q_k(p)|/2 + G_k) (McSherry–Talwar's law exactly, as
+    :func:`dplab.mechanisms.exponential.sample_exponential_mechanism_gumbel`), Laplace(1/(nε₀)) measurement,
+    multiplicative-weights update in log space (:func:`multiplicative_weights_update`: p where Algorithm 14
+    prints q).  Returns the printed output (1/T)Σ_{t=0}^{T−1} p_t.  Draw order per round: Gumbel noise (runs, K),
+    then Laplace (runs,), drawn in blocks of rounds (:func:`_mwem_round_noise`).
+
+    Arguments are checked once; the rounds write into arrays allocated once (a fresh array above glibc's 128 KiB
+    mmap threshold is mapped and faulted in again every round: K = 1000's noise took 2.4x as long).
     """
     whole_number("rounds", rounds)
     epsilon0 = positive_finite("epsilon0", epsilon0)
@@ -193,18 +251,27 @@ def mwem(
     queries = np.asarray(queries, float)
     queries_t = np.ascontiguousarray(queries.T)
     true = (counts / n) @ queries_t
+    logit_scale = epsilon0 * n / 2.0  # ε₀/(2Δu) with the score's sensitivity Δu = 1/n
     log_p = np.full((runs, n_cells), -math.log(n_cells))
-    total = np.zeros((runs, n_cells))
+    p, step, total = np.exp(log_p), np.empty((runs, n_cells)), np.zeros((runs, n_cells))
+    current, score = np.empty_like(true), np.empty_like(true)
     chosen = np.empty((runs, rounds), dtype=np.int64)
     measured = np.empty((runs, rounds))
     rows = np.arange(runs)
-    for t in range(rounds):
-        p = np.exp(log_p)
+    noise = _mwem_round_noise(rng, rounds, runs, queries.shape[0], 1.0 / (n * epsilon0))
+    for t, (gumbel, laplace) in enumerate(noise):
         total += p
-        current = p @ queries_t
-        k = sample_exponential_mechanism_gumbel(np.abs(current - true), epsilon0, 1.0 / n, rng)
-        m_t = true[rows, k] + rng.laplace(scale=1.0 / (n * epsilon0), size=runs)
-        log_p = multiplicative_weights_update(log_p, queries[k], m_t, current[rows, k])
+        np.matmul(p, queries_t, out=current)
+        np.subtract(current, true, out=score)
+        np.abs(score, out=score)
+        score *= logit_scale
+        score += gumbel
+        k = score.argmax(axis=-1)
+        m_t = true[rows, k] + laplace
+        np.take(queries, k, axis=0, out=step)
+        step *= ((m_t - current[rows, k]) / 2.0)[:, None]
+        log_p += step
+        _normalise_log_weights(log_p, p)
         chosen[:, t], measured[:, t] = k, m_t
     return MwemRun(total / rounds, chosen, measured, epsilon0)
 

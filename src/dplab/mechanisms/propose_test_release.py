@@ -25,7 +25,9 @@ from dplab.checks import (
     labels_in,
     matching_length,
     positive_finite,
+    real_number,
     require_ndim,
+    size_that_fits,
     whole_number,
 )
 from dplab.distributions import Laplace
@@ -58,7 +60,7 @@ def ptr_distance_statistic(X: ArrayLike, k: int, beta: float) -> float:
 
 def ptr_threshold(epsilon: float, delta: float) -> float:
     """log(2/δ)/ε (Algorithm 1, step 2)."""
-    if not 0 < delta < 1:
+    if not 0 < real_number("delta", delta) < 1:
         raise ValueError(f"delta={delta!r} is invalid; allowed: 0 < delta < 1")
     return math.log(2 / delta) / positive_finite("epsilon", epsilon)
 
@@ -73,7 +75,7 @@ def ptr_refusal_probability(statistic: float, epsilon: float, delta: float) -> f
 def ptr_test(statistic: float, epsilon: float, delta: float, rng: np.random.Generator, runs: int) -> np.ndarray:
     """``runs`` independent tests: True where released (γ > threshold), False where ⊥."""
     as_float_array(statistic, "statistic")
-    whole_number("runs", runs)
+    size_that_fits("runs", runs, 24, "the Laplace draws and the test per run")
     gamma = statistic + rng.laplace(0.0, 1.0 / positive_finite("epsilon", epsilon), size=runs)
     return gamma > ptr_threshold(epsilon, delta)
 
@@ -107,8 +109,13 @@ def ptr_pca_dp_gd(
     whole_number("steps", steps)
     positive_finite("lr", lr)
     positive_finite("radius", radius)
-    whole_number("runs", runs)
-    data = np.asarray(X, dtype=float)
+    size_that_fits(
+        "runs",
+        runs,
+        8 * (3 * np.shape(X)[0] + 6 * np.shape(X)[-1]),
+        "each run's margins (n) and iterates (d) in the engine",
+    )
+    data = require_ndim("X", as_finite_array(X, "X"), 2)
     released = ptr_test(ptr_distance_statistic(data, k, beta), epsilon, delta, rng, runs)
     output = np.full((runs, data.shape[1]), np.nan)
     if not released.any():

@@ -32,8 +32,10 @@ from dplab.checks import (
     as_integer_array,
     log_probability,
     positive_finite,
+    real_number,
     require,
     require_ndim,
+    size_that_fits,
     whole_number,
 )
 from dplab.numerics import log1mexp
@@ -73,7 +75,7 @@ _CONTAINMENT_TOLERANCE = 1e-9
 
 
 def _check_q(q: float) -> float:
-    q = float(q)
+    q = real_number("q", q)
     if q not in (1.0, 2.0, math.inf):
         raise ValueError(f"q={q!r} is not supported; allowed: 1, 2, inf (uniform sampling oracles exist for these)")
     return q
@@ -93,7 +95,7 @@ class LqBall:
 
     def __post_init__(self) -> None:
         _check_q(self.q)
-        if not (math.isfinite(self.diameter) and self.diameter > 0):
+        if not (math.isfinite(real_number("diameter", self.diameter)) and self.diameter > 0):
             raise ValueError(f"diameter={self.diameter!r} must be finite and > 0")
         if len(self.center) < 1:
             raise ValueError("center must have at least one coordinate")
@@ -128,7 +130,7 @@ def sample_uniform_lq_ball(q: float, d: int, radius: float, size: int, rng: np.r
     q = _check_q(q)
     whole_number("d", d)
     positive_finite("radius", radius)
-    whole_number("size", size)
+    size_that_fits("size", size, 8 * (3 * d + 2), "three float64 arrays of size x d")
     if q == 2.0:
         z = rng.standard_normal((size, d))
         z /= np.linalg.norm(z, axis=1, keepdims=True)
@@ -172,9 +174,8 @@ def bernoulli_from_log(log_p: float, size: int, rng: np.random.Generator) -> np.
     (probability 2^{−53}) the next digit decides.  Off ties the coins equal ``log(rng.random(size)) < log_p``: the
     same draws, so the same random stream.
     """
-    if not log_p <= 0.0:
-        raise ValueError(f"log_p={log_p!r} is invalid; allowed: log_p <= 0 (a probability p <= 1)")
-    whole_number("size", size)
+    log_probability("log_p", log_p, allow_zero=True, allow_one=True)
+    size_that_fits("size", size, 24, "the coins, the undecided indices and the uniforms per draw")
     coins = np.zeros(size, dtype=bool)
     undecided = np.arange(size)
     for digit in base_2_53_digits(log_p):
@@ -246,7 +247,12 @@ def projected_purified_gaussian(
     positive_finite("epsilon", epsilon)
     check_log_probability("delta", log_delta)
     check_log_probability("omega", log_omega)
-    whole_number("draws", draws)
+    size_that_fits(
+        "draws",
+        draws,
+        56 * center.shape[0] + 8,
+        "the Gaussian draws, their projection and Algorithm 1's copies (draws x d)",
+    )
     cube = sign_cube(center.shape[0])
     projected = np.clip(mean + sigma * rng.standard_normal((draws, mean.shape[0])), -cube.radius, cube.radius)
     return projected, purify(projected, cube, epsilon, log_delta, log_omega, rng)

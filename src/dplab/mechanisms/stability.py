@@ -37,6 +37,7 @@ from dplab.checks import (
     non_negative_finite,
     positive_finite,
     probability,
+    size_that_fits,
     whole_number,
 )
 from dplab.distributions import Laplace
@@ -195,7 +196,7 @@ def distance_to_instability(
     whole_number("mode", mode, minimum=0)
     non_negative_finite("distance", distance)
     log_probability("log_delta", log_delta)
-    whole_number("size", size)
+    size_that_fits("size", size, 32, "the Laplace draws, the test and the int64 release per draw")
     passed = distance - 1.0 + rng.laplace(
         scale=1.0 / positive_finite("epsilon", epsilon), size=size
     ) > stability_threshold(epsilon, log_delta)
@@ -339,7 +340,7 @@ def uniform_bottom_log_delta(epsilon: float, universe_size: int) -> float:
 def report_noisy_max(counts: np.ndarray, epsilon: float, size: int, rng: np.random.Generator) -> np.ndarray:
     """argmax_i (c_i + Lap(2/ε)) (ε-DP under replace-one: two counts move by 1), ``size`` draws."""
     as_finite_array(counts, "counts")
-    whole_number("size", size)
+    size_that_fits("size", size, 16 * np.size(counts) + 8, "a row of Laplace noise over the counts per draw")
     c = np.asarray(counts, float)
     return np.argmax(c + rng.laplace(scale=2.0 / positive_finite("epsilon", epsilon), size=(size, c.size)), axis=1)
 
@@ -360,7 +361,9 @@ def report_noisy_max_grouped(
     as_finite_array(values, "values")
     as_integer_array(multiplicities, "multiplicities", minimum=1)
     matching_length("multiplicities", multiplicities, "values", values)
-    whole_number("size", size)
+    size_that_fits(
+        "size", size, 40 * np.size(values) + 8, "a row of uniforms and noisy maxima over the groups per draw"
+    )
     v = np.asarray(values, float)
     m = np.asarray(multiplicities, float)
     if np.any(m < 1):
@@ -375,7 +378,7 @@ def exponential_mechanism_selection(
 ) -> np.ndarray:
     """P(i) ∝ exp(ε c_i/2) (utility sensitivity 1 under replace-one; ε-DP), via dplab.mechanisms.exponential."""
     as_finite_array(counts, "counts")
-    whole_number("size", size)
+    size_that_fits("size", size, 16, "the int64 selections and their uniforms")
     return sample_exponential_mechanism(np.asarray(counts, float), epsilon, 1.0, size, rng)
 
 

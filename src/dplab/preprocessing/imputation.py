@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import as_missing_aware_array, require, require_ndim, whole_number
+from dplab.checks import as_missing_aware_array, not_boolean, require, require_ndim, whole_number
 
 __all__ = [
     "IMPUTATION_METHODS",
@@ -68,7 +68,7 @@ def median_impute(X: ArrayLike) -> np.ndarray:
 def trimmed_mean_impute(X: ArrayLike, m: int) -> np.ndarray:
     """Fill feature j's missing values with the mean of its available values after removing the m smallest and
     the m largest (needs more than 2m available values)."""
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
+    if not isinstance(not_boolean("m", m), (int, np.integer)) or m < 0:
         raise ValueError(f"m={m!r} must be an integer >= 0")
 
     def trimmed(values: np.ndarray) -> float:

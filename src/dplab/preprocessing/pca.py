@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import as_finite_array, whole_number
+from dplab.checks import as_finite_array, not_boolean, whole_number
 
 __all__ = ["covariance", "top_eigenvectors", "eigengap", "pca_rank_reduce", "pca_dim_reduce", "check_rank"]
 
@@ -21,7 +21,7 @@ __all__ = ["covariance", "top_eigenvectors", "eigengap", "pca_rank_reduce", "pca
 def check_rank(k: int, d: int) -> int:
     """k as an int after checking 1 ≤ k < d (ValueError naming k, its value and the allowed range)."""
     whole_number("d", d, minimum=2)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k < d:
+    if not isinstance(not_boolean("k", k), (int, np.integer)) or not 1 <= k < d:
         raise ValueError(f"k={k!r} is invalid; allowed: an integer with 1 <= k < d = {d}")
     return int(k)
 

@@ -12,7 +12,15 @@ import math
 
 import numpy as np
 
-from dplab.checks import as_float_array, log_probability, positive_finite, probability, require, whole_number
+from dplab.checks import (
+    as_float_array,
+    log_probability,
+    positive_finite,
+    probability,
+    require,
+    size_that_fits,
+    whole_number,
+)
 
 __all__ = [
     "mean_estimation_log_delta",
@@ -52,7 +60,8 @@ def theorem9_lower_bound(n: int, d: int, epsilon: float, log_delta: np.ndarray) 
 
 def sample_data_mean(n: int, d: int, p_plus: float, rng: np.random.Generator) -> np.ndarray:
     """D̄ of n records in {±1/√d}^d with P(+1/√d) = p_plus per coordinate: (2·Bin(n, p)/n − 1)/√d."""
-    n, d = whole_number("n", n), whole_number("d", d)
+    n = whole_number("n", n)
+    d = size_that_fits("d", d, 24, "the binomial counts and the mean (float64)")
     p_plus = probability("p_plus", p_plus, allow_zero=True, allow_one=True)
     return (2.0 * rng.binomial(n, p_plus, size=d) / n - 1.0) / math.sqrt(d)
 

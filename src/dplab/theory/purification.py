@@ -26,7 +26,9 @@ from dplab.checks import (
     non_negative_finite,
     positive_finite,
     probability,
+    real_number,
     require,
+    size_that_fits,
     whole_number,
 )
 
@@ -88,7 +90,7 @@ def check_log_probability(name: str, log_value: float, *, allow_one: bool = Fals
     The message names the probability (``name``) and its value, e.g. "delta: log_delta=0.0 (delta=1) must satisfy
     0 < delta < 1".
     """
-    value = float(log_value)
+    value = real_number(f"{name}: log_{name}", log_value)
     upper_ok = value <= 0 if allow_one else value < 0
     if math.isnan(value) or value == -math.inf or not upper_ok:
         allowed = "0 < {0} <= 1" if allow_one else "0 < {0} < 1"
@@ -99,7 +101,7 @@ def check_log_probability(name: str, log_value: float, *, allow_one: bool = Fals
 
 def _q_exponent(q: float) -> float:
     """1 − 1/q (1 for q = ∞); q must be ≥ 1."""
-    q = float(q)
+    q = real_number("q", q)
     if not q >= 1:  # NaN fails too
         raise ValueError(f"q={q!r} must satisfy q >= 1 (or be inf)")
     return 1.0 if math.isinf(q) else 1.0 - 1.0 / q
@@ -239,7 +241,8 @@ def example8_sample_points(delta_tilde: float, m: int, rng: np.random.Generator)
     """``m`` points of each law of Example 8 in (ℝ², ℓ2), as (m, 2) arrays (ν, μ): ν = Unif(unit disk) and
     μ = Δ̃²·δ_0 + (1 − Δ̃²)·Unif(annulus Δ̃ ≤ ‖x‖ ≤ 1), radii by inverting the area (r = √U, r = √(Δ̃² + U(1 − Δ̃²)));
     drawn in the order ν's angles, ν's radii, μ's atom indicators, μ's radii, μ's angles."""
-    delta_tilde, m = probability("delta_tilde", delta_tilde), whole_number("m", m)
+    delta_tilde = probability("delta_tilde", delta_tilde)
+    m = size_that_fits("m", m, 120, "the angles, radii and (m, 2) points of both laws")
     angle_nu, radius_nu = rng.uniform(0, 2 * np.pi, m), np.sqrt(rng.random(m))
     at_origin = rng.random(m) < delta_tilde**2
     radius_mu = np.where(at_origin, 0.0, np.sqrt(delta_tilde**2 + rng.random(m) * (1 - delta_tilde**2)))
@@ -691,7 +694,7 @@ def mixed_worst_pair_epsilon(epsilon: float, log_delta: float, log_cells: float,
     log_delta = check_log_probability("delta", log_delta)
     log_omega = check_log_probability("omega", log_omega)
     require(
-        math.isfinite(log_cells) and log_cells >= math.log(4.0),
+        math.isfinite(real_number("log_cells", log_cells)) and log_cells >= math.log(4.0),
         "log_cells",
         log_cells,
         "a finite log|Y| >= log 4 (four distinct outputs)",

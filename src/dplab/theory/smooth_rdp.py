@@ -27,11 +27,14 @@ from dplab.checks import (
     as_integer_array,
     as_non_negative_array,
     as_positive_array,
+    as_real_array,
     choice,
     in_range,
     non_negative_finite,
+    not_boolean,
     positive_finite,
     probability,
+    real_number,
     require,
     whole_number,
 )
@@ -108,7 +111,7 @@ PCA_TAU_CONSTANT = 12.2
 
 
 def _order(alpha: ArrayLike) -> np.ndarray:
-    array = np.asarray(alpha, dtype=float)
+    array = as_real_array(alpha, "alpha")
     if not np.all(array > 1):
         raise ValueError(f"alpha={alpha!r} must be > 1 (Rényi order)")
     return array
@@ -212,6 +215,7 @@ def dp_sgd_iteration_mechanism(
     - ``"exact"``: the constants of Lemma H and eq. (23): RDP αε²/32, SRDP with /32 instead of /2.
     """
     e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
+    not_boolean("n", n), not_boolean("kappa", kappa)
     if not (isinstance(n, (int, np.integer)) and isinstance(kappa, (int, np.integer)) and 1 <= kappa < n):
         raise ValueError(f"n={n!r}, kappa={kappa!r} must be integers with 1 <= kappa < n")
     if variant not in ("corrected", "as_printed", "exact"):
@@ -263,7 +267,7 @@ def rdp_to_dp_linear(c: ArrayLike, delta: float, alpha_min: float = 1.0) -> np.n
     """ε = min_{α ≥ α_min} cα + log(1/δ)/(α−1) for a linear RDP curve cα (Lemma M): α* = max(α_min,
     1 + √(log(1/δ)/c)); without a floor ε = c + 2√(c log(1/δ)). Broadcasts over ``c``."""
     cc = as_positive_array(c, "c")
-    if not 0 < delta < 1:
+    if not 0 < real_number("delta", delta) < 1:
         raise ValueError(f"delta={delta!r} must be in (0, 1)")
     log_inv = math.log(1 / delta)
     alpha = np.maximum(1 + np.sqrt(log_inv / cc), max(alpha_min, 1.0))
@@ -327,8 +331,8 @@ def theorem2_rdp(
     """
     a = _order(alpha)
     t = as_non_negative_array(tau, "tau")
-    pp = np.asarray(p, float)
-    qq = pp if q is None else np.asarray(q, float)
+    pp = as_real_array(p, "p")
+    qq = pp if q is None else as_real_array(q, "q")
     if not (np.all(pp > 1) and np.all(qq > 1)):
         raise ValueError(f"p={p!r}, q={q!r} must be > 1 (Lemma J)")
     if mechanism.pure:
@@ -472,7 +476,7 @@ def quantization_sensitivity(eta: float, max_cluster_size: int, neighbours: str 
 
 
 def _cluster_size(size: int) -> int:
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+    if not isinstance(not_boolean("max_cluster_size", size), (int, np.integer)) or size < 1:
         raise ValueError(f"max_cluster_size={size!r} must be an integer >= 1")
     return int(size)
 
@@ -484,6 +488,7 @@ def _neighbours(neighbours: str) -> str:
 
 
 def _missing(n: int, p: int) -> None:
+    not_boolean("n", n), not_boolean("p", p)
     if not (isinstance(n, (int, np.integer)) and isinstance(p, (int, np.integer)) and 0 <= p < n):
         raise ValueError(f"p={p!r} (missing points) must be an integer with 0 <= p < n={n!r}")
 
@@ -553,10 +558,10 @@ def pca_tau(n: ArrayLike, gap: ArrayLike, form: str = "exact") -> np.ndarray:
     """τ_rank = Δ_∞Δ₂ = n·Δ₂ = 4(3n+2)/((n−1)δ) (``form="exact"``) or the paper's bound 12.2/δ (``"table2"``,
     valid for n ≥ 101)."""
     if form == "table2":
-        return PCA_TAU_CONSTANT / as_positive_array(gap, "gap") + 0 * np.asarray(n, float)
+        return PCA_TAU_CONSTANT / as_positive_array(gap, "gap") + 0 * as_real_array(n, "n")
     if form != "exact":
         raise ValueError(f"form={form!r} must be 'exact' or 'table2'")
-    return np.asarray(n, float) * pca_rank_delta2(n, gap)
+    return as_real_array(n, "n") * pca_rank_delta2(n, gap)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -739,7 +744,11 @@ def prop8_failure_probability(
 ) -> float:
     """γ = (1/(2δ))·exp(−(δ_k(S) − β)nε/12.2) (Prop. 8, threshold log(1/δ)); with Algorithm 1's log(2/δ)
     threshold (``"log2"``, default) the prefactor is 1/δ (Algorithm 1 and the
-    proof of Prop. 8 use different thresholds)."""
+    proof of Prop. 8 use different thresholds).
+
+    γ bounds a failure probability: where it reaches 1 it certifies nothing and is returned as 1, decided from
+    log γ = log(prefactor) − (δ_k(S) − β)nε/12.2 before any exponential (so it cannot overflow). Prop. 8 assumes
+    β ≤ δ_k(S) (``gap`` ≥ ``beta``); below it the proposition says nothing, and γ is 1."""
     whole_number("n", n)
     positive_finite("eps", eps)
     probability("delta", delta)
@@ -747,7 +756,10 @@ def prop8_failure_probability(
     positive_finite("beta", beta)
     choice("threshold", threshold, ("log1", "log2"))
     prefactor = {"log1": 1 / (2 * delta), "log2": 1 / delta}[threshold]
-    return prefactor * math.exp(-(gap - beta) * n * eps / PCA_TAU_CONSTANT)
+    exponent = -(gap - beta) * n * eps / PCA_TAU_CONSTANT
+    if gap < beta or math.log(prefactor) + exponent >= 0.0:
+        return 1.0
+    return prefactor * math.exp(exponent)
 
 
 def lemma2_subsampled_srdp(
@@ -901,7 +913,7 @@ def dp_sgd_sampling_rdp_dp_accounting(
     paper's relation), where the gradient moves by up to 2L, so the noise multiplier is σ/(2L)."""
     from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
-    a = np.asarray(orders, dtype=float)
+    a = as_real_array(orders, "orders")
     if not np.all(a > 1):
         raise ValueError(f"orders={orders!r} is invalid; allowed: Rényi orders > 1")
     positive_finite("eps", eps)
@@ -989,7 +1001,7 @@ def laplace_mechanism_divergence(
 
 def _order_or_infinite(alpha: ArrayLike) -> np.ndarray:
     """``alpha`` as a float array after checking every entry is a Rényi order > 1 (∞ allowed)."""
-    order = np.asarray(alpha, dtype=float)
+    order = as_real_array(alpha, "alpha")
     require(order > 1, "alpha", alpha, "a Rényi order > 1 (inf allowed)")
     return order
 
@@ -1116,6 +1128,7 @@ _ORDER_STATISTIC_IMPUTATIONS = ("median_imputation", "trimmed_mean_imputation", 
 
 def _gap_or_missing(name: str, value: float) -> float:
     """An eigen-gap: > 0 and finite, or NaN where the dataset has none (not a PCA dataset)."""
+    value = real_number(name, value)
     require(np.isnan(value) or (np.isfinite(value) and value > 0), name, value, "a finite number > 0, or NaN")
     return value
 
@@ -1164,6 +1177,7 @@ def gaussian_sum_audit(
     alpha = in_range("alpha", alpha, 1.0, np.inf, low_open=True, high_open=True)
     eps, worst_shift = positive_finite("eps", eps), non_negative_finite("worst_shift", worst_shift)
     non_negative_finite("delta_inf_bound", delta_inf_bound)
+    delta_2_bound = real_number("delta_2_bound", delta_2_bound)
     require(
         not np.isinf(delta_2_bound) and not delta_2_bound < 0, "delta_2_bound", delta_2_bound, "a number >= 0, or NaN"
     )

@@ -11,6 +11,7 @@ import torch
 from scipy import stats
 
 from dplab.learning import LogisticLoss, NoisyGradientConfig, per_sample_gradients, run_noisy_gradient
+from dplab.learning.engine import uniform_subsets
 from dplab.registry import combine_shards, compute_shard, no_progress, shard_points
 from dplab.studies.generalization import STUDY
 from dplab.studies.generalization.empirical import (
@@ -105,6 +106,32 @@ def test_vectorised_sgld_is_the_engine_on_one_set():
     assert ours[40].shape == (1, 1, 4, 5)
     np.testing.assert_allclose(ours[40][0, 0], engine.numpy(), rtol=0, atol=1e-5)
     assert not np.allclose(ours[10], ours[40])
+
+
+@pytest.mark.parametrize("n", [300, 100])  # sparse (τ² <= n) and dense (top-k) subsets
+def test_sgld_runs_equal_the_step_by_step_loop_bit_for_bit(n):
+    """sgld_runs draws a block of steps ahead and skips the per-sample norms; its checkpoints equal, bit for bit, the
+    step-by-step loop it replaced: per step uniform_subsets, LogisticLoss's factored gradients summed with unit
+    weights, then σ-scaled float32 Gaussian noise."""
+    sets, runs, d, sigmas, tau = 2, 3, 4, [0.0, 0.7], 20
+    rng = np.random.default_rng(12)
+    data = [make_data(n, d, 0.1, rng) for _ in range(sets)]
+    X, y = np.stack([x for x, _, _ in data]), np.stack([labels for _, labels, _ in data])
+    params = {**PARAMS, "checkpoints": [7, 25], "tau": tau}
+    ours = sgld_runs(X, y, sigmas, params, runs, torch.Generator().manual_seed(13))
+    generator, rows = torch.Generator().manual_seed(13), len(sigmas) * sets * runs
+    features, labels = torch.as_tensor(X.reshape(-1, d), dtype=torch.float32), torch.as_tensor(y.reshape(-1))
+    offset = (torch.arange(rows) % (sets * runs) // runs * n)[:, None]
+    scale = torch.as_tensor(np.repeat(sigmas, sets * runs)[:, None], dtype=torch.float32)
+    w = (params["init_std"] * torch.randn((rows, d), generator=generator, dtype=torch.float64)).to(torch.float32)
+    for t in range(1, 26):
+        index = uniform_subsets(rows, n, tau, generator) + offset
+        batch_x, batch_y = features[index], labels.to(torch.float32)[index]
+        gradient = LogisticLoss().factored_gradients(w, batch_x, batch_y).weighted_sum(torch.ones(rows, tau))
+        noise = torch.randn((rows, d), generator=generator, dtype=torch.float32).mul_(scale)
+        w = w - gradient.div_(tau).add_(noise).mul_(params["lr"])
+        if t in (7, 25):
+            np.testing.assert_array_equal(ours[t], w.to(torch.float64).numpy().reshape(len(sigmas), sets, runs, d))
 
 
 def e1_records(params, seed):

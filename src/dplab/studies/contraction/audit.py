@@ -25,7 +25,7 @@ import pandas as pd
 import torch
 
 from dplab.accounting.hockey_stick import discrete_hockey_stick
-from dplab.audit.grid import UniformGrid, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
+from dplab.audit.grid import GradientStep, UniformGrid, linear_loss_psi, pnsgd_output_laws, privacy_loss_bound
 from dplab.audit.instances import audit_instance
 from dplab.audit.pnsgd_audit import (
     AuditViolation,
@@ -35,7 +35,7 @@ from dplab.audit.pnsgd_audit import (
     simulated_pnsgd_bin_counts,
     worst_instances,
 )
-from dplab.report.io import as_written
+from dplab.report.io import as_written, load_arrays
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.curves import epsilon_grid
 from dplab.theory.contraction import (
@@ -74,7 +74,14 @@ def _grid(audit: Mapping[str, Any], setting: Mapping[str, Any]) -> UniformGrid:
 
 
 def _instance_laws(
-    audit: Mapping[str, Any], setting: Mapping[str, Any], grid: UniformGrid, name: str, i: int, random_stop: bool
+    audit: Mapping[str, Any],
+    setting: Mapping[str, Any],
+    grid: UniformGrid,
+    name: str,
+    i: int,
+    random_stop: bool,
+    psi: GradientStep,
+    kernel_cache: dict[tuple, np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray]:
     a, b = setting["interval"]
     instance = audit_instance(name, n=audit["n"], i=i, a=a, b=b, L=audit["L"])
@@ -86,8 +93,9 @@ def _instance_laws(
         lr=audit["lr"],
         scale=setting["scale"],
         noise=setting["noise"],
-        psi=linear_loss_psi(audit["lr"]),
+        psi=psi,
         random_stop=random_stop,
+        kernel_cache=kernel_cache,
     )
 
 
@@ -108,9 +116,10 @@ def grid_audit(
     grid = _grid(audit, setting)
     eps = epsilon_grid(audit["epsilon_max"], audit["n_epsilon"])
     frames, laws = [], {}
+    psi, kernel_cache = linear_loss_psi(audit["lr"]), {}  # every case's laws share the kernels of its few records
     cases = [(name, i) for i in positions for name in instances]
     for name, i in progress(cases):
-        p, q = _instance_laws(audit, setting, grid, name, i, random_stop)
+        p, q = _instance_laws(audit, setting, grid, name, i, random_stop, psi, kernel_cache)
         laws[laws_key(name, i, "p")], laws[laws_key(name, i, "q")] = p, q
         frames.append(
             pd.DataFrame(
@@ -330,8 +339,7 @@ def audit_point(
     name, i = point["config"], int(point["i"])
     setting = audit["configs"][name]
     grid_frame = pd.read_csv(inputs[f"{name}_grid"])
-    with np.load(inputs[f"{name}_laws"]) as archive:
-        laws = {key: archive[key] for key in archive.files}
+    laws = load_arrays(inputs[f"{name}_laws"])
     mc_seed = derive_seed(seed, MC_SEED_KEY, name)
     mc = as_written(monte_carlo_audit(audit, setting, grid_frame, laws, seed=mc_seed, positions=[i]))
     return merge_audit(audit, {name: setting}, {name: grid_frame[grid_frame["i"] == i]}, {name: mc})

@@ -24,6 +24,7 @@ distributed exactly like a shorter run).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -32,8 +33,8 @@ import pandas as pd
 import torch
 from scipy import stats
 
-from dplab.learning import LogisticLoss
-from dplab.learning.engine import uniform_subsets
+from dplab.learning.engine import subset_and_noise_steps
+from dplab.learning.losses import linear_margins
 from dplab.seeding import derive_seed
 from dplab.studies.generalization.curves import sgld_bound_columns
 from dplab.studies.generalization.plan import block_of
@@ -93,31 +94,38 @@ def sgld_runs(
 
     All S·D·runs runs advance together as the rows of one (S·D·runs, d) float32 tensor, ordered (σ, set, run): each
     step every row draws its own uniform τ-subset of its own set (:func:`dplab.learning.engine.uniform_subsets`),
-    takes the mean logistic gradient (:class:`dplab.learning.LogisticLoss`'s factored gradients) and adds
+    takes the mean logistic gradient (1/τ)Σ_B φ′_j x_j with φ′ = −y·sigmoid(−y⟨θ, x⟩) (the gradient of
+    :class:`dplab.learning.LogisticLoss`; no per-sample norms, since nothing is clipped: ‖∇ℓ‖ ≤ ‖x‖ = 1) and adds
     g ~ N(0, σ²I) with its row's σ: θ ← θ − η[(1/τ)Σ_B ∇ℓ + g]. This is :func:`dplab.learning.run_noisy_gradient`
     with ``sampling="without_replacement"``, ``batch_size=τ`` and ``noise_scale=σ``, except that the engine shares
     one data set and one σ across its runs. The draws come in the engine's order (θ_0, then per step the batches,
-    then the noise; no noise is drawn when every σ is 0), so for one set and one σ the runs are the engine's
+    then the noise; no noise is drawn when every σ is 0), a block of steps ahead
+    (:func:`dplab.learning.engine.subset_and_noise_steps`), so for one set and one σ the runs are the engine's
     (tested)."""
     D, n, d = X.shape
     per_sigma = D * runs
     rows, tau, lr = len(sigmas) * per_sigma, int(params["tau"]), float(params["lr"])
     checkpoints = sorted(int(t) for t in params["checkpoints"])
     features = torch.as_tensor(X.reshape(D * n, d), dtype=torch.float32)
-    labels = torch.as_tensor(y.reshape(D * n), dtype=torch.float32)
+    negative_labels = -torch.as_tensor(y.reshape(D * n), dtype=torch.float32)
     first_record_of_set = (torch.arange(rows) % per_sigma // runs * n)[:, None]
     noise_scale = torch.as_tensor(np.repeat(np.asarray(sigmas, dtype=float), per_sigma)[:, None], dtype=torch.float32)
     noisy = bool(np.any(np.asarray(sigmas) > 0))
-    loss, weights = LogisticLoss(), torch.ones((rows, tau), dtype=torch.float32)
     w = (params["init_std"] * torch.randn((rows, d), generator=generator, dtype=torch.float64)).to(torch.float32)
+    draws = subset_and_noise_steps(
+        rows, n, tau, checkpoints[-1], generator, noise_scale=noise_scale if noisy else None, noise_shape=(rows, d),
+        dtype=torch.float32,
+    )  # fmt: skip
+    batch_x, minus_y = torch.empty(rows, tau, d), torch.empty(rows, tau)  # each step's batch, gathered in place
     recorded: dict[int, np.ndarray] = {}
-    for t in range(1, checkpoints[-1] + 1):
-        index = (uniform_subsets(rows, n, tau, generator) + first_record_of_set).reshape(-1)
-        batch_x = torch.index_select(features, 0, index).view(rows, tau, d)
-        batch_y = torch.index_select(labels, 0, index).view(rows, tau)
-        step = loss.factored_gradients(w, batch_x, batch_y).weighted_sum(weights).div_(tau)
-        if noisy:
-            step.add_(torch.randn((rows, d), generator=generator, dtype=torch.float32).mul_(noise_scale))
+    for t, (subsets, noise) in enumerate(draws, start=1):
+        index = (subsets + first_record_of_set).view(-1)
+        torch.index_select(features, 0, index, out=batch_x.view(rows * tau, d))
+        torch.index_select(negative_labels, 0, index, out=minus_y.view(-1))
+        derivative = minus_y * torch.sigmoid(minus_y * linear_margins(w, batch_x))
+        step = torch.bmm(derivative.unsqueeze(1), batch_x).squeeze(1).div_(tau)
+        if noise is not None:
+            step.add_(noise)
         w = w - step.mul_(lr)
         if t in checkpoints:
             recorded[t] = w.to(torch.float64).numpy().reshape(len(sigmas), D, runs, d).copy()
@@ -152,6 +160,17 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
+@functools.lru_cache(maxsize=2)
+def _held_out_set(seed: int, d: int, n: int, first: int, size: int, rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """The held-out set of the points of (d, N, first training set), from its own seed: the same for every σ of a
+    block that splits σs, so it is drawn once per process for them (read-only arrays)."""
+    held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
+    X_test, y_test, _ = make_data(size, d, rho, held_out, _teacher(seed, d))
+    X_test.setflags(write=False)
+    y_test.setflags(write=False)
+    return X_test, y_test
+
+
 def _sgld_seed(params: Mapping[str, Any], seed: int, cell: Mapping[str, Any]) -> int:
     """The seed of a point's SGLD generator: from (d, N, σ, first set) in a block that sets ``split_sigmas``, from
     (d, N, first set) in a block whose points train every σ."""
@@ -172,8 +191,7 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
     teacher = _teacher(seed, d)
     sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
     X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
-    held_out = np.random.default_rng(derive_seed(seed, "e1-test", d, n, first))
-    X_test, y_test, _ = make_data(params["test_size"], d, params["rho"], held_out, teacher)
+    X_test, y_test = _held_out_set(seed, d, n, first, int(params["test_size"]), float(params["rho"]))
     runs, sigmas = int(params["runs"]), [float(s) for s in cell["sigmas"]]
     index = pd.MultiIndex.from_product(
         [sigmas, first + np.arange(count), np.arange(runs)], names=["sigma", "dataset", "replicate"]

@@ -91,14 +91,24 @@ def _dpsgd_rows(
 
 
 @functools.lru_cache(maxsize=4)
-def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iterations: int, spacing: float):
-    """The dataset of size n (its own derived seed), its constrained minimiser and, for d = 2, the loss on the
-    exponential mechanism's grid: shared by every ε at this n (cached within a process)."""
+def _erm_problem(n: int, d: int, seed: int, radius: float, lam: float, iterations: int):
+    """The dataset of size n (its own derived seed) and its constrained minimiser: shared by every ε and method
+    group at this n (cached within a process)."""
     x, y = ball_logistic_dataset(n, d, derive_seed(seed, "erm_dataset", n, d))
     theta_star, residual = constrained_minimiser(x, y, radius, lam, iterations)
-    grid = grid_in_disc(spacing, radius) if d == 2 else None
-    summed = summed_logistic_loss_on_grid(grid, x, y, lam) if grid is not None else None
-    return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual, grid, summed
+    return x, y, float(logistic_risk(theta_star, x, y, lam)[0]), residual
+
+
+@functools.lru_cache(maxsize=2)
+def _exponential_mechanism_grid(
+    n: int, d: int, seed: int, radius: float, lam: float, iterations: int, spacing: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The exponential mechanism's candidates (d = 2) and the summed loss at each: computed only by the baselines
+    group (the only user), once per n within a process (a shard's baselines points at one n run one after the
+    other)."""
+    x, y, *_ = _erm_problem(n, d, seed, radius, lam, iterations)
+    grid = grid_in_disc(spacing, radius)
+    return grid, summed_logistic_loss_on_grid(grid, x, y, lam)
 
 
 @dataclass(frozen=True)
@@ -217,11 +227,15 @@ def _laplace_rows(e: _ErmSetting) -> list[dict[str, Any]]:
     return _pure_rows(e.base, "laplace_gd", e.excess(theta), steps)
 
 
-def _baseline_rows(e: _ErmSetting, grid: np.ndarray | None, summed: np.ndarray | None) -> list[dict[str, Any]]:
+def _baseline_rows(e: _ErmSetting) -> list[dict[str, Any]]:
     """The exponential mechanism on the grid (d = 2) and output perturbation (strongly convex), one stream."""
     rows: list[dict[str, Any]] = []
     rng = e.rng("baselines")
-    if grid is not None:
+    if e.d == 2:
+        p = e.params
+        grid, summed = _exponential_mechanism_grid(
+            e.n, e.d, e.seed, e.radius, e.lam, int(p["reference_iterations"]), float(p["em_grid_spacing"])
+        )
         picks = sample_exponential_mechanism(-summed, e.eps_total, 0.5, e.runs, rng)
         rows += _pure_rows(e.base, "exponential_mechanism", e.excess(grid[picks]), steps=0)
     if e.lam > 0:
@@ -242,9 +256,7 @@ def erm_point(
     d, radius, lam = int(params["d"]), float(params["radius"]), float(params["lam"])
     eps_sweep, n_sweep = params["epsilon_sweep"], params["n_sweep"]
     n, eps_total = int(point["n"]), float(point["epsilon_total"])
-    x, y, risk_star, residual, grid, summed = _erm_problem(
-        n, d, seed, radius, lam, int(params["reference_iterations"]), float(params["em_grid_spacing"])
-    )
+    x, y, risk_star, residual = _erm_problem(n, d, seed, radius, lam, int(params["reference_iterations"]))
     base = {
         "n": n,
         "d": d,
@@ -262,6 +274,6 @@ def erm_point(
         "dpsgd_tuned": lambda: _tuned_rows(e, cor4, sched),
         "laplace_gd": lambda: _laplace_rows(e),
         "dpsgd_reference": lambda: _reference_rows(e),
-        "baselines": lambda: _baseline_rows(e, grid, summed),
+        "baselines": lambda: _baseline_rows(e),
     }
     return pd.DataFrame(groups[point["methods"]]())
