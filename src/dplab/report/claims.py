@@ -251,9 +251,11 @@ class ClaimBook:
 
         return register
 
-    def declared_in(self, module: ModuleType) -> tuple[ClaimRule, ...]:
-        """The rules one module declares, in the order of their declarations in its source."""
-        return tuple(rule for name, _, rule in sorted(self._declared, key=lambda e: e[1]) if name == module.__name__)
+    def declared_in(self, module: ModuleType | str) -> tuple[ClaimRule, ...]:
+        """The rules one module (or the module of that name, e.g. ``__name__`` at the end of a claims module)
+        declares, in the order of their declarations in its source."""
+        name = module if isinstance(module, str) else module.__name__
+        return tuple(rule for owner, _, rule in sorted(self._declared, key=lambda e: e[1]) if owner == name)
 
     def ordered(self, *modules: ModuleType) -> tuple[ClaimRule, ...]:
         """Every declared rule: the modules in the order given (the order of ``claims.csv``), each module's rules in

@@ -18,7 +18,7 @@ from dplab.report.claims import SEVERITIES, build_rules, claims_frame
 from dplab.report.index import first_sentence
 from dplab.studies.purification import STUDY, claims_query_release, claims_statistics
 from dplab.studies.purification.claims import RULES, build_claims
-from dplab.studies.purification.claims_common import declared_in
+from dplab.studies.purification.claims_common import CLAIMS
 from dplab.studies.purification.curves import theorem2_utility
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -51,7 +51,7 @@ def test_each_module_lists_its_own_rules_in_source_order():
         "thm8_purified_mwem_pure_dp_audit",
     ]
     assert claims_statistics.MEAN_RULES + claims_statistics.REGRESSION_RULES == claims_statistics.STATISTICS_RULES
-    assert declared_in("no.such.module") == ()
+    assert CLAIMS.declared_in("no.such.module") == ()
 
 
 def test_the_committed_claims_are_what_the_rules_give_on_the_committed_data(committed):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from dplab.report.claims import ClaimBook, ClaimRule, Numbers, clearly_less, exceeds
+from dplab.report.claims import ClaimBook, Numbers, clearly_less, exceeds
 from dplab.studies.purification import STUDY
 
 CLAIMS = ClaimBook(STUDY)
@@ -23,11 +23,6 @@ AUDIT_TOLERANCE = 1e-9
 ACCOUNTING_TOLERANCE = 1e-12
 #: The rule text of :func:`share_verdict`.
 SHARE_RULE = "holds if every cell is good, partial if at least half are (our threshold), fails otherwise"
-
-
-def declared_in(module: str) -> tuple[ClaimRule, ...]:
-    """The rules one claims module declares, in source order (for the tests that build one computation's claims)."""
-    return tuple(rule for name, _, rule in sorted(CLAIMS._declared, key=lambda e: e[1]) if name == module)
 
 
 def share_verdict(good: int, total: int) -> str:

@@ -16,7 +16,6 @@ from dplab.studies.purification.claims_common import (
     Config,
     Frames,
     accounting_severity,
-    declared_in,
     mean_sem,
 )
 
@@ -271,4 +270,4 @@ def measure_audit(frames: Frames, config: Config) -> Numbers:
     }
 
 
-QUERY_RELEASE_RULES = declared_in(__name__)
+QUERY_RELEASE_RULES = CLAIMS.declared_in(__name__)

@@ -11,7 +11,7 @@ import pandas as pd
 
 from dplab.numerics import loglog_slope
 from dplab.report.claims import Numbers, clearly_greater, erratum_if, holds_if
-from dplab.studies.purification.claims_common import CLAIMS, PAPER, Config, Frames, declared_in, mean_sem, wins
+from dplab.studies.purification.claims_common import CLAIMS, PAPER, Config, Frames, mean_sem, wins
 
 __all__ = ["LOGLOG_SPREAD", "LOGLOG_SPREAD_FAILS", "SELECTION_RULES", "SLOPE_GAP"]
 
@@ -364,4 +364,4 @@ def measure_printed_delta(frames: Frames, config: Config) -> Numbers:
     }
 
 
-SELECTION_RULES = declared_in(__name__)
+SELECTION_RULES = CLAIMS.declared_in(__name__)

@@ -17,7 +17,6 @@ from dplab.studies.purification.claims_common import (
     SHARE_RULE,
     Config,
     Frames,
-    declared_in,
     mean_sem,
     share_verdict,
     wins,
@@ -353,6 +352,6 @@ def measure_regression_cost(frames: Frames, config: Config) -> Numbers:
     }
 
 
-STATISTICS_RULES = declared_in(__name__)
+STATISTICS_RULES = CLAIMS.declared_in(__name__)
 MEAN_RULES = tuple(rule for rule in STATISTICS_RULES if _MEAN in rule.reads)
 REGRESSION_RULES = tuple(rule for rule in STATISTICS_RULES if _REGRESSION in rule.reads)
