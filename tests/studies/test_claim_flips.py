@@ -16,21 +16,23 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import pkgutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+import dplab.studies
 from dplab.report.claims import NEGATIVE_VERDICTS, SEVERITIES, Claim, ClaimRule
 
 HERE = Path(__file__).resolve().parent
-STUDIES = ("contraction", "preprocessing", "generalization", "purification")
+#: Every study package of dplab.studies: each must have its flip cases (a new study without them fails here).
+STUDIES = tuple(sorted(info.name for info in pkgutil.iter_modules(dplab.studies.__path__) if info.ispkg))
 
 
-def _flips_module(study: str) -> ModuleType | None:
+def _flips_module(study: str) -> ModuleType:
     path = HERE / study / "flips.py"
-    if not path.exists():
-        return None
+    assert path.exists(), f"study {study!r} has no flip cases: write {path.relative_to(HERE.parent.parent)}"
     spec = importlib.util.spec_from_file_location(f"_claim_flips_{study}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -41,7 +43,7 @@ def _rules(study: str) -> dict[str, ClaimRule]:
     return {rule.claim_id: rule for rule in importlib.import_module(f"dplab.studies.{study}.claims").RULES}
 
 
-MODULES = {study: module for study in STUDIES if (module := _flips_module(study)) is not None}
+MODULES = {study: _flips_module(study) for study in STUDIES}
 RULES = {study: _rules(study) for study in MODULES}
 CASES = [(study, claim_id) for study, module in MODULES.items() for claim_id in module.FLIPS]
 
