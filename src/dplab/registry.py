@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from dplab.seeding import derive_seed
@@ -103,7 +103,9 @@ class Artifact:
     too wide to read may set ``summary(frame, params) -> DataFrame``: its Markdown then shows that summary, with a
     link to the full CSV (:func:`dplab.report.tables.write_table`). A figure whose numbers are also a table of the
     paper's reader sets ``table(frame, params) -> DataFrame``: the same data job then also writes that frame as
-    ``tables/<id>.csv`` and ``.md``, so the figure and the table show the same runs under one id.
+    ``tables/<id>.csv`` and ``.md``, so the figure and the table show the same runs under one id. A table (or a
+    figure with ``table``) declares its ``glossary``, ``{column: meaning and unit}``, for every column its Markdown
+    shows that is not self-explaining (:data:`dplab.report.tables.SELF_EXPLAINING`); the Markdown ends with it.
 
     The random streams derive from ``seed``: ``derive_seed(config seed, study, id)`` (:meth:`seed`), or the
     configuration's base seed itself with ``base_seed=True``, for an artifact that derives its own streams from the
@@ -132,6 +134,7 @@ class Artifact:
     combine: Combine | None = None
     table: Summary | None = None
     base_seed: bool = False
+    glossary: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def params(self, study_config: Mapping[str, Any]) -> Any:
         """The configuration passed to ``compute`` and ``plot``: this artifact's section of ``study_config``."""
@@ -152,7 +155,7 @@ class Artifact:
         The workflow makes the data job depend on their import closure, and on nothing else of the study, so a
         plotting or claims edit re-runs no computation (:func:`dplab.workflow_helpers.dplab_sources`).
         """
-        tables = self.kind == "table" or self.table
+        tables = self.writes_table
         writers = ("dplab.report.io", "dplab.report.tables") if tables else ("dplab.report.io",)
         inputs = (module_of(self.inputs),) if self.inputs else ()
         summary = tuple(module_of(f) for f in (self.summary, self.table) if f)
@@ -178,6 +181,20 @@ class Artifact:
             raise ValueError(f"artifact {self.id!r}: only a table can have a summary, not a {self.kind}")
         if self.table is not None and self.kind != "figure":
             raise ValueError(f"artifact {self.id!r}: only a figure can also publish a table, not a {self.kind}")
+        if self.glossary and not self.writes_table:
+            raise ValueError(f"artifact {self.id!r}: a glossary explains a table's columns; this artifact writes none")
+
+    @property
+    def writes_table(self) -> bool:
+        """Whether the data job writes ``tables/<id>.csv`` and ``.md``: a table, or a figure with ``table``."""
+        return self.kind == "table" or self.table is not None
+
+    def report_caption(self) -> str:
+        """The caption of the table's CSV in the Snakemake report: the caption, then the glossary when the CSV has
+        the columns the glossary explains (no ``summary``: the Markdown shows the CSV's own columns)."""
+        if not self.glossary or self.summary:
+            return self.caption
+        return "\n\n".join([self.caption, "Columns:", "\n".join(f"- {c}: {m}" for c, m in self.glossary.items())])
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,16 @@ import math
 
 import pandas as pd
 
-from dplab.report.tables import MISSING, MISSING_NOTE, format_cell, table_markdown, to_markdown, write_table
+from dplab.report.tables import (
+    MISSING,
+    MISSING_NOTE,
+    format_cell,
+    glossary_key,
+    table_markdown,
+    to_markdown,
+    unexplained_columns,
+    write_table,
+)
 
 
 def test_format_cell():
@@ -54,3 +63,18 @@ def test_summary_replaces_the_rows_and_links_the_full_csv(tmp_path):
 def test_pipes_in_column_names_are_escaped():
     text = to_markdown(pd.DataFrame({"eps, |X| = 4": [1.0]}))
     assert "| eps, \\|X\\| = 4 |" in text
+
+
+def test_glossary_ends_the_markdown_and_skips_self_explaining_columns():
+    frame = pd.DataFrame({"n": [1], "closed_form": [2.0], "largest, |X| = 4": [1.0], "largest, |X| = 8": [2.0]})
+    glossary = {"closed_form": "the closed form (nats)", "largest, |X| = …": "the largest value (count)"}
+    assert unexplained_columns(frame.columns, {}) == ["closed_form", "largest, |X| = 4", "largest, |X| = 8"]
+    assert unexplained_columns(frame.columns, glossary) == []
+    assert glossary_key("largest, |X| = 16", glossary) == "largest, |X| = …"
+    assert glossary_key("largest", glossary) is None
+    text = table_markdown(frame, "t.csv", glossary=glossary)
+    assert text.endswith(
+        "Data: [t.csv](t.csv) (1 rows × 4 columns).\n\nColumns:\n\n"
+        "- `closed_form`: the closed form (nats)\n- `largest, |X| = …`: the largest value (count)\n"
+    )
+    assert "Columns:" not in table_markdown(frame, "t.csv")

@@ -128,7 +128,8 @@ for _name, _study in REGISTERED.items():
             params:
                 study=_name,
                 artifact=_artifact.id,
-                caption=_artifact.caption,
+                caption=_artifact.report_caption(),
+                glossary=dict(_artifact.glossary),
                 section=_artifact.params(config[_name]),
                 seed=config["seed"],
                 inputs=pipeline_inputs(_name, _artifact),

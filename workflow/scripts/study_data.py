@@ -30,8 +30,19 @@ if artifact.kind == "figure":
     write_csv(frame, snakemake.output.csv)
     if artifact.table:  # the figure's numbers as a table too (Artifact.table)
         shown = resolve(artifact.table)(frame, snakemake.params.section)
-        write_table(shown, snakemake.output.table.removesuffix(".csv"), caption=artifact.caption)
+        write_table(
+            shown,
+            snakemake.output.table.removesuffix(".csv"),
+            caption=artifact.caption,
+            glossary=snakemake.params.glossary,
+        )
 else:
     summary = resolve(artifact.summary)(frame, snakemake.params.section) if artifact.summary else None
-    write_table(frame, snakemake.output[0].removesuffix(".csv"), caption=artifact.caption, summary=summary)
+    write_table(
+        frame,
+        snakemake.output[0].removesuffix(".csv"),
+        caption=artifact.caption,
+        summary=summary,
+        glossary=snakemake.params.glossary,
+    )
 record_outputs(snakemake)
