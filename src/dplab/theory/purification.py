@@ -547,7 +547,7 @@ def table2_rates(n: float, d: float, epsilon: float) -> list[dict[str, object]]:
             "mechanism": "Exponential mechanism",
             "reference": "BST14 Thm 3.4",
             "utility": "d/(n eps)",
-            "runtime": "d^4 n^3 v d^3 n^4 eps",
+            "runtime": "max(d^4 n^3, d^3 n^4 eps)",
             "utility_value": d / ne,
             "runtime_value": max(d**4 * n**3, d**3 * n**4 * epsilon),
             "runtime_value_corrected": max(d**4 * n**3, d**3 * n**4 * epsilon),
