@@ -332,28 +332,32 @@ def test_bad_input_message_names_value():
         s.quantization_sensitivity(-0.1, 3)
 
 
-def _evaluate_latex(formula: str, **values: float) -> float:
-    """Evaluate the printed LaTeX of a Table 1 cell (\\frac, implicit products, ^2, \\log) at the symbol values."""
+def _evaluate_formula(formula: str, **values: float) -> float:
+    """Evaluate a printed plain-text formula of Table 1 or 2 (Greek letters, ², ³, ·, −, a/b, implicit products,
+    ``log x``) at the symbol values, independently of the library's closed forms."""
     import re
 
-    text = formula.strip("$")
-    for latex, name in (
-        (r"\kappa_\tau", " kappa "),
-        (r"\alpha", " alpha "),
-        (r"\tau", " tau "),
-        (r"\mu", " mu "),
-        (r"\varepsilon", " eps "),
-        (r"\log", " log "),
-        ("^", "**"),
+    text = formula
+    for symbol, name in (
+        ("κ_τ", " kappa "),
+        ("α", " alpha "),
+        ("τ", " tau "),
+        ("μ", " mu "),
+        ("ε", " eps "),
+        ("η", " eta "),
+        ("δ", " gap "),
+        ("²", "**2"),
+        ("³", "**3"),
+        ("·", " "),
+        ("−", "-"),
     ):
-        text = text.replace(latex, name)
-    text = re.sub(r"\\frac\{(.*)\}\{(.*)\}$", r"((\1)/(\2))", text)
+        text = text.replace(symbol, name)
     text = re.sub(r"log\s+(\w+)", r"log(\1)", text)
-    tokens = re.findall(r"\*\*|[A-Za-z]+|\d+|[()+\-/]", text)
+    tokens = re.findall(r"\*\*|[A-Za-z]+|\d+\.\d+|\d+|[()+\-/]", text)
     expression = ""
     for left, right in zip([""] + tokens, tokens):
-        operand_end = re.fullmatch(r"[A-Za-z]+|\d+|\)", left) and left != "log"
-        operand_start = re.fullmatch(r"[A-Za-z]+|\d+|\(", right)
+        operand_end = re.fullmatch(r"[A-Za-z]+|[\d.]+|\)", left) and left != "log"
+        operand_start = re.fullmatch(r"[A-Za-z]+|[\d.]+|\(", right)
         expression += ("*" if operand_end and operand_start else "") + right
     return float(eval(expression, {"log": math.log}, values))  # noqa: S307
 
@@ -365,8 +369,8 @@ def test_sgd_iteration_printed_formulas_give_the_values(variant: str) -> None:
     eps, n, kappa, alpha, tau = 0.5, 1000, 10, 11.0, 1.3
     mech = s.dp_sgd_iteration_mechanism(eps, n, kappa, variant=variant)
     symbols = dict(eps=eps, n=n, kappa=kappa, alpha=alpha, tau=tau, mu=1.0, L=1.0)
-    assert _evaluate_latex(mech.rdp_formula, **symbols) == pytest.approx(float(mech.rdp(alpha)), rel=1e-12)
-    assert _evaluate_latex(mech.srdp_formula, **symbols) == pytest.approx(float(mech.srdp(alpha, tau)), rel=1e-12)
+    assert _evaluate_formula(mech.rdp_formula, **symbols) == pytest.approx(float(mech.rdp(alpha)), rel=1e-12)
+    assert _evaluate_formula(mech.srdp_formula, **symbols) == pytest.approx(float(mech.srdp(alpha, tau)), rel=1e-12)
 
 
 # ------------------------------------------------------------------- Lemma 3, eq. (18), Prop. 8, eq. (48)
@@ -584,3 +588,12 @@ def test_gaussian_sum_audit_exact_renyi_by_quadrature_and_group_privacy_written_
     )
     assert unbounded["exact_le_theorem2"]
     assert not s.gaussian_sum_audit(alpha, eps, 10.0, 0, 0.5)["exact_le_group"]
+
+
+def test_table2_printed_formulas_give_the_cells() -> None:
+    """Every Table 2 cell's printed formula (plain text, as the table shows it) evaluates to the library's cell."""
+    values = dict(alpha=11.0, eps=0.5, p=7.0, eta=0.3, n=1000.0, gap=0.4)
+    for (mechanism, preprocessing), formula in s.TABLE2_CELLS.items():
+        assert "$" not in formula and "\\" not in formula
+        cell = float(s.table2_cell(mechanism, preprocessing, 11.0, 0.5, p=7, eta=0.3, n=1000, gap=0.4))
+        assert _evaluate_formula(formula, **values) == pytest.approx(cell, rel=1e-12), formula

@@ -125,7 +125,7 @@ def _order(alpha: ArrayLike) -> np.ndarray:
 @dataclass(frozen=True)
 class Mechanism:
     """A mechanism's RDP curve ``rdp(alpha)`` and SRDP curve ``srdp(alpha, tau)`` (Table 1), with its name and
-    the symbolic formulas as Markdown/LaTeX strings. ``pure`` marks the ε-DP mechanisms (RDP constant in α)."""
+    the symbolic formulas in plain Unicode text (α, ε², a/b). ``pure`` marks the ε-DP mechanisms (RDP constant in α)."""
 
     name: str
     rdp: Callable[[np.ndarray], np.ndarray]
@@ -146,8 +146,8 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
         "gaussian",
         lambda a: np.asarray(a, float) * e**2 / 2,
         lambda a, t: np.asarray(a, float) * lip**2 * np.asarray(t, float) ** 2 * e**2 / (2 * sens**2),
-        r"$\alpha\varepsilon^2/2$",
-        r"$\alpha L^2\tau^2\varepsilon^2/(2\Delta_f^2)$",
+        "αε²/2",
+        "αL²τ²ε²/(2Δ_f²)",
     )
 
 
@@ -160,8 +160,8 @@ def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> M
         lambda a, t: np.broadcast_to(
             lip * np.asarray(t, float) * e / sens, np.broadcast_shapes(np.shape(a), np.shape(t))
         ).astype(float),
-        r"$\varepsilon$",
-        r"$L\tau\varepsilon/\Delta_f$",
+        "ε",
+        "Lτε/Δ_f",
         pure=True,
     )
 
@@ -169,7 +169,7 @@ def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> M
 def exponential_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
     """Exponential mechanism Pr[w] ∝ exp(Q(w,S)ε/(2Δ_Q)) (Theorem 11): RDP ε, SRDP Lτε/Δ_Q (pure DP)."""
     base = laplace_mechanism(eps, L, sensitivity)
-    return Mechanism("exponential", base.rdp, base.srdp, r"$\varepsilon$", r"$L\tau\varepsilon/\Delta_Q$", pure=True)
+    return Mechanism("exponential", base.rdp, base.srdp, "ε", "Lτε/Δ_Q", pure=True)
 
 
 def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = "corrected") -> Mechanism:
@@ -184,8 +184,8 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
         "dp_gd",
         lambda a: coefficient * np.asarray(a, float) * e**2,
         lambda a, t: np.asarray(a, float) * m**2 * np.asarray(t, float) ** 2 * e**2 / (2 * lip**2),
-        r"$2\alpha\varepsilon^2$" if variant == "corrected" else r"$\alpha\varepsilon^2/2$",
-        r"$\alpha\mu^2\tau^2\varepsilon^2/(2L^2)$",
+        "2αε²" if variant == "corrected" else "αε²/2",
+        "αμ²τ²ε²/(2L²)",
     )
 
 
@@ -198,8 +198,8 @@ def dp_sgd_sampling_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, gamma
         "dp_sgd_sampling",
         lambda a: np.asarray(a, float) ** 2 * e**2 / 2,
         lambda a, t: np.asarray(a, float) * m**2 * np.asarray(t, float) ** 2 * e**2 * g**2 / (2 * lip**2),
-        r"$\alpha^2\varepsilon^2/2$",
-        r"$\alpha\mu^2\tau^2\varepsilon^2\gamma^2/(2L^2)$",
+        "α²ε²/2",
+        "αμ²τ²ε²γ²/(2L²)",
     )
 
 
@@ -227,12 +227,10 @@ def dp_sgd_iteration_mechanism(
         "dp_sgd_iteration",
         lambda a: np.asarray(a, float) * e**2 / denominator,
         lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * m**2 * eps_sq * ratio / (denominator * lip**2),
-        r"$\alpha\varepsilon^2/" + f"{denominator:g}$",
-        r"$\frac{\alpha\tau^2\mu^2"
-        + ("" if variant == "as_printed" else r"\varepsilon^2")
-        + r" n\log(n-\kappa_\tau+2)}{"
-        + f"{denominator:g}"
-        + r"(n-\kappa_\tau+1)L^2\log n}$",
+        f"αε²/{denominator:g}",
+        "ατ²μ²"
+        + ("" if variant == "as_printed" else "ε²")
+        + f"·n·log(n − κ_τ + 2)/({denominator:g}(n − κ_τ + 1)L²·log n)",
     )
 
 
@@ -568,24 +566,24 @@ def pca_tau(n: ArrayLike, gap: ArrayLike, form: str = "exact") -> np.ndarray:
 # Table 2 (Theorems 6 and 16): closed forms, p = q = 2, α ≥ 11, L = μ = Δ_f = Δ_Q = 1
 # ----------------------------------------------------------------------------------------------------------------
 
-#: (mechanism, pre-processing) -> Markdown formula of the Table 2 cell as printed.
+#: (mechanism, pre-processing) -> the formula of the Table 2 cell as printed, in plain text (δ: the eigen-gap).
 TABLE2_CELLS: dict[tuple[str, str], str] = {
-    ("gaussian", "dedup"): r"$1.05\alpha\varepsilon^2(1+p^2)$",
-    ("gaussian", "quantization"): r"$1.05\alpha\varepsilon^2(1+\eta^2p^2)$",
-    ("gaussian", "mean_imputation"): r"$1.05\alpha\varepsilon^2(1+\frac{4p^2}{(n-p)^2})$",
-    ("gaussian", "pca_rank"): r"$1.05\alpha\varepsilon^2(1+\frac{12.2^2}{\delta^2})$",
-    ("dp_gd", "dedup"): r"$1.05\alpha\varepsilon^2(4+p^2)$",
-    ("dp_gd", "quantization"): r"$1.05\alpha\varepsilon^2(4+\eta^2p^2)$",
-    ("dp_gd", "mean_imputation"): r"$4.2\alpha\varepsilon^2(1+\frac{p^2}{(n-p)^2})$",
-    ("dp_gd", "pca_rank"): r"$1.05\alpha\varepsilon^2(4+\frac{12.2^2}{\delta^2})$",
-    ("laplace", "dedup"): r"$\varepsilon(1+p)$",
-    ("laplace", "quantization"): r"$\varepsilon(1+\eta p)$",
-    ("laplace", "mean_imputation"): r"$\varepsilon(1+\frac{2p}{n-p})$",
-    ("laplace", "pca_rank"): r"$\varepsilon(1+\frac{12.2}{\delta})$",
-    ("dp_sgd_sampling", "pca_rank"): r"$1.05\alpha\varepsilon^2(2\alpha+\frac{12.2^2}{\delta^2})$",
-    ("dp_sgd_iteration", "dedup"): r"$1.1\alpha\varepsilon^2(1+\frac{p^2n\log(n-p)}{(n-p)\log n})$",
-    ("dp_sgd_iteration", "quantization"): r"$1.1\alpha\varepsilon^2(1+\frac{\eta^2p^2n\log(n-p)}{(n-p)\log n})$",
-    ("dp_sgd_iteration", "mean_imputation"): r"$1.1\alpha\varepsilon^2(1+\frac{4p^2n\log(n-p)}{(n-p)^3\log n})$",
+    ("gaussian", "dedup"): "1.05αε²(1 + p²)",
+    ("gaussian", "quantization"): "1.05αε²(1 + η²p²)",
+    ("gaussian", "mean_imputation"): "1.05αε²(1 + 4p²/(n − p)²)",
+    ("gaussian", "pca_rank"): "1.05αε²(1 + 12.2²/δ²)",
+    ("dp_gd", "dedup"): "1.05αε²(4 + p²)",
+    ("dp_gd", "quantization"): "1.05αε²(4 + η²p²)",
+    ("dp_gd", "mean_imputation"): "4.2αε²(1 + p²/(n − p)²)",
+    ("dp_gd", "pca_rank"): "1.05αε²(4 + 12.2²/δ²)",
+    ("laplace", "dedup"): "ε(1 + p)",
+    ("laplace", "quantization"): "ε(1 + ηp)",
+    ("laplace", "mean_imputation"): "ε(1 + 2p/(n − p))",
+    ("laplace", "pca_rank"): "ε(1 + 12.2/δ)",
+    ("dp_sgd_sampling", "pca_rank"): "1.05αε²(2α + 12.2²/δ²)",
+    ("dp_sgd_iteration", "dedup"): "1.1αε²(1 + p²n·log(n − p)/((n − p)·log n))",
+    ("dp_sgd_iteration", "quantization"): "1.1αε²(1 + η²p²n·log(n − p)/((n − p)·log n))",
+    ("dp_sgd_iteration", "mean_imputation"): "1.1αε²(1 + 4p²n·log(n − p)/((n − p)³·log n))",
 }
 
 

@@ -1,4 +1,4 @@
-"""Tables 1–3 of Hu, Sanyal, Schölkopf (2024): symbolic formulas (Markdown/LaTeX strings) next to their values at
+"""Tables 1–3 of Hu, Sanyal, Schölkopf (2024): symbolic formulas (plain Unicode text) next to their values at
 stated points; Table 2 cross-checked against the generic Theorem-2 evaluator; Table 3 next to empirical Δ₂."""
 
 from __future__ import annotations
@@ -181,24 +181,24 @@ def _table3_bounds(data: np.ndarray, imputable: list[int], n: int, m: int, p: in
     X_r = data[np.ix_(complete_rows, list(range(d - 2)))]
     eig = np.linalg.eigvalsh(X_r.T @ X_r)
     return {
-        "mean": ("$2/(n-p)$", s.mean_imputation_sensitivity(n, p)[0], "paper"),
+        "mean": ("2/(n − p)", s.mean_imputation_sensitivity(n, p)[0], "paper"),
         "median": (
-            "$x^{\\max}_{((n+1)/2)}-x^{\\min}_{(n/2)}$ (×√#features)",
+            "x^max_((n+1)/2) − x^min_(n/2) (×√#features)",
             float(s.median_imputation_sensitivity(os_["upper_median_max"], os_["lower_median_min"])),
             "paper",
         ),
         "trimmed_mean_as_printed": (
-            "$(x^{\\max}_{(m)}-x^{\\min}_{(n-m)})/(n-2m-p)$",
+            "(x^max_(m) − x^min_(n−m))/(n − 2m − p)",
             float(s.trimmed_mean_imputation_sensitivity(os_["x_m_max"], os_["x_n_minus_m_min"], n, m, p)),
             "as_printed",
         ),
         "trimmed_mean_corrected": (
-            "$(x^{\\max}_{(n-m)}-x^{\\min}_{(m)})/(n-2m-p)$",
+            "(x^max_(n−m) − x^min_(m))/(n − 2m − p)",
             float(s.trimmed_mean_imputation_sensitivity(os_["x_n_minus_m_max"], os_["x_m_min"], n, m, p)),
             "corrected",
         ),
         "linear_regression": (
-            "$\\frac{\\lambda_{\\max}^2}{(\\lambda_{\\max}+1)\\lambda_{\\min}^2}+\\frac1{\\lambda_{\\min}}$",
+            "λ_max²/((λ_max + 1)λ_min²) + 1/λ_min",
             float(s.linear_regression_imputation_sensitivity(eig.max(), eig.min())),
             "paper",
         ),
