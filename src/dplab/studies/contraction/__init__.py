@@ -100,6 +100,26 @@ ARTIFACTS = (
         "brute-force supremum.",
         mem_mb=750,
         runtime=5,
+        glossary={
+            "check": "what is checked: lemma1_laplace (Lemma 1: E_{e^ε} between two Laplace laws), lemma2_gaussian "
+            "(Lemma 2: between two Gaussians, θ_{e^ε}(Δ/s)), theorem2_projected_gaussian (Theorem 2: the contraction "
+            "coefficient of the Gaussian kernel projected on [0, D]), unconstrained_gaussian_kernel (without the "
+            "projection the kernel does not contract), renyi_gaussian (the Rényi divergence of two Gaussians behind "
+            "eq. (3))",
+            "epsilon": "ε of the hockey-stick divergence E_{e^ε} (— for Rényi rows)",
+            "order": "the Rényi order α (renyi_gaussian rows only)",
+            "shift": "Δ, the distance between the two laws' centres; the diameter D of [0, D] for Theorem 2 rows",
+            "scale": "the Laplace scale b or the Gaussian standard deviation s",
+            "closed_form": "the paper's closed form (Theorem 2 rows: the exact coefficient, attained at the interval's "
+            "endpoints); a hockey-stick divergence in [0, 1], or a Rényi divergence in nats",
+            "quadrature": "numerical integration of the definition (Theorem 2 rows: the brute-force supremum over "
+            "pairs of starting points)",
+            "dp_accounting": "the same quantity from Google's dp_accounting privacy-loss objects",
+            "paper_bound": "the paper's bound: θ_{e^ε}(D), Theorem 2's bound (Theorem 4's contraction factor), or the "
+            "trivial bound 1 for the unconstrained kernel",
+            "max_abs_error": "largest |closed_form − reference| over the references (unconstrained kernel: "
+            "1 − closed_form)",
+        },
     ),
     Artifact(
         "ext_random_stopping",
@@ -121,6 +141,22 @@ ARTIFACTS = (
         runtime=5,
         inputs=f"{PLAN}:utility_inputs",
         table=f"{UTILITY}:utility_table_shown",
+        glossary={
+            "noise": "PNSGD's noise: gaussian (d dimensions, Theorem 4) or laplace (1-D, Theorem 3)",
+            "lr": "the step size η",
+            "noise_scale": "the noise scale: Gaussian σ or Laplace v (0: no noise, no privacy)",
+            "excess_risk_mean": "mean over runs of F(Y_n) − min F, the excess empirical logistic risk of the final "
+            "iterate over the domain's minimiser",
+            "excess_risk_se": "its standard error over runs",
+            "test_accuracy_mean": "mean test accuracy over runs (fraction)",
+            "epsilon_thm_first": "ε at utility.delta that Theorem 4 (Gaussian) or 3 (Laplace) certifies to the first "
+            "user, i = 1 (inf without noise)",
+            "epsilon_thm_middle": "the same for the middle user, i = n/2",
+            "epsilon_thm_last": "the same for the last user, i = n",
+            "epsilon_prop1_middle": "ε that the RDP baseline, Proposition 1, certifies to the middle user (Gaussian "
+            "only)",
+            "epsilon_thm5": "ε of Theorem 5: PNSGD stopped at a uniformly random step (Gaussian only)",
+        },
     ),
     _audit(
         "gaussian",

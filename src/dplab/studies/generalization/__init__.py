@@ -17,6 +17,11 @@ from dplab.registry import Artifact, Study
 __all__ = ["STUDY", "SCHEMA", "constraints"]
 
 NAME = "generalization"
+#: The glossary line of a Theorem 1 high-probability bound column (T3, T4).
+HP = (
+    "Theorem 1's high-probability bound on |R − R̂| at that ε′ and δ′, for a loss in [0, 1]; (vacuous): ≥ 1, it says "
+    "nothing"
+)
 
 SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/generalization.schema.yaml
 
@@ -229,6 +234,16 @@ ARTIFACTS = (
         "(deviation a, failure probability b) of Theorem 1 and its baselines at selected (eps, delta).",
         mem_mb=500,
         runtime=2,
+        glossary={
+            "method": "thm1: Theorem 1 as stated; thm1_intro: with the introduction's failure probability (twice "
+            "the statement's); nissim_stemmer: Nissim-Stemmer; dwork_2015: Dwork et al. 2015; oneto_a: Oneto et al. "
+            "(a), at the configured N and empirical risk",
+            "deviation": "a: with probability at least 1 − b, |R − R̂| ≤ a (loss in [0, 1])",
+            "failure_probability": "b, the probability that the deviation exceeds a",
+            "vacuous": "a ≥ 1 or b ≥ 1: the bound says nothing for a loss in [0, 1]",
+            "n_min": "Theorem 1's sample-size condition N ≥ (2/ε²)·ln(16/(e^−ε·δ)) (count)",
+            "deviation_exact_thm1": "the deviation Theorem 1's proof gives, 8ε + e^−ε·δ·⌈εe^ε/δ⌉ (≥ 9ε)",
+        },
     ),
     Artifact(
         "t2",
@@ -241,6 +256,19 @@ ARTIFACTS = (
         mem_mb=500,
         runtime=2,
         summary="dplab.studies.generalization.tables:summarise_composition",
+        glossary={
+            "step ε": "ε of each of the T composed (ε, δ)-DP steps",
+            "step δ": "δ of each step",
+            "T": "number of composed steps (count)",
+            "ε′ (KOV)": "the composed ε′ of Kairouz-Oh-Viswanath's composition (Theorem 3.4), which the paper's "
+            "Theorem 4 reproduces, at slack δ̃; every δ′ column but Cor. 3's is at this ε′",
+            "δ′ KOV / Thm 4": "δ′ that KOV (and Theorem 4) certify at ε′",
+            "δ′ Cor. 2": "δ′ of the paper's Corollary 2",
+            "δ′ Cor. 3 corrected": "δ′ of the paper's Corollary 3 with its δ″ corrected (at Cor. 3's own ε′)",
+            "δ′ Cor. 3 as printed": "δ′ of Corollary 3 with δ″ as printed (at Cor. 3's own ε′)",
+            "δ′ exact optimum": "the exact optimal δ′ of T-fold composition at the KOV ε′ (KOV Theorem 3.3)",
+            "δ′ lower bound": "1 − (1 − δ)^T, below which no composition theorem can go",
+        },
     ),
     Artifact(
         "t3",
@@ -252,6 +280,17 @@ ARTIFACTS = (
         mem_mb=500,
         runtime=2,
         summary="dplab.studies.generalization.tables:summarise_sgld",
+        glossary={
+            "σ": "standard deviation of SGLD's Gaussian noise",
+            "T": "number of SGLD steps (the configuration's reference T)",
+            "ε′ (as printed)": "ε′ of T SGLD steps by Theorem 7 as printed",
+            "Thm 1 HP bound (as printed)": HP,
+            "exact step δ (as printed)": "exact δ of one SGLD step (Gaussian mechanism, sensitivity 2L/τ) at the "
+            "per-step ε the variant uses, to compare with the per-step δ it assumes",
+            "ε′ (valid)": "ε′ of T SGLD steps by Theorem 7 corrected to a valid statement",
+            "Thm 1 HP bound (valid)": HP,
+            "exact step δ (valid)": "the same exact per-step δ for the valid variant",
+        },
     ),
     Artifact(
         "t4",
@@ -265,6 +304,18 @@ ARTIFACTS = (
         runtime=2,
         derived_from="f8",
         summary="dplab.studies.generalization.tables:summarise_empirical",
+        glossary={
+            "σ": "standard deviation of SGLD's Gaussian noise (0: no noise, no privacy)",
+            "T": "number of SGLD steps (the configuration's reference T)",
+            "sets × runs": "independent training sets × SGLD runs per set (counts)",
+            "E[R − R̂] [CI], d = …": "mean signed generalization gap, exact risk minus training 0-1 error, over "
+            "training sets, with its confidence interval, in dimension d",
+            "change from smallest σ [CI], d = …": "paired change of that gap from the smallest σ of the same N, with "
+            "its confidence interval",
+            "Thm 1 HP bound (valid)": HP,
+            "Thm 2 on-average bound (valid)": "Theorem 2's bound on E[R − R̂] (k = 1) at the valid ε′ and δ′; "
+            "(vacuous): ≥ 1",
+        },
     ),
 )
 
