@@ -68,7 +68,8 @@ ARTIFACTS = (
         runtime=2,
         glossary={
             "mechanism": "the base DP mechanism (row of the paper's Table 1)",
-            "variant": "paper: as Table 1 prints it; corrected, as_printed, exact: see note",
+            "variant": "paper: as Table 1 prints it; as_printed: a statement that disagrees with its proof (see "
+            "note); corrected: what the proof supports; exact: with the proof's exact constants (see note)",
             "rdp_formula": "the mechanism's RDP ε(α) (Table 1; L = μ = Δ = γ = 1)",
             "srdp_formula": "its smooth RDP ε̃(α, τ), for datasets at ℓ₁₂ distance at most τ (Table 1)",
             "tau": "τ, the ℓ₁₂ distance at which the smooth RDP is evaluated",
@@ -94,7 +95,7 @@ ARTIFACTS = (
             "formula": "Table 2's overall RDP of the pipeline as printed (α ≥ 11, L = μ = Δ = 1; p: the L∞ "
             "sensitivity Δ∞ of the step; δ: the eigen-gap)",
             "eps": "the base mechanism's privacy parameter ε",
-            "p": "p, the L∞ sensitivity Δ∞ of deduplication, quantization and mean imputation (count of records); for "
+            "p": "the L∞ sensitivity Δ∞ of deduplication, quantization and mean imputation (count of records); for "
             "DP-SGD by iteration also its κ_τ",
             "eta": "η, the deduplication and quantization radius",
             "gap": "δ, the eigen-gap of the PCA step",
