@@ -183,6 +183,12 @@ class Artifact:
             raise ValueError(f"artifact {self.id!r}: only a figure can also publish a table, not a {self.kind}")
         if self.glossary and not self.writes_table:
             raise ValueError(f"artifact {self.id!r}: a glossary explains a table's columns; this artifact writes none")
+        braced = [text for text in (self.caption, *self.glossary.values()) if "{" in text or "}" in text]
+        if braced:
+            raise ValueError(
+                f"artifact {self.id!r}: caption or glossary text {braced[0]!r} is invalid; allowed: text without "
+                "'{' or '}' (the workflow passes it as a rule parameter, where Snakemake reads braces as wildcards)"
+            )
 
     @property
     def writes_table(self) -> bool:

@@ -48,6 +48,11 @@ def test_a_glossary_needs_a_table():
         Artifact("f", "figure", "s", "m:f", "caption", plot="m:p", glossary={"x": "a column"})
 
 
+def test_braces_are_refused_before_snakemake_reads_them_as_wildcards():
+    with pytest.raises(ValueError, match="without '\\{' or '\\}'"):
+        Artifact("t", "table", "s", "m:f", "Caption.", glossary={"x": "threshold ε^d/(2d)^{3d}"})
+
+
 def test_report_caption_lists_the_glossary_only_when_the_csv_has_its_columns():
     plain = Artifact("t", "table", "s", "m:f", "Caption.", glossary={"x_y": "the thing (count)"})
     assert plain.report_caption() == "Caption.\n\nColumns:\n\n- x_y: the thing (count)"

@@ -33,3 +33,21 @@ def test_markup_characters_are_escaped():
         rendered_text("on |X| = 4, *not* bold, `code`, ref_ and a\\b")
         == "on |X| = 4, *not* bold, `code`, ref_ and a\\b"
     )
+
+
+GLOSSED = [(name, a) for name in STUDIES for a in load_study(name).artifacts if a.report_caption() != a.caption]
+
+
+@pytest.mark.parametrize("study, artifact", GLOSSED, ids=[f"{s}-{a.id}" for s, a in GLOSSED])
+def test_report_caption_glossary_renders_as_a_list_of_every_column(study, artifact):
+    text = " ".join(rendered_text(artifact.report_caption()).split())
+    assert text.startswith(" ".join(artifact.caption.split()) + " Columns:")
+    for column, meaning in artifact.glossary.items():
+        assert " ".join(f"{column}: {meaning}".split()) in text
+
+
+def test_some_report_captions_carry_a_glossary():
+    assert {(study, artifact.id) for study, artifact in GLOSSED} >= {
+        ("purification", "table2"),
+        ("preprocessing", "table2"),
+    }

@@ -101,12 +101,12 @@ ARTIFACTS = (
         mem_mb=750,
         runtime=5,
         glossary={
-            "check": "what is checked: lemma1_laplace (Lemma 1: E_{e^ε} between two Laplace laws), lemma2_gaussian "
-            "(Lemma 2: between two Gaussians, θ_{e^ε}(Δ/s)), theorem2_projected_gaussian (Theorem 2: the contraction "
+            "check": "what is checked: lemma1_laplace (Lemma 1: E_(e^ε) between two Laplace laws), lemma2_gaussian "
+            "(Lemma 2: between two Gaussians, θ_(e^ε)(Δ/s)), theorem2_projected_gaussian (Theorem 2: the contraction "
             "coefficient of the Gaussian kernel projected on [0, D]), unconstrained_gaussian_kernel (without the "
             "projection the kernel does not contract), renyi_gaussian (the Rényi divergence of two Gaussians behind "
             "eq. (3))",
-            "epsilon": "ε of the hockey-stick divergence E_{e^ε} (— for Rényi rows)",
+            "epsilon": "ε of the hockey-stick divergence E_(e^ε) (— for Rényi rows)",
             "order": "the Rényi order α (renyi_gaussian rows only)",
             "shift": "Δ, the distance between the two laws' centres; the diameter D of [0, D] for Theorem 2 rows",
             "scale": "the Laplace scale b or the Gaussian standard deviation s",
@@ -115,7 +115,7 @@ ARTIFACTS = (
             "quadrature": "numerical integration of the definition (Theorem 2 rows: the brute-force supremum over "
             "pairs of starting points)",
             "dp_accounting": "the same quantity from Google's dp_accounting privacy-loss objects",
-            "paper_bound": "the paper's bound: θ_{e^ε}(D), Theorem 2's bound (Theorem 4's contraction factor), or the "
+            "paper_bound": "the paper's bound: θ_(e^ε)(D), Theorem 2's bound (Theorem 4's contraction factor), or the "
             "trivial bound 1 for the unconstrained kernel",
             "max_abs_error": "largest |closed_form − reference| over the references (unconstrained kernel: "
             "1 − closed_form)",

@@ -242,7 +242,7 @@ ARTIFACTS = (
             "theorem7_alpha_as_printed": "the Rényi order α implied by Theorem 7's proof (its factor 1.05 needs α ≥ 11)",
             "prop8_failure_probability": "Proposition 8's bound on the refusal probability (— where gap < β: it "
             "says nothing)",
-            "tail_eigenvalue_sum": "Λ = Σ_{i>k} λ_i of (1/n)XᵀX (Proposition 8)",
+            "tail_eigenvalue_sum": "Λ = Σ_(i>k) λ_i of (1/n)XᵀX (Proposition 8)",
         },
     ),
 )

@@ -110,7 +110,7 @@ STUDY = Study(
             runtime=2,
             glossary={
                 "d": "number of bits of Algorithm 2's input code",
-                "log_delta": "ln δ at Theorem 2's threshold ε^d/(2d)^{3d}, the largest δ it allows (nats)",
+                "log_delta": "ln δ at Theorem 2's threshold ε^d/(2d)^(3d), the largest δ it allows (nats)",
                 "success_exact": "exact probability that Algorithm 2 returns its input, with the corrected cube "
                 "(q = ∞) geometry (probability)",
                 "success_exact_paper_geometry": "the same with the paper's ℓ1 geometry (probability)",
