@@ -386,6 +386,7 @@ ACCOUNTING = {
     "hockey_stick.gaussian_hockey_stick_complement": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "hockey_stick.log_gaussian_hockey_stick": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
+    "hockey_stick.log_gaussian_hockey_stick_complement": E(epsilon=0.5, r=1.0, kinds={"r": "nonneg_inf"}),
     "hockey_stick.log_laplace_hockey_stick": E(epsilon=0.5, shift=1.0, scale=1.0, kinds={"shift": "real"}),
     "hockey_stick.projected_laplace_hockey_stick": E(
         epsilon=0.5,
@@ -636,6 +637,12 @@ THEORY = {
         kinds={"alpha": "order_inf", "tau": "nonneg", "p": "order_inf"},
     ),
     "smooth_rdp.theorem2_rdp_pq2": E(
+        mechanism=gaussian_mechanism(0.5),
+        alpha=np.array([11.0]),
+        tau=2.0,
+        kinds={"alpha": "order_inf", "tau": "nonneg"},
+    ),
+    "smooth_rdp.theorem2_rdp_separate_pq": E(
         mechanism=gaussian_mechanism(0.5),
         alpha=np.array([11.0]),
         tau=2.0,

@@ -32,8 +32,6 @@ from dplab.seeding import derive_seed
 if TYPE_CHECKING:
     import pandas as pd
 
-    from dplab.report.claims import Claim
-
 
 __all__ = [
     "Artifact",
@@ -54,7 +52,8 @@ Plot = Callable[["pd.DataFrame", Mapping[str, Any]], Any] | str
 Inputs = Callable[[Mapping[str, Any]], Mapping[str, str]] | str
 Points = Callable[[Mapping[str, Any]], "list[dict[str, Any]]"] | str
 Combine = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
-Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], "list[Claim]"] | str
+#: ``claims(frames, study_config) -> [dplab.report.claims.Claim, ...]`` (the registry sits below the report package)
+Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], list[Any]] | str
 Summary = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 
 
@@ -227,6 +226,13 @@ class Study:
     def data_path(self, artifact_id: str) -> str:
         """Path of an artifact's CSV relative to the study's results folder."""
         return f"{'data' if self.artifact(artifact_id).kind == 'figure' else 'tables'}/{artifact_id}.csv"
+
+    def result_path(self, artifact_id: str) -> str:
+        """Where a reader sees an artifact, relative to the results folder: ``<study>/figures/<id>.png`` for a figure,
+        ``<study>/tables/<id>.csv`` for a table (the path a claim cites)."""
+        if self.artifact(artifact_id).kind == "figure":
+            return f"{self.name}/figures/{artifact_id}.png"
+        return f"{self.name}/tables/{artifact_id}.csv"
 
     def captions(self) -> dict[str, str]:
         return {a.id: a.caption for a in self.artifacts}

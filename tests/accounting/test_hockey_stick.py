@@ -19,6 +19,7 @@ from dplab.accounting.hockey_stick import (
     gaussian_hockey_stick_complement,
     laplace_hockey_stick,
     log_gaussian_hockey_stick,
+    log_gaussian_hockey_stick_complement,
     log_laplace_hockey_stick,
     projected_laplace_hockey_stick,
 )
@@ -176,6 +177,31 @@ def test_gaussian_edge_values_and_broadcasting() -> None:
 @pytest.mark.parametrize(("epsilon", "r"), [(0.0, 1.0), (1.0, 1.0), (0.5, 2.0), (3.0, 0.2), (1.0, 12.0), (2.0, 25.0)])
 def test_complement_matches_mpmath(epsilon: float, r: float) -> None:
     assert gaussian_hockey_stick_complement(epsilon, r) == pytest.approx(mpmath_complement(epsilon, r), rel=1e-12)
+
+
+def mpmath_log_complement(epsilon: float, r: float, dps: int = 60) -> float:
+    """log(Φ(a) + e^ε Q(b)) at ``dps`` digits (mpmath has no underflow: 1e-7842 is an ordinary number there)."""
+    with mpmath.workdps(dps):
+        eps, rr = mpmath.mpf(epsilon), mpmath.mpf(r)
+        a, b = eps / rr - rr / 2, eps / rr + rr / 2
+        q = lambda t: mpmath.erfc(t / mpmath.sqrt(2)) / 2  # noqa: E731
+        return float(mpmath.log(q(-a) + mpmath.exp(eps) * q(b)))
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "r"),
+    [(1.0, 1.0), (2.0, 25.0), (444.6, 400.0 / 3.0), (4000.16, 400.0), (64629.0, 400.0), (1e5, 400.0), (0.0, 60.0)],
+)
+def test_log_complement_matches_mpmath_where_linear_scale_underflows(epsilon: float, r: float) -> None:
+    """1 − θ is 1e-7842 at ε = 4000.16, r = 400 (Theorem 5 at σ = 0.1, η = 0.1, D = 4): the log stays exact."""
+    reference = mpmath_log_complement(epsilon, r)
+    assert log_gaussian_hockey_stick_complement(epsilon, r) == pytest.approx(reference, rel=1e-12, abs=1e-300)
+
+
+def test_log_complement_edges() -> None:
+    assert log_gaussian_hockey_stick_complement(1.0, 0.0) == 0.0
+    assert log_gaussian_hockey_stick_complement(1.0, math.inf) == -math.inf
+    assert log_gaussian_hockey_stick_complement(4000.16, 400.0) < -18000  # linear scale: exactly 0
 
 
 def test_complement_is_one_minus_theta_and_edges() -> None:

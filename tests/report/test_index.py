@@ -3,7 +3,8 @@
 import pandas as pd
 import pytest
 
-from dplab.report.index import VERDICTS, one_line_reason, render_index
+from dplab.report.claims import KINDS, SEVERITIES, VERDICTS
+from dplab.report.index import first_sentence, one_line_reason, render_index
 
 
 def make_study(root):
@@ -17,12 +18,14 @@ def make_study(root):
     (study / "tables" / "table1.md").write_text("|a|\n")
     pd.DataFrame(
         {
-            "claim_id": ["c1", "c2"],
-            "source": ["s", "s"],
-            "statement": ["a", "b"],
-            "verdict": ["holds", "fails"],
-            "evidence": ["1", "2"],
-            "artifact": ["x", "y"],
+            "claim_id": ["c1", "c2", "c3", "c4"],
+            "source": ["s", "s", "s", "s"],
+            "statement": ["a", "b", "c", "d"],
+            "verdict": ["holds", "fails", "erratum", "fails"],
+            "severity": ["", "", "typo", ""],
+            "kind": ["paper", "paper", "paper", "extension"],
+            "evidence": ["1", "2", "3", "4"],
+            "artifact": ["x", "y", "z", "w"],
         }
     ).to_csv(study / "claims.csv", index=False)
 
@@ -38,8 +41,13 @@ def test_index_links_everything(tmp_path):
     assert "[png](demo/figures/fig2.png)" in text and "[data](demo/data/fig2.csv)" in text
     assert "Cap A" in text and "[markdown](demo/tables/table1.md)" in text
     assert text.index("fig2") < text.index("ext_audit")  # paper figures first
-    assert "1 fails, 1 holds" in text
-    assert "| c2 | fails | b | 2 | y |" in text
+    assert "1 erratum: typo, 1 fails, 1 holds" in text
+    assert "| c2 | fails |  | b | 2 | y |" in text
+    assert "| c3 | erratum | typo | c | 3 | z |" in text
+    # the extension has a section of its own, after the paper's claims, and is not counted as the paper's
+    assert text.index("### Claims of the paper") < text.index("### Extensions") < text.index("| c4 | fails | d |")
+    assert "| demo | 1 | 0 | 1 | 0 | 0 | 1 | 0 | 3 |" in text  # paper: holds, partial, fails, false, loose, typo, ...
+    assert "| demo | 0 | 0 | 1 | 0 | 1 |" in text  # extensions: holds, partial, fails, not_tested, total
 
 
 def test_missing_caption_is_an_error(tmp_path):
@@ -64,13 +72,29 @@ def test_index_lists_exactly_the_declared_artifacts_whatever_lies_in_the_folder(
 def test_index_defines_the_verdicts_once_and_gives_a_reason_per_claim(tmp_path):
     make_study(tmp_path)
     text = render_index(tmp_path, {"demo": declared({"fig2": "Cap 2", "ext_audit": "Cap A", "table1": "T"})})
-    for verdict, meaning in VERDICTS.items():
-        assert text.count(f"| `{verdict}` | {meaning} |") == 1
-    assert "| claim_id | verdict | statement | reason | artifact |" in text
+    for words in (VERDICTS, SEVERITIES, KINDS):
+        for word, meaning in words.items():
+            assert text.count(f"| `{word}` | {meaning} |") == 1
+    assert "| claim_id | verdict | severity | statement | reason | artifact |" in text
 
 
-def test_one_line_reason_is_the_first_clause_cut_to_the_limit():
+def test_one_line_reason_is_the_first_whole_sentence():
     evidence = "Thm4 <= Prop1 at 100% of eps in [0, 3] for every user; at eps = 1 delta 1e-36 vs 5e-09. More."
-    assert one_line_reason(evidence) == "Thm4 <= Prop1 at 100% of eps in [0, 3] for every user"
-    assert one_line_reason("x" * 300, limit=50) == "x" * 49 + "\u2026"
-    assert one_line_reason("short. then more") == "short. then more"
+    assert (
+        one_line_reason(evidence)
+        == "Thm4 <= Prop1 at 100% of eps in [0, 3] for every user; at eps = 1 delta 1e-36 vs 5e-09."
+    )
+    assert one_line_reason("x" * 300) == "x" * 300  # never cut
+    assert one_line_reason("short. then more") == "short."
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "As in Prop. 1 and Figs. 2-3, the bound holds (Sec. IV, Thm. 4, Eq. 7, Cor. 3, Alg. 2, Lemma 4).",
+        "He et al. compare e.g. T = 10 with i.e. the DRV bound vs. the optimum.",
+        "With the initial W. Feller and the variable x. y is 1.5 here.",
+    ],
+)
+def test_first_sentence_does_not_stop_at_an_abbreviation(sentence):
+    assert first_sentence(f"{sentence} Second sentence.") == sentence

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import integrate, optimize, stats
@@ -364,6 +365,52 @@ def test_thm5_cap_and_near_one_contraction() -> None:
     position = log_delta_thm5(0.5, i=31, **setting)
     # Σ of 10 terms each ≈ 1: δ ≈ 10 θ(2)/40
     assert position == pytest.approx(math.log(10 * gaussian_hockey_stick(0.5, 2.0) / 40), rel=1e-12)
+
+
+def mpmath_log_delta_thm5(epsilon: float, *, L, sigma, M, diameter, lr, n, i=None, dps: int = 80) -> float:
+    """log δ of Theorem 5 (eq. (16), or the proof's Σ_{r=i}^{n} θ_c^(r−i) form) at ``dps`` digits, capped at 0: θ of
+    eq. (10) and 1 − θ_c = Φ(a) + e^ε Q(b) written out in mpmath (no underflow), the sum term by term."""
+    with mpmath.workdps(dps):
+        eps = mpmath.mpf(epsilon)
+        q = lambda t: mpmath.erfc(t / mpmath.sqrt(2)) / 2  # noqa: E731
+
+        def thresholds(r):
+            return eps / r - r / 2, eps / r + r / 2
+
+        a, b = thresholds(mpmath.mpf(2 * L) / sigma)
+        first = q(a) - mpmath.exp(eps) * q(b)
+        a, b = thresholds(mpmath.mpf(M) * diameter / (mpmath.mpf(lr) * sigma))
+        complement = q(-a) + mpmath.exp(eps) * q(b)
+        if i is None:
+            total = 1 / complement
+        else:
+            total = mpmath.fsum((1 - complement) ** k for k in range(n - i + 1))
+        return float(min(mpmath.log(first * total / n), 0))
+
+
+#: Theorem 5 where 1 − θ_c underflows in linear scale (issue 25): σ = 0.1 and 0.3 with η = 0.1, D = 4, n = 1000.
+UNDERFLOW = {"L": 1.0, "M": 1.0, "diameter": 4.0, "lr": 0.1, "n": 1000}
+
+
+@pytest.mark.parametrize("sigma", [0.1, 0.3, 1.0])
+@pytest.mark.parametrize("i", [None, 1, 500, 1000])
+def test_thm5_matches_mpmath_where_the_complement_underflows(sigma: float, i: int | None) -> None:
+    """ε from 0 to 1e5, including the two instances of issue 25: δ(4000.16) = 1.01e-5 at σ = 0.1 and δ(444.6) ≈ 1e-5
+    at σ = 0.3, where the linear-scale complement gave log(0) and δ capped at 1 (ε_thm5 64,629 and 3,760.6)."""
+    setting = {**UNDERFLOW, "sigma": sigma}
+    eps = [0.0, 1.0, 10.0, 444.6, 4000.16, 1e4, 64629.0, 1e5]
+    ours = log_delta_thm5(eps, i=i, **setting)
+    reference = [mpmath_log_delta_thm5(e, i=i, **setting) for e in eps]
+    np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(("sigma", "expected"), [(0.1, 4000.16), (0.3, 444.6)])
+def test_thm5_epsilon_where_the_complement_underflows(sigma: float, expected: float) -> None:
+    """The smallest ε with δ_Thm5(ε) <= 1e-5 (mpmath: δ(4000.16) = 1.013e-5 > 1e-5 >= δ(4000.17))."""
+    setting = {**UNDERFLOW, "sigma": sigma}
+    found = epsilon_for_delta(lambda e: log_delta_thm5(e, **setting), 1e-5, expand_to=1e9)
+    assert found == pytest.approx(expected, abs=0.01)
+    assert mpmath_log_delta_thm5(found, **setting) <= math.log(1e-5) < mpmath_log_delta_thm5(found - 1e-6, **setting)
 
 
 # ------------------------------------------------------------------ inversions: ε at δ = 1e-5

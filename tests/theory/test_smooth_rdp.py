@@ -157,6 +157,60 @@ def test_optimised_theorem2():
     assert close(eps_pq2, 446.2)
 
 
+def _eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, p, q):
+    """Eq. (3)'s two terms for RDP rdp_coef·α and SRDP srdp_coef·τ²·α, written out here (not the library's)."""
+    first = (alpha * p - 1) / (p * (alpha - 1)) * srdp_coef * tau**2 * alpha * p + rdp_coef * (p * alpha - 1) / (p - 1)
+    second = (alpha * q - 1) / (q * (alpha - 1)) * rdp_coef * alpha * q + srdp_coef * tau**2 * (q * alpha - 1) / (q - 1)
+    return first, second
+
+
+@pytest.mark.parametrize(
+    ("mechanism", "rdp_coef", "srdp_coef"),
+    [
+        (s.gaussian_mechanism(1.0), 0.5, 0.5),
+        (s.gaussian_mechanism(0.3), 0.045, 0.045),
+        (s.dp_gd_mechanism(0.5), 0.5, 0.125),
+    ],
+)
+@pytest.mark.parametrize(("alpha", "tau"), [(11.0, 12.2), (1.5, 0.3), (3.0, 1.0), (200.0, 42.0), (1.01, 2.0)])
+def test_theorem2_separate_pq_against_a_brute_force_grid_and_the_closed_form(
+    mechanism, rdp_coef, srdp_coef, alpha, tau
+):
+    """Theorem 2 with p and q separate: (i) the closed form α(√a + √b)² for RDP aα, SRDP bα (Gaussian: α(1 + τ)²ε²/2,
+    the divergence of a shift by Δ_f + Lτ); (ii) a brute-force 2-D grid over (p, q) of eq. (3) written out here: the
+    library is never above the grid minimum and within its resolution of it; (iii) never above p = q."""
+    a, b = rdp_coef, srdp_coef * tau**2
+    value = float(s.theorem2_rdp_separate_pq(mechanism, alpha, tau))
+    assert value == pytest.approx(alpha * (math.sqrt(a) + math.sqrt(b)) ** 2, rel=1e-9)
+    exponents = 1 + np.exp(np.linspace(-12, 8, 4001))
+    first, second = _eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, exponents[:, None], exponents[None, :])
+    grid = float(np.min(np.maximum(first, second)))
+    assert value <= grid * (1 + 1e-12) and value == pytest.approx(grid, rel=1e-5)
+    same = float(np.min(np.maximum(*_eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, exponents, exponents))))
+    assert value <= same * (1 + 1e-12)
+
+
+def test_theorem2_separate_pq_gaussian_numbers_and_its_dp_curve():
+    """At τ = 12.2, ε = 1, δ = 1e-3: RDP α(1 + τ)²/2 = 87.12α against αε²(1 + τ²) = 149.84α with p = q (the p = q
+    minimax, at p − 1 = (α − 1)/α); Lemma M: 136.18 against 214.18 (the p = q optimum), both in closed form
+    c + 2√(c log(1/δ)); p = q minimised on a grid never beats αε²(1 + τ²)."""
+    g, tau, log_inv = s.gaussian_mechanism(1.0), 12.2, math.log(1e3)
+    alphas = np.array([1.2, 2.0, 11.0, 100.0])
+    np.testing.assert_allclose(s.theorem2_rdp_separate_pq(g, alphas, tau), alphas * (1 + tau) ** 2 / 2, rtol=1e-10)
+    same = np.min(s.theorem2_rdp(g, alphas[:, None], tau, 1 + np.exp(np.linspace(-8, 8, 8001))), axis=1)
+    minimax = 1 + (alphas - 1) / alphas
+    np.testing.assert_allclose(s.theorem2_rdp(g, alphas, tau, minimax), alphas * (1 + tau**2), rtol=1e-12)
+    assert np.all(same >= alphas * (1 + tau**2) * (1 - 1e-12))
+    eps_separate, _ = s.rdp_to_dp(lambda a: s.theorem2_rdp_separate_pq(g, a, tau), 1e-3)
+    c = (1 + tau) ** 2 / 2
+    assert eps_separate == pytest.approx(c + 2 * math.sqrt(c * log_inv), rel=1e-9) and close(eps_separate, 136.18)
+    c_same = 1 + tau**2
+    assert close(c_same + 2 * math.sqrt(c_same * log_inv), 214.18)
+    assert eps_separate == pytest.approx(s.theorem2_dp_optimised(g, tau, 1e-3, separate_pq=True)["epsilon"], rel=1e-6)
+    laplace = s.laplace_mechanism(0.5)
+    assert float(s.theorem2_rdp_separate_pq(laplace, 11.0, tau)) == float(s.theorem2_rdp(laplace, 11.0, tau, 2.0))
+
+
 def test_theorem7():
     r = s.theorem7_epsilon(0.1, 1.0, 1e-5)
     assert close(r["rho"], 1.57332) and close(r["eps_hat"], 12.768) and close(r["total"], 12.868)
@@ -519,7 +573,14 @@ def test_gaussian_sum_audit_exact_renyi_by_quadrature_and_group_privacy_written_
     mech = s.gaussian_mechanism(eps)
     assert audit["theorem2_pq2"] == float(s.theorem2_rdp(mech, alpha, 1.0, 2.0))
     assert audit["theorem2_optimised_p"] == float(np.min(s.theorem2_rdp(mech, alpha, 1.0, s.THEOREM2_P_GRID)))
+    assert audit["theorem2_separate_pq"] == pytest.approx(alpha * (1 + 1.0) ** 2 * eps**2 / 2, rel=1e-10)
+    assert audit["exact_renyi_worst"] <= audit["theorem2_separate_pq"] <= audit["theorem2_optimised_p"]
     assert audit["exact_le_theorem2"] and audit["exact_le_group"]
     unbounded = s.gaussian_sum_audit(alpha, eps, shift, 2, math.nan)
-    assert math.isnan(unbounded["tau"]) and math.isnan(unbounded["theorem2_pq2"]) and unbounded["exact_le_theorem2"]
+    assert (
+        math.isnan(unbounded["tau"])
+        and math.isnan(unbounded["theorem2_pq2"])
+        and math.isnan(unbounded["theorem2_separate_pq"])
+    )
+    assert unbounded["exact_le_theorem2"]
     assert not s.gaussian_sum_audit(alpha, eps, 10.0, 0, 0.5)["exact_le_group"]

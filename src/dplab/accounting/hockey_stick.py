@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import erfcx, log_ndtr, ndtr
+from scipy.special import erfcx, log_ndtr
 
 from dplab.accounting._arrays import scalar_or_array
 from dplab.checks import (
@@ -33,6 +33,7 @@ __all__ = [
     "gaussian_hockey_stick_complement",
     "laplace_hockey_stick",
     "log_gaussian_hockey_stick",
+    "log_gaussian_hockey_stick_complement",
     "log_laplace_hockey_stick",
     "projected_laplace_hockey_stick",
 ]
@@ -128,18 +129,26 @@ def gaussian_hockey_stick(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarra
     return scalar_or_array(np.clip(np.exp(log_gaussian_hockey_stick(epsilon, r)), 0.0, 1.0))
 
 
-def gaussian_hockey_stick_complement(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarray:
-    """1 − θ_{e^ε}(r) computed without cancellation as Φ(a) + e^ε Q(b), a, b = ε/r ∓ r/2 (from eq. (10)).
+def log_gaussian_hockey_stick_complement(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarray:
+    """Natural log of 1 − θ_{e^ε}(r) = Φ(a) + e^ε Q(b), a, b = ε/r ∓ r/2 (from eq. (10)), in log space throughout:
+    logaddexp(log Φ(a), ε + log Q(b)) with ``log_ndtr``, so it stays finite where both terms underflow in linear
+    scale (ε = 4000, r = 400 gives ≈ −18 058, i.e. 1 − θ ≈ 1e-7842).
 
-    Needed where θ is close to 1 (Theorem 5 divides by 1 − θ).  e^ε Q(b) = exp(ε + log Q(b)) ≤ 1 cannot
-    overflow.  Equals 1 at r = 0 and 0 at r = +inf; clipped to [0, 1].
+    Needed where θ is close to 1 (Theorem 5 divides by 1 − θ).  0 at r = 0 (1 − θ = 1), −inf at r = +inf;
+    at most 0.
     """
     eps, ratio = _epsilon_and_ratio(epsilon, r)
     a, b = _gaussian_thresholds(eps, ratio)
     with np.errstate(invalid="ignore"):
-        complement = ndtr(a) + np.exp(eps + log_ndtr(-b))
-    complement = np.where(ratio > 0, complement, 1.0)
-    return scalar_or_array(np.clip(complement, 0.0, 1.0))
+        log_complement = np.logaddexp(log_ndtr(a), eps + log_ndtr(-b))
+    log_complement = np.where(ratio > 0, log_complement, 0.0)
+    return scalar_or_array(np.minimum(log_complement, 0.0))
+
+
+def gaussian_hockey_stick_complement(epsilon: ArrayLike, r: ArrayLike) -> float | np.ndarray:
+    """1 − θ_{e^ε}(r) = Φ(a) + e^ε Q(b) without cancellation (see :func:`log_gaussian_hockey_stick_complement`);
+    equals 1 at r = 0 and 0 at r = +inf; underflows to 0 below ~1e-308 (use the log version there)."""
+    return scalar_or_array(np.exp(log_gaussian_hockey_stick_complement(epsilon, r)))
 
 
 def log_laplace_hockey_stick(epsilon: ArrayLike, *, shift: ArrayLike, scale: ArrayLike) -> float | np.ndarray:

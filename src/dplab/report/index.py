@@ -7,19 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from dplab.report.claims import KINDS, SEVERITIES, VERDICTS
 from dplab.report.tables import to_markdown
 
-__all__ = ["VERDICTS", "declared_order", "one_line_reason", "render_index"]
-
-#: The verdicts of every claims.csv, defined once (the index prints this table).
-VERDICTS = {
-    "holds": "the numbers confirm the statement at every point tested, under the stated decision rule",
-    "fails": "the numbers contradict the statement (a counter-example or a measured violation is given)",
-    "partial": "the statement holds at some of the points tested and not at others, or in one reading only",
-    "erratum": "the paper's formula or statement is wrong as printed; the evidence gives the printed and the "
-    "corrected form",
-    "not_tested": "no experiment decides the statement; the evidence says why",
-}
+__all__ = ["ABBREVIATIONS", "declared_order", "first_sentence", "one_line_reason", "render_index", "verdict_summary"]
 
 
 def declared_order(ids: list[str]) -> list[str]:
@@ -27,12 +18,29 @@ def declared_order(ids: list[str]) -> list[str]:
     return [i for i in ids if not i.startswith("ext_")] + [i for i in ids if i.startswith("ext_")]
 
 
-def one_line_reason(evidence: str, limit: int = 160) -> str:
-    """The first sentence (or clause) of a claim's evidence, cut to ``limit`` characters, for the index."""
-    text = " ".join(str(evidence).split())
-    ends = [i for stop in (". ", "; ") for i in _positions(text, stop) if i >= 20]
-    text = text[: min(ends)] if ends else text
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+#: Words that end with a period inside a sentence of this project's evidence texts ("Prop. 1", "Figs. 2-3",
+#: "Sec. IV", "et al.", "e.g."): a ". " after one of them does not end the sentence.
+ABBREVIATIONS = frozenset(
+    "al alg algs app approx cf ch cor cors def defs e.g eq eqs etc fig figs i.e lem lemm no nos p pp prop props ref "
+    "refs resp sec secs st thm thms vs".split()
+)
+
+
+def first_sentence(text: str) -> str:
+    """The first whole sentence of ``text`` (whitespace collapsed): up to the first ". " that follows neither an
+    abbreviation (:data:`ABBREVIATIONS`) nor a single letter (an initial, a variable: "i. e."), or all of ``text``.
+    A sentence is never cut."""
+    text = " ".join(str(text).split())
+    for position in _positions(text, ". "):
+        word = text[:position].rsplit(" ", 1)[-1].lstrip("([").lower()
+        if word not in ABBREVIATIONS and len(word) > 1:
+            return text[: position + 1]
+    return text
+
+
+def one_line_reason(evidence: str) -> str:
+    """The reason the index shows for a claim: the first whole sentence of its evidence (never cut)."""
+    return first_sentence(evidence)
 
 
 def _positions(text: str, needle: str) -> list[int]:
@@ -48,9 +56,67 @@ def _caption(captions: Mapping[str, str], study: str, artifact: str) -> str:
         ) from None
 
 
-def _verdict_table() -> list[str]:
-    lines = ["| verdict | meaning |", "|---|---|"]
-    return lines + [f"| `{verdict}` | {meaning} |" for verdict, meaning in VERDICTS.items()]
+def _meaning_table(header: str, meanings: Mapping[str, str]) -> list[str]:
+    return [
+        f"| {header} | meaning |",
+        "|---|---|",
+        *(f"| `{word}` | {meaning} |" for word, meaning in meanings.items()),
+    ]
+
+
+#: The columns of the summary table: each verdict, an erratum split by its severity.
+_PAPER_COLUMNS = ("holds", "partial", "fails", *(f"erratum: {s}" for s in SEVERITIES), "not_tested")
+_EXTENSION_COLUMNS = ("holds", "partial", "fails", "not_tested")
+
+
+def _outcome(claims: pd.DataFrame) -> pd.Series:
+    """A row's column in the summary: its verdict, or ``erratum: <severity>``."""
+    severity = claims["severity"].fillna("")
+    return claims["verdict"].where(claims["verdict"] != "erratum", "erratum: " + severity)
+
+
+def verdict_summary(claims: Mapping[str, pd.DataFrame]) -> list[str]:
+    """Markdown lines of two tables, study x verdict: the paper's claims (an erratum counted under its severity),
+    then our extensions (never counted as the paper's)."""
+    lines = []
+    for kind, columns, title in (
+        ("paper", _PAPER_COLUMNS, "Claims of the papers"),
+        ("extension", _EXTENSION_COLUMNS, "Extensions (our hypotheses, not claims of the papers)"),
+    ):
+        counts = {
+            study: _outcome(frame[frame["kind"] == kind]).value_counts().reindex(columns, fill_value=0)
+            for study, frame in claims.items()
+        }
+        header = f"| study | {' | '.join(columns)} | total |"
+        lines += [f"{title}:", "", header, "|---" * (len(columns) + 2) + "|"]
+        for study, count in counts.items():
+            lines.append(f"| {study} | {' | '.join(str(int(c)) for c in count)} | {int(count.sum())} |")
+        lines.append("")
+    return lines
+
+
+def _claim_rows(claims: pd.DataFrame, kind: str) -> pd.DataFrame:
+    rows = claims[claims["kind"] == kind]
+    columns = (
+        ["claim_id", "verdict", "severity", "statement"] if kind == "paper" else ["claim_id", "verdict", "statement"]
+    )
+    return rows[columns].fillna("").assign(reason=rows["evidence"].map(one_line_reason), artifact=rows["artifact"])
+
+
+def _claims_section(study: str, claims: pd.DataFrame) -> list[str]:
+    """The study's claims of the paper, then, in a section of their own, its extensions."""
+    lines = []
+    for kind, title in (
+        ("paper", "Claims of the paper"),
+        ("extension", "Extensions (our hypotheses, not the paper's)"),
+    ):
+        rows = _claim_rows(claims, kind)
+        if rows.empty:
+            continue
+        counts = _outcome(claims[claims["kind"] == kind]).value_counts().to_dict()
+        summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        lines += ["", f"### {title} ([claims.csv]({study}/claims.csv): {summary})", "", to_markdown(rows)]
+    return lines
 
 
 def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, object]]) -> str:
@@ -63,19 +129,28 @@ def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, obj
     verdict and a one-line reason.
     """
     results_dir = Path(results_dir)
+    claims = {
+        study: pd.read_csv(results_dir / study / "claims.csv", keep_default_na=False)
+        for study in studies
+        if (results_dir / study / "claims.csv").exists()
+    }
     lines = [
         "# dplab results",
         "",
         "Every figure and table below is regenerated by `snakemake --cores N`; ids starting with `ext_` are "
         "extensions that are not in the papers. Each study's `claims.csv` gives a verdict for every claim of its "
-        "paper with the numbers that decide it (column `evidence`); below, each claim shows the first clause of its "
+        "paper, and for each hypothesis of ours (kind `extension`, never counted as the paper's), with the numbers "
+        "that decide it and its decision rule (column `evidence`); below, each claim shows the first sentence of its "
         "evidence. `provenance.json` records versions, commit and configuration hash. "
         "Speed measurements are not part of the workflow: `python -m benchmarks` writes them to "
         "`results/performance/` (`summary.md`).",
         "",
-        "Verdicts:",
+        *verdict_summary(claims),
+        *_meaning_table("verdict", VERDICTS),
         "",
-        *_verdict_table(),
+        *_meaning_table("severity (erratum rows)", SEVERITIES),
+        "",
+        *_meaning_table("kind", KINDS),
         "",
     ]
     for study, meta in studies.items():
@@ -101,15 +176,7 @@ def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, obj
                 f"- **{table}**: {_caption(captions, study, table)} "
                 f"([markdown]({study}/tables/{table}.md), [csv]({study}/tables/{table}.csv))"
             )
-        claims_path = results_dir / study / "claims.csv"
-        if claims_path.exists():
-            claims = pd.read_csv(claims_path)
-            counts = claims["verdict"].value_counts().to_dict()
-            summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-            lines += ["", f"### Claims ([claims.csv]({study}/claims.csv): {summary})", ""]
-            shown = claims[["claim_id", "verdict", "statement"]].assign(
-                reason=claims["evidence"].map(one_line_reason), artifact=claims["artifact"]
-            )
-            lines.append(to_markdown(shown))
+        if study in claims:
+            lines += _claims_section(study, claims[study])
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -23,8 +23,8 @@ from scipy.special import log_ndtr
 
 from dplab.accounting._arrays import scalar_or_array
 from dplab.accounting.hockey_stick import (
-    gaussian_hockey_stick_complement,
     log_gaussian_hockey_stick,
+    log_gaussian_hockey_stick_complement,
     log_laplace_hockey_stick,
 )
 from dplab.accounting.inversion import epsilon_for_delta
@@ -218,6 +218,10 @@ def log_delta_thm4(
     return scalar_or_array(_add_power(log_first, log_factor, steps))
 
 
+#: Below this log(1 − θ_c) (1 − θ_c < 1e-300), every θ_c^j of Theorem 5's partial sum is 1 in double precision.
+_LOG_NEGLIGIBLE_COMPLEMENT = math.log(1e-300)
+
+
 def log_delta_thm5(
     epsilon: ArrayLike,
     *,
@@ -234,23 +238,24 @@ def log_delta_thm5(
     ``i=None``: the uniform bound of eq. (16),  δ = θ(2L/σ) / (n (1 − θ(M D/(η σ)))).
     ``i`` given: the tighter intermediate form in the proof of Theorem 5 (Appendix A),
     δ_i = θ(2L/σ)/n · (1 − θ_c^(n−i+1)) / (1 − θ_c) = θ(2L/σ)/n · Σ_{r=i}^{n} θ_c^(r−i),  θ_c = θ(M D/(η σ)).
-    1 − θ_c is the stable complement Φ(a) + e^ε Q(b); log θ_c = log1p(−(1 − θ_c)).
+
+    Log space throughout: log(1 − θ_c) = logaddexp(log Φ(a), ε + log Q(b)) (never formed in linear scale, where it
+    underflows to 0 from 1 − θ_c ≈ 1e-308 on: at σ = 0.1, η = 0.1, D = 4 that is every ε below about 64,800, while
+    δ(4000.16) ≈ 1.01e-5 at n = 1000), log θ_c = log1mexp(log(1 − θ_c)) and log(1 − θ_c^k) = log1mexp(k log θ_c).
+    Where 1 − θ_c < 1e-300 the partial sum is k = n − i + 1 to relative accuracy k (1 − θ_c) (each term is 1).
     """
     n_int = as_integer_array(n, "n")
     require(n_int >= 1, "n", n_int, "n >= 1")
     first, contraction = _normalised_gaps(L=L, noise=sigma, noise_name="sigma", M=M, diameter=diameter, lr=lr)
     log_first = log_gaussian_hockey_stick(epsilon, first)
-    complement = np.asarray(gaussian_hockey_stick_complement(epsilon, contraction))
-    with np.errstate(divide="ignore"):
-        log_complement = np.log(complement)
+    log_complement = np.asarray(log_gaussian_hockey_stick_complement(epsilon, contraction))
     if i is None:
         log_sum = -log_complement
     else:
         terms = _remaining_steps(n_int, i) + 1
-        log_contraction = np.log1p(-complement)
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_partial = log1mexp(terms * log_contraction) - log_complement
-        log_sum = np.where(complement > 0, log_partial, np.log(terms))
+            log_partial = log1mexp(terms * log1mexp(log_complement)) - log_complement
+        log_sum = np.where(log_complement > _LOG_NEGLIGIBLE_COMPLEMENT, log_partial, np.log(terms))
     return scalar_or_array(np.minimum(log_first - np.log(n_int) + log_sum, 0.0))
 
 
@@ -346,7 +351,7 @@ def certified_epsilons(
     (Gaussian, σ = ``scale``) or Theorem 3 (Laplace, v = ``scale``), Proposition 1 at the ``"middle"`` user
     (Gaussian) and Theorem 5 (Gaussian, randomly stopped, uniform over users); NaN where a result does not apply.
     ``inf`` only without noise (no finite epsilon exists); with noise the inversion's bracket widens until it holds
-    the epsilon (e.g. Theorem 4 at sigma = 0.1 certifies about 284, Theorem 5 about 6.5e4), up to
+    the epsilon (e.g. Theorem 4 at sigma = 0.1 certifies about 284, Theorem 5 about 4000), up to
     ``EPSILON_SEARCH_LIMIT``."""
     choice("noise", noise, ("gaussian", "laplace"))
     n, radius, lr = whole_number("n", n), positive_finite("radius", radius), positive_finite("lr", lr)

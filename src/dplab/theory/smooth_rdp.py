@@ -61,6 +61,7 @@ __all__ = [
     "rdp_to_dp",
     "theorem2_rdp",
     "theorem2_rdp_pq2",
+    "theorem2_rdp_separate_pq",
     "theorem2_dp_optimised",
     "dedup_sensitivity",
     "quantization_sensitivity",
@@ -336,9 +337,66 @@ def theorem2_rdp(
         raise ValueError(f"p={p!r}, q={q!r} must be > 1 (Lemma J)")
     if mechanism.pure:
         return mechanism.srdp(a, t) + mechanism.rdp(a)
-    forward = (a * pp - 1) / (pp * (a - 1)) * mechanism.srdp(a * pp, t) + mechanism.rdp((pp * a - 1) / (pp - 1))
-    backward = (a * qq - 1) / (qq * (a - 1)) * mechanism.rdp(a * qq) + mechanism.srdp((qq * a - 1) / (qq - 1), t)
-    return np.maximum(forward, backward)
+    return np.maximum(*_theorem2_terms(mechanism, a, t, pp, qq))
+
+
+def _theorem2_terms(
+    mechanism: Mechanism, a: np.ndarray, t: np.ndarray, p: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The two terms of eq. (3): the bound on D_α(A∘π(S₁) ‖ A∘π(S₂)) at exponent p (eq. (30)) and on the reverse
+    direction at exponent q (eq. (31))."""
+    forward = (a * p - 1) / (p * (a - 1)) * mechanism.srdp(a * p, t) + mechanism.rdp((p * a - 1) / (p - 1))
+    backward = (a * q - 1) / (q * (a - 1)) * mechanism.rdp(a * q) + mechanism.srdp((q * a - 1) / (q - 1), t)
+    return forward, backward
+
+
+#: log(p − 1) grid on which :func:`theorem2_rdp_separate_pq` brackets each term's minimum over its exponent
+#: (p − 1 from e⁻³⁰ ≈ 1e-13, still distinct from 1 in float64, to e³⁰), before a golden-section refinement.
+_LOG_EXPONENT_GRID = np.linspace(-30.0, 30.0, 241)
+_GOLDEN_STEPS = 60
+
+
+def theorem2_rdp_separate_pq(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike) -> np.ndarray:
+    """Theorem 2 (eq. (3)) with p and q chosen separately, each term of the max with its own exponent:
+    max{min_p first(p), min_q second(q)}.
+
+    The statement holds "for all p, q ≥ 1" and its proof bounds the two directions apart (eq. (30) for any p > 1,
+    eq. (31) for any q > 1), so each term may take its own minimiser; every value returned is eq. (3) at an admissible
+    (p, q), hence a valid bound. For RDP aα and SRDP bα (Gaussian mechanism: a = ε²/2, b = τ²ε²/2; DP-GD) both minima
+    are α(√a + √b)², at p − 1 = √(a/b)(α−1)/α and q − 1 = √(b/a)(α−1)/α: for the Gaussian α(1 + τ)²ε²/2, the Rényi
+    divergence of a shift by Δ_f + Lτ, where one exponent p = q gives at best αε²(1 + τ²) (at p − 1 = (α−1)/α).
+    Pure mechanisms: as :func:`theorem2_rdp` (the α → ∞ limit, whatever p, q).
+
+    Each minimum: the smallest value on :data:`_LOG_EXPONENT_GRID`, refined by golden-section search in log(p − 1)
+    between its grid neighbours. Broadcasts over ``alpha`` and ``tau``.
+    """
+    a = _order(alpha)
+    t = as_non_negative_array(tau, "tau")
+    if mechanism.pure:
+        return theorem2_rdp(mechanism, a, t, 2.0)
+    a, t = (v[..., None] for v in np.broadcast_arrays(a, t))
+
+    def terms(u: np.ndarray, v: np.ndarray) -> list[np.ndarray]:
+        values = _theorem2_terms(mechanism, a, t, 1 + np.exp(u), 1 + np.exp(v))
+        return [np.where(np.isnan(x), np.inf, x) for x in values]
+
+    grid = _LOG_EXPONENT_GRID
+    on_grid = terms(grid, grid)
+    best = [x.min(axis=-1, keepdims=True) for x in on_grid]
+    at = [np.argmin(x, axis=-1)[..., None] for x in on_grid]
+    low = [grid[np.maximum(i - 1, 0)] for i in at]
+    high = [grid[np.minimum(i + 1, grid.size - 1)] for i in at]
+    shrink = (math.sqrt(5) - 1) / 2
+    for _ in range(_GOLDEN_STEPS):
+        inner = [h - shrink * (h - lo) for lo, h in zip(low, high)]
+        outer = [lo + shrink * (h - lo) for lo, h in zip(low, high)]
+        at_inner, at_outer = terms(*inner), terms(*outer)
+        for k in range(2):
+            left = at_inner[k] < at_outer[k]
+            high[k] = np.where(left, outer[k], high[k])
+            low[k] = np.where(left, low[k], inner[k])
+            best[k] = np.minimum(best[k], np.minimum(at_inner[k], at_outer[k]))
+    return np.maximum(*best)[..., 0]
 
 
 def theorem2_rdp_pq2(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike, variant: str = "corrected") -> np.ndarray:
@@ -1113,8 +1171,9 @@ def gaussian_sum_audit(
 ) -> dict[str, float | bool]:
     """The Gaussian mechanism f(S) + N(0, σ²I), σ = 1/ε (Δ_f = 1), on concrete neighbouring pre-processed datasets
     whose f differ by at most ``worst_shift``: its exact Rényi divergence α‖f₁ − f₂‖²ε²/2 (Lemma C) against
-    Theorem 2 at p = q = 2 and minimised over p on :data:`THEOREM2_P_GRID`, with τ = Δ₂Δ_∞ from the step's bounds
-    (NaN when Δ₂ is not bounded), and against group privacy over m = Δ_∞ + 1 records (αm²ε²/2)."""
+    Theorem 2 at p = q = 2, minimised over p = q on :data:`THEOREM2_P_GRID`, and with p and q minimised separately
+    (:func:`theorem2_rdp_separate_pq`, an extension), with τ = Δ₂Δ_∞ from the step's bounds (NaN when Δ₂ is not
+    bounded), and against group privacy over m = Δ_∞ + 1 records (αm²ε²/2)."""
     alpha = in_range("alpha", alpha, 1.0, np.inf, low_open=True, high_open=True)
     eps, worst_shift = positive_finite("eps", eps), non_negative_finite("worst_shift", worst_shift)
     non_negative_finite("delta_inf_bound", delta_inf_bound)
@@ -1127,11 +1186,13 @@ def gaussian_sum_audit(
     tau = delta_inf_bound * delta_2_bound if np.isfinite(delta_2_bound) else np.nan
     thm2 = float(theorem2_rdp(mech, alpha, tau, 2.0)) if np.isfinite(tau) else np.nan
     thm2_opt = float(np.min(theorem2_rdp(mech, alpha, tau, THEOREM2_P_GRID))) if np.isfinite(tau) else np.nan
+    thm2_separate = float(theorem2_rdp_separate_pq(mech, alpha, tau)) if np.isfinite(tau) else np.nan
     group = float(group_privacy_gaussian_rdp(alpha, delta_inf_bound + 1, eps))
     return {
         "exact_renyi_worst": exact,
         "theorem2_pq2": thm2,
         "theorem2_optimised_p": thm2_opt,
+        "theorem2_separate_pq": thm2_separate,
         "group_privacy": group,
         "tau": tau,
         "exact_le_theorem2": bool(np.isnan(thm2) or exact <= thm2_opt * (1 + 1e-12)),

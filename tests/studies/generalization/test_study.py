@@ -178,16 +178,17 @@ def test_claims(frames, quick_section):
 
 
 def test_claims_follow_the_numbers(frames, quick_section):
-    """If the paper's δ′ sat above the lower bound, the verdict would flip to 'holds'."""
+    """If the paper's delta' sat above the exact optimum (and the floor), the comparison with KOV would hold and the
+    composition erratum would clear."""
     doctored = dict(frames)
     t2 = frames["t2"].copy()
+    t2["delta_prime"] = np.maximum(t2["delta_prime"], 1.01 * t2["optimal_delta_at_eps_prime"])
     t2["below_lower_bound"] = False
     doctored["t2"] = t2
-    f5 = frames["f5"].copy()
-    f5["below_lower_bound"] = False
-    doctored["f5"] = f5
+    doctored["f5"] = frames["f5"].assign(below_lower_bound=False)
     verdicts = {c.claim_id: c.verdict for c in resolve(STUDY.claims)(doctored, quick_section)}
     assert verdicts["composition_delta_tighter_than_kov"] == "holds"
+    assert verdicts["erratum_composition_below_lower_bound"] == "holds"
 
 
 # --- (d) figures --------------------------------------------------------------------------------------------------

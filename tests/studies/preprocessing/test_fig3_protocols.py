@@ -12,7 +12,7 @@ from dplab.config import load_config
 from dplab.learning.pca_logistic import DP_GD, DP_SGD, calibrate_eps0, sgd_budget
 from dplab.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.studies.preprocessing import STUDY
-from dplab.studies.preprocessing.claims_fig3 import outperforms_measure, outperforms_verdict
+from dplab.studies.preprocessing.claims_sec5 import outperforms_measure, outperforms_verdict
 from dplab.studies.preprocessing.products import build_products
 from dplab.theory import smooth_rdp as s
 

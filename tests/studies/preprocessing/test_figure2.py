@@ -1,6 +1,7 @@
 """Figure 2 of Hu, Sanyal, Schölkopf (2024) as a sweep: the points cover every curve in output order, the frame is
 the same for any number of shards, and the curves match their definitions (Table 2's Gaussian row by Lemma M over
-α ≥ 11, checked on a fine α grid; the optimised Theorem 2 never above it)."""
+α ≥ 11, checked on a fine α grid; the optimised Theorem 2 never above it; with p and q separate, the closed form
+(1 + τ)²/2 + (1 + τ)√(2 log(1/δ)) for ε = 1, never above p = q)."""
 
 from pathlib import Path
 
@@ -11,7 +12,13 @@ import yaml
 
 from dplab.registry import combine_shards, compute_artifact, compute_shard, shard_points
 from dplab.studies.preprocessing import STUDY
-from dplab.studies.preprocessing.figure2 import CLOSED_FORM_METHODS, OPTIMISED_METHOD, fig2_points, fig2_settings
+from dplab.studies.preprocessing.figure2 import (
+    CLOSED_FORM_METHODS,
+    OPTIMISED_METHOD,
+    SEPARATE_PQ_METHOD,
+    fig2_points,
+    fig2_settings,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["preprocessing"]["fig2"]
@@ -24,7 +31,7 @@ def whole():
     return compute_artifact(ARTIFACT, SMALL, 0)
 
 
-def test_points_are_closed_form_curves_then_one_optimised_point_per_tau():
+def test_points_are_closed_form_curves_then_one_optimised_point_per_tau_then_the_separate_curves():
     settings = fig2_settings(SMALL)
     assert [(s.panel, s.setting) for s in settings] == [
         ("a", "p=10"),
@@ -34,7 +41,8 @@ def test_points_are_closed_form_curves_then_one_optimised_point_per_tau():
         ("c", "gap=0.5, tau exact"),
     ]
     points = fig2_points(SMALL)
-    assert len(points) == sum(len(CLOSED_FORM_METHODS) + len(s.tau) for s in settings)
+    assert len(points) == sum(len(CLOSED_FORM_METHODS) + len(s.tau) + 1 for s in settings)
+    assert points[-len(settings) :] == [{"setting": i, "method": SEPARATE_PQ_METHOD} for i in range(len(settings))]
     assert points[:3] == [
         {"setting": 0, "method": "srdp_table2"},
         {"setting": 0, "method": "group_privacy"},
@@ -73,3 +81,14 @@ def test_table2_curve_is_lemma_m_over_alpha_at_least_11_and_the_optimum_is_below
         assert value == pytest.approx(grid_min, rel=1e-6)
     curves = whole.pivot_table(index=["setting", "x"], columns="method", values="epsilon_dp")
     assert (curves[OPTIMISED_METHOD] <= curves["srdp_table2"] * (1 + 1e-9)).all()
+
+
+def test_separate_pq_curve_is_the_closed_form_and_never_above_p_equals_q(whole):
+    """For the Gaussian mechanism (ε = 1) Theorem 2 with p and q separate is RDP α(1 + τ)²/2, so Lemma M gives
+    c + 2√(c log(1/δ)) with c = (1 + τ)²/2 (written out here), never above the p = q optimum (RDP α(1 + τ²))."""
+    separate = whole[whole["method"] == SEPARATE_PQ_METHOD]
+    c = (1 + separate["tau"]) ** 2 / 2
+    expected = c + 2 * np.sqrt(c * np.log(1 / SMALL["delta"]))
+    np.testing.assert_allclose(separate["epsilon_dp"], expected, rtol=1e-9)
+    curves = whole.pivot_table(index=["setting", "x"], columns="method", values="epsilon_dp")
+    assert (curves[SEPARATE_PQ_METHOD] <= curves[OPTIMISED_METHOD] * (1 + 1e-9)).all()

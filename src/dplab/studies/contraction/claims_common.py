@@ -1,16 +1,20 @@
-"""Shared pieces of the contraction claims: where an artifact lands under ``results/``.
-
-The claims themselves are :class:`dplab.report.claims.ClaimRule` instances (measure, verdict, evidence) in the
-``claims_*`` modules of this study.
-"""
+"""The contraction study's claim book: every claim of Asoodeh, Diaz, Calmon (2020) is declared once, in a
+``claims_*`` module of this study, by a decorator of :data:`CLAIMS` on its measure function
+(:class:`dplab.report.claims.ClaimBook`)."""
 
 from __future__ import annotations
 
-from dplab.studies.contraction import NAME
+from collections.abc import Mapping
 
-__all__ = ["artifact_path"]
+import pandas as pd
 
+from dplab.report.claims import ClaimBook
+from dplab.studies.contraction import STUDY
 
-def artifact_path(artifact: str, kind: str = "figures") -> str:
-    """Path of an artifact under ``results/``: ``contraction/figures/<id>.png`` or ``contraction/tables/<id>.csv``."""
-    return f"{NAME}/{kind}/{artifact}.{'png' if kind == 'figures' else 'csv'}"
+__all__ = ["CLAIMS", "PAPER", "Frames"]
+
+CLAIMS = ClaimBook(STUDY)
+#: How a ``source`` names the paper.
+PAPER = "Asoodeh, Diaz, Calmon (ISIT 2020)"
+#: What a measure function reads: the study's frames by artifact id.
+Frames = Mapping[str, pd.DataFrame]

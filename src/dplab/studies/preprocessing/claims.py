@@ -1,40 +1,20 @@
 """Verdicts on the claims of Hu, Sanyal, Schölkopf (2024) and its errata, decided by the study's frames.
 
-``RULES`` holds every claim, each a :class:`dplab.report.claims.ClaimRule` (measure, verdict, evidence), in the
-order of the claims table."""
+``RULES`` holds every claim, each declared once in a ``claims_*`` module (:data:`.claims_common.CLAIMS`), in the order
+of ``claims.csv``: Sections 3-4 (Figure 2, Tables 1-3, the audits of Theorem 2), Section 5.2 (Figure 3, PTR), the
+appendix's lemmas, theorems and proof slips."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-import pandas as pd
-
 from dplab.report.claims import Claim, build_rules
-from dplab.studies.preprocessing.claims_appendix import APPENDIX_RULES
-from dplab.studies.preprocessing.claims_extensions import EXTENSION_RULES, PTR_RULES
-from dplab.studies.preprocessing.claims_fig3 import FIG3_RULES, REGIMES_RULE, TEXT_RULES
-from dplab.studies.preprocessing.claims_figures import FIGURE2_PANEL_RULES, FIGURE2_RULES, PCA_COST_RULE
-from dplab.studies.preprocessing.claims_tables import TABLE_RULES
-from dplab.studies.preprocessing.claims_theorems import THEOREM_RULES
+from dplab.studies.preprocessing import claims_appendix, claims_sec4, claims_sec5
+from dplab.studies.preprocessing.claims_common import CLAIMS, Config, Frames
 
 __all__ = ["RULES", "build_claims"]
 
-RULES = (
-    FIGURE2_RULES
-    + TABLE_RULES
-    + FIGURE2_PANEL_RULES
-    + FIG3_RULES
-    + (REGIMES_RULE,)
-    + EXTENSION_RULES
-    + PTR_RULES
-    + (PCA_COST_RULE,)
-    + TEXT_RULES
-    + APPENDIX_RULES
-    + THEOREM_RULES
-)
+RULES = CLAIMS.ordered(claims_sec4, claims_sec5, claims_appendix)
 
 
-def build_claims(frames: Mapping[str, pd.DataFrame], study_config: Mapping[str, Any]) -> list[Claim]:
+def build_claims(frames: Frames, study_config: Config) -> list[Claim]:
     """Every claim row the available frames decide (paper claims, errata, extensions)."""
     return build_rules(RULES, frames, study_config)

@@ -1,10 +1,13 @@
 """Figure 2 of Hu, Sanyal, Schölkopf (2024): overall (ε, δ) of the pre-processed Gaussian mechanism (Δ_f = L = 1,
 ε = 1, δ = 1e-3), SRDP analysis (Table-2 Gaussian row, α ≥ 11, Lemma M) against group privacy (exact Gaussian group
-bound, group size m = Δ_∞), with the optional optimised-Theorem-2 curve (p = q free, all α > 1).
+bound, group size m = Δ_∞), with the optional optimised-Theorem-2 curves: p = q free (the paper's instantiation,
+optimised) and, an extension, p and q optimised separately (each term of Theorem 2's max with its own exponent, as
+its proof allows: :func:`dplab.theory.smooth_rdp.theorem2_rdp_separate_pq`), both over all α > 1.
 
-A sweep (:class:`dplab.registry.Artifact`): each curve of a closed form is one point, and the optimised
+A sweep (:class:`dplab.registry.Artifact`): each curve of a closed form is one point, and the p = q optimised
 curve (a Nelder–Mead search per τ, nearly all of the time) is one point per τ, so the shards of a cluster run split
-it evenly. Nothing is random: ``seed`` is unused.
+it evenly; the separately optimised curves come last, one point per setting, after every other point (so the rows
+of the other curves keep their order). Nothing is random: ``seed`` is unused.
 """
 
 from __future__ import annotations
@@ -18,10 +21,19 @@ import pandas as pd
 
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["CLOSED_FORM_METHODS", "OPTIMISED_METHOD", "Setting", "fig2_point", "fig2_points", "fig2_settings"]
+__all__ = [
+    "CLOSED_FORM_METHODS",
+    "OPTIMISED_METHOD",
+    "SEPARATE_PQ_METHOD",
+    "Setting",
+    "fig2_point",
+    "fig2_points",
+    "fig2_settings",
+]
 
 CLOSED_FORM_METHODS = ("srdp_table2", "group_privacy")
 OPTIMISED_METHOD = "srdp_theorem2_optimised"
+SEPARATE_PQ_METHOD = "srdp_theorem2_separate_pq"
 
 
 @dataclass(frozen=True)
@@ -56,22 +68,31 @@ def fig2_settings(params: Mapping[str, Any]) -> list[Setting]:
 
 def fig2_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The sweep's points in output order: per setting (:func:`fig2_settings`), one point per closed-form curve,
-    then (with ``optimised_curve``) one point per τ of the optimised curve."""
+    then (with ``optimised_curve``) one point per τ of the p = q optimised curve; after all settings (with
+    ``optimised_curve``), one point per setting of the separately optimised curve."""
     points: list[dict[str, Any]] = []
-    for index, setting in enumerate(fig2_settings(params)):
+    settings = fig2_settings(params)
+    for index, setting in enumerate(settings):
         points += [{"setting": index, "method": method} for method in CLOSED_FORM_METHODS]
         if params["optimised_curve"]:
             points += [{"setting": index, "method": OPTIMISED_METHOD, "at": i} for i in range(len(setting.tau))]
+    if params["optimised_curve"]:
+        points += [{"setting": index, "method": SEPARATE_PQ_METHOD} for index in range(len(settings))]
     return points
 
 
 def _epsilon_dp(method: str, tau: np.ndarray, m: np.ndarray, eps: float, delta: float) -> np.ndarray:
-    """Overall ε at δ of one curve: Table 2's Gaussian row, the Gaussian group bound, or Theorem 2 optimised."""
+    """Overall ε at δ of one curve: Table 2's Gaussian row, the Gaussian group bound, or Theorem 2 optimised over
+    α and p = q, or over α with p and q separately (Lemma M)."""
     if method == "srdp_table2":
         return s.table2_gaussian_dp(tau, eps, delta)
     if method == "group_privacy":
         return s.group_privacy_gaussian_dp(m, eps, delta)
     mechanism = s.gaussian_mechanism(eps)
+    if method == SEPARATE_PQ_METHOD:
+        return np.array(
+            [s.rdp_to_dp(lambda a, t=t: s.theorem2_rdp_separate_pq(mechanism, a, t), delta)[0] for t in tau]
+        )
     return np.array([s.theorem2_dp_optimised(mechanism, float(t), delta)["epsilon"] for t in tau])
 
 

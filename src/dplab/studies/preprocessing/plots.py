@@ -22,7 +22,12 @@ from dplab.report.style import (
 
 __all__ = ["plot_fig2", "plot_fig3", "plot_ext_fig3_regimes"]
 
-STYLES = {"srdp_table2": "-", "group_privacy": "--", "srdp_theorem2_optimised": ":"}
+STYLES = {"srdp_table2": "-", "group_privacy": "--", "srdp_theorem2_optimised": ":", "srdp_theorem2_separate_pq": "-."}
+#: Legend names of Fig. 2's methods that :func:`dplab.report.style.label` does not name.
+METHOD_LABELS = {
+    "srdp_theorem2_optimised": "SRDP, Theorem 2, p = q optimised",
+    "srdp_theorem2_separate_pq": "SRDP, Theorem 2, p and q separately (extension)",
+}
 LABELS = {
     "nonprivate_pca": "(a) non-private PCA, Table-2 budget",
     "dp_pca": "(b) DP-PCA, half budget",
@@ -53,7 +58,8 @@ def _setting_independent_methods(part: pd.DataFrame) -> list[str]:
 
 
 def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
-    """ε_DP against η, p/n and n: SRDP (solid, Table 2; dotted, optimised Theorem 2) vs group privacy (dashed).
+    """ε_DP against η, p/n and n: SRDP (solid, Table 2; dotted, optimised Theorem 2 with p = q; dash-dot, with p and q
+    optimised separately, an extension) vs group privacy (dashed).
 
     Colours are the panel's settings (a legend under each panel), line styles the methods (one legend above)."""
     fig, axes = figure(1, 3, width=3.4, height=2.8)
@@ -79,9 +85,15 @@ def plot_fig2(frame: pd.DataFrame, params: Mapping[str, Any]) -> Any:
         fig,
         f"Gaussian mechanism, $\\Delta_f$ = L = 1, $\\varepsilon$ = {params['eps']}, "
         f"$\\delta$ = {params['delta']}; solid: Table 2 (α ≥ 11), dotted: Theorem 2 optimised over p = q "
-        "and α, dashed: group privacy (m = Δ∞)" + "".join(f"; {note}" for note in shared) + ".",
+        "and α, dash-dot: Theorem 2 with p and q optimised separately (its proof bounds each direction with its own "
+        f"exponent; {EXTENSION_NOTE.lower()}), dashed: group privacy (m = Δ∞)"
+        + "".join(f"; {note}" for note in shared)
+        + ".",
     )
-    methods = [Line2D([], [], ls=style, color="0.2", label=label(method)) for method, style in STYLES.items()]
+    methods = [
+        Line2D([], [], ls=style, color="0.2", label=METHOD_LABELS.get(method, label(method)))
+        for method, style in STYLES.items()
+    ]
     fig.legend(
         handles=methods, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(STYLES), title="line style: method"
     )

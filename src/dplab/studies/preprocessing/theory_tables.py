@@ -16,7 +16,15 @@ from dplab.preprocessing.sensitivity import empirical_sensitivity
 from dplab.seeding import derive_seed
 from dplab.theory import smooth_rdp as s
 
-__all__ = ["compute_table1", "compute_table2", "compute_table3", "generic_mechanism", "table1_mechanisms"]
+__all__ = [
+    "compute_table1",
+    "compute_table2",
+    "compute_table3",
+    "generic_mechanism",
+    "table1_mechanisms",
+    "table2_grid",
+    "theorem9_srdp_values",
+]
 
 
 def table1_mechanisms(eps: float, n: int, kappa: int) -> list[tuple[str, str, s.Mechanism]]:
@@ -117,6 +125,52 @@ def compute_table2(
                 }
             )
     return pd.DataFrame(rows)
+
+
+TABLE2_GRID_NS = (10, 20, 50, 100, 1000)
+TABLE2_GRID_ALPHAS = (11.0, 20.0, 100.0)
+#: Table 2 cells "upper-bound" Theorem 2 up to round-off only.
+ROUND_OFF = 1e-12
+
+
+def _grid_ps(n: int) -> list[int]:
+    """Small, middle and largest numbers of changed records at n: 1, 2, 3, n/10, n/2, n-4, ..., n-1."""
+    return sorted({p for p in (1, 2, 3, n // 10, n // 2, n - 4, n - 3, n - 2, n - 1) if 1 <= p < n})
+
+
+def _table2_point(mech: str, pre: str, n: int, p: int, alpha: float, eps: float, eta: float, gap: float) -> dict:
+    tau = s.table2_tau(pre, p, eta, n, gap)
+    closed = float(s.table2_cell(mech, pre, alpha, eps, p=p, eta=eta, n=n, gap=gap))
+    generic = float(s.theorem2_rdp(generic_mechanism(mech, eps, n, p), alpha, tau, 2.0))
+    return {"mechanism": mech, "preprocessing": pre, "n": n, "p": p, "alpha": alpha, "closed_form": closed,
+            "generic": generic, "bounds": generic <= closed * (1 + ROUND_OFF)}  # fmt: skip
+
+
+def table2_grid(eps: float, eta: float, gap: float, ns=TABLE2_GRID_NS, alphas=TABLE2_GRID_ALPHAS) -> pd.DataFrame:
+    """Every Table 2 cell against the generic Theorem 2 (p = q = 2) over a grid of (n, p, alpha) at the table's eps,
+    eta and eigen-gap: one row per cell and point with both values and whether the cell bounds Theorem 2."""
+    return pd.DataFrame(
+        [
+            _table2_point(mech, pre, n, p, alpha, eps, eta, gap)
+            for n in ns
+            for p in _grid_ps(n)
+            for alpha in alphas
+            for mech, pre in s.TABLE2_CELLS
+        ]
+    )
+
+
+def theorem9_srdp_values(
+    alpha: float = 2.0, L: float = 1.0, tau: float = 1.0, eps: float = 1.0, sensitivity: float = 2.0
+) -> tuple[float, float, float]:
+    """(printed, library, exact) SRDP of the Gaussian mechanism f(S) + N(0, Δ_f²/ε²) (Hu et al., Theorem 9): the
+    statement's αL²τ²ε²/2, the library's Table-1 form, and the exact Rényi divergence of N(0, σ²) and N(Lτ, σ²) at
+    order α, α(Lτ)²/(2σ²) with σ = Δ_f/ε (a τ-smooth change moves f by at most Lτ, and an f that moves by exactly Lτ
+    attains it)."""
+    printed = alpha * L**2 * tau**2 * eps**2 / 2
+    library = float(s.gaussian_mechanism(eps, L, sensitivity).srdp(alpha, tau))
+    sigma = sensitivity / eps
+    return printed, library, alpha * (L * tau) ** 2 / (2 * sigma**2)
 
 
 def _table3_bounds(data: np.ndarray, imputable: list[int], n: int, m: int, p: int) -> dict[str, tuple[str, float, str]]:

@@ -1,7 +1,5 @@
-"""Verdicts on the claims of Lin, Wang, Ma, Wang (purification) and its errata, decided by the study's frames.
-
-``RULES`` holds every claim, each built as measure / verdict / evidence
-(:class:`~dplab.studies.purification.claims_common.ClaimRule`)."""
+"""Verdicts on the claims of Lin, Wang, Ma, Wang (2025) and its errata: ``RULES`` lists every claim declared in the
+modules below (by a decorator of ``claims_common.CLAIMS`` on its measure function) in the order of ``claims.csv``."""
 
 from __future__ import annotations
 
@@ -11,28 +9,31 @@ from typing import Any
 import pandas as pd
 
 from dplab.report.claims import Claim, build_rules
-from dplab.studies.purification.claims_audit import AUDIT_RULES
-from dplab.studies.purification.claims_conversion import CONVERSION_RULES
-from dplab.studies.purification.claims_erm import ERM_RULES
-from dplab.studies.purification.claims_errata import ERRATA_RULES
-from dplab.studies.purification.claims_frank_wolfe import FRANK_WOLFE_RULES
-from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
-from dplab.studies.purification.claims_selection import SELECTION_RULES
-from dplab.studies.purification.claims_statements import STATEMENT_RULES
-from dplab.studies.purification.claims_statistics import STATISTICS_RULES
+from dplab.studies.purification import (
+    claims_audit,
+    claims_conversion,
+    claims_erm,
+    claims_errata,
+    claims_frank_wolfe,
+    claims_query_release,
+    claims_selection,
+    claims_statements,
+    claims_statistics,
+)
+from dplab.studies.purification.claims_common import CLAIMS
 
 __all__ = ["RULES", "build_claims"]
 
-RULES = (
-    AUDIT_RULES
-    + CONVERSION_RULES
-    + FRANK_WOLFE_RULES
-    + ERM_RULES
-    + ERRATA_RULES
-    + STATEMENT_RULES
-    + STATISTICS_RULES
-    + SELECTION_RULES
-    + QUERY_RELEASE_RULES
+RULES = CLAIMS.ordered(
+    claims_audit,
+    claims_conversion,
+    claims_frank_wolfe,
+    claims_erm,
+    claims_errata,
+    claims_statements,
+    claims_statistics,
+    claims_selection,
+    claims_query_release,
 )
 
 

@@ -1,22 +1,23 @@
-"""Every purification verdict flips on a small input built here: a frame (or, for claims decided by closed forms
-alone, the measured numbers) on which it holds (or is an erratum), and a modified one on which it does not.
+"""Flip cases of the purification claims (run by ``tests/studies/test_claim_flips.py``): for every rule, a case on
+which it holds and one on which it fails (or, for an erratum rule, is an erratum).
 
-``test_every_verdict_has_a_flip_test`` keeps it so: a rule added to ``RULES`` without a flip case fails it."""
+Frames are built small here, by the study's own functions (Table 1, Example 8, Theorem 2's table, Algorithm 11's
+dimension table) or by hand with the real columns; claims decided by closed forms alone flip on their numbers."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pytest
+import yaml
 
-from dplab.report.claims import VERDICTS
 from dplab.studies.purification.alg11_dimension import alg11_dimension_table
-from dplab.studies.purification.claims import RULES
-from dplab.studies.purification.curves import example8_samples, theorem2_utility
+from dplab.studies.purification.curves import example8_samples, table1, theorem2_utility
 
-RULE = {rule.claim_id: rule for rule in RULES}
+ROOT = Path(__file__).resolve().parents[3]
+STUDY_CONFIG = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["purification"]
 ERM = {"n_sweep": {"epsilon": 2.0}, "epsilon_sweep": {"n": 1000}, "max_steps_paper": 100}
 CONFIG = {"dp_erm": ERM, "dp_erm_sc": ERM, "mode_release": {"epsilon_total": 2.0, "success_level": 0.9}}
 
@@ -32,12 +33,6 @@ def fig1(crossing: float) -> dict[str, pd.DataFrame]:
     )
     lap = pd.DataFrame({"delta": delta, "mechanism": "laplace", "variance": 2.0})
     return {"fig1": pd.concat([gauss, lap], ignore_index=True)}
-
-
-def table1(after_of_last: float) -> dict[str, pd.DataFrame]:
-    rows = [("DP-ERM", 2.0, 1.0), ("Mode release", 5.0, after_of_last)]
-    frame = pd.DataFrame(rows, columns=["problem", "before_value", "after_value"])
-    return {"table1": frame.assign(n=1e4, d=10, epsilon=1.0, delta=1e-6)}
 
 
 def exact_audit(**changes: float) -> dict[str, pd.DataFrame]:
@@ -241,13 +236,13 @@ def ptr_audit(lower_bound=1.0) -> dict[str, pd.DataFrame]:
     return {**ptr(), "ext_ptr_audit": frame}
 
 
-def mode_release(purified_factor=None, corrected_success=0.99999, printed_success=0.2) -> dict[str, pd.DataFrame]:
-    """Gaps per method and d on the 'all_runner_up' layout (RNM d/eps; Alg. 12 3 log(8 d^3/eps) times RNM, or a
-    constant ``purified_factor`` times), exact success at a gap of 50 >= 4 ceil(10/eps)."""
+def mode_release(growth=0.0, corrected_success=0.99999, printed_success=0.2) -> dict[str, pd.DataFrame]:
+    """Gaps per method and d on the 'all_runner_up' layout (RNM d/eps; Alg. 12 3 log(8 d^3/eps) d^growth times RNM),
+    exact success at a gap of 50 >= 4 ceil(10/eps)."""
     rows = []
     for d in (2, 4, 8, 16):
         rnm = float(d)
-        factor = purified_factor or 3 * math.log(8 * d**3)
+        factor = 3 * math.log(8 * d**3) * d**growth
         for method, gap, success in (
             ("alg12_corrected_uniform", factor * rnm, corrected_success),
             ("alg12_as_printed_uniform", np.nan, printed_success),
@@ -293,9 +288,10 @@ def alg11(corrected_noise: bool = False) -> dict[str, pd.DataFrame]:
     return {"ext_alg11_dimension": frame}
 
 
-def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3) -> dict[str, pd.DataFrame]:
-    """ext_frank_wolfe at d = 50, n = 1e3, 1e4, 1e5, two runs: the purified excess risk level * n^slope, the explicit
-    bounds 10 n^-0.5 (Lemma 28) and 5 n^-0.5 (eq. (15)), every run in the success event with the given loss gap."""
+def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3, bound: float = 1.0) -> dict:
+    """ext_frank_wolfe at d = 50, n = 1e3, 1e4, 1e5, two runs: the purified excess risk level * n^slope (theta = 0's
+    0.03), the explicit bounds bound * 10 n^-0.5 (Lemma 28) and bound * 5 n^-0.5 (eq. (15)), every run in the success
+    event with the given loss gap."""
     rows = []
     for n in (1000, 10000, 100000):
         common = {"n": n, "d": 50, "epsilon_total": 1.0, "zero_excess_risk": 0.03, "score_spread_at_zero": 0.1}
@@ -305,8 +301,8 @@ def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3
                 "method": "purified_fw",
                 "excess_risk": level * n**slope,
                 "laplace_scale": 1e-5,
-                "lemma28_bound": 10 * n**-0.5,
-                "purification_bound_printed": 5 * n**-0.5,
+                "lemma28_bound": bound * 10 * n**-0.5,
+                "purification_bound_printed": bound * 5 * n**-0.5,
                 "within_tolerance": True,
                 "clip_active": False,
                 "loss_gap": loss_gap,
@@ -320,147 +316,101 @@ def frank_wolfe(slope: float = -0.5, level: float = 1.0, loss_gap: float = -1e-3
     return {"ext_frank_wolfe": pd.DataFrame(rows)}
 
 
-#: claim id -> (frames on which it holds or is an erratum, modified frames on which it does not)
-FRAME_FLIPS = {
-    "fig1_laplace_beats_gaussian_almost_all_regimes": (fig1(0.01), fig1(0.3)),
-    "table1_log_inv_delta_replaced_by_d": (table1(4.0), table1(6.0)),
-    "thm1_purification_is_pure_dp": (exact_audit(), exact_audit(M2__full=2.1)),
-    "unpurified_and_mixing_only_not_pure": (exact_audit(), exact_audit(M2__none=7.0)),
-    "ablation_laplace_scale_needed": (exact_audit(), exact_audit(**{"M1__full_scale_x0.5": 1.95})),
-    "mc_audit_consistent_with_exact": (mc_audit(0.8), mc_audit(1.2)),
-    "thm3_purified_dpsgd_rate": (erm(), erm(purified_dpsgd=(10.0, -0.3))),
-    "thm3_purified_dpsgd_rate_sc": (erm(True, purified_dpsgd=(10.0, -2.0)), erm(True, purified_dpsgd=(10.0, -0.3))),
-    "purified_dpsgd_vs_laplace_gd": (erm(), erm(purified_dpsgd=(200.0, -0.4))),
-    "purified_dpsgd_vs_laplace_gd_sc": (erm(True), erm(True, purified_dpsgd=(200.0, -0.4))),
-    "purified_matches_exponential_mechanism": (erm(), erm(purified_dpsgd=(10.0, -0.5))),
-    "purified_matches_exponential_mechanism_sc": (erm(True), erm(True, purified_dpsgd=(10.0, -0.5))),
-    "purification_noise_negligible": (erm(), erm(shift_before=0.01)),
-    "purification_noise_negligible_sc": (erm(True), erm(True, shift_before=0.01)),
-    "erratum_appB_tradeoff_dominance": (fig3(True), fig3(False)),
-    "example8_conversion_tight": (fig2(), fig2(w_inf_1d_numeric=0.35)),
-    "lemma6_tv_to_w_inf": (fig2(), fig2(w_inf=1.3)),
-    "thm2_algorithm2_utility": (algorithm2(), algorithm2(below_bound=True)),
-    "thm4_purified_frank_wolfe": (frank_wolfe(), frank_wolfe(slope=0.0, level=0.03)),
-    "thm4_purification_term": (frank_wolfe(), frank_wolfe(loss_gap=1.0)),
-    "erratum_alg11_l2_sensitivity": (alg11(), alg11(corrected_noise=True)),
-    "thm8_query_release_rate": (query_release(), query_release(alg16_purified=(1.0, 0.2))),
-    "table1_mwem_rate_before": (query_release(), query_release(mwem_reference=(1.0, 0.1))),
-    "lemma36_mwem_accounting": (query_release(), query_release(upstream_approx=1.1)),
-    "alg16_purification_needed": (query_release(), query_release(upstream_pure=0.5)),
-    "alg16_vs_pure_baselines": (query_release(alg16_purified=(0.5, -1.0)), query_release()),
-    "thm8_purified_mwem_pure_dp_audit": (query_release_audit(True), query_release_audit(False)),
-    "e5_purified_mean_rate_in_d": (mean_estimation(), mean_estimation(pur_slope=0.5)),
-    "e5_purified_mean_matches_optimal_pure_up_to_logs": (mean_estimation(), mean_estimation(knorm_slope=0.5)),
-    "thm9_lower_bound_consistent": (mean_estimation(), mean_estimation(bound_scale=1.0)),
-    "e5_purification_tradeoff_in_delta": (mean_estimation(), mean_estimation(paper=-400.0)),
-    "e5_purified_mean_is_pure_dp": (mean_estimation(), mean_estimation(audit_eps=1.1)),
-    "thm7_pure_adassp_rate": (regression(), regression(pure_slope=0.0)),
-    "table1_linear_regression_log_factor": (regression(), regression(reference=0.01)),
-    "lemma35_adassp_privacy": (regression(), regression(composed_gap=1.0)),
-    "thm7_purification_noise_negligible": (regression(), regression(before=1.01)),
-    "ext_pure_adassp_vs_laplace_ssp": (regression(), regression(laplace=0.5)),
-    "thm5_bounding_local_sensitivity_rate": (ptr(), ptr(error_over_bound=2.0)),
-    "alg11_adaptive_beats_global_sensitivity": (ptr(), ptr(gs_error=1e-3)),
-    "thm5_lemma34_purified_ptr_pure_dp_audit": (ptr_audit(), ptr_audit(lower_bound=3.5)),
-    "thm6_mode_release_gap_rate": (mode_release(), mode_release(purified_factor=10.0)),
-    "thm6_mode_release_success": (mode_release(), mode_release(corrected_success=0.5)),
-    "erratum_algorithm12_delta_utility": (mode_release(), mode_release(printed_success=1.0)),
-    "thm6_mode_release_pure_dp_exact_audit": (mode_audit(), mode_audit(alg12_within=False)),
-    "ext_uniform_bottom_is_pure_without_alg2": (mode_audit(), mode_audit(uniform_within=False)),
+def table1_frame(**after: float) -> dict[str, pd.DataFrame]:
+    """Table 1 at the configured point, with some rows' 'after' value replaced."""
+    frame = table1(STUDY_CONFIG["tables"])
+    for problem, value in after.items():
+        frame.loc[frame["problem"] == problem, "after_value"] = value
+    return {"table1": frame}
+
+
+#: Closed-form claims measure on these frames (only erratum_R_is_diameter reads one: the exact audit's half-scale row).
+BASE = (exact_audit(), CONFIG)
+
+
+def same(n):
+    return n
+
+
+#: claim id -> (case on which it holds, case on which it fails or is an erratum)
+FLIPS = {
+    "fig1_laplace_beats_gaussian_almost_all_regimes": ((fig1(0.01), CONFIG), (fig1(0.3), CONFIG)),
+    "table1_log_inv_delta_replaced_by_d": ((table1_frame(), CONFIG), (table1_frame(**{"DP-ERM": 0.5}), CONFIG)),
+    "thm1_purification_is_pure_dp": ((exact_audit(), CONFIG), (exact_audit(M2__full=2.1), CONFIG)),
+    "unpurified_and_mixing_only_not_pure": ((exact_audit(), CONFIG), (exact_audit(M2__none=7.0), CONFIG)),
+    "ablation_laplace_scale_needed": ((exact_audit(), CONFIG), (exact_audit(**{"M1__full_scale_x0.5": 1.95}), CONFIG)),
+    "mc_audit_consistent_with_exact": ((mc_audit(0.8), CONFIG), (mc_audit(1.2), CONFIG)),
+    "example8_conversion_tight": ((fig2(), CONFIG), (fig2(w_inf_1d_numeric=0.35), CONFIG)),
+    "lemma6_tv_to_w_inf": ((fig2(), CONFIG), (fig2(w_inf=1.3), CONFIG)),
+    "thm2_algorithm2_utility": ((algorithm2(), CONFIG), (algorithm2(below_bound=True), CONFIG)),
+    "thm4_purified_frank_wolfe": ((frank_wolfe(), CONFIG), (frank_wolfe(slope=0.0, level=1.0), CONFIG)),
+    "thm4_purification_term": ((frank_wolfe(), CONFIG), (frank_wolfe(loss_gap=1.0), CONFIG)),
+    "erratum_thm4_purification_constant": (lambda n: {**n, "corrected": n["printed"]}, same),
+    "thm3_purified_dpsgd_rate": ((erm(), CONFIG), (erm(purified_dpsgd=(10.0, -0.3)), CONFIG)),
+    "thm3_purified_dpsgd_rate_sc": (
+        (erm(True, purified_dpsgd=(10.0, -2.0)), CONFIG),
+        (erm(True, purified_dpsgd=(10.0, -0.3)), CONFIG),
+    ),
+    "purified_dpsgd_vs_laplace_gd": ((erm(), CONFIG), (erm(purified_dpsgd=(200.0, -0.4)), CONFIG)),
+    "purified_dpsgd_vs_laplace_gd_sc": ((erm(True), CONFIG), (erm(True, purified_dpsgd=(200.0, -0.4)), CONFIG)),
+    "purified_matches_exponential_mechanism": ((erm(), CONFIG), (erm(purified_dpsgd=(10.0, -0.5)), CONFIG)),
+    "purified_matches_exponential_mechanism_sc": (
+        (erm(True), CONFIG),
+        (erm(True, purified_dpsgd=(10.0, -0.5)), CONFIG),
+    ),
+    "purification_noise_negligible": ((erm(), CONFIG), (erm(shift_before=0.01), CONFIG)),
+    "purification_noise_negligible_sc": ((erm(True), CONFIG), (erm(True, shift_before=0.01), CONFIG)),
+    "erratum_R_is_diameter": (lambda n: {**n, "radius_reading": n["printed"]}, same),
+    "erratum_thm1_l1_utility_q_not_1": (lambda n: {**n, "laplace_mean_l1": n["printed_bound"] / 2}, same),
+    "erratum_lemma6_volume": (lambda n: {"cases": [(d, q, true, true) for d, q, _, true in n["cases"]]}, same),
+    "erratum_appB_tradeoff_dominance": ((fig3(False), CONFIG), (fig3(True), CONFIG)),
+    "erratum_algorithm12_delta": (lambda n: {**n, "printed": n["required"] + 1.0}, same),
+    "erratum_lemma19_gradient_count": (lambda n: {**n, "printed": n["count"]}, same),
+    "erratum_alg11_l2_sensitivity": ((alg11(corrected_noise=True), CONFIG), (alg11(), CONFIG)),
+    "erratum_lemma25_schedule_half_budget": (lambda n: {**n, "certified": n["target"]}, same),
+    "erratum_thm9_delta_upper_limit": (lambda n: {**n, "printed": n["corrected"]}, same),
+    "erratum_alg2_geometry": (lambda n: {**n, "cases": [(d, c, c, f) for d, _, c, f in n["cases"]]}, same),
+    "erratum_lemma26_rho_T_squared": (lambda n: {**n, "printed": n["corrected"]}, same),
+    "erratum_lemma25_bound_constant": (lambda n: {**n, "printed": n["at_step"]}, same),
+    "erratum_appD_quantization_privacy": (
+        lambda n: {"cells": [(d, e, min(x, 2 * e), b) for d, e, x, b in n["cells"]]},
+        same,
+    ),
+    "cor24_order_condition_lemma25": (same, lambda n: {**n, "points": [(*p[:4], p[5] * 2, p[5]) for p in n["points"]]}),
+    "cor4_utility_bound": (same, lambda n: {"cases": [(*c[:3], 2 * c[4], c[4]) for c in n["cases"]]}),
+    "instantiation_shifts_use_diameter": (same, lambda n: {k: {**v, "shift": 2 * v["stated"]} for k, v in n.items()}),
+    "lemma48_laplace_l1_concentration": (same, lambda n: {**n, "cases": [(k, z, 2 * z) for k, z, _ in n["cases"]]}),
+    "lemma27_laplace_l2_mean": (same, lambda n: {"cases": [(d, 2 * b, b) for d, _, b in n["cases"]]}),
+    "lemma14_tv_characterization": (same, lambda n: {**n, "cases": [(e, d, 2 * b, b) for e, d, _, b in n["cases"]]}),
+    "erratum_alg11_beta_hat_probability": (lambda n: {**n, "log_printed": n["log_exact"]}, same),
+    "thm11_purification_term": (same, lambda n: {**n, "cases": [(*c[:3], 2.5) for c in n["cases"]]}),
+    "erratum_thm4_lemma48_threshold": (lambda n: {**n, "printed": n["xi"], "tail_printed": n["tail_xi"]}, same),
+    "thm6_success_bound_arithmetic": (same, lambda n: {"scaled": [(d, v + 3.0) for d, v in n["scaled"]]}),
+    "e5_purified_mean_rate_in_d": ((mean_estimation(), CONFIG), (mean_estimation(pur_slope=0.5), CONFIG)),
+    "e5_purified_mean_matches_optimal_pure_up_to_logs": (
+        (mean_estimation(), CONFIG),
+        (mean_estimation(knorm_slope=0.5), CONFIG),
+    ),
+    "thm9_lower_bound_consistent": ((mean_estimation(), CONFIG), (mean_estimation(bound_scale=1.0), CONFIG)),
+    "e5_purification_tradeoff_in_delta": ((mean_estimation(), CONFIG), (mean_estimation(paper=-400.0), CONFIG)),
+    "e5_purified_mean_is_pure_dp": ((mean_estimation(), CONFIG), (mean_estimation(audit_eps=1.1), CONFIG)),
+    "thm7_pure_adassp_rate": ((regression(), CONFIG), (regression(pure_slope=0.0), CONFIG)),
+    "table1_linear_regression_log_factor": ((regression(), CONFIG), (regression(reference=0.01), CONFIG)),
+    "lemma35_adassp_privacy": ((regression(), CONFIG), (regression(composed_gap=1.0), CONFIG)),
+    "thm7_purification_noise_negligible": ((regression(), CONFIG), (regression(before=1.01), CONFIG)),
+    "ext_pure_adassp_vs_laplace_ssp": ((regression(), CONFIG), (regression(laplace=0.5), CONFIG)),
+    "thm5_bounding_local_sensitivity_rate": ((ptr(), CONFIG), (ptr(error_over_bound=2.0), CONFIG)),
+    "alg11_adaptive_beats_global_sensitivity": ((ptr(), CONFIG), (ptr(gs_error=1e-3), CONFIG)),
+    "thm5_lemma34_purified_ptr_pure_dp_audit": ((ptr_audit(), CONFIG), (ptr_audit(lower_bound=3.5), CONFIG)),
+    "thm6_mode_release_gap_rate": ((mode_release(), CONFIG), (mode_release(growth=1.0), CONFIG)),
+    "thm6_mode_release_success": ((mode_release(), CONFIG), (mode_release(corrected_success=0.5), CONFIG)),
+    "thm6_mode_release_pure_dp_exact_audit": ((mode_audit(), CONFIG), (mode_audit(alg12_within=False), CONFIG)),
+    "ext_uniform_bottom_is_pure_without_alg2": ((mode_audit(), CONFIG), (mode_audit(uniform_within=False), CONFIG)),
+    "erratum_algorithm12_delta_utility": ((mode_release(printed_success=1.0), CONFIG), (mode_release(), CONFIG)),
+    "thm8_query_release_rate": ((query_release(), CONFIG), (query_release(alg16_purified=(1.0, 0.2)), CONFIG)),
+    "table1_mwem_rate_before": ((query_release(), CONFIG), (query_release(mwem_reference=(1.0, 0.1)), CONFIG)),
+    "lemma36_mwem_accounting": ((query_release(upstream_approx=1.0), CONFIG), (query_release(), CONFIG)),
+    "alg16_purification_needed": ((query_release(), CONFIG), (query_release(upstream_pure=0.5), CONFIG)),
+    "alg16_vs_pure_baselines": ((query_release(alg16_purified=(0.5, -1.0)), CONFIG), (query_release(), CONFIG)),
+    "thm8_purified_mwem_pure_dp_audit": ((query_release_audit(True), CONFIG), (query_release_audit(False), CONFIG)),
 }
-
-
-#: claims decided by closed forms alone (no frame): a change of the measured numbers that flips the verdict
-NUMBER_FLIPS = {
-    "erratum_R_is_diameter": lambda n: {**n, "radius_reading": n["printed"]},
-    "erratum_thm1_l1_utility_q_not_1": lambda n: {**n, "laplace_mean_l1": n["printed_bound"] / 2},
-    "erratum_lemma6_volume": lambda n: {"cases": [(d, q, true, true) for d, q, _, true in n["cases"]]},
-    "erratum_algorithm12_delta": lambda n: {**n, "printed": n["required"] + 1.0},
-    "erratum_lemma19_gradient_count": lambda n: {**n, "printed": n["count"]},
-    "erratum_lemma25_schedule_half_budget": lambda n: {**n, "certified": n["target"]},
-    "erratum_thm9_delta_upper_limit": lambda n: {**n, "printed": n["corrected"]},
-    "erratum_alg2_geometry": lambda n: {**n, "cases": [(d, c, c) for d, _, c in n["cases"]]},
-    "erratum_lemma26_rho_T_squared": lambda n: {**n, "printed": n["corrected"]},
-    "erratum_lemma25_bound_constant": lambda n: {**n, "printed": n["at_step"]},
-    "erratum_appD_quantization_privacy": lambda n: {"cells": [(d, e, min(x, 2 * e), b) for d, e, x, b in n["cells"]]},
-    "cor24_order_condition_lemma25": lambda n: {"points": [(*p[:4], p[5] * 2, p[5]) for p in n["points"]]},
-    "cor4_utility_bound": lambda n: {"cases": [(*c[:3], 2 * c[4], c[4]) for c in n["cases"]]},
-    "instantiation_shifts_use_diameter": lambda n: {k: {**v, "shift": 2 * v["stated"]} for k, v in n.items()},
-    "lemma48_laplace_l1_concentration": lambda n: {"cases": [(k, z, 2 * z) for k, z, _ in n["cases"]]},
-    "lemma27_laplace_l2_mean": lambda n: {"cases": [(d, 2 * b, b) for d, _, b in n["cases"]]},
-    "lemma14_tv_characterization": lambda n: {"cases": [(e, d, 2 * b, b) for e, d, _, b in n["cases"]]},
-    "erratum_alg11_beta_hat_probability": lambda n: {**n, "log_printed": n["log_exact"]},
-    "thm11_purification_term": lambda n: {"cases": [(*c[:3], 2.5) for c in n["cases"]]},
-    "erratum_thm4_lemma48_threshold": lambda n: {**n, "printed": n["xi"], "tail_printed": n["tail_xi"]},
-    "erratum_thm4_purification_constant": lambda n: {**n, "corrected": n["printed"]},
-    "thm6_success_bound_arithmetic": lambda n: {"scaled": [(d, v + 3.0) for d, v in n["scaled"]]},
-}
-
-
-def _verdict(claim_id: str, frames: dict[str, pd.DataFrame]) -> str:
-    return RULE[claim_id].decide(frames, CONFIG).verdict
-
-
-@pytest.mark.parametrize("claim_id", sorted(FRAME_FLIPS))
-def test_verdict_flips_on_a_modified_frame(claim_id):
-    good, bad = FRAME_FLIPS[claim_id]
-    before, after = _verdict(claim_id, good), _verdict(claim_id, bad)
-    assert before in ("holds", "erratum") and after != before and after in VERDICTS
-
-
-@pytest.mark.parametrize("claim_id", sorted(NUMBER_FLIPS))
-def test_verdict_flips_on_modified_numbers(claim_id):
-    rule = RULE[claim_id]
-    assert rule.needs == ()
-    numbers = rule.measure({}, CONFIG)
-    before, after = rule.verdict(numbers), rule.verdict(NUMBER_FLIPS[claim_id](numbers))
-    assert before in ("holds", "erratum") and after != before and after in VERDICTS
-
-
-def test_every_verdict_has_a_flip_test():
-    untested = set(RULE) - set(FRAME_FLIPS) - set(NUMBER_FLIPS)
-    assert not untested, f"verdicts without a flip test: {sorted(untested)}"
-    assert not (set(FRAME_FLIPS) | set(NUMBER_FLIPS)) - set(RULE), "flip tests of claims that no longer exist"
-
-
-def test_theorem4_rate_is_partial_below_and_fails_above_the_explicit_bound():
-    """A flat purified curve is partial while under the explicit bound of Lemma 28 + eq. (15), fails above it."""
-    assert _verdict("thm4_purified_frank_wolfe", frank_wolfe(slope=0.0, level=0.03)) == "partial"
-    assert _verdict("thm4_purified_frank_wolfe", frank_wolfe(slope=0.0, level=1.0)) == "fails"
-
-
-def test_every_row_states_its_decision_rule():
-    for rule in RULES:
-        frames = FRAME_FLIPS.get(rule.claim_id, ({},))[0]
-        assert "Decision rule: " in rule.decide(frames, CONFIG).evidence
-
-
-def test_theorem2_table_is_the_closed_form_law_of_algorithm2():
-    """P[u_pure = u_apx] = (1 - w)(1 - p)^d + w 2^-d, p = e^(-1/(2b))/2, b = 2 Delta/eps, Delta = 2d (delta/2w)^(1/d)
-    (the cube [0, 1]^d, w = 2^-d), at delta on Theorem 2's threshold eps^d/(2d)^(3d): written out by hand here."""
-    frame = theorem2_utility({"max_bits": 8, "epsilons": [0.5, 2.0]})
-    assert len(frame) == 16
-    for d, eps, exact, bound in frame[["d", "epsilon", "success_exact", "bound"]].itertuples(index=False):
-        omega = 2.0**-d
-        delta = eps**d / (2 * d) ** (3 * d)
-        b = 2 * (2 * d * (delta / (2 * omega)) ** (1 / d)) / eps
-        p = 0.5 * math.exp(-1 / (2 * b))
-        assert exact == pytest.approx((1 - omega) * (1 - p) ** d + omega * 2.0**-d, rel=1e-12)
-        assert bound == pytest.approx(1 - 2.0**-d - d / 2 * math.exp(-d), rel=1e-12)
-
-
-def test_the_index_defines_every_verdict():
-    from dplab.report.index import VERDICTS as DEFINED
-
-    assert set(DEFINED) == set(VERDICTS)
-
-
-def test_a_rule_is_built_only_when_its_frames_are_present_and_it_applies():
-    """The exponential mechanism is sampled in d = 2 only: without its rows its claim is left out, not failed."""
-    from dplab.report.claims import build_rules
-
-    frames = erm()
-    frames["ext_dp_erm"] = frames["ext_dp_erm"][frames["ext_dp_erm"]["method"] != "exponential_mechanism"]
-    ids = {c.claim_id for c in build_rules(RULES, frames, CONFIG)}
-    assert "thm3_purified_dpsgd_rate" in ids and "purified_matches_exponential_mechanism" not in ids
-    assert not any(i.endswith("_sc") for i in ids)  # no strongly convex frame
