@@ -748,15 +748,6 @@ THEORY = {
     "smooth_rdp.laplace_mechanism_divergence": E(
         alpha=2.0, eps=1.0, change=1.0, sensitivity=1.0, kinds={"alpha": "order_inf", "eps": "pos", "change": "nonneg"}
     ),
-    "smooth_rdp.exponential_mechanism_enumeration": E(
-        alpha=2.0,
-        eps=1.0,
-        taus=np.array([0.5, 1.0]),
-        n=1,
-        levels=3,
-        outputs=3,
-        kinds={"alpha": "order_inf", "eps": "pos", "taus": "pos", "levels": "size", "outputs": "size"},
-    ),
     "smooth_rdp.theorem7_step_a": E(eps=0.5, beta=0.3, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
     "smooth_rdp.pca_mean_residual_norm": E(X=np.array([[0.9, 0.1], [-0.9, -0.1]]), k=1),
     "smooth_rdp.equal_residual_dataset": E(
@@ -1663,6 +1654,15 @@ INTERVAL = dict(lo=-1.0, hi=1.0)
 INTERVAL_KINDS = {"lo": "real", "hi": "real"}
 
 AUDIT = {
+    "exponential_enumeration.exponential_mechanism_enumeration": E(
+        alpha=2.0,
+        eps=1.0,
+        taus=np.array([0.5, 1.0]),
+        n=1,
+        levels=3,
+        outputs=3,
+        kinds={"alpha": "order_inf", "eps": "pos", "taus": "pos", "levels": "size", "outputs": "size"},
+    ),
     "interval_laws.Law1D": E(
         atoms=(0.0,),
         weights=(1.0,),

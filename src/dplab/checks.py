@@ -51,6 +51,7 @@ __all__ = [
     "positive_finite",
     "probability",
     "real_number",
+    "renyi_orders",
     "require",
     "require_ndim",
     "size_that_fits",
@@ -114,6 +115,13 @@ def as_real_array(value: ArrayLike, name: str) -> np.ndarray:
     """``value`` as a float64 array of real numbers, NaN and ±inf included (the caller decides which are allowed);
     ``TypeError`` naming ``name`` for booleans, complex numbers, strings or None."""
     return _numeric(value, name)
+
+
+def renyi_orders(name: str, value: ArrayLike) -> np.ndarray:
+    """``value`` as a float array after checking every entry is a Rényi order α > 1 (∞ allowed)."""
+    order = as_real_array(value, name)
+    require(order > 1, name, value, "a Rényi order > 1 (inf allowed)")
+    return order
 
 
 def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
