@@ -75,3 +75,30 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_no_import_cycles_in_dplab():
     assert cycles(_package_edges_removed(import_graph())) == []
+
+
+#: Layers that sit below others: a module of the key's package imports none of the listed packages.
+BELOW = {
+    "dplab.accounting": ("dplab.theory", "dplab.mechanisms", "dplab.audit", "dplab.learning", "dplab.studies"),
+    "dplab.theory": ("dplab.mechanisms", "dplab.audit", "dplab.learning", "dplab.studies"),
+}
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted(
+        (module, target)
+        for module, targets in graph.items()
+        for layer, above in BELOW.items()
+        if module == layer or module.startswith(layer + ".")
+        for target in targets
+        if any(target == a or target.startswith(a + ".") for a in above)
+    )
+
+
+def test_theory_and_accounting_import_nothing_above_them():
+    assert not layer_violations(import_graph())
+
+
+def test_layer_rule_flags_a_theory_module_importing_a_mechanism():
+    graph = {"dplab.theory.x": {"dplab.mechanisms.exponential"}, "dplab.mechanisms.exponential": set()}
+    assert layer_violations(graph) == [("dplab.theory.x", "dplab.mechanisms.exponential")]

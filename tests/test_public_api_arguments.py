@@ -15,7 +15,6 @@ truncated), for torch tensors an integer, float16 or complex dtype (refused unle
 its docstring states), for pairs of arguments that must have one length (``LENGTH_PAIRS``) one row fewer or one more
 (never truncated: the error names both), and for size arguments an oversized value (``oversized``: refused before
 allocating, the error naming the argument and the memory; every argument named like a sample count must have one).
-``KNOWN_GAPS`` lists, as strict expected failures, the cases that fail today in modules other changes are rewriting.
 """
 
 from __future__ import annotations
@@ -749,15 +748,6 @@ THEORY = {
     "smooth_rdp.laplace_mechanism_divergence": E(
         alpha=2.0, eps=1.0, change=1.0, sensitivity=1.0, kinds={"alpha": "order_inf", "eps": "pos", "change": "nonneg"}
     ),
-    "smooth_rdp.exponential_mechanism_enumeration": E(
-        alpha=2.0,
-        eps=1.0,
-        taus=np.array([0.5, 1.0]),
-        n=1,
-        levels=3,
-        outputs=3,
-        kinds={"alpha": "order_inf", "eps": "pos", "taus": "pos", "levels": "size", "outputs": "size"},
-    ),
     "smooth_rdp.theorem7_step_a": E(eps=0.5, beta=0.3, delta=1e-5, kinds={"eps": "pos", "delta": "prob"}),
     "smooth_rdp.pca_mean_residual_norm": E(X=np.array([[0.9, 0.1], [-0.9, -0.1]]), k=1),
     "smooth_rdp.equal_residual_dataset": E(
@@ -951,6 +941,7 @@ MECHANISMS = {
     "adassp.adassp_log_delta_composed": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp_log_delta_per_release": E(epsilon=0.5, log_delta=-10.0, kinds={"epsilon": "pos"}),
     "adassp.adassp": E(
+        oversized=[{"size": HUGE}],
         stats=STATS,
         epsilon=0.5,
         log_delta=-10.0,
@@ -971,6 +962,7 @@ MECHANISMS = {
         kinds={"epsilon": "pos", "epsilon_prime": "pos"},
     ),
     "adassp.pure_adassp": E(
+        oversized=[{"size": HUGE}],
         stats=STATS,
         epsilon=0.5,
         epsilon_prime=0.5,
@@ -984,7 +976,15 @@ MECHANISMS = {
     "adassp.ssp_l1_sensitivities": E(d=2, bound_x=1.0, bound_y=1.0),
     "adassp.laplace_ssp_ridge": E(d=2, epsilon=0.5, bound_x=1.0, zeta=0.05, kinds={"epsilon": "pos"}),
     "adassp.laplace_ssp": E(
-        stats=STATS, epsilon=0.5, bound_x=1.0, bound_y=1.0, zeta=0.05, size=2, rng=RNG, kinds={"epsilon": "pos"}
+        oversized=[{"size": HUGE}],
+        stats=STATS,
+        epsilon=0.5,
+        bound_x=1.0,
+        bound_y=1.0,
+        zeta=0.05,
+        size=2,
+        rng=RNG,
+        kinds={"epsilon": "pos"},
     ),
     "adassp.excess_mse": E(theta=np.array([[0.1, 0.2]]), stats=STATS, shapes={"theta": [np.zeros((1, 3))]}),
     "exponential.exponential_mechanism_log_probabilities": E(
@@ -997,7 +997,13 @@ MECHANISMS = {
         utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, rng=RNG, kinds={"epsilon": "pos"}
     ),
     "exponential.sample_exponential_mechanism": E(
-        utility=np.array([1.0, 2.0]), epsilon=0.5, sensitivity=1.0, size=3, rng=RNG, kinds={"epsilon": "pos"}
+        oversized=[{"size": HUGE}],
+        utility=np.array([1.0, 2.0]),
+        epsilon=0.5,
+        sensitivity=1.0,
+        size=3,
+        rng=RNG,
+        kinds={"epsilon": "pos"},
     ),
     "gaussian.agm_log_delta": E(sigma=1.0, epsilon=0.5),
     "gaussian.agm_sigma": E(epsilon=0.5, log_delta=-10.0),
@@ -1446,6 +1452,7 @@ LEARNING = {
         kinds={"W": "real", "best_risk": "real"},
     ),
     "pnsgd_utility.pnsgd_utility_runs": E(
+        oversized=[{"runs": HUGE}],
         noise="laplace",
         data={"X": X_SMALL[:, :1], "y": Y_SIGNS, "X_test": X_SMALL[:, :1], "y_test": Y_SIGNS},
         radius=1.0,
@@ -1477,8 +1484,15 @@ LEARNING = {
         kinds={"w": "real", "X": "real", "Y": "real"},
         shapes={"Y": [Y_T[:3]]},
     ),
-    "engine.uniform_subsets": E(runs=2, n=5, size=2, generator=torch.Generator().manual_seed(0)),
+    "engine.uniform_subsets": E(
+        oversized=[{"runs": HUGE}, {"n": HUGE, "size": 10**7}],
+        runs=2,
+        n=5,
+        size=2,
+        generator=torch.Generator().manual_seed(0),
+    ),
     "engine.noise_steps": E(
+        oversized=[{"noise_shape": (HUGE, 1)}],
         kind="gaussian",
         noise_scale=0.5,
         noise_shape=(2, 1),
@@ -1487,6 +1501,7 @@ LEARNING = {
         kinds={"noise_scale": "nonneg"},
     ),
     "engine.subset_and_noise_steps": E(
+        oversized=[{"runs": HUGE}, {"n": HUGE, "size": 10**7}, {"noise_shape": (HUGE, 1)}],
         runs=2,
         n=5,
         size=2,
@@ -1505,7 +1520,10 @@ LEARNING = {
         kinds={"model": None, "clip": "pos"},
     ),
     "engine.clip_by_norm": E(g=torch.ones(2, 3), max_norm=1.0, kinds={"g": None}),
+    # X, Y and w0 are converted to the engine's dtype (its docstring): integer and float16 tensors are accepted.
     "engine.run_noisy_gradient": E(
+        oversized=[{"runs": HUGE}],
+        converts=("X", "Y", "w0"),
         config=GD_CONFIG,
         loss=LogisticLoss(),
         X=X_T,
@@ -1522,6 +1540,7 @@ LEARNING = {
     ),
     "engine.sgld_noise_scale": E(lr=0.1, inverse_temperature=10.0),
     "dp_erm.algorithm3_dpsgd": E(
+        oversized=[{"runs": HUGE}, {"steps": HUGE, "lam": 0.1}],
         loss=LogisticLoss(),
         X=X_T,
         Y=Y_T,
@@ -1539,6 +1558,7 @@ LEARNING = {
         kinds={"X": "real", "lam": "nonneg", "gamma": "prob1", "noise_std": "nonneg", "clip": "pos", "runs": "size"},
     ),
     "dp_erm.lemma19_laplace_gd": E(
+        oversized=[{"runs": HUGE}],
         loss=LogisticLoss(),
         X=X_T,
         Y=Y_T,
@@ -1634,6 +1654,15 @@ INTERVAL = dict(lo=-1.0, hi=1.0)
 INTERVAL_KINDS = {"lo": "real", "hi": "real"}
 
 AUDIT = {
+    "exponential_enumeration.exponential_mechanism_enumeration": E(
+        alpha=2.0,
+        eps=1.0,
+        taus=np.array([0.5, 1.0]),
+        n=1,
+        levels=3,
+        outputs=3,
+        kinds={"alpha": "order_inf", "eps": "pos", "taus": "pos", "levels": "size", "outputs": "size"},
+    ),
     "interval_laws.Law1D": E(
         atoms=(0.0,),
         weights=(1.0,),
@@ -2548,44 +2577,6 @@ def test_counts():
 # Classes of bad input that do not depend on the argument's kind: booleans, complex values, tensor dtypes, length
 # mismatches and oversized allocations.
 # --------------------------------------------------------------------------------------------------------------------
-#: The cases of the classes below that fail today, in modules other changes of issue 26 are rewriting now (the
-#: engine, DP-ERM, AdaSSP and MWEM): class -> function -> arguments. Marked as strict expected failures, so that each
-#: entry must be deleted as soon as its check lands (an unexpected pass fails the test).
-KNOWN_GAPS = {
-    "boolean": {
-        "dplab.learning.engine.NoisyGradientConfig": {"noise_scale", "steps"},
-        "dplab.learning.engine.per_sample_gradients": {"w", "X", "Y"},
-        "dplab.learning.engine.run_noisy_gradient": {"X", "Y", "w0", "runs"},
-        "dplab.learning.engine.dp_sgd_noise_scale": {"batch_size"},
-        "dplab.learning.dp_erm.algorithm3_dpsgd": {"X"},
-        "dplab.learning.dp_erm.lemma19_laplace_gd": {"X"},
-        "dplab.mechanisms.adassp.adassp": {"zeta"},
-        "dplab.mechanisms.mwem.lemma36_rho": {"log_inv_delta"},
-    },
-    "complex": {
-        "dplab.learning.engine.NoisyGradientConfig": {"noise_scale"},
-        "dplab.learning.engine.per_sample_gradients": {"w", "X", "Y"},
-        "dplab.learning.engine.run_noisy_gradient": {"X", "Y", "w0"},
-        "dplab.learning.dp_erm.algorithm3_dpsgd": {"X"},
-        "dplab.learning.dp_erm.lemma19_laplace_gd": {"X"},
-        "dplab.mechanisms.adassp.adassp": {"zeta"},
-        "dplab.mechanisms.mwem.lemma36_rho": {"log_inv_delta"},
-    },
-    "dtype": {
-        "dplab.learning.engine.per_sample_gradients": {"w", "X", "Y"},
-        "dplab.learning.engine.run_noisy_gradient": {"X", "Y", "w0"},
-        "dplab.learning.dp_erm.algorithm3_dpsgd": {"X"},
-        "dplab.learning.dp_erm.lemma19_laplace_gd": {"X"},
-    },
-    "length": {
-        "dplab.learning.engine.run_noisy_gradient": {"Y"},
-        "dplab.learning.dp_erm.algorithm3_dpsgd": {"Y"},
-        "dplab.learning.dp_erm.lemma19_laplace_gd": {"Y"},
-        "dplab.learning.dp_erm.summed_logistic_loss_on_grid": {"y"},
-    },
-}
-
-
 def _mutated_cases(include: Callable[[Example, str, Any, str], bool]) -> list[tuple[str, str]]:
     return [
         (key, argument)
@@ -2595,16 +2586,10 @@ def _mutated_cases(include: Callable[[Example, str, Any, str], bool]) -> list[tu
     ]
 
 
-def _params(cases: list[tuple], kind: str, argument_at: int = 1) -> list[Any]:
-    """pytest parameters with readable ids; the cases listed in KNOWN_GAPS[kind] marked as strict expected failures."""
+def _params(cases: list[tuple]) -> list[Any]:
+    """pytest parameters with readable ids."""
     return [
-        pytest.param(
-            *case,
-            id="-".join(str(part) for part in (case[0].removeprefix("dplab."), *case[1:])),
-            marks=[pytest.mark.xfail(reason="a module another change is rewriting (KNOWN_GAPS)", strict=True)]
-            if case[argument_at] in KNOWN_GAPS.get(kind, {}).get(case[0], ())
-            else [],
-        )
+        pytest.param(*case, id="-".join(str(part) for part in (case[0].removeprefix("dplab."), *case[1:])))
         for case in cases
     ]
 
@@ -2647,7 +2632,7 @@ def _with_imaginary_part(value: Any) -> Any:
     return complex(value, 1.0)
 
 
-@pytest.mark.parametrize(("key", "argument"), _params(BOOLEAN_CASES, "boolean"))
+@pytest.mark.parametrize(("key", "argument"), _params(BOOLEAN_CASES))
 def test_boolean_is_not_a_number(key, argument):
     """``True`` is refused (TypeError naming the argument), never read as 1; arrays of booleans likewise."""
     kwargs = _fresh(EXAMPLES[key].kwargs)
@@ -2656,14 +2641,14 @@ def test_boolean_is_not_a_number(key, argument):
     _assert_refused(key, kwargs, argument, errors)
 
 
-@pytest.mark.parametrize(("key", "argument"), _params(COMPLEX_CASES, "complex"))
+@pytest.mark.parametrize(("key", "argument"), _params(COMPLEX_CASES))
 def test_complex_value_is_refused_not_truncated(key, argument):
     kwargs = _fresh(EXAMPLES[key].kwargs)
     kwargs[argument] = _with_imaginary_part(kwargs[argument])
     _assert_refused(key, kwargs, argument)
 
 
-@pytest.mark.parametrize(("key", "argument", "dtype"), _params(DTYPE_CASES, "dtype"))
+@pytest.mark.parametrize(("key", "argument", "dtype"), _params(DTYPE_CASES))
 def test_tensor_of_another_dtype_is_refused_or_converted_as_documented(key, argument, dtype):
     """A torch tensor of integers, float16 or complex numbers is refused naming the argument, unless the example
     declares the explicit conversion its docstring states (complex is refused whatever is declared)."""
@@ -2698,7 +2683,7 @@ LENGTH_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("key", "first", "second", "index"), _params(LENGTH_CASES, "length", argument_at=2))
+@pytest.mark.parametrize(("key", "first", "second", "index"), _params(LENGTH_CASES))
 def test_length_mismatch_is_refused_naming_both(key, first, second, index):
     """Arguments of different lengths are refused, the error naming both (never truncated to the shorter)."""
     kwargs = _fresh(EXAMPLES[key].kwargs)
@@ -2714,7 +2699,7 @@ OVERSIZED_CASES = [(key, index) for key, example in EXAMPLES.items() for index i
 REFUSAL_PEAK_BYTES = 64 * 2**20
 
 
-@pytest.mark.parametrize(("key", "index"), _params(OVERSIZED_CASES, "oversized"))
+@pytest.mark.parametrize(("key", "index"), _params(OVERSIZED_CASES))
 def test_oversized_allocation_is_refused_before_allocating(key, index):
     """Sizes whose allocation cannot fit in memory are refused (ValueError naming the size argument and the memory)
     with less than REFUSAL_PEAK_BYTES allocated (numpy allocations are traced by tracemalloc)."""
@@ -2745,32 +2730,14 @@ SIZES_NOT_ALLOCATED = {
     "dplab.mechanisms.stability.pure_mode_release": "its draws are distance_to_instability's, checked there",
     "dplab.theory.purification.folklore_epsilon": "size is a parameter of a formula",
 }
-#: Functions in modules another change is rewriting now (issue 26's sibling changes to the engine, DP-ERM, PNSGD
-#: utility, MWEM, AdaSSP and exponential-mechanism modules): their size checks land with those rewrites.
-SIZE_CHECK_PENDING = {
-    "dplab.learning.engine.uniform_subsets": "engine.py under rewrite",
-    "dplab.learning.engine.run_noisy_gradient": "engine.py under rewrite",
-    "dplab.learning.engine.subset_and_noise_steps": "engine.py under rewrite",
-    "dplab.learning.dp_erm.algorithm3_dpsgd": "dp_erm.py under rewrite",
-    "dplab.learning.dp_erm.lemma19_laplace_gd": "dp_erm.py under rewrite",
-    "dplab.learning.pnsgd_utility.pnsgd_utility_runs": "pnsgd_utility.py under rewrite",
-    "dplab.mechanisms.adassp.adassp": "adassp.py under rewrite",
-    "dplab.mechanisms.adassp.pure_adassp": "adassp.py under rewrite",
-    "dplab.mechanisms.adassp.laplace_ssp": "adassp.py under rewrite",
-    "dplab.mechanisms.exponential.sample_exponential_mechanism": "exponential.py under rewrite",
-    "dplab.mechanisms.exponential.sample_exponential_mechanism_gumbel": "exponential.py under rewrite",
-}
 
 
 def test_every_sample_count_has_an_oversized_case():
     unchecked = sorted(
         key
         for key, example in EXAMPLES.items()
-        if set(example.kwargs) & set(SAMPLE_COUNT_NAMES)
-        and not example.oversized
-        and key not in SIZES_NOT_ALLOCATED
-        and key not in SIZE_CHECK_PENDING
+        if set(example.kwargs) & set(SAMPLE_COUNT_NAMES) and not example.oversized and key not in SIZES_NOT_ALLOCATED
     )
     assert not unchecked, f"functions drawing a number of samples without an oversized case: {unchecked}"
-    stale = sorted((set(SIZES_NOT_ALLOCATED) | set(SIZE_CHECK_PENDING)) - set(EXAMPLES))
+    stale = sorted(set(SIZES_NOT_ALLOCATED) - set(EXAMPLES))
     assert not stale, f"entries for names without an example: {stale}"

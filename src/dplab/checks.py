@@ -34,6 +34,7 @@ __all__ = [
     "as_non_negative_array",
     "as_positive_array",
     "as_real_array",
+    "as_real_tensor",
     "available_device",
     "choice",
     "finite",
@@ -50,6 +51,7 @@ __all__ = [
     "positive_finite",
     "probability",
     "real_number",
+    "renyi_orders",
     "require",
     "require_ndim",
     "size_that_fits",
@@ -113,6 +115,13 @@ def as_real_array(value: ArrayLike, name: str) -> np.ndarray:
     """``value`` as a float64 array of real numbers, NaN and ±inf included (the caller decides which are allowed);
     ``TypeError`` naming ``name`` for booleans, complex numbers, strings or None."""
     return _numeric(value, name)
+
+
+def renyi_orders(name: str, value: ArrayLike) -> np.ndarray:
+    """``value`` as a float array after checking every entry is a Rényi order α > 1 (∞ allowed)."""
+    order = as_real_array(value, name)
+    require(order > 1, name, value, "a Rényi order > 1 (inf allowed)")
+    return order
 
 
 def as_float_array(value: ArrayLike, name: str) -> np.ndarray:
@@ -271,9 +280,10 @@ def require_ndim(name: str, array: np.ndarray, ndim: int) -> np.ndarray:
 
 def matching_length(name: str, array: Any, other_name: str, other: Any) -> None:
     """Check ``len(array) == len(other)`` (first axes agree), naming both arguments and their shapes."""
-    if np.shape(array)[:1] != np.shape(other)[:1]:
+    shape, other_shape = tuple(np.shape(array)), tuple(np.shape(other))  # a torch.Size shown as a tuple
+    if shape[:1] != other_shape[:1]:
         raise ValueError(
-            f"{name} has shape {np.shape(array)} and {other_name} has shape {np.shape(other)}; "
+            f"{name} has shape {shape} and {other_name} has shape {other_shape}; "
             f"allowed: the same length along the first axis"
         )
 
@@ -340,6 +350,24 @@ def floating_tensor(name: str, tensor: Any, dtype: Any = None) -> Any:
             "not converted silently)"
         )
     return finite_tensor(name, tensor)
+
+
+def as_real_tensor(value: Any, name: str, dtype: Any) -> Any:
+    """``value`` (a torch tensor, a numpy array or a nested sequence of real numbers) as a torch tensor of ``dtype``,
+    converted by ``torch.as_tensor`` (no copy when it already is one; integer and lower-precision entries converted
+    as torch converts them). Booleans and complex numbers are refused (``TypeError`` naming ``name``), never
+    converted: ``True`` is not 1 and an imaginary part is never dropped. Entries are not checked (NaN passes)."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        if value.dtype == torch.bool or value.is_complex():
+            raise TypeError(
+                f"{name} has dtype {value.dtype}; allowed: real numbers (booleans and complex numbers are not "
+                "converted: True is not 1 and an imaginary part is never dropped)"
+            )
+    else:
+        _numeric(value, name)
+    return torch.as_tensor(value, dtype=dtype)
 
 
 def available_device(name: str, device: Any) -> Any:

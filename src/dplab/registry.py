@@ -55,6 +55,8 @@ Combine = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
 #: ``claims(frames, study_config) -> [dplab.report.claims.Claim, ...]`` (the registry sits below the report package)
 Claims = Callable[[Mapping[str, "pd.DataFrame"], Mapping[str, Any]], list[Any]] | str
 Summary = Callable[["pd.DataFrame", Mapping[str, Any]], "pd.DataFrame"] | str
+#: A heavy job's peak from its configuration section: (float64 values held at the peak, the size keys that set it).
+MemoryEstimate = Callable[[Mapping[str, Any]], tuple[float, list[str]]] | str
 
 
 def resolve(reference: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -96,7 +98,10 @@ class Artifact:
 
     ``section`` names the part of the study's configuration passed to ``compute`` and ``plot``: a key, a dotted path
     or a tuple of them (:func:`section_params`), so a changed key re-runs only the artifacts whose section holds it;
-    ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares. With ``derived_from`` set to
+    ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares; a heavy job also sets ``memory``,
+    ``memory(params) -> (float64 values at the peak, the size keys)``, and then declares the larger of ``mem_mb`` and
+    that estimate in MB (:func:`dplab.resources.job_mem_mb`; a configuration whose estimate exceeds
+    ``resources.max_mem_mb`` is refused before any job, naming the size keys). With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
     With ``inputs`` set, it reads the pipeline products that function names (module docstring). A table too long or
@@ -134,6 +139,7 @@ class Artifact:
     combine: Combine | None = None
     table: Summary | None = None
     base_seed: bool = False
+    memory: MemoryEstimate | None = None
     glossary: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def params(self, study_config: Mapping[str, Any]) -> Any:
@@ -209,6 +215,8 @@ class Study:
 
     ``schema`` is the JSON schema of ``config[name]``; ``constraints(study_config)`` returns the problems a schema
     cannot express, each as ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
+    ``stage_memory`` estimates the memory of the study's pipeline stages that are not artifacts (rules of
+    ``workflow/rules/*.smk``): stage name -> (section, estimator), as an artifact's ``memory``.
     """
 
     name: str
@@ -218,6 +226,7 @@ class Study:
     claims: Claims
     schema: Mapping[str, Any]
     constraints: Callable[[Mapping[str, Any]], list[str]] = lambda study_config: []
+    stage_memory: Mapping[str, tuple[str, MemoryEstimate]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         ids = [a.id for a in self.artifacts]
@@ -256,6 +265,11 @@ class Study:
         if self.artifact(artifact_id).kind == "figure":
             return f"{self.name}/figures/{artifact_id}.png"
         return f"{self.name}/tables/{artifact_id}.csv"
+
+    def memory_estimates(self) -> dict[str, tuple[str, Callable[[Mapping[str, Any]], tuple[float, list[str]]]]]:
+        """The jobs of this study whose memory is estimated: artifact id or stage name -> (section, estimator)."""
+        artifacts = {a.id: (a.section, resolve(a.memory)) for a in self.artifacts if a.memory}
+        return {**artifacts, **{name: (section, resolve(f)) for name, (section, f) in self.stage_memory.items()}}
 
     def captions(self) -> dict[str, str]:
         return {a.id: a.caption for a in self.artifacts}

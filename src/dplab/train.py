@@ -11,6 +11,7 @@ says so (``accounted_sampling`` differs from ``sampling``, ``sampler_matches_acc
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -298,5 +299,21 @@ def train_pure_dp(
         rng=seed,
     )
     purified = torch.as_tensor(release.value, dtype=vector.dtype, device=vector.device)
+    _warn_if_mostly_noise(
+        float(torch.linalg.vector_norm(purified - vector.detach())), radius, vector.numel(), epsilon_prime
+    )
     torch.nn.utils.vector_to_parameters(purified, model.parameters())
     return release
+
+
+def _warn_if_mostly_noise(moved: float, radius: float, d: int, epsilon_prime: float) -> None:
+    """A UserWarning when purification moved the parameters farther than the ball's radius: the released model is
+    then mostly noise (Algorithm 1's noise scales as diameter·d/ε′, so its ratio to the radius grows with d/ε′)."""
+    if moved > radius:
+        warnings.warn(
+            f"train_pure_dp: purification moved the parameters by {moved:.3g}, more than the ball's radius {radius:g}: "
+            f"the released model is mostly noise (the noise grows with the parameter count d = {d} over "
+            f"epsilon_prime = {epsilon_prime:g}); use a model with fewer parameters or a larger epsilon_prime",
+            UserWarning,
+            stacklevel=3,
+        )

@@ -165,3 +165,15 @@ def test_auto_picks_ghost_for_supported_layers_and_vmap_otherwise():
     assert train_dpsgd(normalised, loss_fn, X, Y, **arguments).gradient_method == "ghost"
     prelu = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.PReLU(), torch.nn.Linear(4, 1))  # a trainable slope
     assert train_dpsgd(prelu, loss_fn, X, Y, **arguments).gradient_method == "vmap"
+
+
+def test_train_pure_dp_warns_exactly_when_purification_moves_parameters_beyond_the_radius():
+    import warnings
+
+    from dplab.train import _warn_if_mostly_noise
+
+    with pytest.warns(UserWarning, match="mostly noise .* d = 41 over epsilon_prime = 1"):
+        _warn_if_mostly_noise(2.01, 2.0, 41, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _warn_if_mostly_noise(2.0, 2.0, 41, 1.0)

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dplab.registry import load_study
 from dplab.resources import (
     BASELINE_MB,
     FACTOR,
     FLOOR_MB,
-    HEAVY_JOBS,
+    estimated_mb,
     job_mem_mb,
     max_mem_mb,
     memory_problems,
@@ -21,6 +22,9 @@ from dplab.resources import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+STUDIES = ("contraction", "preprocessing", "generalization", "purification")
+#: (study, job) -> the configuration section its estimate reads, as each study declares it.
+HEAVY_JOBS = {(s, job): section for s in STUDIES for job, (section, _) in load_study(s).memory_estimates().items()}
 
 
 @pytest.fixture(scope="module")
@@ -33,20 +37,28 @@ def test_fig3_estimate_is_the_stated_closed_form():
     n, d, seeds = 10_000_000, 5000, 10
     values = (3 + seeds) * n * d + seeds * n  # X, two PCA reductions, one projection per seed; seeds x n margins
     expected = BASELINE_MB + FACTOR * values * 8 / 2**20
-    estimate = job_mem_mb("preprocessing", "fig3", {"fig3": {"n": n, "d": d, "seeds": seeds}})
+    estimate = estimated_mb("preprocessing", "fig3", {"fig3": {"n": n, "d": d, "seeds": seeds}})
     assert estimate == pytest.approx(expected, abs=1)
+    assert job_mem_mb("preprocessing", "fig3", {"fig3": {"n": n, "d": d, "seeds": seeds}}) == estimate
 
 
-def test_light_and_unknown_jobs_get_the_floor(full):
-    assert job_mem_mb("preprocessing", "table1", full["preprocessing"]) == FLOOR_MB
+def test_light_jobs_declare_their_mem_mb_and_small_heavy_ones_at_least_it(full):
+    from dplab.studies.preprocessing import STUDY
+
+    assert estimated_mb("preprocessing", "table1", full["preprocessing"]) is None
+    assert job_mem_mb("preprocessing", "table1", full["preprocessing"]) == STUDY.artifact("table1").mem_mb
     quick_fig3 = {"fig3": {"n": 300, "d": 100, "seeds": 2}}
-    assert job_mem_mb("preprocessing", "fig3", quick_fig3) == FLOOR_MB
+    assert estimated_mb("preprocessing", "fig3", quick_fig3) == FLOOR_MB
+    assert job_mem_mb("preprocessing", "fig3", quick_fig3) == STUDY.artifact("fig3").mem_mb
+    assert job_mem_mb("contraction", "audit_grid", {"audit": {**full["contraction"]["audit"], "grid_cells": 10}}) == (
+        FLOOR_MB
+    )
 
 
 @pytest.mark.parametrize(("study", "artifact_id"), sorted(HEAVY_JOBS))
 def test_every_heavy_job_grows_with_its_sizes(full, study, artifact_id):
     """Doubling every integer size of the job's section (lists too) never lowers the estimate, and raises it."""
-    section = HEAVY_JOBS[(study, artifact_id)][0]
+    section = HEAVY_JOBS[(study, artifact_id)]
 
     def doubled(value):
         if isinstance(value, bool) or not isinstance(value, (int, dict, list)):
@@ -58,9 +70,9 @@ def test_every_heavy_job_grows_with_its_sizes(full, study, artifact_id):
         return 2 * value
 
     config = copy.deepcopy(full[study])
-    base = job_mem_mb(study, artifact_id, config)
+    base = estimated_mb(study, artifact_id, config)
     config[section] = doubled(config[section])
-    assert job_mem_mb(study, artifact_id, config) > base
+    assert estimated_mb(study, artifact_id, config) > base
 
 
 def test_ceiling_defaults_to_physical_memory():
@@ -78,7 +90,7 @@ def test_full_configuration_fits_this_machine(full):
 def test_low_ceiling_refuses_jobs_naming_keys_values_and_estimate(full):
     config = {**full, "resources": {"max_mem_mb": 2000}}
     problems = memory_problems(config)
-    estimate = job_mem_mb("generalization", "f8", full["generalization"])
+    estimate = estimated_mb("generalization", "f8", full["generalization"])
     assert estimate > 2000
     assert (
         "config key 'generalization.empirical' (dims, grid[].sizes, grid[].datasets, grid[].split_sigmas, cell_records, test_size, runs): "
@@ -86,7 +98,7 @@ def test_low_ceiling_refuses_jobs_naming_keys_values_and_estimate(full):
         "'f8' fits "
         f"resources.max_mem_mb = 2000 MB (estimated peak {estimate} MB)"
     ) in problems
-    over = {artifact_id for study, artifact_id in HEAVY_JOBS if job_mem_mb(study, artifact_id, full[study]) > 2000}
+    over = {job for study, job in HEAVY_JOBS if estimated_mb(study, job, full[study]) > 2000}
     assert set(re.findall(r"job '(\w+)'", "\n".join(problems))) == over
 
 
@@ -115,5 +127,5 @@ def test_audit_grid_estimate_covers_the_measured_peak():
     )
     run = subprocess.run([sys.executable, "-c", script], check=True, timeout=300, capture_output=True, text=True)
     measured_mb = int(run.stdout.split()[-1]) / 1024
-    estimate = job_mem_mb("contraction", "audit_grid", {"audit": audit})
+    estimate = estimated_mb("contraction", "audit_grid", {"audit": audit})
     assert measured_mb <= estimate <= 3 * measured_mb, (measured_mb, estimate)

@@ -150,7 +150,6 @@ BASE = {"lr": 0.5, "noise": "gaussian", "noise_scale": 1.0}
         ({"sampling": "poisson"}, "batch_size=None"),
         ({"sampling": "shuffled", "batch_size": 0}, "batch_size=0"),
         ({"sampling": "without_replacement", "batch_size": 2.5}, "batch_size=2.5"),
-        ({"sampling": "full_batch", "batch_size": True}, "batch_size=True"),
         ({"steps": 0}, "steps=0"),
         ({"steps": 1.5}, "steps=1.5"),
         ({"stopping": "random"}, "stopping='random'.*'uniform_random'"),
@@ -164,6 +163,21 @@ BASE = {"lr": 0.5, "noise": "gaussian", "noise_scale": 1.0}
 )
 def test_config_rejects_bad_fields(changes, message) -> None:
     with pytest.raises(ValueError, match=message):
+        NoisyGradientConfig(**{**BASE, **changes})
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"sampling": "full_batch", "batch_size": True}, "batch_size=True.*a boolean is not a number"),
+        ({"steps": True}, "steps=True"),
+        ({"noise_scale": True}, "noise_scale=True"),
+        ({"noise_scale": 0.5 + 1j}, r"noise_scale=\(0.5\+1j\).*imaginary part is never dropped"),
+    ],
+)
+def test_config_refuses_booleans_and_complex_numbers(changes, message) -> None:
+    """True is not 1 and an imaginary part is never dropped: TypeError naming the field."""
+    with pytest.raises(TypeError, match=message):
         NoisyGradientConfig(**{**BASE, **changes})
 
 
@@ -565,7 +579,7 @@ def test_factored_path_needs_a_factored_loss() -> None:
             generator=_generator(0),
             gradients="factored",
         )
-    with pytest.raises(ValueError, match="gradients='fast' is not allowed"):
+    with pytest.raises(ValueError, match="gradients='fast' is invalid; allowed: one of 'auto'"):
         run_noisy_gradient(
             config,
             LogisticLoss(),

@@ -21,7 +21,7 @@ if "contraction" in config["studies"]:
         conda:
             CONDA_ENV
         resources:
-            mem_mb=max(1000, job_mem_mb("contraction", "audit_grid", CONTRACTION)),
+            mem_mb=job_mem_mb("contraction", "audit_grid", CONTRACTION),
             runtime=5,
         params:
             audit=CONTRACTION["audit"],

@@ -92,7 +92,7 @@ for _name, _study in REGISTERED.items():
                     CONDA_ENV
                 threads: config["threads"]
                 resources:
-                    mem_mb=max(_artifact.mem_mb, job_mem_mb(_name, _artifact.id, config[_name])),
+                    mem_mb=job_mem_mb(_name, _artifact.id, config[_name]),
                     runtime=_artifact.runtime,
                 params:
                     study=_name,
@@ -123,7 +123,7 @@ for _name, _study in REGISTERED.items():
                 CONDA_ENV
             threads: config["threads"]
             resources:
-                mem_mb=max(_artifact.mem_mb, job_mem_mb(_name, _artifact.id, config[_name])),
+                mem_mb=job_mem_mb(_name, _artifact.id, config[_name]),
                 runtime=_artifact.runtime,
             params:
                 study=_name,

@@ -8,6 +8,7 @@ Submodules:
     accountant_check  check_dpsgd_accountant: dp_accounting's DP-SGD bounds against the engine's own sampler
     montecarlo  Clopper–Pearson intervals and honest lower bounds on E_γ and ε (eq. (7) of Asoodeh et al. 2020)
     quadrature  hockey-stick and Rényi divergences of 1-D laws by numerical integration (closed-form references)
+    exponential_enumeration  the exponential mechanism's exact small case (Theorem 11 of Hu et al.)
     contraction_checks  Lemmas 1-2, Theorem 2 and eq. (3) of Asoodeh et al. 2020 against quadrature, dp_accounting
 """
 

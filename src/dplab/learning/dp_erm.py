@@ -16,7 +16,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from dplab.checks import choice, finite_tensor, non_negative_finite, positive_finite, probability, whole_number
+from dplab.checks import (
+    choice,
+    fits_in_memory,
+    floating_tensor,
+    matching_length,
+    non_negative_finite,
+    positive_finite,
+    probability,
+    whole_number,
+)
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.erm import _data, _parameters
 from dplab.learning.projections import Ball
@@ -25,6 +34,9 @@ from dplab.theory.purification import lemma19_parameters
 __all__ = ["algorithm3_dpsgd", "grid_in_disc", "lemma19_laplace_gd", "summed_logistic_loss_on_grid"]
 
 SAMPLINGS = ("without_replacement", "poisson")
+#: Bytes per step of Lemma 26's step-size schedule: the Python floats of the tuple built here, and the engine's
+#: float64 copy, tuple and per-step list of them.
+_SCHEDULE_BYTES_PER_STEP = 80
 
 
 def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch.Generator) -> np.ndarray:
@@ -32,9 +44,11 @@ def _engine(config: NoisyGradientConfig, loss, X, Y, runs: int, generator: torch
     return run_noisy_gradient(config, loss, X, Y, w0, runs=runs, generator=generator, progress=False).numpy()
 
 
-def _check_common(X: Any, n: int, radius: float, runs: int) -> None:
-    """Refuse non-finite features, a fractional or non-positive n or runs, and a radius that is not > 0."""
-    finite_tensor("X", X)
+def _check_common(X: Any, Y: Any, n: int, radius: float, runs: int) -> None:
+    """Refuse features that are not a finite float32/float64 tensor, labels of another length, a fractional or
+    non-positive n or runs, and a radius that is not > 0 (the labels' values are checked by the engine)."""
+    floating_tensor("X", X)
+    matching_length("X", X, "Y", Y)
     whole_number("n", n)
     positive_finite("radius", radius)
     whole_number("runs", runs)
@@ -49,11 +63,14 @@ def algorithm3_dpsgd(
     and weighted average (``lam`` > 0, ``eta`` unused).  Returns θ, shape (runs, d).
 
     ``noise_std`` is σ itself, the standard deviation of the noise on the summed clipped gradients: Lemma 25's σ
-    (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL."""
-    _check_common(X, n, radius, runs)
-    whole_number("steps", steps)
+    (σ² = 416L² log(1/δ)/ε) already contains the clip L; a noise multiplier z of a calibration gives σ = zL.
+    ``X`` is a float32/float64 tensor (never converted silently), ``Y`` its labels (same length)."""
+    _check_common(X, Y, n, radius, runs)
+    steps = whole_number("steps", steps)
     positive_finite("clip", clip)
-    non_negative_finite("lam", lam)
+    lam = non_negative_finite("lam", lam)
+    if lam > 0:
+        fits_in_memory({"steps": steps}, _SCHEDULE_BYTES_PER_STEP * steps, f"a step-size schedule of {steps} steps")
     choice("sampling", sampling, SAMPLINGS)
     probability("gamma", gamma, allow_one=True)
     non_negative_finite("noise_std", noise_std)
@@ -75,8 +92,9 @@ def lemma19_laplace_gd(
     generator: torch.Generator,
 ) -> tuple[np.ndarray, int]:  # fmt: skip
     """Lemma 19: T = round(εn/d) ≥ 1 steps of full-batch GD on the ball of ``radius`` with Laplace(Δ₁T/ε) on the
-    summed gradient (Δ₁ = √d·L), η = C/√(T(n²L² + 2d·scale²)), C = 2·radius; the average iterate and T."""
-    _check_common(X, n, radius, runs)
+    summed gradient (Δ₁ = √d·L), η = C/√(T(n²L² + 2d·scale²)), C = 2·radius; the average iterate and T. ``X`` is
+    a float32/float64 tensor (never converted silently), ``Y`` its labels (same length)."""
+    _check_common(X, Y, n, radius, runs)
     positive_finite("epsilon", epsilon)
     positive_finite("lipschitz", lipschitz)
     p = lemma19_parameters(n, d, epsilon, 2 * radius, lipschitz)
@@ -109,7 +127,7 @@ def summed_logistic_loss_on_grid(
     1e-14 relative: the summation order differs, nothing else."""
     whole_number("chunk", chunk)
     lam = non_negative_finite("lam", lam)
-    features, labels = _data(x, y)
+    features, labels = _data(x, y, name="x")
     theta = torch.as_tensor(_parameters(grid, features.shape[1]))
     signed = torch.as_tensor(features * labels[:, None])  # yᵢxᵢ, exact for yᵢ = ±1
     total = torch.empty(theta.shape[0], dtype=torch.float64)

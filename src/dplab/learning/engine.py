@@ -81,7 +81,18 @@ from torch import Tensor
 from torch.func import grad, vmap
 from tqdm import tqdm
 
-from dplab.checks import finite_tensor, labels_in, non_negative_finite, positive_finite, whole_number
+from dplab.checks import (
+    as_real_tensor,
+    choice,
+    finite_tensor,
+    fits_in_memory,
+    floating_tensor,
+    labels_in,
+    matching_length,
+    non_negative_finite,
+    positive_finite,
+    whole_number,
+)
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
@@ -122,8 +133,7 @@ def dp_sgd_noise_scale(noise_multiplier: float, clip_norm: float, batch_size: in
     """
     sigma = non_negative_finite("noise_multiplier", noise_multiplier)
     clip = positive_finite("clip_norm", clip_norm)
-    _check_int("batch_size", batch_size, minimum=1)
-    return sigma * clip / batch_size
+    return sigma * clip / whole_number("batch_size", batch_size)
 
 
 def sgld_noise_scale(lr: float, inverse_temperature: float) -> float:
@@ -147,9 +157,15 @@ def per_sample_gradients(loss: Loss, w: Tensor, X: Tensor, Y: Tensor | None = No
 
     ``w``: ``(R, d)``, one parameter vector per run. ``X``: ``(B, dx)`` samples shared by all runs, or
     ``(R, B, dx)`` per-run samples (e.g. gathered Poisson batches). ``Y``: ``None`` (label-free losses such as
-    :class:`~dplab.learning.losses.LinearLoss`), or labels of shape ``X.shape[:-1]``. Computed with
-    ``torch.func``: vmap over runs of vmap over samples of grad (the Opacus "functorch" method).
+    :class:`~dplab.learning.losses.LinearLoss`), or labels of shape ``X.shape[:-1]``. All three are float32 or
+    float64 tensors with finite entries (integer, boolean, complex and half-precision tensors are refused, never
+    converted). Computed with ``torch.func``: vmap over runs of vmap over samples of grad (the Opacus "functorch"
+    method).
     """
+    floating_tensor("w", w)
+    floating_tensor("X", X)
+    if Y is not None:
+        floating_tensor("Y", Y)
     if w.ndim != 2:
         raise ValueError(f"w has shape {tuple(w.shape)}; it must be (runs, d)")
     if X.ndim not in (2, 3):
@@ -159,8 +175,7 @@ def per_sample_gradients(loss: Loss, w: Tensor, X: Tensor, Y: Tensor | None = No
         raise ValueError(f"X has {X.shape[0]} runs but w has {w.shape[0]}; per-run samples need one row per run")
     if Y is not None and tuple(Y.shape) != tuple(X.shape[:-1]):
         raise ValueError(f"Y has shape {tuple(Y.shape)}; it must be X.shape[:-1] = {tuple(X.shape[:-1])}")
-    finite_tensor("w", w)
-    check_data(loss, X, Y)
+    _check_labels(loss, Y)
     return _gradient_function(loss, per_run_samples, Y is not None)(w, X, Y)
 
 
@@ -196,16 +211,6 @@ def _factors_from_norms(norms: Tensor, clip: float) -> Tensor:
 # ----------------------------------------------------------------------------------------------------------------
 # Configuration
 # ----------------------------------------------------------------------------------------------------------------
-
-
-def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name}={value!r} is not allowed; choose one of {allowed}")
-
-
-def _check_int(name: str, value: object, *, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name}={value!r} must be an integer >= {minimum}")
 
 
 @dataclass(frozen=True)
@@ -251,16 +256,16 @@ class NoisyGradientConfig:
             object.__setattr__(self, "lr", tuple(float(v) for v in self.lr))
         else:
             positive_finite("lr", self.lr)
-        _check_choice("noise", self.noise, NOISE_KINDS)
+        choice("noise", self.noise, NOISE_KINDS)
         if self.noise == "none":
             if self.noise_scale not in (None, 0, 0.0):
                 raise ValueError(f"noise_scale={self.noise_scale!r} must be None or 0 when noise='none'")
         else:
-            scale = None if self.noise_scale is None else float(self.noise_scale)
-            if scale is None or not (math.isfinite(scale) and scale >= 0.0):
+            if self.noise_scale is None:
                 raise ValueError(
-                    f"noise_scale={self.noise_scale!r} must be a finite number >= 0 when noise={self.noise!r}"
+                    f"noise_scale=None is invalid; allowed: a finite number >= 0 when noise={self.noise!r}"
                 )
+            non_negative_finite("noise_scale", self.noise_scale)
         if self.clip_norm is not None:
             positive_finite("clip_norm", self.clip_norm)
         if not (callable(self.projection) and hasattr(self.projection, "diameter")):
@@ -268,17 +273,21 @@ class NoisyGradientConfig:
                 f"projection={self.projection!r} must be a projection: Interval, Ball, NoProjection, "
                 "or a callable with a .diameter"
             )
-        _check_choice("sampling", self.sampling, SAMPLING_MODES)
+        choice("sampling", self.sampling, SAMPLING_MODES)
         if self.sampling == "single_pass":
             if self.batch_size not in (None, 1) or isinstance(self.batch_size, bool):
                 raise ValueError(f"batch_size={self.batch_size!r} must be None or 1 when sampling='single_pass'")
         elif self.batch_size is not None or self.sampling != "full_batch":
-            _check_int("batch_size", self.batch_size, minimum=1)
+            if self.batch_size is None:
+                raise ValueError(
+                    f"batch_size=None is invalid; allowed: a whole number >= 1 when sampling={self.sampling!r}"
+                )
+            object.__setattr__(self, "batch_size", whole_number("batch_size", self.batch_size))
         if self.steps is not None:
-            _check_int("steps", self.steps, minimum=1)
+            object.__setattr__(self, "steps", whole_number("steps", self.steps))
             if isinstance(self.lr, tuple) and self.steps != len(self.lr):
                 raise ValueError(f"steps={self.steps} must be None or the schedule's length {len(self.lr)}")
-        _check_choice("stopping", self.stopping, STOPPING_RULES)
+        choice("stopping", self.stopping, STOPPING_RULES)
 
     def batch_size_for(self, n: int) -> int:
         """The normaliser B of the gradient sum for a dataset of n samples (q = B/n for Poisson sampling)."""
@@ -377,10 +386,17 @@ def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) ->
     drawn again (an event invariant under relabelling {0, …, n−1}, so the subsets stay uniform). Dense case: the
     ``size`` largest of n i.i.d. uniform keys, O(n) per row.
     """
-    whole_number("runs", runs)
-    whole_number("n", n)
-    whole_number("size", size, maximum=n)
-    return _uniform_subsets(runs, n, size, generator)
+    subsets = _checked_subsets(runs, n, size)
+    return _uniform_subsets(subsets.runs, subsets.n, subsets.size, generator)
+
+
+def _checked_subsets(runs: int, n: int, size: int) -> _SubsetDraws:
+    """The subset sampler after checking ``runs``, ``n`` and ``size`` <= n (whole numbers >= 1) and that a step's
+    draws fit in memory."""
+    n = whole_number("n", n)
+    subsets = _SubsetDraws(whole_number("runs", runs), n, whole_number("size", size, maximum=n))
+    fits_in_memory({"runs": runs, "n": n, "size": size}, subsets.step_bytes, f"{runs} subsets of size {size}")
+    return subsets
 
 
 # Nothing a step draws depends on the iterate, so the engine draws the randomness of a block of steps before
@@ -399,13 +415,20 @@ _SPARE_DRAWS = 8
 class _StepDraws:
     """The randomness of one kind (batches or noise) of the steps of a block, drawn step by step into buffers.
 
-    ``numbers``: random numbers per step (sizes the block). ``allocate(capacity)``: buffers for a block.
+    ``numbers``: random numbers per step (sizes the block); ``copies``: arrays of that size a step holds while its
+    draws are processed (``step_bytes`` = 8·copies·numbers, the memory estimate). ``allocate(capacity)``: buffers
+    for a block.
     ``draw(k, t, generator)``: draw step t (0-based) into slot k, as a step-by-step loop does. ``first_redo(count)``:
     the first slot whose draw must be redone step by step, or None. ``redo(k, t, generator)``: that exact draw.
     ``finish(count)``: process the block's first ``count`` slots at once."""
 
     numbers = 0
+    copies = 1
     may_redo = False
+
+    @property
+    def step_bytes(self) -> int:
+        return 8 * self.copies * self.numbers
 
     def allocate(self, capacity: int) -> None:
         pass
@@ -440,6 +463,9 @@ class _SubsetDraws(_StepDraws):
     at once by :func:`_first_distinct`; a step with a short row (rare: fewer than ``size`` distinct values in
     ``size`` + 8 draws) is redone step by step, since its redraws come before that step's noise. Dense case: one
     ``topk`` over the keys of every run and step of the block (row by row, as per step)."""
+
+    #: the raw draws, the screen's sort keys, sorted values, cumulative count and masks, and the subsets
+    copies = 6
 
     def __init__(self, runs: int, n: int, size: int) -> None:
         self.runs, self.n, self.size = runs, n, size
@@ -482,6 +508,9 @@ class _PoissonDraws(_StepDraws):
     """``poisson``: each sample joins each run's batch with probability q, fresh every step; the included samples
     first (stable order), padded to the step's largest batch with weight-0 samples (the next excluded ones)."""
 
+    #: the uniforms, the membership, the stable order and its sort's temporary
+    copies = 4
+
     def __init__(self, runs: int, n: int, q: float) -> None:
         self.runs, self.n, self.q = runs, n, q
         self.numbers = runs * n
@@ -507,6 +536,9 @@ class _PoissonDraws(_StepDraws):
 
 class _ShuffledDraws(_StepDraws):
     """``shuffled``: a fresh permutation per run at the first step of every epoch, then consecutive batches."""
+
+    #: the keys and the permutation
+    copies = 2
 
     def __init__(self, runs: int, n: int, size: int) -> None:
         self.runs, self.n, self.size = runs, n, size
@@ -600,7 +632,7 @@ def _drawn_ahead(steps: int, draws: list[_StepDraws], generator: torch.Generator
 
 def _checked_noise(kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> _NoiseDraws:
     """The noise sampler after checking ``kind``, the scale (a number or a tensor, finite and >= 0) and ``shape``."""
-    _check_choice("noise", kind, ("gaussian", "laplace"))
+    choice("noise", kind, ("gaussian", "laplace"))
     if isinstance(scale, Tensor):
         finite_tensor("noise_scale", scale)
         if bool((scale < 0).any()):
@@ -608,7 +640,9 @@ def _checked_noise(kind: str, scale: float | Tensor, shape: tuple[int, ...], dty
     else:
         non_negative_finite("noise_scale", scale)
     shape = tuple(whole_number("noise_shape", size) for size in shape)
-    return _NoiseDraws(kind, scale, shape, dtype)
+    noise = _NoiseDraws(kind, scale, shape, dtype)
+    fits_in_memory({"noise_shape": shape}, noise.step_bytes, f"noise of shape {shape}")
+    return noise
 
 
 def noise_steps(
@@ -626,7 +660,7 @@ def noise_steps(
     ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The tensors yielded are views of
     block buffers: use each before requesting the next (it may be updated in place)."""
     noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
-    whole_number("steps", steps)
+    steps = whole_number("steps", steps)
     return (noise.values[k] for k in _drawn_ahead(steps, [noise], generator))
 
 
@@ -646,11 +680,8 @@ def subset_and_noise_steps(
     ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
     for bit, drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
     tensors yielded are views of block buffers, valid until the next step is requested."""
-    whole_number("runs", runs)
-    whole_number("n", n)
-    whole_number("size", size, maximum=n)
-    whole_number("steps", steps)
-    subsets = _SubsetDraws(runs, n, size)
+    subsets = _checked_subsets(runs, n, size)
+    steps = whole_number("steps", steps)
     if noise_scale is None:
         return ((subsets.index[k], None) for k in _drawn_ahead(steps, [subsets], generator))
     noise = _checked_noise("gaussian", noise_scale, noise_shape, dtype)
@@ -706,7 +737,7 @@ def _factored_clipped_sum(loss: Loss) -> Callable[[Tensor, _Batch, float | None]
 def _clipped_sum_function(loss: Loss, per_run_samples: bool, labelled: bool, method: str):
     """The clipped-sum function of a step: factored gradients when the loss offers them (``method`` "auto" or
     "factored"), else ``torch.func`` per-sample gradients ("vmap")."""
-    _check_choice("gradients", method, GRADIENT_METHODS)
+    choice("gradients", method, GRADIENT_METHODS)
     factored = hasattr(loss, "factored_gradients")
     if method == "factored" and not factored:
         raise ValueError(f"gradients='factored' needs a loss with factored_gradients; {type(loss).__name__} has none")
@@ -734,25 +765,56 @@ def _mean_clipped_gradient(
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _initial_iterates(w0: Any, runs: int, dtype: torch.dtype) -> Tensor:
-    start = finite_tensor("w0", torch.as_tensor(w0, dtype=dtype))
-    if start.ndim == 1:
-        return start.expand(runs, -1).clone()
-    if start.ndim == 2 and start.shape[0] == runs:
-        return start.clone()
+def _checked_start(w0: Any, runs: int, dtype: torch.dtype) -> Tensor:
+    """``w0`` as a finite (d,) or (runs, d) tensor of ``dtype`` (not yet copied per run)."""
+    start = finite_tensor("w0", as_real_tensor(w0, "w0", dtype))
+    if start.ndim == 1 or (start.ndim == 2 and start.shape[0] == runs):
+        return start
     raise ValueError(f"w0 has shape {tuple(start.shape)}; it must be (d,) or (runs, d) = ({runs}, d)")
 
 
-def check_data(loss: Loss, X: Tensor, Y: Tensor | None) -> None:
-    """Check once per call that ``X`` and ``Y`` are finite and that ``Y`` holds labels the loss is defined for
-    (``loss.label_set`` when the loss declares one, e.g. {−1, +1} for the logistic loss)."""
-    finite_tensor("X", X)
+def _initial_iterates(start: Tensor, runs: int) -> Tensor:
+    return start.expand(runs, -1).clone() if start.ndim == 1 else start.clone()
+
+
+def _checked_data(loss: Loss, X: Any, Y: Any, dtype: torch.dtype) -> tuple[Tensor, Tensor | None]:
+    """``X`` (n, dx) and ``Y`` (n,) or None as finite tensors of ``dtype`` (real numbers converted, booleans and
+    complex numbers refused), of one length, ``Y`` holding labels the loss is defined for."""
+    features = as_real_tensor(X, "X", dtype)
+    if features.ndim != 2 or features.shape[0] == 0:
+        raise ValueError(f"X has shape {tuple(features.shape)}; it must be (n, dx) with n >= 1 (use reshape(-1, 1))")
+    finite_tensor("X", features)
     if Y is None:
-        return
-    finite_tensor("Y", Y)
-    allowed = getattr(loss, "label_set", None)
+        return features, None
+    labels = as_real_tensor(Y, "Y", dtype)
+    matching_length("X", features, "Y", labels)
+    if labels.ndim != 1:
+        raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({features.shape[0]},) or None")
+    finite_tensor("Y", labels)
+    _check_labels(loss, labels)
+    return features, labels
+
+
+def _check_labels(loss: Loss, Y: Tensor | None) -> None:
+    """Check that ``Y`` holds labels the loss is defined for (``loss.label_set`` when the loss declares one, e.g.
+    {−1, +1} for the logistic loss)."""
+    allowed = None if Y is None else getattr(loss, "label_set", None)
     if allowed is not None:
         labels_in("Y", Y.detach().cpu().numpy(), allowed)
+
+
+def _check_run_fits(
+    config: NoisyGradientConfig, draws: list[_StepDraws], runs: int, n: int, dx: int, d: int, steps: int
+) -> None:
+    """Refuse, before allocating, a run whose arrays cannot fit in memory (:func:`dplab.checks.fits_in_memory`): one
+    step's random draws and the arrays that process them (a block holds at least one step), per run the iterates,
+    output, step and stopping time, the batch's rows (per-run samples) and per-sample gradients, and the step-size
+    list; 8 bytes a number."""
+    batch = 1 if config.sampling == "single_pass" else config.batch_size_for(n)
+    gathered = batch * (dx + 1) if config.sampling in ("poisson", "shuffled", "without_replacement") else 0
+    per_run = 4 * d + 1 + batch * d + gathered
+    n_bytes = sum(draw.step_bytes for draw in draws) + 8 * (runs * per_run + steps)
+    fits_in_memory({"runs": runs, "steps": steps}, n_bytes, f"{runs} runs of {steps} steps in dimension {d}")
 
 
 def _progress_bar(steps: int, progress: bool | None) -> Iterator[int]:
@@ -784,35 +846,37 @@ def run_noisy_gradient(
     ``w`` (runs, d) (read them, e.g. to record a trajectory; do not modify them in place). ``gradients``: "auto"
     (factored per-sample gradients when the loss offers ``factored_gradients``, else ``torch.func``), "factored" or
     "vmap" (force one; the two agree up to floating-point summation order).
+
+    ``X``, ``Y`` and ``w0`` may be torch tensors, numpy arrays or sequences of real numbers: they are converted to
+    ``dtype`` (float64 or float32; integer and half-precision entries included, as ``torch.as_tensor`` converts
+    them); booleans and complex numbers are refused, never converted. Every argument, and an estimate of the
+    memory the run needs against this machine's, is checked once, before anything is allocated or drawn.
     """
-    _check_int("runs", runs, minimum=1)
+    runs = whole_number("runs", runs)
     if not isinstance(generator, torch.Generator):
         raise ValueError(f"generator={generator!r} must be a torch.Generator")
-    features = torch.as_tensor(X, dtype=dtype)
-    if features.ndim != 2 or features.shape[0] == 0:
-        raise ValueError(f"X has shape {tuple(features.shape)}; it must be (n, dx) with n >= 1 (use reshape(-1, 1))")
-    labels = None if Y is None else torch.as_tensor(Y, dtype=dtype)
-    if labels is not None and tuple(labels.shape) != (features.shape[0],):
-        raise ValueError(f"Y has shape {tuple(labels.shape)}; it must be (n,) = ({features.shape[0]},) or None")
-    check_data(loss, features, labels)
+    choice("dtype", dtype, (torch.float64, torch.float32))
+    features, labels = _checked_data(loss, X, Y, dtype)
     n = features.shape[0]
     steps = config.steps_for(n)
     batch_size = config.batch_size_for(n)
-    w = _initial_iterates(w0, runs, dtype)
+    start = _checked_start(w0, runs, dtype)
+    clip_norm = None if config.clip_norm is None else float(config.clip_norm)
+    per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
+    clipped_sum = _clipped_sum_function(loss, per_run_samples, labels is not None, gradients)
+    batches = _batch_draws(config, runs, n)
+    shape = (runs, start.shape[-1])
+    noise = None if config.noise == "none" else _NoiseDraws(config.noise, config.noise_scale, shape, dtype)
+    draws = [batches] if noise is None else [batches, noise]
+    _check_run_fits(config, draws, runs, n, features.shape[1], shape[1], steps)
+    w = _initial_iterates(start, runs)
 
     step_sizes = config.step_sizes(steps)
     stopping_time = None
     if config.stopping == "uniform_random":
         stopping_time = torch.randint(1, steps + 1, (runs, 1), generator=generator)
     output = torch.zeros_like(w) if config.stopping in ("average", "weighted_average") else w
-
-    clip_norm = None if config.clip_norm is None else float(config.clip_norm)
-    per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
-    clipped_sum = _clipped_sum_function(loss, per_run_samples, labels is not None, gradients)
-    batches = _batch_draws(config, runs, n)
-    noise = None if config.noise == "none" else _NoiseDraws(config.noise, config.noise_scale, tuple(w.shape), dtype)
-    draws = _drawn_ahead(steps, [batches] if noise is None else [batches, noise], generator)
-    for t, k in zip(_progress_bar(steps, progress), draws):
+    for t, k in zip(_progress_bar(steps, progress), _drawn_ahead(steps, draws, generator)):
         batch = batches.batch(k, t - 1, features, labels)
         step = _mean_clipped_gradient(clipped_sum, w, batch, clip_norm, batch_size)
         # ``step`` is a fresh tensor: update it in place (same values as out of place, fewer allocations).

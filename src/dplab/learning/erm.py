@@ -36,19 +36,20 @@ class ConstrainedMinimum(NamedTuple):
     kkt_residual: float
 
 
-def _features(X: Any) -> np.ndarray:
-    """``X`` as a finite float64 (n, d) array with n ≥ 1."""
-    features = as_finite_array(X, "X")
+def _features(X: Any, name: str = "X") -> np.ndarray:
+    """``X`` as a finite float64 (n, d) array with n ≥ 1 (errors name the argument ``name``)."""
+    features = as_finite_array(X, name)
     if features.ndim != 2 or features.shape[0] == 0:
-        raise ValueError(f"X has shape {features.shape}; it must be (n, d) with n >= 1")
+        raise ValueError(f"{name} has shape {features.shape}; it must be (n, d) with n >= 1")
     return features
 
 
-def _data(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """``X`` (n, d) finite with n ≥ 1 and ``y`` (n,) labels in {−1, +1}, as float64 arrays."""
-    features = _features(X)
+def _data(X: Any, y: Any, name: str = "X") -> tuple[np.ndarray, np.ndarray]:
+    """``X`` (n, d) finite with n ≥ 1 and ``y`` (n,) labels in {−1, +1}, as float64 arrays (errors name the
+    features' argument ``name``)."""
+    features = _features(X, name)
     labels = labels_in("y", y)
-    matching_length("X", features, "y", labels)
+    matching_length(name, features, "y", labels)
     if labels.shape != (features.shape[0],):
         raise ValueError(f"y has shape {labels.shape}; it must be (n,) = ({features.shape[0]},)")
     return features, labels

@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 import torch
 
-from dplab.checks import as_finite_array, choice, finite, non_negative_finite, positive_finite, whole_number
+from dplab.checks import (
+    as_finite_array,
+    choice,
+    finite,
+    non_negative_finite,
+    positive_finite,
+    size_that_fits,
+    whole_number,
+)
 from dplab.learning.engine import NoisyGradientConfig, run_noisy_gradient
 from dplab.learning.erm import constrained_minimiser, logistic_risk
 from dplab.learning.losses import LogisticLoss
@@ -91,12 +99,16 @@ def pnsgd_utility_runs(
 ) -> list[dict[str, Any]]:
     """``runs`` PNSGD models from 0 per (step size, noise scale), all drawn from one torch generator seeded by
     ``seed`` in the order of ``lrs`` then ``noise_scales``: one record each with the setting, min_𝕂 F and
-    :func:`run_summary`. ``data`` holds ``X``, ``y`` (training) and ``X_test``, ``y_test``."""
+    :func:`run_summary`. ``data`` holds ``X``, ``y`` (training) and ``X_test``, ``y_test``. ``runs`` is refused
+    before any work when its arrays (per run: the model, and the margins and losses on both sets) cannot fit in
+    memory."""
     projection = pnsgd_domain(noise, radius)
-    runs = whole_number("runs", runs, minimum=2)
+    n, d = data["X"].shape
+    n_test = len(data["X_test"])
+    per_run = 8 * (4 * d + 2 * n + 4 * n_test)
+    runs = size_that_fits("runs", runs, per_run, f"runs of PNSGD on {n} + {n_test} records of dimension {d}", 2)
     seed = whole_number("seed", seed, minimum=0)
     tensors = {key: torch.as_tensor(value) for key, value in data.items()}
-    n, d = data["X"].shape
     minimiser = constrained_minimiser(data["X"], data["y"], radius).theta
     best_risk = float(logistic_risk(minimiser, data["X"], data["y"])[0])
     generator = torch.Generator().manual_seed(seed)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dplab.checks import as_finite_array, positive_finite, probability, whole_number
+from dplab.checks import as_finite_array, positive_finite, probability, size_that_fits, whole_number
 from dplab.mechanisms.gaussian import agm_log_delta
 from dplab.mechanisms.purification import LqBall, purify
 from dplab.numerics import project_l2_ball, symmetric_from_upper
@@ -98,6 +98,14 @@ def adassp_log_delta_per_release(epsilon: float, log_delta: float) -> float:
     return float(agm_log_delta(adassp_noise_multiplier(epsilon, log_delta), epsilon / 3.0))
 
 
+def _checked_size(size: int, d: int) -> int:
+    """``size`` (runs) after checking it is a whole number >= 1 whose arrays fit in memory: per run, the (d, d)
+    noise, its symmetrised copy, the noisy XᵀX and the solver's copy of it, and a few (d,) vectors."""
+    return size_that_fits(
+        "size", size, 8 * (6 * d * d + 6 * d + 4), f"runs of sufficient-statistics perturbation, d={d}"
+    )
+
+
 def _symmetric_gaussian(size: int, d: int, rng: np.random.Generator) -> np.ndarray:
     """(size, d, d) symmetric matrices whose upper triangles (diagonal included) are i.i.d. N(0, 1)."""
     return symmetric_from_upper(rng.standard_normal((size, d, d)))
@@ -118,11 +126,10 @@ def adassp(
     Returns ``theta`` (size, d), ``ridge`` λ (size,) and ``lambda_min_private`` λ̃_min (size,).  Draws: Z, E, then
     the Xᵀy noise, each for all runs at once.
     """
-    whole_number("size", size)
-    bound_x, bound_y = positive_finite("bound_x", bound_x), positive_finite("bound_y", bound_y)
-    if not 0 < zeta < 1:
-        raise ValueError(f"zeta={zeta!r} must satisfy 0 < zeta < 1")
     d = stats.d
+    _checked_size(size, d)
+    bound_x, bound_y = positive_finite("bound_x", bound_x), positive_finite("bound_y", bound_y)
+    probability("zeta", zeta)
     multiplier = adassp_noise_multiplier(epsilon, log_delta)
     log_six_over_delta = math.log(6.0) - log_delta
     lam_min = np.maximum(
@@ -181,7 +188,7 @@ def pure_adassp(
     Returns ``theta`` (purified, (ε + ε′, 0)-DP), ``theta_apx`` (projected AdaSSP, (ε, δ)-DP), ``ridge``.
     """
     probability("zeta", zeta)
-    whole_number("size", size)
+    _checked_size(size, stats.d)
     params = pure_adassp_parameters(stats.n, stats.d, epsilon, epsilon_prime, bound_x, bound_y)
     raw = adassp(stats, epsilon, params.log_delta, bound_x, bound_y, zeta, size, rng)
     theta_apx = project_l2_ball(raw["theta"], params.radius)
@@ -225,7 +232,7 @@ def laplace_ssp(
     positive_finite("bound_x", bound_x)
     positive_finite("bound_y", bound_y)
     probability("zeta", zeta)
-    whole_number("size", size)
+    _checked_size(size, stats.d)
     positive_finite("epsilon", epsilon)
     d = stats.d
     sens_xx, sens_xy = ssp_l1_sensitivities(d, bound_x, bound_y)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dplab.checks import as_finite_array, positive_finite, whole_number
+from dplab.checks import as_finite_array, positive_finite, size_that_fits
 
 __all__ = [
     "exponential_mechanism_log_probabilities",
@@ -35,8 +35,9 @@ def exponential_mechanism_log_probabilities(utility: np.ndarray, epsilon: float,
 def sample_exponential_mechanism(
     utility: np.ndarray, epsilon: float, sensitivity: float, size: int, rng: np.random.Generator
 ) -> np.ndarray:
-    """``size`` independent indices drawn from the exponential mechanism (inverse CDF of the exact probabilities)."""
-    whole_number("size", size)
+    """``size`` independent indices drawn from the exponential mechanism (inverse CDF of the exact probabilities);
+    ``size`` is refused before drawing when its uniforms and indices (24 bytes each) cannot fit in memory."""
+    size_that_fits("size", size, 24, "exponential-mechanism draws")
     cdf = np.cumsum(np.exp(exponential_mechanism_log_probabilities(utility, epsilon, sensitivity)))
     return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), cdf.size - 1)
 

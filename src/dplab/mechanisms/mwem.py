@@ -41,6 +41,7 @@ from dplab.checks import (
     as_float_array,
     as_integer_array,
     as_non_negative_array,
+    in_range,
     positive_finite,
     require,
     require_ndim,
@@ -279,8 +280,7 @@ def mwem(
 def lemma36_rho(epsilon: float, log_inv_delta: float) -> float:
     """ρ = ε²/(16 log(1/δ)) (Lemma 36, Algorithm 16)."""
     epsilon = positive_finite("epsilon", epsilon)
-    if not log_inv_delta > 0:
-        raise ValueError(f"log_inv_delta={log_inv_delta!r} must be > 0")
+    log_inv_delta = in_range("log_inv_delta", log_inv_delta, 0.0, math.inf, low_open=True)
     return epsilon**2 / (16.0 * log_inv_delta)
 
 

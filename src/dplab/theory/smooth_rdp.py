@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import brentq, minimize, minimize_scalar
 
-from dplab.accounting.renyi import discrete_renyi, laplace_renyi
+from dplab.accounting.renyi import laplace_renyi
 from dplab.checks import (
     as_finite_array,
     as_integer_array,
@@ -35,10 +35,10 @@ from dplab.checks import (
     positive_finite,
     probability,
     real_number,
+    renyi_orders,
     require,
     whole_number,
 )
-from dplab.mechanisms.exponential import exponential_mechanism_log_probabilities
 from dplab.preprocessing.steps import PREPROCESSING_STEPS
 
 __all__ = [
@@ -97,7 +97,6 @@ __all__ = [
     "laplace_test_release_probability",
     "gaussian_mixture_renyi",
     "laplace_mechanism_divergence",
-    "exponential_mechanism_enumeration",
     "theorem7_step_a",
     "pca_mean_residual_norm",
     "equal_residual_dataset",
@@ -992,57 +991,9 @@ def laplace_mechanism_divergence(
     closed form of :func:`dplab.accounting.renyi.laplace_renyi`; α may be ∞. With change = Lτ (an L-Lipschitz f
     moved by one point, where ‖S − S'‖_F = d12(S, S') = τ) it is the largest divergence Theorem 10's SRDP bound
     Lτε/Δ_f must cover; with change = Δ_f, the largest its RDP bound ε must cover."""
-    order = _order_or_infinite(alpha)
+    order = renyi_orders("alpha", alpha)
     e, sens = positive_finite("eps", eps), positive_finite("sensitivity", sensitivity)
     return np.asarray(laplace_renyi(order, shift=as_non_negative_array(change, "change"), scale=sens / e))
-
-
-def _order_or_infinite(alpha: ArrayLike) -> np.ndarray:
-    """``alpha`` as a float array after checking every entry is a Rényi order > 1 (∞ allowed)."""
-    order = as_real_array(alpha, "alpha")
-    require(order > 1, "alpha", alpha, "a Rényi order > 1 (inf allowed)")
-    return order
-
-
-def _grid_datasets(n: int, levels: int) -> np.ndarray:
-    """Every dataset of n scalars on ``levels`` equally spaced points of [−1, 1] (the unit ball of ℝ), (levels^n, n)."""
-    grid = np.linspace(-1.0, 1.0, levels)
-    return np.stack(np.meshgrid(*([grid] * n), indexing="ij"), axis=-1).reshape(-1, n)
-
-
-def exponential_mechanism_enumeration(
-    alpha: float, eps: float, taus: ArrayLike, n: int = 2, levels: int = 5, outputs: int = 9
-) -> dict[str, np.ndarray | float]:
-    """Theorem 11 on an exact small case: datasets S of n scalars on ``levels`` points of [−1, 1], outputs h on
-    ``outputs`` points of [−1, 1], score Q(S, h) = −|mean(S) − h|, which is L-Lipschitz in S for the Frobenius norm
-    with L = 1/√n (Cauchy–Schwarz) and has replace-one sensitivity Δ_Q = 2/n; Pr[h] ∝ exp(Q(S, h)ε/(2Δ_Q)).
-
-    Returns, by enumerating every ordered pair of datasets and every output: ``srdp`` the largest exact D_α over
-    pairs with d12(S, S') ≤ τ, per τ of ``taus``; ``rdp`` the largest over replace-one neighbours; ``lipschitz`` and
-    ``sensitivity`` (L, Δ_Q as used) with ``realised_lipschitz`` (max |ΔQ|/‖S − S'‖_F) and ``realised_sensitivity``
-    (max |ΔQ| over neighbours), which must not exceed them."""
-    _order_or_infinite(alpha)
-    positive_finite("eps", eps)
-    whole_number("n", n, maximum=4)
-    whole_number("levels", levels, minimum=2, maximum=9)
-    whole_number("outputs", outputs, minimum=2)
-    lipschitz, sensitivity = 1 / math.sqrt(n), 2 / n
-    data = _grid_datasets(n, levels)
-    score = -np.abs(data.mean(axis=1)[:, None] - np.linspace(-1.0, 1.0, outputs)[None, :])
-    log_p = exponential_mechanism_log_probabilities(score, eps, sensitivity)
-    divergence = discrete_renyi(log_p[:, None, :], log_p[None, :, :], alpha)
-    moves = np.abs(data[:, None, :] - data[None, :, :])
-    d12, frobenius, hamming = moves.sum(-1), np.sqrt((moves**2).sum(-1)), (moves > 0).sum(-1)
-    score_change = np.abs(score[:, None, :] - score[None, :, :]).max(-1)
-    with np.errstate(invalid="ignore"):
-        realised_lipschitz = float(np.nanmax(np.where(frobenius > 0, score_change / frobenius, np.nan)))
-    tolerance = 1e-12
-    return {
-        "srdp": np.array([divergence[d12 <= t + tolerance].max() for t in as_positive_array(taus, "taus").ravel()]),
-        "rdp": float(divergence[hamming <= 1].max()),
-        "lipschitz": lipschitz, "sensitivity": sensitivity, "realised_lipschitz": realised_lipschitz,
-        "realised_sensitivity": float(score_change[hamming <= 1].max()),
-    }  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------------------------

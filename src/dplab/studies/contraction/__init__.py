@@ -5,7 +5,7 @@ Proposition 1, PNSGD's utility).
 The artifacts read three pipeline stages of their own (rules in ``workflow/rules/``): the synthetic logistic datasets
 (``logistic_dataset``, datasets.smk), PNSGD training per noise type (``contraction_utility_train``, train.smk) and the
 grid-exact output laws of each audited configuration (``contraction_audit_grid``, audit.smk). The cross-key checks of
-the ``contraction`` section (positions, Lemma 4's step size, intervals) are :func:`dplab.config.constraint_problems`.
+the ``contraction`` section (positions, Lemma 4's step size, intervals) are :func:`dplab.studies.contraction.constraints.constraints`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 
 from dplab.config import study_schema
 from dplab.registry import Artifact, Study
+from dplab.studies.contraction.constraints import constraints
 
 __all__ = ["STUDY", "SCHEMA"]
 
@@ -178,4 +179,6 @@ STUDY = Study(
     artifacts=ARTIFACTS,
     claims="dplab.studies.contraction.claims:build_claims",
     schema=SCHEMA,
+    constraints=constraints,
+    stage_memory={"audit_grid": ("audit", "dplab.studies.contraction.plan:audit_grid_memory")},
 )

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "audit_grid_memory",
     "audited",
     "audit_points",
     "gaussian_audit_points",
@@ -66,3 +67,15 @@ def utility_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
     """The PNSGD training runs the utility artifact reads, one file per noise type (rule
     ``contraction_utility_train``), relative to the study's work folder, in the configuration's order."""
     return {noise: f"utility/{noise}.csv" for noise in study_config["utility"]["noise_types"]}
+
+
+# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+
+
+def audit_grid_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """Grid-exact laws of PNSGD (Asoodeh et al. 2020, Theorems 3 and 4), :func:`dplab.studies.contraction.audit.
+    grid_audit`: (G+2) x (G+2) transition kernels and their temporaries (measured: 8 such arrays at the peak for
+    G = 1500 and 3000, i.e. 4 with :data:`FACTOR`), plus two laws of length G+2 per instance and position."""
+    states = section["grid_cells"] + 2
+    laws = 2 * len(section["instances"]) * len(section["positions"]) * states
+    return 4 * states**2 + laws, ["grid_cells", "instances", "positions"]

@@ -210,6 +210,7 @@ ARTIFACTS = (
         "Theorem 1 and Theorem 2 bounds; vacuous bounds marked.",
         "dplab.studies.generalization.plots:plot_empirical",
         mem_mb=1500,
+        memory="dplab.studies.generalization.plan:empirical_memory",
         runtime=15,
         points="dplab.studies.generalization.plan:e1_cells",
         combine="dplab.studies.generalization.empirical:e1_summary",
@@ -301,6 +302,7 @@ ARTIFACTS = (
         "effective sample size, errors, the signed gap with its t interval over training sets and its paired change "
         "from sigma = 0, max |gap|, both bounds with vacuous flags, looseness and coverage.",
         mem_mb=500,
+        memory="dplab.studies.generalization.plan:empirical_memory",
         runtime=2,
         derived_from="f8",
         summary="dplab.studies.generalization.tables:summarise_empirical",

@@ -54,3 +54,35 @@ def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
                 for first in range(0, total, per_cell)
             )
     return cells
+
+
+# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+
+
+def empirical_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """E1 of He, Wang, Tao, :func:`dplab.studies.generalization.empirical.e1_cell_records`, one sweep point at a time:
+    the Gaussian draw, the point's training sets (float64 and float32: max(1, cell_records // N) sets of N records,
+    the largest over the sizes) and the held-out set, about 2 arrays of (records + test_size) x d (measured: 1184 MB
+    peak, 884 MB above the interpreter, for one set of N = 10^6, d = 50, test_size = 2 x 10^5), and the
+    (records or test_size) x (sigmas x runs) predictions (a point trains one sigma of a block with split_sigmas, every
+    sigma of another), the largest over the sizes; plus about 1 kB per result row (dims x datasets x grid x
+    checkpoints x runs)."""
+    d = max(section["dims"])
+    test, runs = section["test_size"], section["runs"]
+    point = max(
+        (records + test) * (d + runs * (1 if block["split_sigmas"] else len(block["sigmas"])))
+        for block in section["grid"]
+        for records in (n * min(block["datasets"], max(1, section["cell_records"] // n)) for n in block["sizes"])
+    )
+    cells = sum(block["datasets"] * len(block["sizes"]) * len(block["sigmas"]) for block in section["grid"])
+    rows = len(section["dims"]) * cells * len(section["checkpoints"]) * runs
+    values = 2 * point + rows * 1024 / 8  # about 1 kB per row, in float64 values
+    return values, [
+        "dims",
+        "grid[].sizes",
+        "grid[].datasets",
+        "grid[].split_sigmas",
+        "cell_records",
+        "test_size",
+        "runs",
+    ]

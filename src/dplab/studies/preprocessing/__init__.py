@@ -198,6 +198,7 @@ ARTIFACTS = (
         "Figure 3: excess empirical risk of private logistic regression (full-batch DP-GD and Poisson-subsampled DP-SGD, one panel each) vs overall epsilon after non-private PCA, DP-PCA, or no pre-processing.",
         plot="dplab.studies.preprocessing.plots:plot_fig3",
         mem_mb=3000,
+        memory="dplab.studies.preprocessing.plan:fig3_memory",
         runtime=20,  # full config, measured per ε point: DP-GD ≈ 180 s, DP-SGD ≈ 110 s; 3 points per shard of 2
         inputs="dplab.studies.preprocessing.pipeline:fig3_inputs",
         points="dplab.studies.preprocessing.plan:fig3_points",
@@ -210,6 +211,7 @@ ARTIFACTS = (
         "Extension: the Figure 3 comparison over (d/n, k, eigen-gap), showing where the paper's ordering holds.",
         plot="dplab.studies.preprocessing.plots:plot_ext_fig3_regimes",
         mem_mb=3000,
+        memory="dplab.studies.preprocessing.plan:regimes_memory",
         runtime=10,
         inputs="dplab.studies.preprocessing.pipeline:regimes_inputs",
         points="dplab.studies.preprocessing.plan:regime_points",

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from dplab.audit.exponential_enumeration import exponential_mechanism_enumeration
 from dplab.numerics import loglog_slope
 from dplab.report.claims import Numbers, erratum_if, exceeds, holds_if
 from dplab.studies.preprocessing.claims_common import (
@@ -328,7 +329,7 @@ def measure_theorem11(frames: Frames, config: Config) -> Numbers:
     g = _EXPONENTIAL_GRID
     rows, hypotheses = [], True
     for alpha, eps, n in itertools.product(g["alpha"], g["eps"], g["n"]):
-        found = smooth_rdp.exponential_mechanism_enumeration(alpha, eps, _EXPONENTIAL_TAUS, n=n)
+        found = exponential_mechanism_enumeration(alpha, eps, _EXPONENTIAL_TAUS, n=n)
         mechanism = smooth_rdp.exponential_mechanism(eps, found["lipschitz"], found["sensitivity"])
         hypotheses &= not (
             exceeds(found["realised_lipschitz"], found["lipschitz"])

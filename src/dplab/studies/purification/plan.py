@@ -7,10 +7,15 @@ workflow), so this module imports no compute code: no torch, no dp_accounting (t
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
+    "erm_memory",
+    "linear_regression_memory",
+    "query_release_memory",
+    "mc_audit_memory",
     "METHOD_GROUPS",
     "erm_points",
     "regression_points",
@@ -82,3 +87,36 @@ def query_release_jobs(params: Mapping[str, Any]) -> list[dict[str, Any]]:
 def frank_wolfe_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The sweep's points in output order: every (n, d) of the grid (one data set each)."""
     return [{"n": int(n), "d": int(d)} for n in params["ns"] for d in params["ds"]]
+
+
+# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+
+
+def erm_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """DP-ERM sweeps of Lin et al. (2025), :mod:`dplab.studies.purification.erm`: the data (n x d), the exponential
+    mechanism's grid on the d = 2 ball (about pi (R/spacing)^2 points, 3 values each) and one 4096-point chunk of
+    grid-point x record losses (4096 x n, twice for the temporary)."""
+    n = max([section["epsilon_sweep"]["n"], *section["n_sweep"]["ns"]])
+    grid = math.pi * (section["radius"] / section["em_grid_spacing"]) ** 2
+    values = n * section["d"] + 3 * grid + 2 * 4096 * n + section["seeds"] * section["d"] * 4
+    return values, ["n_sweep.ns", "epsilon_sweep.n", "d", "radius", "em_grid_spacing"]
+
+
+def linear_regression_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """Sufficient-statistics perturbation of Lin et al. (2025), :mod:`dplab.studies.purification.linear_regression`:
+    Gaussian draw, X and the clipped products, about 4 arrays of n x d for the largest n and d."""
+    values = 4 * max(section["ns"]) * max(section["ds"]) + section["seeds"] * section["draws"] * max(section["ds"])
+    return values, ["ns", "ds"]
+
+
+def query_release_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """MWEM / Algorithm 16 of Lin et al. (2025), :mod:`dplab.studies.purification.query_release`: the workload
+    (k x 2^d) and the seeds' histograms and synthetic distributions (2 x seeds x 2^d) for the largest d and k."""
+    cells = 2 ** max([section["base"]["d"], *section["d_sweep"]])
+    k = max([section["base"]["k"], *section["k_sweep"]])
+    return (k + 2 * section["seeds"]) * cells, ["d_sweep", "base.d", "k_sweep", "base.k", "seeds"]
+
+
+def mc_audit_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:
+    """Monte-Carlo audit of Lin et al. (2025): the largest sample of each neighbour plus its sorted copy."""
+    return 4 * max(section["sample_sizes"]), ["sample_sizes"]
