@@ -40,7 +40,7 @@ import yaml
 
 from benchmarks.timing import Timing, time_side_by_side
 from dplab.mechanisms.mwem import _mwem_round_noise, half_subset_queries, mwem, sample_histograms
-from dplab.registry import load_study, no_progress, resolve
+from dplab.workflow.registry import load_study, no_progress, resolve
 
 __all__ = ["KERNEL_COLUMNS", "matmul_gflops", "kernel_release_rows"]
 

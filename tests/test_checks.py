@@ -176,7 +176,7 @@ def test_real_number_passes_nan_and_infinities_to_the_caller():
 
 
 def test_the_memory_limit_is_the_physical_memory(monkeypatch):
-    from dplab.resources import physical_memory_mb
+    from dplab.machine import physical_memory_mb
 
     assert checks.memory_limit_bytes() == physical_memory_mb() * 2**20
     monkeypatch.setattr(checks, "memory_limit_bytes", lambda: 2**30)

@@ -78,10 +78,18 @@ def test_no_import_cycles_in_dplab():
 
 
 #: Layers that sit below others: a module of the key's package imports none of the listed packages.
+_PLUMBING = ("dplab.workflow", "dplab.studies")
 BELOW = {
-    "dplab.accounting": ("dplab.theory", "dplab.mechanisms", "dplab.audit", "dplab.learning", "dplab.studies"),
-    "dplab.theory": ("dplab.mechanisms", "dplab.audit", "dplab.learning", "dplab.studies"),
-}
+    "dplab.accounting": ("dplab.theory", "dplab.mechanisms", "dplab.audit", "dplab.learning", *_PLUMBING),
+    "dplab.theory": ("dplab.mechanisms", "dplab.audit", "dplab.learning", *_PLUMBING),
+    **{
+        library: _PLUMBING
+        for library in (
+            "dplab.mechanisms", "dplab.audit", "dplab.learning", "dplab.data", "dplab.preprocessing",
+            "dplab.checks", "dplab.account", "dplab.calibrate", "dplab.purify", "dplab.train",
+        )
+    },
+}  # fmt: skip
 
 
 def layer_violations(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
@@ -95,7 +103,14 @@ def layer_violations(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
     )
 
 
-def test_theory_and_accounting_import_nothing_above_them():
+def test_the_top_level_of_dplab_holds_no_workflow_plumbing():
+    """The workflow's modules (configuration, registry, resources, rule helpers) live in dplab.workflow."""
+    top = sorted(p.stem for p in SRC.joinpath("dplab").glob("*.py") if p.stem != "__init__")
+    plumbing = {"config", "config_checks", "config_reference", "registry", "resources", "workflow_helpers"}
+    assert not plumbing & set(top), top
+
+
+def test_library_layers_import_nothing_above_them():
     assert not layer_violations(import_graph())
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.registry import (
+from dplab.workflow.registry import (
     Artifact,
     Study,
     combine_shards,
@@ -44,7 +44,7 @@ def test_study_lookup_and_duplicates():
 
 
 def test_string_references_resolve_lazily():
-    from dplab.registry import resolve
+    from dplab.workflow.registry import resolve
 
     assert resolve("dplab.seeding:derive_seed")(1, "a") == __import__("dplab.seeding").seeding.derive_seed(1, "a")
     assert resolve(compute) is compute
@@ -120,7 +120,7 @@ def test_an_empty_shard_does_not_turn_integer_columns_into_floats():
 
 
 def test_a_section_is_a_key_a_dotted_path_or_a_tuple_of_them():
-    from dplab.registry import section_params
+    from dplab.workflow.registry import section_params
 
     study_config = {"figures": {"fig2": {"n": 40}}, "audit": {"n": 10}, "other": 1}
     assert section_params(study_config, "audit") == {"n": 10}

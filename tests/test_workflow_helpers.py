@@ -1,4 +1,4 @@
-"""dplab.workflow_helpers: thread caps that do not import torch."""
+"""dplab.workflow.helpers: thread caps that do not import torch."""
 
 import os
 import subprocess
@@ -8,7 +8,7 @@ import sys
 def test_cap_torch_threads_without_importing_torch():
     """A script that does not use torch must not pay for importing it; a later import still gets the cap."""
     code = (
-        "import sys; from dplab.workflow_helpers import cap_torch_threads; cap_torch_threads(1); "
+        "import sys; from dplab.workflow.helpers import cap_torch_threads; cap_torch_threads(1); "
         "assert 'torch' not in sys.modules; import torch; print(torch.get_num_threads())"
     )
     out = subprocess.run(
@@ -23,7 +23,7 @@ def test_cap_torch_threads_without_importing_torch():
 
 def test_cap_torch_threads_sets_an_imported_torch():
     code = (
-        "import torch; from dplab.workflow_helpers import cap_torch_threads; cap_torch_threads(1); "
+        "import torch; from dplab.workflow.helpers import cap_torch_threads; cap_torch_threads(1); "
         "print(torch.get_num_threads())"
     )
     out = subprocess.run(

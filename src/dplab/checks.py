@@ -10,7 +10,7 @@ change a valid value: they return it converted exactly as the callers converted 
 
 Sizes: :func:`fits_in_memory` refuses a call whose estimated allocation (bytes, computed by the caller from its size
 arguments before allocating) exceeds :func:`memory_limit_bytes`, this machine's physical memory (the ceiling the
-workflow's memory check uses for jobs, :func:`dplab.resources.max_mem_mb`). Torch: :func:`floating_tensor` (dtype and
+workflow's memory check uses for jobs, :func:`dplab.workflow.resources.max_mem_mb`). Torch: :func:`floating_tensor` (dtype and
 finite entries of a model input) and :func:`available_device`.
 """
 
@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.resources import physical_memory_mb
+from dplab.machine import physical_memory_mb
 
 __all__ = [
     "as_finite_array",
@@ -303,7 +303,7 @@ _GIB = 2**30
 
 
 def memory_limit_bytes() -> int:
-    """The most bytes one call may allocate: this machine's physical memory (:func:`dplab.resources.physical_memory_mb`,
+    """The most bytes one call may allocate: this machine's physical memory (:func:`physical_memory_mb`,
     the ceiling of the workflow's memory check for jobs). Physical, not currently free, memory: a call that fits the
     machine is never refused because of what other processes hold at the moment."""
     return physical_memory_mb() * 2**20

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dplab.config import load_config, validate_config
-from dplab.registry import load_study
+from dplab.workflow.config import load_config, validate_config
+from dplab.workflow.registry import load_study
 
 ROOT = Path(__file__).resolve().parents[2]
 OVERLAY = "benchmarks/config.20x.yaml"

@@ -11,16 +11,16 @@ import pytest
 
 from benchmarks import kernels_release
 from benchmarks.timing import Timing
-from dplab.config import load_config
 from dplab.mechanisms.mwem import (
     MwemRun,
     algorithm16_parameters,
     mwem_rounds_fixed_point,
     pure_mwem_rounds_fixed_point,
 )
-from dplab.registry import no_progress
 from dplab.studies.purification.plan import query_release_jobs
 from dplab.studies.purification.query_release import query_release_job
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import no_progress
 
 QUICK = load_config("config.quick.yaml")["purification"]["query_release"]
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from snakemake.utils import update_config
 
-from dplab.config import ConfigError, load_config, merge_config, validate_config
+from dplab.workflow.config import ConfigError, load_config, merge_config, validate_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -238,8 +238,8 @@ def number_types(value, where: str = ""):
 def test_every_integer_key_holds_an_int_after_validation():
     """The whole quick configuration respelled with a float for every whole number: after validation every integer
     key holds an int again, and only number keys (``type: number``) keep the float."""
-    from dplab.config import load_schemas
-    from dplab.config_reference import schema_rows
+    from dplab.workflow.config import load_schemas
+    from dplab.workflow.config_reference import schema_rows
 
     schemas = load_schemas()
     rows = dict(schema_rows(schemas["config.schema.yaml"], schemas))

@@ -15,8 +15,8 @@ import yaml
 from snakemake.common.configfile import load_configfile
 from snakemake.utils import update_config
 
-from dplab.config import ConfigError, validate_config
-from dplab.config_checks import config_file_problems, nonfinite_problems, path_problems, repository_root
+from dplab.workflow.config import ConfigError, validate_config
+from dplab.workflow.config_checks import config_file_problems, nonfinite_problems, path_problems, repository_root
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"

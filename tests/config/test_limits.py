@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dplab.config import EXACT_FLOAT_INTEGERS, ConfigError, load_config, load_schemas, validate_config
-from dplab.config_reference import render_reference, schema_rows
+from dplab.workflow.config import EXACT_FLOAT_INTEGERS, ConfigError, load_config, load_schemas, validate_config
+from dplab.workflow.config_reference import render_reference, schema_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -53,7 +53,7 @@ def test_every_number_is_bounded_on_both_sides(dotted):
 
 @pytest.mark.parametrize("dotted", [d for d in NUMBERS if "integer" in types(LEAVES[d])])
 def test_every_integer_maximum_is_below_the_exact_float_range(dotted):
-    """An integral float beyond 2^53 stays a float (dplab.config.integers_from_integral_floats): the maximum must
+    """An integral float beyond 2^53 stays a float (dplab.workflow.config.integers_from_integral_floats): the maximum must
     refuse it."""
     assert value_schema(LEAVES[dotted])["maximum"] < EXACT_FLOAT_INTEGERS
 

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dplab.config import load_config, load_schemas
-from dplab.config_reference import schema_rows
-from dplab.registry import compute_artifact, load_study
+from dplab.workflow.config import load_config, load_schemas
+from dplab.workflow.config_reference import schema_rows
+from dplab.workflow.registry import compute_artifact, load_study
 
 SCHEMAS = load_schemas()
 ROWS = dict(schema_rows(SCHEMAS["config.schema.yaml"], SCHEMAS))

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dplab.config import load_schemas, resolve
-from dplab.config_reference import REFERENCE_PAGE, allowed_text, render_reference, schema_rows
+from dplab.workflow.config import load_schemas, resolve
+from dplab.workflow.config_reference import REFERENCE_PAGE, allowed_text, render_reference, schema_rows
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = load_schemas()
@@ -33,7 +33,7 @@ def leaves(config: dict, where: str = "") -> dict[str, object]:
 
 def test_reference_page_is_up_to_date():
     assert REFERENCE_PAGE.read_text(encoding="utf-8") == render_reference(), (
-        "docs/configuration.md is out of date: run `python -m dplab.config_reference`"
+        "docs/configuration.md is out of date: run `python -m dplab.workflow.config_reference`"
     )
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dplab.registry import load_study
-from dplab.resources import (
+from dplab.workflow.registry import load_study
+from dplab.workflow.resources import (
     BASELINE_MB,
     FACTOR,
     FLOOR_MB,

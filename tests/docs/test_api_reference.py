@@ -1,11 +1,11 @@
-"""The API reference (python -m dplab.api_reference, pdoc) builds without a single warning, documents every public
+"""The API reference (python -m dplab.workflow.api_reference, pdoc) builds without a single warning, documents every public
 module, and fails when pdoc warns."""
 
 import importlib.util
 
 import pytest
 
-from dplab import api_reference
+from dplab.workflow import api_reference
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("pdoc") is None, reason="pdoc is not installed (pip install -e '.[docs]')"

@@ -7,7 +7,6 @@ import types
 import pandas as pd
 import pytest
 
-from dplab.registry import Artifact, Study
 from dplab.report.claims import (
     CLAIM_COLUMNS,
     RELATIVE_TOLERANCE,
@@ -22,6 +21,7 @@ from dplab.report.claims import (
     holds_if,
     write_claims,
 )
+from dplab.workflow.registry import Artifact, Study
 
 
 def claim(**kwargs) -> Claim:

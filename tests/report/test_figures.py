@@ -22,8 +22,8 @@ matplotlib.use("Agg")
 from matplotlib.collections import PathCollection  # noqa: E402
 from matplotlib.transforms import Bbox  # noqa: E402
 
-from dplab.registry import load_study, resolve  # noqa: E402
 from dplab.report.style import LABELS, plt  # noqa: E402
+from dplab.workflow.registry import load_study, resolve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))

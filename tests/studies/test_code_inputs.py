@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dplab.registry import load_study
-from dplab.workflow_helpers import dplab_sources
+from dplab.workflow.helpers import dplab_sources
+from dplab.workflow.registry import load_study
 
 STUDIES = ("contraction", "preprocessing", "generalization", "purification")
 ARTIFACTS = [(name, a) for name in STUDIES for a in load_study(name).artifacts]

@@ -1,4 +1,4 @@
-"""Every job checks the products it reads (dplab.workflow_helpers): a damaged input of each kind the workflow writes
+"""Every job checks the products it reads (dplab.workflow.helpers): a damaged input of each kind the workflow writes
 stops its consumer before any work, with a message naming the file and the command that rebuilds it.
 
 The consumers are the real scripts of the real rules (``mock_snakemake`` on the quick configuration, with the
@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from dplab.report.io import ProductError, save_arrays, write_csv, write_record
-from dplab.workflow_helpers import (
+from dplab.workflow.helpers import (
     RUN_OPTIONS,
     check_inputs,
     mock_snakemake,

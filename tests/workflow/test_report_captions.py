@@ -9,7 +9,7 @@ import docutils.core
 import jinja2
 import pytest
 
-from dplab.registry import load_study
+from dplab.workflow.registry import load_study
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "workflow" / "report" / "artifact.rst"
 STUDIES = ("contraction", "preprocessing", "generalization", "purification")

@@ -1,11 +1,12 @@
 # Validation (before any job runs), paths, and the target list of every study.
 import os
+import sys
 from pathlib import Path
 
-from dplab.config import validate_config
-from dplab.resources import job_mem_mb  # rules declare the memory their job is estimated to need
+from dplab.workflow.config import validate_config
+from dplab.workflow.resources import job_mem_mb  # rules declare the memory their job is estimated to need
 from dplab.studies.preprocessing import pipeline as preprocessing_pipeline
-from dplab.workflow_helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
+from dplab.workflow.helpers import dplab_sources  # rules list the dplab modules their code imports as inputs
 
 # workflow.configfiles: config.yaml and every --configfile, checked for duplicate keys.
 validate_config(
@@ -20,6 +21,14 @@ for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 # Every rule's software: environment.yml (used with --software-deployment-method conda; a pip install needs nothing more).
 CONDA_ENV = str(Path(workflow.basedir) / "environment.yml")
 RESULTS = config["results"]
+if Path.cwd().resolve() != Path(workflow.basedir).resolve() and not Path(config["results"]).is_absolute():
+    # snakemake -s path/to/Snakefile from another folder: relative results/work paths land in that folder
+    print(
+        f"note: the workflow of {workflow.basedir} runs from {Path.cwd()}: results and work are written to "
+        f"{Path(config['results']).resolve()} and {Path(config['work']).resolve()} (run from the repository, or "
+        "give --config results=<absolute path> work=<absolute path>)",
+        file=sys.stderr,
+    )
 CAPTION = str(Path(workflow.basedir) / "workflow" / "report" / "artifact.rst")  # renders params.caption
 WORK = config["work"]
 LOGS = f"{WORK}/logs"

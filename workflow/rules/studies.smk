@@ -1,10 +1,10 @@
-# The rules of the studies declared through the dplab.registry (see src/dplab/registry.py), generated
+# The rules of the studies declared through the dplab.workflow.registry (see src/dplab/workflow/registry.py), generated
 # from the declarations: for every artifact a rule named <study>_<artifact> that computes its data (a figure's CSV, or
 # a table's CSV and Markdown), for every figure a rule <study>_<artifact>_figure that draws it, and per study a rule
 # <study>_claims. Every param is a literal value of the configuration, so `snakemake -n`, the logs and the benchmark
 # files name the artifact, and a changed key re-runs exactly the artifacts whose section holds it.
-from dplab.registry import load_study, module_of, resolve
-from dplab.workflow_helpers import export_run_options
+from dplab.workflow.registry import load_study, module_of, resolve
+from dplab.workflow.helpers import export_run_options
 
 # A job that finds one of its inputs damaged names the command that rebuilds it, with this run's options.
 export_run_options(workflow)

@@ -4,7 +4,7 @@ import numpy as np
 
 from dplab.report.io import atomic_path, write_csv
 from dplab.studies.contraction.audit import grid_audit
-from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if (
     "snakemake" not in globals()

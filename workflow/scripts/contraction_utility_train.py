@@ -3,7 +3,7 @@
 from dplab.report.io import load_arrays, write_csv
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.utility import train_utility
-from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if (
     "snakemake" not in globals()

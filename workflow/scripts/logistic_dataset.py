@@ -5,7 +5,7 @@ import numpy as np
 from dplab.data.synthetic import logistic_regression_dataset
 from dplab.report.io import atomic_path
 from dplab.seeding import derive_seed
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/logistic_dataset.py, from the repository
     snakemake = mock_snakemake("logistic_dataset", configfiles=("config.quick.yaml",), noise="gaussian")

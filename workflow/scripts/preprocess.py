@@ -1,7 +1,7 @@
 """Apply one pre-processing step to one dataset."""
 
 from dplab.studies.preprocessing.pipeline import write_preprocessed
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/preprocess.py
     snakemake = mock_snakemake("preprocess", configfiles=("config.quick.yaml",), dataset="clusters", step="dedup")

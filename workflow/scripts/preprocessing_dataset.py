@@ -2,7 +2,7 @@
 
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import write_dataset
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/preprocessing_dataset.py
     snakemake = mock_snakemake("preprocessing_dataset", configfiles=("config.quick.yaml",), dataset="clusters")

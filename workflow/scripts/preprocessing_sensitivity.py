@@ -2,7 +2,7 @@
 
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.sensitivity import write_trials
-from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/preprocessing_sensitivity.py
     snakemake = mock_snakemake("preprocessing_sensitivity", configfiles=("config.quick.yaml",), step="dedup")

@@ -4,7 +4,7 @@ import json
 
 from dplab.report.io import write_text
 from dplab.report.provenance import provenance
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/provenance.py, from the repository
     snakemake = mock_snakemake("provenance", configfiles=("config.quick.yaml",))

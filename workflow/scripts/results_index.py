@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from dplab.registry import load_study
 from dplab.report.index import render_index
 from dplab.report.io import write_text
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.registry import load_study
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/results_index.py, from the repository
     snakemake = mock_snakemake("results_index", configfiles=("config.quick.yaml",))

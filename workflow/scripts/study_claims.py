@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from dplab.registry import load_study, resolve
 from dplab.report.claims import write_claims
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.registry import load_study, resolve
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_claims.py, from the repository
     snakemake = mock_snakemake("generalization_claims", configfiles=("config.quick.yaml",))

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from dplab.registry import combine_shards, compute_artifact, load_study, resolve
 from dplab.report.io import write_csv
 from dplab.report.tables import write_table
-from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.registry import combine_shards, compute_artifact, load_study, resolve
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_data.py, from the repository
     snakemake = mock_snakemake("generalization_f1", configfiles=("config.quick.yaml",))

@@ -2,9 +2,9 @@
 
 import pandas as pd
 
-from dplab.registry import load_study, resolve
 from dplab.report.style import save_figure
-from dplab.workflow_helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
+from dplab.workflow.registry import load_study, resolve
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_figure.py, from the repository
     snakemake = mock_snakemake("generalization_f1_figure", configfiles=("config.quick.yaml",))

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from dplab.registry import compute_shard, load_study, shard_points
 from dplab.report.io import atomic_path
-from dplab.workflow_helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script
+from dplab.workflow.registry import compute_shard, load_study, shard_points
 
 if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/study_shard.py, from the repository
     snakemake = mock_snakemake("purification_ext_dp_erm_shard", configfiles=("config.quick.yaml",), shard="0")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from dplab.registry import Study
+    from dplab.workflow.registry import Study
 
 __all__ = [
     "CLAIM_COLUMNS",
@@ -204,7 +204,7 @@ class ClaimBook:
     """The claims of one study, each declared once by a decorator on its measure function (module docstring).
 
     ``artifact`` and ``reads`` name artifact ids of ``study``; the row's artifact path comes from the registry
-    (:meth:`dplab.registry.Study.result_path`).
+    (:meth:`dplab.workflow.registry.Study.result_path`).
     """
 
     def __init__(self, study: Study) -> None:

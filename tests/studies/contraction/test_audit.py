@@ -119,10 +119,10 @@ SWEEP_AUDIT = {**AUDIT, "run": ["G1", "L1", "G2"], "configs": {"G1": G1, "L1": L
 def test_the_audit_sweep_gives_the_rows_of_the_layout_with_one_job_per_position_whatever_the_sharding(tmp_path):
     """Independent reference: the former jobs, one Monte-Carlo CSV per (configuration, position) seeded from the base
     seed, the rule name and the configuration, merged from the files. The sweep must give the same CSV bytes."""
-    from dplab.registry import combine_shards, compute_shard, shard_points
     from dplab.report.io import write_csv
     from dplab.seeding import derive_seed
     from dplab.studies.contraction import STUDY
+    from dplab.workflow.registry import combine_shards, compute_shard, shard_points
 
     inputs = _audit_inputs(tmp_path, ["G1", "G2"])
     artifact = STUDY.artifact("ext_audit_gaussian")
@@ -155,9 +155,9 @@ def test_the_audit_sweep_gives_the_rows_of_the_layout_with_one_job_per_position_
 
 
 def test_the_audit_combine_stops_on_a_measurement_above_a_bound(tmp_path):
-    from dplab.registry import compute_shard
     from dplab.studies.contraction import STUDY
     from dplab.studies.contraction.audit import AuditViolation, combine_audit
+    from dplab.workflow.registry import compute_shard
 
     artifact = STUDY.artifact("ext_audit_laplace")
     inputs = _audit_inputs(tmp_path, ["L1"])

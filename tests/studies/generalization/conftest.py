@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dplab.config import load_config
+from dplab.workflow.config import load_config
 
 ROOT = Path(__file__).resolve().parents[3]
 

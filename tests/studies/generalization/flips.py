@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dplab.config import load_config
-from dplab.registry import compute_artifact
 from dplab.studies.generalization import STUDY
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import compute_artifact
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIG = load_config(str(ROOT / "config.yaml"))["generalization"]

@@ -12,7 +12,6 @@ from scipy import stats
 
 from dplab.learning import LogisticLoss, NoisyGradientConfig, per_sample_gradients, run_noisy_gradient
 from dplab.learning.engine import uniform_subsets
-from dplab.registry import combine_shards, compute_shard, no_progress, shard_points
 from dplab.studies.generalization import STUDY
 from dplab.studies.generalization.empirical import (
     e1_cell_records,
@@ -23,6 +22,7 @@ from dplab.studies.generalization.empirical import (
     zero_one_error,
 )
 from dplab.studies.generalization.plan import e1_cells
+from dplab.workflow.registry import combine_shards, compute_shard, no_progress, shard_points
 
 PARAMS = dict(
     dims=[5],

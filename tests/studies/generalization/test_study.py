@@ -13,10 +13,10 @@ import pytest
 import torch
 import yaml
 
-from dplab.registry import compute_artifact, resolve
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.report.style import plt
 from dplab.studies.generalization import STUDY
+from dplab.workflow.registry import compute_artifact, resolve
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dplab.config import load_config
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.theory_tables import table2_grid
 from dplab.theory import smooth_rdp
+from dplab.workflow.config import load_config
 
 ROOT = Path(__file__).resolve().parents[3]
 CONFIG = load_config(ROOT / "config.yaml")["preprocessing"]

@@ -3,7 +3,9 @@ generic flips of every rule are in flips.py, run by tests/studies/test_claim_fli
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,7 +18,12 @@ from dplab.studies.preprocessing.claims_sec5 import outperforms_measure
 from dplab.studies.preprocessing.theory_tables import table2_grid, theorem9_srdp_values
 from dplab.theory import smooth_rdp
 
-from .flips import CONFIG, FRAMES
+# flips.py is loaded by path: tests/preprocessing and tests/studies/preprocessing are both packages named
+# "preprocessing", so a relative import resolves to whichever pytest imported first.
+_SPEC = importlib.util.spec_from_file_location("_preprocessing_flips", Path(__file__).with_name("flips.py"))
+FLIPS = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(FLIPS)
+CONFIG, FRAMES = FLIPS.CONFIG, FLIPS.FRAMES
 
 RULE = {rule.claim_id: rule for rule in RULES}
 
@@ -200,9 +207,7 @@ def test_dimension_ablation_needs_two_standard_errors_of_the_difference():
 def test_separate_pq_extension_stays_above_the_exact_divergence_and_below_p_equals_q():
     """Theorem 2 with p and q separate: 136.18 against 214.18 at tau = 12.2 (eps = 1, delta = 1e-3), the audit's exact
     divergence below it at every step; above-p = q or below-exact data would fail it."""
-    from .flips import separate_pq
-
-    claim = RULE["ext_theorem2_separate_pq"].decide(*separate_pq())
+    claim = RULE["ext_theorem2_separate_pq"].decide(*FLIPS.separate_pq())
     assert claim.verdict == "holds" and claim.kind == "extension"
     assert "gives eps 136.18 against 214.18 with p = q" in claim.evidence
-    assert RULE["ext_theorem2_separate_pq"].decide(*separate_pq(exact_shift=5.0)).verdict == "fails"
+    assert RULE["ext_theorem2_separate_pq"].decide(*FLIPS.separate_pq(exact_shift=5.0)).verdict == "fails"

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from dplab.accounting.calibration import dpsgd_epsilon as dp_accounting_epsilon
-from dplab.config import load_config
 from dplab.learning.pca_logistic import DP_GD, DP_SGD, calibrate_eps0, sgd_budget
-from dplab.registry import combine_shards, compute_shard, resolve, shard_points
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.claims_sec5 import outperforms_measure, outperforms_verdict
 from dplab.studies.preprocessing.products import build_products
 from dplab.theory import smooth_rdp as s
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import combine_shards, compute_shard, resolve, shard_points
 
 QUICK = load_config("config.quick.yaml")["preprocessing"]
 ALPHAS = 1 + np.geomspace(1e-6, 1e5, 400001)

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 import yaml
 
-from dplab.registry import combine_shards, compute_artifact, compute_shard, shard_points
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.figure2 import (
     CLOSED_FORM_METHODS,
@@ -19,6 +18,7 @@ from dplab.studies.preprocessing.figure2 import (
     fig2_points,
     fig2_settings,
 )
+from dplab.workflow.registry import combine_shards, compute_artifact, compute_shard, shard_points
 
 ROOT = Path(__file__).resolve().parents[3]
 FULL = yaml.safe_load(open(ROOT / "config.yaml", encoding="utf-8"))["preprocessing"]["fig2"]

@@ -6,7 +6,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dplab.config import load_config
 from dplab.preprocessing import good_clusters, pca_rank_reduce, quantize
 from dplab.preprocessing.clusters import PreprocessedDataset
 from dplab.preprocessing.pca import eigengap
@@ -14,6 +13,7 @@ from dplab.report.io import save_arrays
 from dplab.studies.preprocessing import pipeline as p
 from dplab.studies.preprocessing.products import build_products
 from dplab.studies.preprocessing.sensitivity import step_trials
+from dplab.workflow.config import load_config
 
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["preprocessing"]

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import yaml
 
-from dplab.config import load_config
-from dplab.registry import compute_artifact, resolve
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.products import build_products
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import compute_artifact, resolve
 
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["preprocessing"]

@@ -173,8 +173,8 @@ def test_hockey_stick_stays_a_probability_for_huge_shifts():
 def test_configured_points_keep_beta_star_below_the_centre_of_beta_hat():
     """The pair reading of the bracket (beta_hat's density ratio exactly e^eps) needs beta* = sqrt(d) Delta below
     Delta + log(2/delta)/eps, with the proof's delta, at every point of config.yaml."""
-    from dplab.config import load_config
     from dplab.mechanisms.local_sensitivity import alg11_parameters
+    from dplab.workflow.config import load_config
 
     section = load_config(Path(__file__).resolve().parents[3] / "config.yaml")["purification"]["alg11_dimension"]
     eps = section["epsilon"]

@@ -12,14 +12,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from dplab.config import load_config
-from dplab.registry import load_study
 from dplab.report.claims import SEVERITIES, build_rules, claims_frame
 from dplab.report.index import first_sentence
 from dplab.studies.purification import STUDY, claims_query_release, claims_statistics
 from dplab.studies.purification.claims import RULES, build_claims
 from dplab.studies.purification.claims_common import CLAIMS
 from dplab.studies.purification.curves import theorem2_utility
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import load_study
 
 ROOT = Path(__file__).resolve().parents[3]
 COMMITTED = ROOT / "results" / "purification" / "claims.csv"

@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from dplab.mechanisms.frank_wolfe import least_squares_loss
-from dplab.registry import no_progress
 from dplab.studies.purification.frank_wolfe import (
     frank_wolfe_point,
     sparse_regression_chunks,
 )
 from dplab.studies.purification.plan import frank_wolfe_points
 from dplab.studies.purification.sections import constraints_frank_wolfe
+from dplab.workflow.registry import no_progress
 
 PARAMS = {"ns": [600, 1500], "ds": [40], "epsilons_total": [1.0], "replicates": 2, "sparsity": 3, "noise_sd": 0.1}
 METHODS = {"purified_fw", "dp_fw_before_purification", "dp_fw_reference", "pure_fw_basic", "nonprivate_fw"}

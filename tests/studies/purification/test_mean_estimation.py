@@ -15,7 +15,6 @@ import pytest
 import yaml
 from scipy import stats
 
-from dplab.config import load_config
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
@@ -31,6 +30,7 @@ from dplab.theory.mean_estimation import (
     theorem9_lower_bound,
 )
 from dplab.theory.purification import purification_laplace_scale, purification_shift
+from dplab.workflow.config import load_config
 
 matplotlib.use("Agg")
 

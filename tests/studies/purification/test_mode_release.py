@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 import yaml
 
-from dplab.config import load_config
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.mode_release import (
@@ -22,6 +21,7 @@ from dplab.studies.purification.mode_release import (
 )
 from dplab.studies.purification.plots_selection import plot_mode_release
 from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints_mode_release
+from dplab.workflow.config import load_config
 
 matplotlib.use("Agg")
 

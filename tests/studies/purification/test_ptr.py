@@ -14,7 +14,6 @@ import pandas as pd
 import pytest
 import yaml
 
-from dplab.config import load_config
 from dplab.mechanisms.local_sensitivity import audit_graph_pair, margin_beta, proposed_beta
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
@@ -25,6 +24,7 @@ from dplab.studies.purification.ptr import (
     ptr_audit,
 )
 from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr
+from dplab.workflow.config import load_config
 
 matplotlib.use("Agg")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dplab.config import load_config
 from dplab.studies.purification import STUDY, sections
+from dplab.workflow.config import load_config
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAVY = ("numpy", "scipy", "pandas", "torch")

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 import yaml
 
-from dplab.config import load_config
-from dplab.registry import compute_artifact, resolve
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
+from dplab.workflow.config import load_config
+from dplab.workflow.registry import compute_artifact, resolve
 
 matplotlib.use("Agg")
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dplab.config import study_schema
-from dplab.registry import Artifact, Study
 from dplab.studies.contraction.constraints import constraints
+from dplab.workflow.config import study_schema
+from dplab.workflow.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA"]
 

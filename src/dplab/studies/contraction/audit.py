@@ -319,7 +319,7 @@ def random_stopping_audit(
     return worst[["i", "epsilon", "delta_grid", "grid_instance", "max_privacy_loss", "bound_thm5", "bound_thm5_i"]]
 
 
-# The workflow's artifacts (registry convention, dplab.registry).
+# The workflow's artifacts (registry convention, dplab.workflow.registry).
 
 #: The key of each configuration's Monte-Carlo seed, derive_seed(config seed, MC_SEED_KEY, configuration): the name
 #: of the rule that ran one Monte-Carlo job per (configuration, position) before the audit became a sweep, kept so

@@ -139,7 +139,7 @@ def thm4_crossover_diameter(regime: Mapping[str, Any], i: int, part: pd.DataFram
     return thm4_prop1_crossover_diameter(lo, hi, regime["delta"], i=i, **setting)
 
 
-# The registry's calling convention (dplab.registry): compute(params, seed, progress). These closed forms
+# The registry's calling convention (dplab.workflow.registry): compute(params, seed, progress). These closed forms
 # draw nothing and take no time worth a progress bar.
 
 

@@ -69,7 +69,7 @@ def utility_inputs(study_config: Mapping[str, Any]) -> dict[str, str]:
     return {noise: f"utility/{noise}.csv" for noise in study_config["utility"]["noise_types"]}
 
 
-# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+# Peak float64 values of the heavy jobs (dplab.workflow.resources turns them into MB): (values, the size keys).
 
 
 def audit_grid_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.config import study_schema
-from dplab.registry import Artifact, Study
+from dplab.workflow.config import study_schema
+from dplab.workflow.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
 

@@ -56,7 +56,7 @@ def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return cells
 
 
-# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+# Peak float64 values of the heavy jobs (dplab.workflow.resources turns them into MB): (values, the size keys).
 
 
 def empirical_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:

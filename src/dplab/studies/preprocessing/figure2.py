@@ -4,7 +4,7 @@ bound, group size m = Δ_∞), with the optional optimised-Theorem-2 curves: p =
 optimised) and, an extension, p and q optimised separately (each term of Theorem 2's max with its own exponent, as
 its proof allows: :func:`dplab.theory.smooth_rdp.theorem2_rdp_separate_pq`), both over all α > 1.
 
-A sweep (:class:`dplab.registry.Artifact`): each curve of a closed form is one point, and the p = q optimised
+A sweep (:class:`dplab.workflow.registry.Artifact`): each curve of a closed form is one point, and the p = q optimised
 curve (a Nelder–Mead search per τ, nearly all of the time) is one point per τ, so the shards of a cluster run split
 it evenly; the separately optimised curves come last, one point per setting, after every other point (so the rows
 of the other curves keep their order). Nothing is random: ``seed`` is unused.

@@ -6,7 +6,7 @@
 3. the replacement trials of each step (rule ``preprocessing_sensitivity``): ``sensitivity/<step>.csv``.
 
 Paths are relative to the study's work folder (``<work>/preprocessing``). Artifacts name the products they read
-through :func:`artifact_inputs` (``Artifact.inputs`` of :mod:`dplab.registry`).
+through :func:`artifact_inputs` (``Artifact.inputs`` of :mod:`dplab.workflow.registry`).
 
 Datasets (structure the bounds assume, :mod:`dplab.data.preprocessing_datasets`): ``clusters`` (near-duplicate
 clusters, for deduplication and quantization), ``missing`` (missing values at a controlled rate, for imputation),

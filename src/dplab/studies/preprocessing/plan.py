@@ -23,7 +23,7 @@ def regime_points(params: Mapping[str, Any]) -> list[dict[str, int]]:
     return [{"regime": index} for index in range(len(params["regimes"]))]
 
 
-# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+# Peak float64 values of the heavy jobs (dplab.workflow.resources turns them into MB): (values, the size keys).
 
 
 def _fig3_values(n: int, d: int, seeds: int) -> float:

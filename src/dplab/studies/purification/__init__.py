@@ -5,8 +5,8 @@ estimation, PTR and bounded local sensitivity, mode release, AdaSSP, MWEM) again
 
 from __future__ import annotations
 
-from dplab.registry import Artifact, Study
 from dplab.studies.purification.sections import NAME, SCHEMA, constraints
+from dplab.workflow.registry import Artifact, Study
 
 __all__ = ["STUDY", "SCHEMA", "constraints"]
 

@@ -19,9 +19,9 @@ from dplab.audit.purification_pairs import (
 )
 from dplab.audit.threshold import pure_epsilon_lower_bound
 from dplab.purify import purify_continuous
-from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.theory.purification import purification_laplace_scale, purification_shift
+from dplab.workflow.registry import no_progress
 
 __all__ = ["EXACT_AUDIT_COLUMNS", "MECHANISMS", "mechanism_pair", "exact_audit_table", "mc_audit"]
 

@@ -14,7 +14,7 @@ Metric: excess empirical MSE over OLS, MSE(θ) = ‖Y − Xθ‖²/(2n), average
 per method, (n, d, ε_tot) and replicate).  Also recorded: λ_min(XᵀX/n), the exact δ of AdaSSP's composed Gaussian
 releases (and of one release alone, against δ/3), and Table 1's rates before/after purification (constants dropped).
 
-A sweep (:class:`dplab.registry.Artifact`): one point per (n, d) and replicate index, whose dataset and
+A sweep (:class:`dplab.workflow.registry.Artifact`): one point per (n, d) and replicate index, whose dataset and
 noise derive from ``seed`` and those values only, so the shards of a run may split the points any way.
 """
 

@@ -40,13 +40,13 @@ from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.mean_release import mean_baseline_errors
 from dplab.mechanisms.noise_norms import chi_mean
 from dplab.mechanisms.purification import cube_purification_parameters, projected_purified_gaussian, sign_cube
-from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.theory.mean_estimation import (
     mean_estimation_log_delta,
     sample_data_mean,
     theorem9_columns,
 )
+from dplab.workflow.registry import no_progress
 
 __all__ = [
     "mean_estimation_errors",

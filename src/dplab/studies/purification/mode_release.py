@@ -52,8 +52,8 @@ from dplab.mechanisms.stability import (
     uniform_bottom_log_delta,
 )
 from dplab.numerics import smallest_integer_reaching
-from dplab.registry import no_progress
 from dplab.seeding import derive_seed
+from dplab.workflow.registry import no_progress
 
 __all__ = [
     "compute_mode_release",

@@ -89,7 +89,7 @@ def frank_wolfe_points(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [{"n": int(n), "d": int(d)} for n in params["ns"] for d in params["ds"]]
 
 
-# Peak float64 values of the heavy jobs (dplab.resources turns them into MB): (values, the size keys).
+# Peak float64 values of the heavy jobs (dplab.workflow.resources turns them into MB): (values, the size keys).
 
 
 def erm_memory(section: Mapping[str, Any]) -> tuple[float, list[str]]:

@@ -45,8 +45,8 @@ from dplab.mechanisms.local_sensitivity import (
     triangle_local_sensitivity,
     triangle_smooth_sensitivity,
 )
-from dplab.registry import no_progress
 from dplab.seeding import derive_seed
+from dplab.workflow.registry import no_progress
 
 __all__ = ["compute_ptr", "ptr_audit", "PTR_METHODS"]
 

@@ -59,9 +59,9 @@ from dplab.mechanisms.mwem import (
     sample_histograms,
 )
 from dplab.mechanisms.purification import purified_bits_log_pmf
-from dplab.registry import no_progress
 from dplab.seeding import derive_seed
 from dplab.studies.purification.sections import SECTION_QUERY_RELEASE as SECTION
+from dplab.workflow.registry import no_progress
 
 __all__ = [
     "ADJACENCY",

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dplab.config import study_schema
+from dplab.workflow.config import study_schema
 
 __all__ = [
     "NAME",

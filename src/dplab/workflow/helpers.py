@@ -238,7 +238,7 @@ def mock_snakemake(
 @functools.cache
 def _module_file(name: str) -> Path | None:
     """The file of dplab module ``name``, found by path without importing anything (None if there is none)."""
-    base = Path(__file__).resolve().parent.parent.joinpath(*name.split("."))
+    base = Path(__file__).resolve().parents[2].joinpath(*name.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate

@@ -8,7 +8,7 @@
 - :func:`config_file_problems`: a config file that cannot be read, is not YAML or JSON, is not a mapping at its top
   level, or gives a key twice in one mapping (PyYAML keeps the last silently); anchors, aliases and merge keys
   (``<<: *base``) are read as Snakemake reads them;
-- memory: :func:`dplab.resources.memory_problems`.
+- memory: :func:`dplab.workflow.resources.memory_problems`.
 
 Every problem reads ``config key '<key>': value <v> is invalid; allowed: <what>`` like the schema's (``config file
 '<path>'[, line <n>]: <what>; allowed: <what>`` for a file).

@@ -12,7 +12,7 @@ Three steps, one validator for all four studies:
 3. the constraints a schema cannot express (a position ``i`` must not exceed ``n``; the step size must satisfy
    ``lr < 2/(beta_smooth + rho)`` of Lemma 4 in Asoodeh et al. 2020; an interval needs ``a < b``; names that
    refer to other keys must exist);
-4. checks that walk the dict whatever the schema's shape (:mod:`dplab.config_checks`, :mod:`dplab.resources`):
+4. checks that walk the dict whatever the schema's shape (:mod:`dplab.workflow.config_checks`, :mod:`dplab.workflow.resources`):
    config files that cannot be read, are not a mapping or repeat a key, NaN and infinities, ``results``/``work``
    folders that are unsafe or cannot be written, and jobs whose estimated peak memory exceeds
    ``resources.max_mem_mb``.
@@ -32,14 +32,14 @@ import jsonschema
 import yaml
 from referencing import Registry, Resource
 
-from dplab.config_checks import (
+from dplab.workflow.config_checks import (
     config_file_problems,
     nonfinite_problems,
     path_problems,
     problem_studies,
     repository_root,
 )
-from dplab.resources import memory_problems
+from dplab.workflow.resources import memory_problems
 
 __all__ = [
     "ConfigError",
@@ -59,7 +59,7 @@ __all__ = [
     "validate_config",
 ]
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+REPOSITORY = Path(__file__).resolve().parents[3]
 SCHEMA_DIR = REPOSITORY / "workflow" / "schemas"
 TOP_SCHEMA = "config.schema.yaml"
 
@@ -254,7 +254,7 @@ def schema_problems(
 
 def registered_study_problems(config: Mapping[str, Any]) -> list[str]:
     """Cross-key problems of each study listed in ``config['studies']`` (its ``constraints`` in dplab.studies)."""
-    from dplab.registry import load_study
+    from dplab.workflow.registry import load_study
 
     return [problem for name in config.get("studies", []) for problem in load_study(name).constraints(config[name])]
 
@@ -270,7 +270,7 @@ def validate_config(
     ``int`` (:func:`integers_from_integral_floats`). Besides the schema and the cross-key constraints, reports
     problems of the ``configfiles`` (unreadable, not a mapping, a key given twice), non-finite numbers,
     ``results``/``work`` folders that are unsafe or cannot be written (``~`` is expanded in ``config``) and jobs whose
-    estimated memory exceeds ``resources.max_mem_mb`` (:mod:`dplab.config_checks`, :mod:`dplab.resources`).
+    estimated memory exceeds ``resources.max_mem_mb`` (:mod:`dplab.workflow.config_checks`, :mod:`dplab.workflow.resources`).
     """
     if not isinstance(config, MutableMapping):
         raise ConfigError(

@@ -17,12 +17,12 @@ configuration whose heavy job would exceed ``resources.max_mem_mb`` (default: th
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from dplab.registry import load_study
+from dplab.machine import physical_memory_mb
+from dplab.workflow.registry import load_study
 
 __all__ = [
     "BASELINE_MB",
@@ -69,11 +69,6 @@ def job_mem_mb(study: str, job: str, study_config: Mapping[str, Any]) -> int:
     declared = load_study(study)
     floor = declared.artifact(job).mem_mb if job in {a.id for a in declared.artifacts} else FLOOR_MB
     return max(floor, estimated_mb(study, job, study_config) or 0)
-
-
-def physical_memory_mb() -> int:
-    """Total physical memory of this machine in MB (``sysconf``)."""
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // _MB
 
 
 def max_mem_mb(config: Mapping[str, Any]) -> float:

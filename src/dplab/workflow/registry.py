@@ -100,7 +100,7 @@ class Artifact:
     or a tuple of them (:func:`section_params`), so a changed key re-runs only the artifacts whose section holds it;
     ``mem_mb`` and ``runtime`` (minutes) are the resources its data job declares; a heavy job also sets ``memory``,
     ``memory(params) -> (float64 values at the peak, the size keys)``, and then declares the larger of ``mem_mb`` and
-    that estimate in MB (:func:`dplab.resources.job_mem_mb`; a configuration whose estimate exceeds
+    that estimate in MB (:func:`dplab.workflow.resources.job_mem_mb`; a configuration whose estimate exceeds
     ``resources.max_mem_mb`` is refused before any job, naming the size keys). With ``derived_from`` set to
     another artifact's id, this artifact is built from that artifact's data instead of being recomputed:
     ``compute(source_frame, params) -> DataFrame`` (so a table and a figure of one experiment show the same runs).
@@ -159,7 +159,7 @@ class Artifact:
         """The modules the data job runs: the compute function's, the summary's (tables) and the writers'.
 
         The workflow makes the data job depend on their import closure, and on nothing else of the study, so a
-        plotting or claims edit re-runs no computation (:func:`dplab.workflow_helpers.dplab_sources`).
+        plotting or claims edit re-runs no computation (:func:`dplab.workflow.helpers.dplab_sources`).
         """
         tables = self.writes_table
         writers = ("dplab.report.io", "dplab.report.tables") if tables else ("dplab.report.io",)

@@ -1,6 +1,6 @@
 """The API reference: HTML pages built by pdoc from the docstrings of every dplab module.
 
-``python -m dplab.api_reference --output DIR`` writes ``DIR/index.html`` and one page per module (pdoc is in the
+``python -m dplab.workflow.api_reference --output DIR`` writes ``DIR/index.html`` and one page per module (pdoc is in the
 ``docs`` extra).  Any warning pdoc raises while building (a name in ``__all__`` that does not resolve, a module
 that fails to import, a docstring it cannot render) fails the build with every warning listed: ``.ci/docs`` and
 ``tests/docs`` run it so.
