@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from dplab.registry import Artifact, load_study, resolve
 from dplab.report.tables import table_markdown, unexplained_columns
+from dplab.workflow.registry import Artifact, load_study, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
