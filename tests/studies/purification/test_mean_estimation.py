@@ -15,14 +15,14 @@ import pytest
 import yaml
 from scipy import stats
 
-from dplab.config import load_config
+from dplab.config import load_config, study_schema
 from dplab.mechanisms.gaussian import agm_sigma
 from dplab.mechanisms.noise_norms import laplace_l2_norm_mean
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_statistics import MEAN_RULES
 from dplab.studies.purification.mean_estimation import compute, mean_estimation_errors
 from dplab.studies.purification.plots_statistics import plot_mean_estimation
-from dplab.studies.purification.sections import SCHEMA_EXT_MEAN_ESTIMATION, constraints_ext_mean_estimation
+from dplab.studies.purification.sections import SECTION_MEAN_ESTIMATION, constraints_ext_mean_estimation
 from dplab.theory.mean_estimation import (
     log10_purification_scale,
     mean_estimation_log_delta,
@@ -31,6 +31,8 @@ from dplab.theory.mean_estimation import (
     theorem9_lower_bound,
 )
 from dplab.theory.purification import purification_laplace_scale, purification_shift
+
+SCHEMA_EXT_MEAN_ESTIMATION = study_schema("purification")["properties"][SECTION_MEAN_ESTIMATION]
 
 matplotlib.use("Agg")
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import yaml
 
-from dplab.config import load_config
+from dplab.config import load_config, study_schema
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
 from dplab.studies.purification.mode_release import (
@@ -21,7 +21,9 @@ from dplab.studies.purification.mode_release import (
     mode_release_audit,
 )
 from dplab.studies.purification.plots_selection import plot_mode_release
-from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints_mode_release
+from dplab.studies.purification.sections import SECTION_MODE_RELEASE, constraints_mode_release
+
+SCHEMA_MODE_RELEASE = study_schema("purification")["properties"][SECTION_MODE_RELEASE]
 
 matplotlib.use("Agg")
 

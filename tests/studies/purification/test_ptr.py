@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from dplab.config import load_config
+from dplab.config import load_config, study_schema
 from dplab.mechanisms.local_sensitivity import audit_graph_pair, margin_beta, proposed_beta
 from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_selection import SELECTION_RULES
@@ -24,7 +24,9 @@ from dplab.studies.purification.ptr import (
     compute_ptr,
     ptr_audit,
 )
-from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr
+from dplab.studies.purification.sections import SECTION_PTR, constraints_ptr
+
+SCHEMA_PTR = study_schema("purification")["properties"][SECTION_PTR]
 
 matplotlib.use("Agg")
 

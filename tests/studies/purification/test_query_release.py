@@ -16,7 +16,7 @@ import pytest
 import yaml
 from scipy import stats
 
-from dplab.config import load_config
+from dplab.config import load_config, study_schema
 from dplab.mechanisms.mwem import algorithm16_parameters
 from dplab.mechanisms.purification import binmap, binmap_inverse, purified_bits_log_pmf, purify_bits
 from dplab.registry import compute_artifact, load_study
@@ -25,7 +25,9 @@ from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.plan import sweep_points
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.purification.query_release import query_release_audit
-from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
+from dplab.studies.purification.sections import SECTION_QUERY_RELEASE, constraints_query_release
+
+SCHEMA_QUERY_RELEASE = study_schema("purification")["properties"][SECTION_QUERY_RELEASE]
 
 matplotlib.use("Agg")
 

@@ -10,15 +10,11 @@ the ``contraction`` section (positions, Lemma 4's step size, intervals) are :fun
 
 from __future__ import annotations
 
-from typing import Any
-
-from dplab.config import study_schema
 from dplab.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA"]
+__all__ = ["STUDY"]
 
 NAME = "contraction"
-SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/contraction.schema.yaml
 CURVES = "dplab.studies.contraction.curves"
 AUDIT = "dplab.studies.contraction.audit"
 PLOTS = "dplab.studies.contraction.plots"
@@ -141,5 +137,4 @@ STUDY = Study(
     "ISIT 2020 (arXiv 2001.06546)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.contraction.claims:build_claims",
-    schema=SCHEMA,
 )

@@ -11,14 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.config import study_schema
 from dplab.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA", "constraints"]
+__all__ = ["STUDY", "constraints"]
 
 NAME = "generalization"
-
-SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/generalization.schema.yaml
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -275,6 +272,5 @@ STUDY = Study(
     "Algorithms, UAI 2021 (arXiv:2007.09371)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.generalization.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
 )

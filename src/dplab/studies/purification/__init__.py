@@ -6,9 +6,9 @@ estimation, PTR and bounded local sensitivity, mode release, AdaSSP, MWEM) again
 from __future__ import annotations
 
 from dplab.registry import Artifact, Study
-from dplab.studies.purification.sections import NAME, SCHEMA, constraints
+from dplab.studies.purification.sections import NAME, constraints
 
-__all__ = ["STUDY", "SCHEMA", "constraints"]
+__all__ = ["STUDY", "constraints"]
 
 
 STUDY = Study(
@@ -245,6 +245,5 @@ STUDY = Study(
         ),
     ),
     claims="dplab.studies.purification.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
 )
