@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dplab.config import load_config
+from dplab.config import load_config, study_schema
 from dplab.studies.purification import STUDY, sections
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -36,20 +36,17 @@ def test_import_is_light(module):
 
 
 def test_study_uses_sections():
-    assert STUDY.schema is sections.SCHEMA
+    assert STUDY.schema == study_schema("purification")
     assert STUDY.constraints is sections.constraints
-    properties = sections.SCHEMA["properties"]
-    assert properties["mean_estimation"] is sections.SCHEMA_EXT_MEAN_ESTIMATION
-    assert properties["linear_regression"] is sections.SCHEMA_EXT_LINEAR_REGRESSION
-    assert properties["ptr"] is sections.SCHEMA_PTR
-    assert properties["mode_release"] is sections.SCHEMA_MODE_RELEASE
-    assert properties["query_release"] is sections.SCHEMA_QUERY_RELEASE
+    properties = STUDY.schema["properties"]
+    for name in ("MEAN_ESTIMATION", "LINEAR_REGRESSION", "PTR", "MODE_RELEASE", "QUERY_RELEASE", "FRANK_WOLFE"):
+        assert getattr(sections, f"SECTION_{name}") in properties
     assert set(sections.PART2_CONSTRAINTS) <= set(properties)
 
 
 @pytest.mark.parametrize("name", ["config.yaml", "config.quick.yaml"])
 def test_shipped_configs_validate(name):
     config = load_config(name)["purification"]
-    jsonschema.Draft202012Validator.check_schema(sections.SCHEMA)
-    jsonschema.Draft202012Validator(sections.SCHEMA).validate(config)
+    jsonschema.Draft202012Validator.check_schema(STUDY.schema)
+    jsonschema.Draft202012Validator(STUDY.schema).validate(config)
     assert sections.constraints(config) == []
