@@ -185,8 +185,10 @@ class Artifact:
 class Study:
     """A study: its results folder name, title, paper, artifacts and claims builder.
 
-    :attr:`schema` is the JSON schema of ``config[name]``; ``constraints(study_config)`` returns the problems a schema
-    cannot express, each as ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
+    The JSON schema of ``config[name]`` is ``workflow/schemas/<name>.schema.yaml`` (:func:`dplab.config.study_schema`:
+    the workflow validates the configuration once, at parse time, so that no job reads it);
+    ``constraints(study_config)`` returns the problems a schema cannot express, each as
+    ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
     """
 
     name: str
@@ -204,14 +206,6 @@ class Study:
         duplicated = sorted({i for i in ids if ids.count(i) > 1})
         if duplicated:
             raise ValueError(f"study {self.name!r}: duplicate artifact ids {duplicated}")
-
-    @property
-    def schema(self) -> dict[str, Any]:
-        """The JSON schema of ``config[name]``, ``workflow/schemas/<name>.schema.yaml``, read when asked for: the
-        workflow validates the configuration once, at parse time, and a job that imports its study never reads it."""
-        from dplab.config import study_schema
-
-        return study_schema(self.name)
 
     def artifact(self, artifact_id: str) -> Artifact:
         for artifact in self.artifacts:
