@@ -1,10 +1,10 @@
 """The JSON schema of ``config['purification']`` and its cross-key constraints, one section per artifact group.
 
 The schema (types, ranges, descriptions, defaults) lives in ``workflow/schemas/purification.schema.yaml``
-(:func:`dplab.config.study_schema`); each part-2 group's section of it is named by its ``SECTION_*``. Part 1 (figures 1-4 and
-tables 1-2, the exact and Monte-Carlo audits, convex and strongly convex DP-ERM) and part 2 (mean estimation, linear
-regression, PTR, mode release, query release): each part-2 group has a ``constraints_*`` function for its own
-section; :func:`constraints` assembles the study's cross-key checks.
+(:func:`dplab.config.study_schema`); each part-2 group's section of it is named by its ``SECTION_*``. Part 1
+(figures 1-4 and tables 1-2, the exact and Monte-Carlo audits, convex and strongly convex DP-ERM) and part 2 (mean
+estimation, linear regression, PTR, mode release, query release): each part-2 group has a ``constraints_*`` function
+for its own section; :func:`constraints` assembles the study's cross-key checks.
 
 No numerical imports and no schema read, so that importing :mod:`dplab.studies.purification` (every job of the study
 does) costs neither the numerical stack of the compute modules nor a parse of the schema: the workflow validates the
