@@ -34,13 +34,13 @@ def test_figure_needs_plot_and_table_must_not_have_one():
 def test_study_lookup_and_duplicates():
     figure = Artifact("f1", "figure", "s", compute, "Cap f1", plot=plot)
     table = Artifact("t1", "table", "s", compute, "Cap t1")
-    study = Study("demo", "Demo", "Paper", (figure, table), claims=lambda frames, cfg: [], schema={})
+    study = Study("demo", "Demo", "Paper", (figure, table), claims=lambda frames, cfg: [])
     assert study.artifact("t1") is table
     assert study.ids("figure") == ["f1"] and study.captions() == {"f1": "Cap f1", "t1": "Cap t1"}
     with pytest.raises(ValueError, match="no artifact 'zz'; known: f1, t1"):
         study.artifact("zz")
     with pytest.raises(ValueError, match="duplicate artifact ids"):
-        Study("demo", "Demo", "Paper", (figure, figure), claims=lambda frames, cfg: [], schema={})
+        Study("demo", "Demo", "Paper", (figure, figure), claims=lambda frames, cfg: [])
 
 
 def test_string_references_resolve_lazily():
@@ -55,7 +55,7 @@ def test_string_references_resolve_lazily():
 def test_derived_artifacts_must_name_a_known_source():
     table = Artifact("t1", "table", "s", compute, "c", derived_from="f9")
     with pytest.raises(ValueError, match="derived from unknown ids"):
-        Study("demo", "Demo", "Paper", (table,), claims=lambda frames, cfg: [], schema={})
+        Study("demo", "Demo", "Paper", (table,), claims=lambda frames, cfg: [])
     figure = Artifact("f1", "figure", "s", compute, "c", plot=plot)
     study = Study(
         "demo",
@@ -63,7 +63,6 @@ def test_derived_artifacts_must_name_a_known_source():
         "Paper",
         (figure, Artifact("t1", "table", "s", compute, "c", derived_from="f1")),
         claims=lambda frames, cfg: [],
-        schema={},
     )
     assert study.data_path("f1") == "data/f1.csv" and study.data_path("t1") == "tables/t1.csv"
 
@@ -148,14 +147,14 @@ def test_a_figure_may_publish_a_table_of_its_data():
     assert "dplab.report.tables" in figure.compute_modules() and "dplab.studies.contraction.utility" in (
         figure.compute_modules()
     )
-    study = Study("demo", "Demo", "Paper", (figure,), claims=lambda frames, cfg: [], schema={})
+    study = Study("demo", "Demo", "Paper", (figure,), claims=lambda frames, cfg: [])
     assert study.ids("figure") == study.ids("table") == ["f1"] and study.data_path("f1") == "data/f1.csv"
 
 
 def test_a_sweep_without_points_is_not_declared():
     sweep = Artifact("s1", "figure", "s", point_rows, "c", plot=plot, points=lambda params: params["points"])
     table = Artifact("t1", "table", "s", compute, "c")
-    study = Study("demo", "Demo", "Paper", (sweep, table), claims=lambda frames, cfg: [], schema={})
+    study = Study("demo", "Demo", "Paper", (sweep, table), claims=lambda frames, cfg: [])
     assert study.declared({"s": {"points": [{"k": 1}]}}) == (sweep, table)
     assert study.declared({"s": {"points": []}}) == (table,)
     assert study.ids("figure", {"s": {"points": []}}) == [] and study.ids("figure") == ["s1"]

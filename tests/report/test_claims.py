@@ -147,7 +147,6 @@ def _book():
         "P",
         (Artifact("fig1", "figure", "a", "m:f", "c", plot="m:p"), Artifact("t1", "table", "a", "m:f", "c")),
         claims="m:c",
-        schema={},
     )
     return ClaimBook(study)
 

@@ -177,3 +177,28 @@ def test_overlap_check_detects_a_legend_on_data():
     fig.canvas.draw()
     assert not _data_under(legend.get_window_extent(fig.canvas.get_renderer()), fig)
     plt.close(fig)
+
+
+@pytest.mark.parametrize("formats", [("png",), ("png", "pdf")])
+def test_save_figure_writes_exactly_the_formats_asked_for_and_the_same_png(tmp_path, formats):
+    """``figure_formats``: the PNG of a PNG-only run is the PNG of a run that also writes the PDF, byte for byte."""
+    from dplab.report.style import save_figure
+
+    def draw(stem):
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], [1, 0])
+        save_figure(fig, stem, formats=formats)
+
+    draw(tmp_path / "only")
+    draw(tmp_path / "both")
+    written = sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("only"))
+    assert written == sorted(f"only.{suffix}" for suffix in formats)
+    assert (tmp_path / "only.png").read_bytes() == (tmp_path / "both.png").read_bytes()
+
+
+def test_save_figure_refuses_an_unknown_format(tmp_path):
+    from dplab.report.style import save_figure
+
+    with pytest.raises(ValueError, match=r"formats = \['svg'\] are invalid; allowed: png, pdf"):
+        save_figure(plt.figure(), tmp_path / "x", formats=("png", "svg"))
+    assert list(tmp_path.iterdir()) == []

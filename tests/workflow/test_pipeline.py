@@ -15,6 +15,7 @@ from dplab.report.claims import VERDICTS
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAKEMAKE = [sys.executable, "-m", "snakemake", "-s", str(ROOT / "Snakefile")]
+QUICK_FIGURE_FORMATS = yaml.safe_load((ROOT / "config.quick.yaml").read_text())["figure_formats"]
 
 pytestmark = pytest.mark.pipeline
 
@@ -38,8 +39,9 @@ def test_output_contract(runs):
         "ext_random_stopping",
         "ext_utility",
     ):
-        for suffix in (".png", ".pdf"):
-            assert (study / "figures" / f"{figid}{suffix}").stat().st_size > 1000
+        for suffix in QUICK_FIGURE_FORMATS:
+            assert (study / "figures" / f"{figid}.{suffix}").stat().st_size > 1000
+        assert not (study / "figures" / f"{figid}.pdf").exists() or "pdf" in QUICK_FIGURE_FORMATS
         assert (study / "data" / f"{figid}.csv").exists()
     for figid in ("fig2", "fig3"):
         data = pd.read_csv(study / "data" / f"{figid}.csv")

@@ -16,7 +16,9 @@ def registered_targets():
     targets = []
     for name, study in REGISTERED.items():
         folder = f"{RESULTS}/{name}"
-        targets += expand(f"{folder}/figures/{{a}}.{{ext}}", a=study.ids("figure", config[name]), ext=["png", "pdf"])
+        targets += expand(
+            f"{folder}/figures/{{a}}.{{ext}}", a=study.ids("figure", config[name]), ext=config["figure_formats"]
+        )
         targets += expand(f"{folder}/tables/{{a}}.{{ext}}", a=study.ids("table", config[name]), ext=["csv", "md"])
         targets.append(f"{folder}/claims.csv")
     return targets
@@ -56,6 +58,15 @@ def shard_files(name, artifact):
         return []
     count = shard_count(name, artifact)
     return [f"{WORK}/{name}/shards/{artifact.id}/{shard}-of-{count}.pkl" for shard in range(count)]
+
+
+def figure_outputs(name, artifact):
+    """A figure's files, {format: path}, in the configuration's ``figure_formats`` (the PNG is in the report)."""
+    stem = f"{RESULTS}/{name}/figures/{artifact.id}"
+    return {
+        ext: in_report(f"{stem}.{ext}", name, "figures") if ext == "png" else f"{stem}.{ext}"
+        for ext in config["figure_formats"]
+    }
 
 
 def data_outputs(name, artifact):
@@ -147,8 +158,7 @@ for _name, _study in REGISTERED.items():
                     data=f"{RESULTS}/{_name}/data/{_artifact.id}.csv",
                     code=dplab_sources(*_artifact.plot_modules()),
                 output:
-                    png=in_report(f"{RESULTS}/{_name}/figures/{_artifact.id}.png", _name, "figures"),
-                    pdf=f"{RESULTS}/{_name}/figures/{_artifact.id}.pdf",
+                    **figure_outputs(_name, _artifact),
                 log:
                     f"{LOGS}/{_name}_{_artifact.id}_figure.log",
                 benchmark:

@@ -11,5 +11,5 @@ if "snakemake" not in globals():  # run directly, e.g. python workflow/scripts/s
 log = setup_script(snakemake)
 artifact = load_study(snakemake.params.study).artifact(snakemake.params.artifact)
 fig = resolve(artifact.plot)(pd.read_csv(snakemake.input.data), snakemake.params.section)
-save_figure(fig, snakemake.output[0].removesuffix(".png"))
+save_figure(fig, snakemake.output.png.removesuffix(".png"), formats=list(snakemake.output.keys()))
 record_outputs(snakemake)

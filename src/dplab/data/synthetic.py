@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit
 
 from dplab.checks import fits_in_memory, non_negative_finite, not_boolean, positive_finite, whole_number
 
@@ -62,6 +61,8 @@ def logistic_regression_dataset(
         )
     if feature_distribution == "uniform_interval" and d != 1:
         raise ValueError(f"d={d} must be 1 when feature_distribution='uniform_interval' (x ~ U[-1, 1])")
+    from scipy.special import expit  # here: the pre-processing datasets of dplab.data never import scipy
+
     _check_dataset_memory(int(n), int(d), copies=2)
     rng = np.random.default_rng(seed)
     X = _features(rng, int(n), int(d), feature_distribution)

@@ -1,8 +1,9 @@
-"""One figure style for every study, and saving each figure as PNG and PDF (atomically, reproducibly)."""
+"""One figure style for every study, and saving each figure as PNG and PDF, or PNG only (atomically, reproducibly)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import matplotlib
@@ -148,11 +149,16 @@ def readable_log_axis(ax, which: str = "x", ticks=None) -> None:
         axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
 
 
-def save_figure(fig, stem: str | os.PathLike[str]) -> None:
-    """Save ``fig`` to ``stem.png`` and ``stem.pdf`` (no timestamps, so reruns are identical) and close it."""
-    stem = Path(stem)
+def save_figure(fig, stem: str | os.PathLike[str], formats: Iterable[str] = ("png", "pdf")) -> None:
+    """Save ``fig`` to ``stem.<format>`` for each of ``formats`` (``png``, ``pdf``; no timestamps, so reruns are
+    identical) and close it."""
+    stem, formats = Path(stem), tuple(formats)
+    metadata = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None}}
+    unknown = sorted(set(formats) - set(metadata))
+    if unknown:
+        raise ValueError(f"formats = {unknown} are invalid; allowed: {', '.join(metadata)}")
     with plt.rc_context(STYLE):
-        for suffix, metadata in ((".png", {"Software": None}), (".pdf", {"CreationDate": None, "Producer": None})):
-            with atomic_path(stem.with_suffix(suffix)) as temporary:
-                fig.savefig(temporary, format=suffix[1:], metadata=metadata, bbox_inches="tight")
+        for suffix in formats:
+            with atomic_path(stem.with_suffix(f".{suffix}")) as temporary:
+                fig.savefig(temporary, format=suffix, metadata=metadata[suffix], bbox_inches="tight")
     plt.close(fig)

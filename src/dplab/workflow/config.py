@@ -26,11 +26,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
-from referencing import Registry, Resource
 
 from dplab.workflow.config_checks import (
     config_file_problems,
@@ -40,6 +38,10 @@ from dplab.workflow.config_checks import (
     repository_root,
 )
 from dplab.workflow.resources import memory_problems
+
+if TYPE_CHECKING:  # jsonschema is imported by the checks that use it: jobs import this module's light helpers only
+    import jsonschema
+    from referencing import Registry
 
 __all__ = [
     "ConfigError",
@@ -173,6 +175,8 @@ def load_config(*configfiles: str | Path) -> dict[str, Any]:
 
 
 def _registry(schemas: Mapping[str, Mapping[str, Any]]) -> Registry:
+    from referencing import Registry, Resource
+
     return Registry().with_resources((name, Resource.from_contents(schema)) for name, schema in schemas.items())
 
 
@@ -228,6 +232,7 @@ def _allowed(error: jsonschema.ValidationError) -> str:
         "maxItems": f"at most {bound} items",
         "uniqueItems": "no repeated items",
         "pattern": f"matching {bound}",
+        "contains": f"a list holding {bound.get('const')!r}" if isinstance(bound, Mapping) else "",
     }
     return statements.get(keyword, str(bound))
 
@@ -239,6 +244,8 @@ def schema_problems(
 
     ``schemas`` holds the schema files ``schema`` refers to by ``$ref`` (see :func:`load_schemas`).
     """
+    import jsonschema
+
     schemas = schemas or {}
     validator = jsonschema.Draft202012Validator(schema, registry=_registry(schemas))
     problems = []

@@ -43,6 +43,7 @@ def allowed_text(schema: Mapping[str, Any]) -> str:
             if keyword in schema
         ]
         unique = ["no repeats"] if schema.get("uniqueItems") else []
+        unique += [f"holding {schema['contains']['const']}"] if "const" in schema.get("contains", {}) else []
         items = schema.get("items", {})
         inner = allowed_text(items) if "properties" not in items else "mappings described below"
         parts.append("list" + (f" of {items['type']}" if "type" in items else "") + (f" ({inner})" if inner else ""))

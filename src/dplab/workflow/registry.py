@@ -213,8 +213,10 @@ class Artifact:
 class Study:
     """A study: its results folder name, title, paper, artifacts and claims builder.
 
-    ``schema`` is the JSON schema of ``config[name]``; ``constraints(study_config)`` returns the problems a schema
-    cannot express, each as ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
+    The JSON schema of ``config[name]`` is ``workflow/schemas/<name>.schema.yaml`` (:func:`dplab.workflow.config.study_schema`:
+    the workflow validates the configuration once, at parse time, so that no job reads it);
+    ``constraints(study_config)`` returns the problems a schema cannot express, each as
+    ``config key '<name>.<key>': value <v> is invalid; allowed: <what>``.
     ``stage_memory`` estimates the memory of the study's pipeline stages that are not artifacts (rules of
     ``workflow/rules/*.smk``): stage name -> (section, estimator), as an artifact's ``memory``.
     """
@@ -224,7 +226,6 @@ class Study:
     paper: str
     artifacts: tuple[Artifact, ...]
     claims: Claims
-    schema: Mapping[str, Any]
     constraints: Callable[[Mapping[str, Any]], list[str]] = lambda study_config: []
     stage_memory: Mapping[str, tuple[str, MemoryEstimate]] = field(default_factory=dict)
 

@@ -21,9 +21,11 @@ from dplab.studies.purification import STUDY
 from dplab.studies.purification.claims_statistics import REGRESSION_RULES
 from dplab.studies.purification.plan import regression_points
 from dplab.studies.purification.plots_statistics import plot_linear_regression
-from dplab.studies.purification.sections import SCHEMA_EXT_LINEAR_REGRESSION, constraints_ext_linear_regression
-from dplab.workflow.config import load_config
+from dplab.studies.purification.sections import SECTION_LINEAR_REGRESSION, constraints_ext_linear_regression
+from dplab.workflow.config import load_config, study_schema
 from dplab.workflow.registry import combine_shards, compute_artifact, compute_shard, shard_points
+
+SCHEMA_EXT_LINEAR_REGRESSION = study_schema("purification")["properties"][SECTION_LINEAR_REGRESSION]
 
 matplotlib.use("Agg")
 

@@ -21,7 +21,7 @@ from dplab.report.claims import VERDICTS, build_rules, claims_frame
 from dplab.studies.purification.claims_statistics import MEAN_RULES
 from dplab.studies.purification.mean_estimation import compute, mean_estimation_errors
 from dplab.studies.purification.plots_statistics import plot_mean_estimation
-from dplab.studies.purification.sections import SCHEMA_EXT_MEAN_ESTIMATION, constraints_ext_mean_estimation
+from dplab.studies.purification.sections import SECTION_MEAN_ESTIMATION, constraints_ext_mean_estimation
 from dplab.theory.mean_estimation import (
     log10_purification_scale,
     mean_estimation_log_delta,
@@ -30,7 +30,9 @@ from dplab.theory.mean_estimation import (
     theorem9_lower_bound,
 )
 from dplab.theory.purification import purification_laplace_scale, purification_shift
-from dplab.workflow.config import load_config
+from dplab.workflow.config import load_config, study_schema
+
+SCHEMA_EXT_MEAN_ESTIMATION = study_schema("purification")["properties"][SECTION_MEAN_ESTIMATION]
 
 matplotlib.use("Agg")
 

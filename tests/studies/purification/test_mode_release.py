@@ -20,8 +20,10 @@ from dplab.studies.purification.mode_release import (
     mode_release_audit,
 )
 from dplab.studies.purification.plots_selection import plot_mode_release
-from dplab.studies.purification.sections import SCHEMA_MODE_RELEASE, constraints_mode_release
-from dplab.workflow.config import load_config
+from dplab.studies.purification.sections import SECTION_MODE_RELEASE, constraints_mode_release
+from dplab.workflow.config import load_config, study_schema
+
+SCHEMA_MODE_RELEASE = study_schema("purification")["properties"][SECTION_MODE_RELEASE]
 
 matplotlib.use("Agg")
 

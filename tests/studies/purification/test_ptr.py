@@ -23,8 +23,10 @@ from dplab.studies.purification.ptr import (
     compute_ptr,
     ptr_audit,
 )
-from dplab.studies.purification.sections import SCHEMA_PTR, constraints_ptr
-from dplab.workflow.config import load_config
+from dplab.studies.purification.sections import SECTION_PTR, constraints_ptr
+from dplab.workflow.config import load_config, study_schema
+
+SCHEMA_PTR = study_schema("purification")["properties"][SECTION_PTR]
 
 matplotlib.use("Agg")
 

@@ -23,9 +23,11 @@ from dplab.studies.purification.claims_query_release import QUERY_RELEASE_RULES
 from dplab.studies.purification.plan import sweep_points
 from dplab.studies.purification.plots_query_release import plot_query_release
 from dplab.studies.purification.query_release import query_release_audit
-from dplab.studies.purification.sections import SCHEMA_QUERY_RELEASE, constraints_query_release
-from dplab.workflow.config import load_config
+from dplab.studies.purification.sections import SECTION_QUERY_RELEASE, constraints_query_release
+from dplab.workflow.config import load_config, study_schema
 from dplab.workflow.registry import compute_artifact, load_study
+
+SCHEMA_QUERY_RELEASE = study_schema("purification")["properties"][SECTION_QUERY_RELEASE]
 
 matplotlib.use("Agg")
 

@@ -10,16 +10,12 @@ the ``contraction`` section (positions, Lemma 4's step size, intervals) are :fun
 
 from __future__ import annotations
 
-from typing import Any
-
 from dplab.studies.contraction.constraints import constraints
-from dplab.workflow.config import study_schema
 from dplab.workflow.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA"]
+__all__ = ["STUDY"]
 
 NAME = "contraction"
-SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/contraction.schema.yaml
 CURVES = "dplab.studies.contraction.curves"
 AUDIT = "dplab.studies.contraction.audit"
 PLOTS = "dplab.studies.contraction.plots"
@@ -178,7 +174,6 @@ STUDY = Study(
     "ISIT 2020 (arXiv 2001.06546)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.contraction.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
     stage_memory={"audit_grid": ("audit", "dplab.studies.contraction.plan:audit_grid_memory")},
 )

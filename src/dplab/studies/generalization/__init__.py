@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.workflow.config import study_schema
 from dplab.workflow.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA", "constraints"]
+__all__ = ["STUDY", "constraints"]
 
 NAME = "generalization"
 #: The glossary line of a Theorem 1 high-probability bound column (T3, T4).
@@ -22,8 +21,6 @@ HP = (
     "Theorem 1's high-probability bound on |R − R̂| at that ε′ and δ′, for a loss in [0, 1]; (vacuous): ≥ 1, it says "
     "nothing"
 )
-
-SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/generalization.schema.yaml
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -328,6 +325,5 @@ STUDY = Study(
     "Algorithms, UAI 2021 (arXiv:2007.09371)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.generalization.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
 )

@@ -7,15 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dplab.workflow.config import study_schema
 from dplab.workflow.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA", "constraints"]
+__all__ = ["STUDY", "constraints"]
 
 NAME = "preprocessing"
-
-
-SCHEMA: dict[str, Any] = study_schema(NAME)  # workflow/schemas/preprocessing.schema.yaml
 
 
 def _message(section: str, key: str, value: Any, allowed: str) -> str:
@@ -255,6 +251,5 @@ STUDY = Study(
     paper="Hu, Sanyal, Schölkopf, Provable Privacy with Non-Private Pre-Processing, ICML 2024 (arXiv:2403.13041)",
     artifacts=ARTIFACTS,
     claims="dplab.studies.preprocessing.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
 )

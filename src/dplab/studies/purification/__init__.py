@@ -5,10 +5,10 @@ estimation, PTR and bounded local sensitivity, mode release, AdaSSP, MWEM) again
 
 from __future__ import annotations
 
-from dplab.studies.purification.sections import NAME, SCHEMA, constraints
+from dplab.studies.purification.sections import NAME, constraints
 from dplab.workflow.registry import Artifact, Study
 
-__all__ = ["STUDY", "SCHEMA", "constraints"]
+__all__ = ["STUDY", "constraints"]
 
 
 STUDY = Study(
@@ -369,6 +369,5 @@ STUDY = Study(
         ),
     ),
     claims="dplab.studies.purification.claims:build_claims",
-    schema=SCHEMA,
     constraints=constraints,
 )

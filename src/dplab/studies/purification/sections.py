@@ -1,13 +1,14 @@
 """The JSON schema of ``config['purification']`` and its cross-key constraints, one section per artifact group.
 
-The schema (types, ranges, descriptions, defaults) lives in ``workflow/schemas/purification.schema.yaml``;
-:data:`SCHEMA` is that file and each part-2 group's ``SCHEMA_*`` is its section of it. Part 1 (figures 1-4 and
-tables 1-2, the exact and Monte-Carlo audits, convex and strongly convex DP-ERM) and part 2 (mean estimation, linear
-regression, PTR, mode release, query release): each part-2 group has a ``constraints_*`` function for its own
-section; :func:`constraints` assembles the study's cross-key checks.
+The schema (types, ranges, descriptions, defaults) lives in ``workflow/schemas/purification.schema.yaml``
+(:func:`dplab.workflow.config.study_schema`); each part-2 group's section of it is named by its ``SECTION_*``. Part 1
+(figures 1-4 and tables 1-2, the exact and Monte-Carlo audits, convex and strongly convex DP-ERM) and part 2 (mean
+estimation, linear regression, PTR, mode release, query release): each part-2 group has a ``constraints_*`` function
+for its own section; :func:`constraints` assembles the study's cross-key checks.
 
-No numerical imports, so that importing :mod:`dplab.studies.purification` (which hands :data:`SCHEMA` to the study
-registry) does not import the numerical stack of the compute modules.
+No numerical imports and no schema read, so that importing :mod:`dplab.studies.purification` (every job of the study
+does) costs neither the numerical stack of the compute modules nor a parse of the schema: the workflow validates the
+configuration once, before any job, and jobs receive their parameters validated.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dplab.workflow.config import study_schema
-
 __all__ = [
     "NAME",
     "SECTION_MEAN_ESTIMATION",
@@ -25,20 +24,14 @@ __all__ = [
     "SECTION_PTR",
     "SECTION_MODE_RELEASE",
     "SECTION_QUERY_RELEASE",
-    "SCHEMA_EXT_MEAN_ESTIMATION",
     "constraints_ext_mean_estimation",
-    "SCHEMA_EXT_LINEAR_REGRESSION",
     "constraints_ext_linear_regression",
-    "SCHEMA_PTR",
     "constraints_ptr",
-    "SCHEMA_MODE_RELEASE",
     "constraints_mode_release",
-    "SCHEMA_QUERY_RELEASE",
     "constraints_query_release",
     "SECTION_FRANK_WOLFE",
     "constraints_frank_wolfe",
     "PART2_CONSTRAINTS",
-    "SCHEMA",
     "constraints",
 ]
 
@@ -49,14 +42,6 @@ SECTION_PTR = "ptr"
 SECTION_MODE_RELEASE = "mode_release"
 SECTION_QUERY_RELEASE = "query_release"
 SECTION_FRANK_WOLFE = "frank_wolfe"
-
-
-SCHEMA: dict[str, Any] = study_schema(NAME)
-SCHEMA_EXT_MEAN_ESTIMATION: dict[str, Any] = SCHEMA["properties"][SECTION_MEAN_ESTIMATION]
-SCHEMA_EXT_LINEAR_REGRESSION: dict[str, Any] = SCHEMA["properties"][SECTION_LINEAR_REGRESSION]
-SCHEMA_PTR: dict[str, Any] = SCHEMA["properties"][SECTION_PTR]
-SCHEMA_MODE_RELEASE: dict[str, Any] = SCHEMA["properties"][SECTION_MODE_RELEASE]
-SCHEMA_QUERY_RELEASE: dict[str, Any] = SCHEMA["properties"][SECTION_QUERY_RELEASE]
 
 
 def _message(key: str, value: Any, allowed: str) -> str:
