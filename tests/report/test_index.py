@@ -69,6 +69,14 @@ def test_index_lists_exactly_the_declared_artifacts_whatever_lies_in_the_folder(
     assert "**fig2**" in text and "**table1**" in text
 
 
+def test_index_links_only_the_figure_formats_the_configuration_draws(tmp_path):
+    make_study(tmp_path)
+    meta = {"demo": declared({"fig2": "Cap 2", "table1": "T"}, figures=["fig2"])}
+    assert "[pdf](demo/figures/fig2.pdf)" in render_index(tmp_path, meta)
+    png_only = render_index(tmp_path, meta, ("png",))
+    assert "[png](demo/figures/fig2.png)" in png_only and "pdf" not in png_only
+
+
 def test_index_defines_the_verdicts_once_and_gives_a_reason_per_claim(tmp_path):
     make_study(tmp_path)
     text = render_index(tmp_path, {"demo": declared({"fig2": "Cap 2", "ext_audit": "Cap A", "table1": "T"})})

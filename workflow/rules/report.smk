@@ -26,6 +26,7 @@ rule results_index:
         runtime=5,
     params:
         declared=declared_artifacts(),
+        figure_formats=config["figure_formats"],
     script:
         "../scripts/results_index.py"
 

@@ -15,5 +15,6 @@ for name, declared in snakemake.params.declared.items():
     study = load_study(name)
     meta = {"title": study.title, "paper": study.paper, "captions": study.captions()}
     studies[name] = {**meta, "figures": declared["figures"], "tables": declared["tables"]}
-write_text(render_index(Path(snakemake.output[0]).parent, studies), snakemake.output[0])
+formats = tuple(snakemake.params.figure_formats)
+write_text(render_index(Path(snakemake.output[0]).parent, studies, formats), snakemake.output[0])
 record_outputs(snakemake)

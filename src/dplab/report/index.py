@@ -119,14 +119,18 @@ def _claims_section(study: str, claims: pd.DataFrame) -> list[str]:
     return lines
 
 
-def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, object]]) -> str:
+def render_index(
+    results_dir: str | Path,
+    studies: Mapping[str, Mapping[str, object]],
+    figure_formats: tuple[str, ...] = ("png", "pdf"),
+) -> str:
     """Render the index of ``results_dir`` for the given studies.
 
     ``studies`` maps a study folder name to ``{"title", "paper", "captions": {id: caption}, "figures": [ids],
     "tables": [ids]}``: the figures and tables the current configuration DECLARES. The index lists exactly those
     (never what happens to lie in a folder: stray files, temporaries of a killed write, a user's notes or artifacts
     of an earlier configuration are ignored), each with its caption, and every claim of ``claims.csv`` with its
-    verdict and a one-line reason.
+    verdict and a one-line reason. Each figure links the files of ``figure_formats`` (the configuration's).
     """
     results_dir = Path(results_dir)
     claims = {
@@ -162,9 +166,9 @@ def render_index(results_dir: str | Path, studies: Mapping[str, Mapping[str, obj
         for fig in figures:
             data = f"{study}/data/{fig}.csv"
             data_link = f", [data]({data})" if (results_dir / data).exists() else ""
+            files = ", ".join(f"[{kind}]({study}/figures/{fig}.{kind})" for kind in figure_formats)
             lines += [
-                f"- **{fig}**: {_caption(captions, study, fig)} "
-                f"([png]({study}/figures/{fig}.png), [pdf]({study}/figures/{fig}.pdf){data_link})",
+                f"- **{fig}**: {_caption(captions, study, fig)} ({files}{data_link})",
                 "",
                 f"  ![{fig}]({study}/figures/{fig}.png)",
                 "",
