@@ -200,7 +200,7 @@ for _name, _study in REGISTERED.items():
             runtime=5,
         params:
             study=_name,
-            caption=f"Every claim of {_study.paper} with its verdict and the numbers that decide it.",
+            caption=f"Every claim of {_study.paper}: its verdict, for an erratum its severity (false, loose or typo), its kind (paper, or extension: a hypothesis of ours) and the numbers that decide it.",
             config=config[_name],
         script:
             "../scripts/study_claims.py"
