@@ -49,7 +49,16 @@ def test_output_contract(runs):
         assert set(data["method"]) == {"thm4", "prop1"}
         assert data.groupby(["i", "method"]).size().min() >= 200
     claims = pd.read_csv(study / "claims.csv")
-    assert list(claims.columns) == ["claim_id", "source", "statement", "verdict", "evidence", "artifact"]
+    assert list(claims.columns) == [
+        "claim_id",
+        "source",
+        "statement",
+        "verdict",
+        "severity",
+        "kind",
+        "evidence",
+        "artifact",
+    ]
     assert set(claims["verdict"]) <= set(VERDICTS)
     for artifact in claims["artifact"]:
         assert (results / artifact).exists(), artifact

@@ -16,7 +16,10 @@ import yaml
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.report.style import plt
 from dplab.studies.generalization import STUDY
+from dplab.workflow.config import study_schema
 from dplab.workflow.registry import compute_artifact, resolve
+
+SCHEMA = study_schema("generalization")  # the study's JSON schema (workflow/schemas), read once
 
 
 @pytest.fixture(scope="module")
@@ -46,13 +49,13 @@ def _bool(series: pd.Series) -> np.ndarray:
 @pytest.mark.parametrize("which", ["quick_section", "full_section"])
 def test_snippets_validate(which, request):
     section = request.getfixturevalue(which)
-    jsonschema.Draft202012Validator.check_schema(STUDY.schema)
-    jsonschema.Draft202012Validator(STUDY.schema).validate(section)
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.Draft202012Validator(SCHEMA).validate(section)
     assert STUDY.constraints(section) == []
 
 
 def test_schema_rejects_bad_values_and_unknown_keys(quick_section):
-    validator = jsonschema.Draft202012Validator(STUDY.schema)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
     bad = yaml.safe_load(yaml.safe_dump(quick_section))
     bad["empirical"]["rho"] = 0.7
     bad["kl"]["colour"] = "red"

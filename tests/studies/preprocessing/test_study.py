@@ -12,8 +12,10 @@ import yaml
 from dplab.report.claims import VERDICTS
 from dplab.studies.preprocessing import STUDY
 from dplab.studies.preprocessing.products import build_products
-from dplab.workflow.config import load_config
+from dplab.workflow.config import load_config, study_schema
 from dplab.workflow.registry import compute_artifact, resolve
+
+SCHEMA = study_schema("preprocessing")  # the study's JSON schema (workflow/schemas), read once
 
 ROOT = Path(__file__).resolve().parents[3]
 QUICK = load_config("config.quick.yaml")["preprocessing"]
@@ -33,7 +35,7 @@ def frames(tmp_path_factory):
 
 def test_snippets_validate():
     for config in (QUICK, FULL):
-        jsonschema.validate(config, STUDY.schema)
+        jsonschema.validate(config, SCHEMA)
         assert STUDY.constraints(config) == []
 
 
@@ -49,7 +51,7 @@ def test_bad_values_are_reported():
         bad = copy.deepcopy(QUICK)
         bad[section][key] = value
         with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(bad, STUDY.schema)
+            jsonschema.validate(bad, SCHEMA)
 
 
 def test_frames_columns_and_bounds(frames):

@@ -15,8 +15,10 @@ import yaml
 from dplab.report.claims import VERDICTS, claims_frame
 from dplab.studies.purification import STUDY
 from dplab.studies.purification.audit import EXACT_AUDIT_COLUMNS
-from dplab.workflow.config import load_config
+from dplab.workflow.config import load_config, study_schema
 from dplab.workflow.registry import compute_artifact, resolve
+
+SCHEMA = study_schema("purification")  # the study's JSON schema (workflow/schemas), read once
 
 matplotlib.use("Agg")
 
@@ -32,14 +34,14 @@ def frames():
 
 @pytest.mark.parametrize("config", [QUICK, FULL], ids=["quick", "full"])
 def test_snippets_validate(config):
-    jsonschema.Draft202012Validator(STUDY.schema).validate(config)
+    jsonschema.Draft202012Validator(SCHEMA).validate(config)
     assert STUDY.constraints(config) == []
 
 
 def test_bad_values_are_named():
     bad = copy.deepcopy(QUICK)
     bad["exact_audit"]["deltas"] = [1.5]
-    errors = list(jsonschema.Draft202012Validator(STUDY.schema).iter_errors(bad))
+    errors = list(jsonschema.Draft202012Validator(SCHEMA).iter_errors(bad))
     assert errors and "1.5" in errors[0].message
     bad = copy.deepcopy(QUICK)
     bad["fig1"]["delta_min"] = 0.6
@@ -51,7 +53,7 @@ def test_bad_values_are_named():
     assert "purification.dp_erm.lam" in STUDY.constraints(bad)[0]
     bad = copy.deepcopy(QUICK)
     bad["fig4"]["extra"] = 1
-    assert list(jsonschema.Draft202012Validator(STUDY.schema).iter_errors(bad))
+    assert list(jsonschema.Draft202012Validator(SCHEMA).iter_errors(bad))
 
 
 def test_frames_shapes_and_values(frames):
