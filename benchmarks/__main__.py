@@ -53,7 +53,9 @@ def run(settings: Settings, out: Path, *, quick: bool, root: Path = ROOT, log=pr
         "Targets of issue 8: dplab's DP step at most Opacus's time on every case (judged against the faster of "
         "`opacus` and `opacus_tensor_batches`) and at most half of it on the small model (logistic regression, "
         f"d = {settings.inputs}); dplab's DP step at most 2 x a non-private torch step. The MLP has "
-        f"{settings.hidden * settings.inputs + 2 * settings.hidden + 1} parameters.",
+        f"{settings.hidden * settings.inputs + 2 * settings.hidden + 1} parameters. `opacus_tensor_batches` and "
+        "`torch_nonprivate` draw their Poisson batches and gather them with `index_select` as section (1b) does "
+        "(like for like with dplab's engine, which gathers with `index_select`); `opacus` uses its DP data loader.",
         "Targets of issues 15 and 27 (section (1b), batch "
         f"{settings.module_batch_size}, one model per layer type, see benchmarks/models.py): `train_dpsgd` on the "
         "MLP at most 0.5 x Opacus's ghost-clipping step and 2 x a non-private step; on Embedding + LayerNorm + Linear "

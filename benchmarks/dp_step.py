@@ -1,12 +1,15 @@
 """(1) One DP-SGD step: dplab's engine against Opacus 1.6; (2) the same step without privacy (plain torch).
 
-See the package docstring for the definition of "one step" shared by every implementation.
+See the package docstring for the definition of "one step" shared by every implementation. Like for like:
+``opacus_tensor_batches`` and ``torch_nonprivate`` draw their Poisson batches as ``train_dpsgd`` does and gather them
+with ``index_select`` (:func:`index_batches`, the batches of section (1b)), as dplab's engine gathers its own;
+``opacus`` uses Opacus's own DP data loader (what an Opacus user runs).
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import torch
@@ -18,7 +21,16 @@ from benchmarks.settings import Settings
 from benchmarks.timing import time_side_by_side
 from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
 
-__all__ = ["DTYPE", "dplab_steps", "opacus_private", "opacus_steps", "nonprivate_steps", "dp_step_rows"]
+__all__ = [
+    "DTYPE",
+    "dplab_steps",
+    "index_batches",
+    "opacus_private",
+    "opacus_steps",
+    "nonprivate_steps",
+    "dp_step_rows",
+    "training_steps",
+]
 
 DTYPE = torch.float32
 
@@ -62,13 +74,17 @@ def opacus_private(settings: Settings, spec: Any, X: torch.Tensor, y: torch.Tens
         )
 
 
-def _poisson_batches(X: torch.Tensor, y: torch.Tensor, batch_size: int, seed: int):
-    """Endless Poisson batches (q = batch_size/n) drawn with a tensor mask."""
+def index_batches(
+    X: torch.Tensor, y: torch.Tensor, batch_size: int, seed: int
+) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+    """Endless Poisson batches (q = batch_size/n) drawn and gathered as ``train_dpsgd`` does: the indices of the
+    uniform draws below q, then ``index_select`` (a boolean-mask gather ``X[mask]`` costs about twice as much), so
+    that every implementation pays the same for its batch."""
     generator = torch.Generator().manual_seed(seed)
     q = batch_size / X.shape[0]
     while True:
-        mask = torch.rand(X.shape[0], generator=generator) < q
-        yield X[mask], y[mask]
+        index = torch.nonzero(torch.rand(X.shape[0], generator=generator) < q).flatten()
+        yield X.index_select(0, index), y.index_select(0, index)
 
 
 def _loader_batches(loader):
@@ -76,7 +92,9 @@ def _loader_batches(loader):
         yield from loader
 
 
-def _training_steps(module, optimizer, batches, steps: int) -> Callable[[], None]:
+def training_steps(module, optimizer, batches, steps: int) -> Callable[[], None]:
+    """``steps`` plain training steps on the next batches: zero_grad, mean loss, backward, optimizer step."""
+
     def run() -> None:
         for _ in range(steps):
             xb, yb = next(batches)
@@ -88,17 +106,19 @@ def _training_steps(module, optimizer, batches, steps: int) -> Callable[[], None
 
 
 def opacus_steps(settings: Settings, spec: Any, X, y, batch_size: int, *, tensor_batches: bool) -> Callable[[], None]:
-    """``settings.steps`` Opacus steps, batches from its DP data loader or (``tensor_batches``) from a tensor mask."""
+    """``settings.steps`` Opacus steps, batches from its DP data loader or (``tensor_batches``) from
+    :func:`index_batches`."""
     module, optimizer, loader = opacus_private(settings, spec, X, y, batch_size)
-    batches = _poisson_batches(X, y, batch_size, settings.seed) if tensor_batches else _loader_batches(loader)
-    return _training_steps(module, optimizer, batches, settings.steps)
+    batches = index_batches(X, y, batch_size, settings.seed) if tensor_batches else _loader_batches(loader)
+    return training_steps(module, optimizer, batches, settings.steps)
 
 
 def nonprivate_steps(settings: Settings, spec: Any, X, y, batch_size: int) -> Callable[[], None]:
-    """``settings.steps`` plain torch steps: Poisson batch, mean loss, autograd backward, SGD update."""
+    """``settings.steps`` plain torch steps: Poisson batch (:func:`index_batches`), mean loss, autograd backward, SGD
+    update."""
     module = make_module(spec, settings.seed, DTYPE)
     optimizer = torch.optim.SGD(module.parameters(), lr=settings.lr)
-    return _training_steps(module, optimizer, _poisson_batches(X, y, batch_size, settings.seed), settings.steps)
+    return training_steps(module, optimizer, index_batches(X, y, batch_size, settings.seed), settings.steps)
 
 
 def dp_step_rows(settings: Settings, progress: Callable[[str], None] = print) -> list[dict[str, Any]]:

@@ -35,6 +35,8 @@ Kernels (cases):
   :func:`dplab.studies.contraction.audit.grid_audit`), timed whole; floor: its vector-matrix products.
 - ``pnsgd_utility``: the Gaussian PNSGD utility training (contraction ``ext_utility``: 2 step sizes × 7 noise
   scales, 200 runs, one pass over n = 1000 records, d = 10); floor: the noise draws plus torch dispatch.
+- ``mwem_round_…``, ``query_release_point_…``, ``linear_regression_point_…``: the purification study's query
+  release and linear regression (:mod:`benchmarks.kernels_release`).
 """
 
 from __future__ import annotations
@@ -57,7 +59,15 @@ from benchmarks.settings import Settings
 from benchmarks.timing import time_side_by_side
 from dplab.report.tables import to_markdown
 
-__all__ = ["KERNEL_COLUMNS", "Kernel", "kernel_rows", "matmul_gflops", "torch_calls_per_step", "write_kernels"]
+__all__ = [
+    "KERNEL_COLUMNS",
+    "Kernel",
+    "elapsed_seconds",
+    "kernel_rows",
+    "matmul_gflops",
+    "torch_calls_per_step",
+    "write_kernels",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -128,7 +138,8 @@ def _small_op_seconds(repeats: int = 2000) -> float:
     return time_side_by_side({"add": lambda: a + b}, repeats=repeats)["add"].median
 
 
-def _seconds(function: Callable[[], object]) -> float:
+def elapsed_seconds(function: Callable[[], object]) -> float:
+    """Wall seconds of one call of ``function``."""
     start = time.perf_counter()
     function()
     return time.perf_counter() - start
@@ -157,14 +168,14 @@ def _sgld_kernel(config: dict[str, Any], n: int, datasets: int, name: str) -> Ke
 
     def draws(count: int) -> float:
         iterator = subset_and_noise_steps(rows, n, tau, count, torch.Generator().manual_seed(1))
-        return _seconds(lambda: [None for _ in iterator])
+        return elapsed_seconds(lambda: [None for _ in iterator])
 
     def gathers(count: int) -> float:
         index = [
             torch.randint(datasets * n, (rows * tau,), generator=torch.Generator().manual_seed(t)) for t in range(count)
         ]
         out = torch.empty(rows * tau, d)
-        return _seconds(lambda: [torch.index_select(features, 0, i, out=out) for i in index])
+        return elapsed_seconds(lambda: [torch.index_select(features, 0, i, out=out) for i in index])
 
     sparse = tau * tau <= n
     # margins and the weighted sum (2 FLOPs per multiply-add each), sigmoid and products, the update
@@ -216,7 +227,7 @@ def _erm_kernel(config: dict[str, Any], section: str, sampling: str, name: str, 
 
         def poisson_draws(count: int) -> float:
             generator = torch.Generator().manual_seed(3)
-            return _seconds(
+            return elapsed_seconds(
                 lambda: [torch.rand(runs, p["n"], generator=generator, dtype=torch.float64) for _ in range(count)]
             )
 
@@ -242,7 +253,7 @@ def _em_grid_kernel() -> Kernel:
     def logaddexp(count: int) -> float:
         margins = torch.rand(chunk, n, dtype=torch.float64)
         zero = torch.zeros((), dtype=torch.float64)
-        return _seconds(lambda: [torch.logaddexp(zero, margins) for _ in range(count)])
+        return elapsed_seconds(lambda: [torch.logaddexp(zero, margins) for _ in range(count)])
 
     # per grid point and record: the margin (2 multiply-adds), logaddexp (max, exp, log1p, add), the sum
     return Kernel("em_grid_loss", chunks, chunk * n * 9.0, run, "logaddexp passes over the margins", logaddexp)
@@ -283,7 +294,7 @@ def _audit_kernel(config: dict[str, Any], setting: str, name: str, runs: int) ->
 
     def draws(count: int) -> float:
         iterator = noise_steps(chosen["noise"], chosen["scale"], (runs, 1), count, torch.Generator().manual_seed(4))
-        return _seconds(lambda: [None for _ in iterator])
+        return elapsed_seconds(lambda: [None for _ in iterator])
 
     return Kernel(name, point_steps, 5.0 * runs, run, "noise draws", draws)
 
@@ -303,7 +314,7 @@ def _grid_laws_kernel(config: dict[str, Any]) -> Kernel:
     def gemv(count: int) -> float:  # 200 of the products, scaled to all of them
         kernel = np.random.default_rng(0).random((size, size))
         law = np.full(size, 1.0 / size)
-        return _seconds(lambda: [law @ kernel for _ in range(200)]) * products / 200
+        return elapsed_seconds(lambda: [law @ kernel for _ in range(200)]) * products / 200
 
     return Kernel("audit_grid_laws", 1, products * 2.0 * size * size, run, "vector-matrix products", gemv)
 
@@ -339,7 +350,7 @@ def _utility_kernel(config: dict[str, Any], dispatch: float) -> Kernel:
 
     def floor(count: int) -> float:
         iterator = noise_steps("gaussian", 1.0, (runs, d), count, torch.Generator().manual_seed(5))
-        return _seconds(lambda: [None for _ in iterator]) + calls * count * dispatch
+        return elapsed_seconds(lambda: [None for _ in iterator]) + calls * count * dispatch
 
     flops = runs * (4.0 * d + 8.0) + runs * (8.0 * d + 6.0)
     return Kernel(
@@ -348,6 +359,8 @@ def _utility_kernel(config: dict[str, Any], dispatch: float) -> Kernel:
 
 
 def _kernels(config: dict[str, Any], dispatch: float) -> list[Kernel]:
+    from benchmarks.kernels_release import release_kernels
+
     return [
         _sgld_kernel(config, 10_000, 10, "f8_sgld_sparse"),
         _sgld_kernel(config, 1_000, 40, "f8_sgld_dense"),
@@ -359,6 +372,7 @@ def _kernels(config: dict[str, Any], dispatch: float) -> list[Kernel]:
         _audit_kernel(config, "L1", "audit_mc_laplace", 100_000),
         _grid_laws_kernel(config),
         _utility_kernel(config, dispatch),
+        *release_kernels(config),
     ]
 
 

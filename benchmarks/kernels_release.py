@@ -1,227 +1,172 @@
-"""Pipeline kernels of the purification study's query release (MWEM, Algorithm 14, in ``ext_query_release``) and
-linear regression (AdaSSP and Algorithm 13, in ``ext_linear_regression``): points per second and GFLOP/s against a
-2048³ float32 matrix product measured in the same run, with the same BLAS.
+"""(6b) The purification study's query release (MWEM, Algorithm 14, in ``ext_query_release``) and linear regression
+(AdaSSP and Algorithm 13, in ``ext_linear_regression``) as pipeline kernels of :mod:`benchmarks.kernels`: rows of the
+same kernels table, timed, counted and rated against the same 2048³ float32 matmul of the run.
 
-Rows (one per kernel and case):
+Kernels (cases):
 
-- ``mwem_round``: one MWEM round of 20 replicates (d = 8, K = 100, the base point; K = 1000; d = 10), and, as the
-  parts that bound it, the same shape's product p·Qᵀ alone (``part = "matmul"``), its noise alone (Gumbel
-  (runs, K) and Laplace (runs,) drawn in blocks, ``"noise"``) and the round on a 4-cell, 2-query instance, where the
-  arithmetic is nil and only numpy's per-call dispatch is left (``"dispatch"``);
-- ``query_release_point``: one point of ``ext_query_release`` in the full configuration (every method, 20
-  replicates), the cheapest (n = 10⁴) and the base point (n = 10⁵);
-- ``linear_regression_point``: one point of ``ext_linear_regression`` (a data set, its sufficient statistics, every
-  method at every ε, 50 draws each), n = 10⁴, d = 10 and n = 10⁵, d = 20.
+- ``mwem_round_<d>_<K>``: MWEM rounds of 20 replicates (:func:`dplab.mechanisms.mwem.mwem`) on n = 10⁵ records, at
+  (d, K) = (8, 100) (the base point), (8, 1000) and (10, 100). A step is one round; a point is the reference MWEM's
+  run at that shape (ε_tot = 2, δ = 1/n², T the capped fixed point of ``mwem_rounds_fixed_point``, ε₀ = √(ρ/T), as
+  :mod:`dplab.studies.purification.query_release`). FLOPs: the product p·Qᵀ, 2·runs·2^d·K a round. Floor: that
+  product alone, the round's noise alone (Gumbel (runs, K) and Laplace (runs,), drawn in blocks from the same
+  stream) and numpy's per-call dispatch (the same rounds on a 4-cell, 2-query instance, where the arithmetic is nil).
+- ``query_release_point_<case>``: one point of ``ext_query_release`` in the full configuration (every method, 20
+  replicates), the cheapest (n = 10⁴) and the base point (n = 10⁵); a step is the point. FLOPs: 2·runs·N·K per round
+  of every MWEM run of the point; floor: those products alone.
+- ``linear_regression_point_<case>``: one point of ``ext_linear_regression`` (a data set, its sufficient statistics,
+  every method at every ε, 50 draws each), n = 10⁴, d = 10 and n = 10⁵, d = 20. FLOPs: the data's rotation z·rootᵀ
+  and XᵀX, 4nd²; floor: those two products alone.
 
-GFLOP/s counts the dense products only (MWEM: 2·runs·N·K a round, T rounds a run; regression: the data's rotation
-and XᵀX, 4nd²): the floor of the arithmetic.  The rest is transcendental functions, random numbers (drawn from the
-same streams as before, so that rows stay byte-identical) and dispatch; ``ratio`` = GFLOP/s / matmul GFLOP/s.
-
-``python -m benchmarks.kernels_release [--quick]`` runs them on one BLAS thread (it sets the thread variables before
-numpy loads) and prints the table; :func:`kernel_release_rows` returns the rows for ``python -m benchmarks``, whose
-BLAS threads are those of its environment (column ``blas_threads``).
+GFLOP/s counts the dense products only; the rest is transcendental functions, random numbers (drawn from the same
+streams as the pipeline, so that its rows stay byte-identical) and dispatch.
 """
 
 from __future__ import annotations
 
-import os
-
-if __name__ == "__main__":  # one BLAS thread, as the workflow's jobs run (numpy reads these at import)
-    for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[_variable] = "1"
-
-import argparse
+import math
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from benchmarks.timing import Timing, time_side_by_side
-from dplab.mechanisms.mwem import _mwem_round_noise, half_subset_queries, mwem, sample_histograms
+from benchmarks.kernels import Kernel, elapsed_seconds
+from dplab.mechanisms.mwem import (
+    _mwem_round_noise,
+    half_subset_queries,
+    lemma36_rho,
+    mwem,
+    mwem_rounds_fixed_point,
+    sample_histograms,
+)
 from dplab.workflow.registry import load_study, no_progress, resolve
 
-__all__ = ["KERNEL_COLUMNS", "matmul_gflops", "kernel_release_rows"]
-
-ROOT = Path(__file__).resolve().parent.parent
-
-KERNEL_COLUMNS = (
-    "kernel",
-    "case",
-    "part",
-    "unit",
-    "median_seconds",
-    "iqr_seconds",
-    "repeats",
-    "points_per_second",
-    "gflop_per_point",
-    "gflops",
-    "matmul_gflops",
-    "ratio",
-    "blas_threads",
-)
+__all__ = ["release_kernels"]
 
 RUNS = 20  # replicates of ext_query_release (config.yaml: purification.query_release.seeds)
+MWEM_N, MWEM_EPSILON_TOTAL = 100_000, 2.0
 MWEM_SHAPES = {"d8_k100": (8, 100), "d8_k1000": (8, 1000), "d10_k100": (10, 100)}
-MWEM_ROUNDS = 200
 QUERY_RELEASE_POINTS = {"n1e4_d8_k100": 0, "n1e5_d8_k100": 2}  # indices into the full configuration's sweep
 REGRESSION_POINTS = {"n1e4_d10": (10_000, 10), "n1e5_d20": (100_000, 20)}
-
-
-def matmul_gflops(size: int = 2048, repeats: int = 3) -> float:
-    """GFLOP/s of a size³ float32 numpy matrix product (2·size³ flops; median of ``repeats`` after a warm-up)."""
-    rng = np.random.default_rng(0)
-    a, b = rng.random((size, size), dtype=np.float32), rng.random((size, size), dtype=np.float32)
-    seconds = time_side_by_side({"matmul": lambda: a @ b}, repeats=repeats)["matmul"].median
-    return 2.0 * size**3 / seconds / 1e9
-
-
-def _blas_threads() -> str:
-    return os.environ.get("OPENBLAS_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or "default"
-
-
-def _rows(
-    kernel: str, case: str, timings: Mapping[str, Timing], gflop: Mapping[str, float], unit: str, matmul: float
-) -> list[dict[str, Any]]:
-    """One row per timed part: points per second, GFLOP/s from ``gflop`` (per point) and the ratio to ``matmul``."""
-    rows = []
-    for part, timing in timings.items():
-        rate = gflop[part] / timing.median
-        rows.append(
-            {
-                "kernel": kernel,
-                "case": case,
-                "part": part,
-                "unit": unit,
-                "median_seconds": timing.median,
-                "iqr_seconds": timing.iqr,
-                "repeats": timing.repeats,
-                "points_per_second": 1.0 / timing.median,
-                "gflop_per_point": gflop[part],
-                "gflops": rate,
-                "matmul_gflops": matmul,
-                "ratio": rate / matmul,
-                "blas_threads": _blas_threads(),
-            }
-        )
-    return rows
 
 
 def _mwem_instance(d: int, k: int, runs: int) -> tuple[np.ndarray, np.ndarray]:
     """Histograms of n = 10⁵ product-Bernoulli records (one per replicate) and K half-subset queries on {0,1}^d."""
     rng = np.random.default_rng(0)
-    return sample_histograms(100_000, rng.uniform(0.1, 0.9, (runs, d)), rng), half_subset_queries(d, k, rng)
+    return sample_histograms(MWEM_N, rng.uniform(0.1, 0.9, (runs, d)), rng), half_subset_queries(d, k, rng)
 
 
-def _mwem_parts(d: int, k: int) -> dict[str, Callable[[], object]]:
-    """The round and its bounds at (d, K): the whole round, its product p·Qᵀ, its noise, and the dispatch alone."""
+def _reference_rounds(d: int, k: int, max_rounds: int) -> tuple[int, float]:
+    """The reference MWEM's T (the fixed point, rounded, capped at ``max_rounds``) and ε₀ = √(ρ/T) at (d, K)."""
+    log_inv_delta = 2.0 * math.log(MWEM_N)
+    fixed_point = mwem_rounds_fixed_point(MWEM_N, d, k, MWEM_EPSILON_TOTAL, log_inv_delta)
+    rounds = min(max(1, int(round(fixed_point))), max_rounds)
+    return rounds, math.sqrt(lemma36_rho(MWEM_EPSILON_TOTAL, log_inv_delta) / rounds)
+
+
+def _mwem_parts(d: int, k: int, epsilon0: float) -> dict[str, Callable[[int], object]]:
+    """``rounds`` rounds of MWEM at (d, K) and of the parts that bound it: its product p·Qᵀ, its noise, and the
+    dispatch alone (the rounds on a 4-cell, 2-query instance)."""
     counts, queries = _mwem_instance(d, k, RUNS)
     tiny_counts, tiny_queries = _mwem_instance(2, 2, 1)
     p = counts / counts.sum(axis=1, keepdims=True)
     queries_t = np.ascontiguousarray(queries.T)
     current = np.empty((RUNS, k))
-    epsilon0 = 1.5e-3  # mwem_reference's ε₀ at the base point (n = 10⁵, ε_tot = 2, T = 4667)
 
-    def matmul() -> None:
-        for _ in range(MWEM_ROUNDS):
+    def product(rounds: int) -> None:
+        for _ in range(rounds):
             np.matmul(p, queries_t, out=current)
 
+    def noise(rounds: int) -> list[None]:
+        return [None for _ in _mwem_round_noise(np.random.default_rng(1), rounds, RUNS, k, 1 / (MWEM_N * epsilon0))]
+
     return {
-        "kernel": lambda: mwem(counts, queries, 1e5, MWEM_ROUNDS, epsilon0, np.random.default_rng(1)),
-        "matmul": matmul,
-        "noise": lambda: [None for _ in _mwem_round_noise(np.random.default_rng(1), MWEM_ROUNDS, RUNS, k, 1e-2)],
-        "dispatch": lambda: mwem(tiny_counts, tiny_queries, 1e5, MWEM_ROUNDS, epsilon0, np.random.default_rng(1)),
+        "kernel": lambda rounds: mwem(counts, queries, MWEM_N, rounds, epsilon0, np.random.default_rng(1)),
+        "product": product,
+        "noise": noise,
+        "dispatch": lambda rounds: mwem(tiny_counts, tiny_queries, MWEM_N, rounds, epsilon0, np.random.default_rng(1)),
     }
 
 
-def _mwem_rows(repeats: int, matmul: float, log: Callable[[str], None]) -> list[dict[str, Any]]:
-    rows = []
-    for case, (d, k) in MWEM_SHAPES.items():
-        log(f"kernels: MWEM round {case}")
-        timings = time_side_by_side(_mwem_parts(d, k), repeats=repeats, units=MWEM_ROUNDS)
-        flop = 2.0 * RUNS * 2**d * k / 1e9
-        gflop = {"kernel": flop, "matmul": flop, "noise": 0.0, "dispatch": 2.0 * 4 * 2 / 1e9}
-        rows += _rows("mwem_round", case, timings, gflop, "round of 20 replicates", matmul)
-    return rows
+def _mwem_kernel(case: str, d: int, k: int, max_rounds: int) -> Kernel:
+    rounds, epsilon0 = _reference_rounds(d, k, max_rounds)
+    parts = _mwem_parts(d, k, epsilon0)
+
+    def floor(count: int) -> float:
+        return sum(elapsed_seconds(lambda part=part: parts[part](count)) for part in ("product", "noise", "dispatch"))
+
+    return Kernel(
+        f"mwem_round_{case}",
+        rounds,
+        2.0 * RUNS * 2**d * k,
+        parts["kernel"],
+        "product p·Qᵀ, noise draws and numpy dispatch (a 4-cell round)",
+        floor,
+    )
 
 
-def _full_configuration() -> tuple[dict[str, Any], int]:
-    config = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
-    return config["purification"], int(config["seed"])
+def _products_seconds(shapes: list[tuple[tuple[int, int], tuple[int, int]]], repeats: list[int]) -> float:
+    """Seconds of ``repeats[i]`` float64 products of random matrices of ``shapes[i]`` (left, right)."""
+    rng = np.random.default_rng(0)
+    total = 0.0
+    for (left, right), count in zip(shapes, repeats):
+        a, b = rng.random(left), rng.random(right)
+        total += elapsed_seconds(lambda a=a, b=b, count=count: [a @ b for _ in range(count)])
+    return total
 
 
-def _point_rows(
+def _point_kernel(
     artifact_id: str,
-    kernel: str,
-    points: Mapping[str, Mapping[str, Any] | int],
-    flop: Callable[[Any, Any], float],
-    repeats: int,
-    matmul: float,
-    log: Callable[[str], None],
-) -> list[dict[str, Any]]:
-    """Rows of whole points of ``artifact_id`` (full configuration): ``points`` maps a case to a sweep index or to a
-    point; ``flop(point, frame)`` counts a point's dense flops from its rows."""
-    study, (section, base_seed) = load_study("purification"), _full_configuration()
-    artifact = study.artifact(artifact_id)
+    name: str,
+    point: Mapping[str, Any] | int,
+    section: Mapping[str, Any],
+    base_seed: int,
+    flop_and_floor: Callable[[Mapping[str, Any], Any], tuple[float, Callable[[], float]]],
+) -> Kernel:
+    """A whole point of ``artifact_id`` (full configuration; ``point``: a sweep index or a point) as a one-step
+    kernel; ``flop_and_floor(point, frame)`` gives its dense FLOPs and a function timing those products alone."""
+    artifact = load_study("purification").artifact(artifact_id)
     params, seed = artifact.params(section), artifact.seed(base_seed, "purification")
-    sweep, compute = artifact.sweep(params), resolve(artifact.compute)
-    rows = []
-    for case, index in points.items():
-        log(f"kernels: {kernel} {case}")
-        point = sweep[index] if isinstance(index, int) else index
-        frame = compute(params, seed, no_progress, point)
-        timings = time_side_by_side({"kernel": lambda: compute(params, seed, no_progress, point)}, repeats=repeats)
-        rows += _rows(kernel, case, timings, {"kernel": flop(point, frame) / 1e9}, "point", matmul)
-    return rows
+    point = artifact.sweep(params)[point] if isinstance(point, int) else point
+    compute = resolve(artifact.compute)
+    flop, floor = flop_and_floor(point, compute(params, seed, no_progress, point))
+
+    def run(count: int) -> object:
+        return [compute(params, seed, no_progress, point) for _ in range(count)]
+
+    return Kernel(name, 1, flop, run, "its dense products alone", lambda count: count * floor())
 
 
-def _query_release_flop(point: Mapping[str, Any], frame: Any) -> float:
+def _query_release_flop(point: Mapping[str, Any], frame: Any) -> tuple[float, Callable[[], float]]:
     """2·runs·N·K per round of every MWEM run of the point (Algorithm 16's, the reference's, pure MWEM's), with
-    the rounds and replicates of its rows."""
+    the rounds and replicates of its rows; the floor: those products, (runs, N)·(N, K), alone."""
     runs = frame[frame["method"].isin(["alg16_mwem_stage", "mwem_reference", "pure_mwem"])]
-    rounds = runs.groupby("method")["rounds"].first().sum()
-    return 2.0 * runs["replicate"].nunique() * 2 ** point["d"] * point["k"] * float(rounds)
+    rounds = int(runs.groupby("method")["rounds"].first().sum())
+    replicates, cells, k = runs["replicate"].nunique(), 2 ** point["d"], point["k"]
+    flop = 2.0 * replicates * cells * k * rounds
+    return flop, lambda: _products_seconds([((replicates, cells), (cells, k))], [rounds])
 
 
-def _regression_flop(point: Mapping[str, Any], frame: Any) -> float:
-    """The data's rotation z·rootᵀ and XᵀX: 4nd²."""
-    return 4.0 * point["n"] * point["d"] ** 2
+def _regression_flop(point: Mapping[str, Any], frame: Any) -> tuple[float, Callable[[], float]]:
+    """The data's rotation z·rootᵀ and XᵀX: 4nd²; the floor: those two products alone."""
+    n, d = point["n"], point["d"]
+    return 4.0 * n * d**2, lambda: _products_seconds([((n, d), (d, d)), ((d, n), (n, d))], [1, 1])
 
 
-def kernel_release_rows(repeats: int = 5, log: Callable[[str], None] = print) -> list[dict[str, Any]]:
-    """Every row of this module (columns :data:`KERNEL_COLUMNS`), each median over ``repeats`` interleaved calls
-    after a warm-up, against one matmul rate measured first."""
-    log("kernels: 2048^3 float32 matmul")
-    matmul = matmul_gflops()
+def release_kernels(config: Mapping[str, Any]) -> list[Kernel]:
+    """The query-release and linear-regression kernels of the full configuration ``config`` (``config.yaml``)."""
+    section, base_seed = config["purification"], int(config["seed"])
+    max_rounds = int(section["query_release"]["max_rounds"])
     regression_points = {case: {"n": n, "d": d, "replicate": 0} for case, (n, d) in REGRESSION_POINTS.items()}
     return [
-        *_mwem_rows(repeats, matmul, log),
-        *_point_rows(
-            "ext_query_release", "query_release_point", QUERY_RELEASE_POINTS, _query_release_flop, repeats, matmul, log
+        *(_mwem_kernel(case, d, k, max_rounds) for case, (d, k) in MWEM_SHAPES.items()),
+        *(
+            _point_kernel("ext_query_release", f"query_release_point_{case}", index, section, base_seed,
+                          _query_release_flop)
+            for case, index in QUERY_RELEASE_POINTS.items()
         ),
-        *_point_rows(
-            "ext_linear_regression",
-            "linear_regression_point",
-            regression_points,
-            _regression_flop,
-            repeats,
-            matmul,
-            log,
+        *(
+            _point_kernel("ext_linear_regression", f"linear_regression_point_{case}", point, section, base_seed,
+                          _regression_flop)
+            for case, point in regression_points.items()
         ),
-    ]
-
-
-def main(argv: list[str] | None = None) -> None:
-    import pandas as pd
-
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.kernels_release", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="3 repeats instead of 7")
-    args = parser.parse_args(argv)
-    rows = kernel_release_rows(3 if args.quick else 7, log=lambda message: print(f"[kernels] {message}", flush=True))
-    with pd.option_context("display.width", 200, "display.max_columns", None):
-        print(pd.DataFrame(rows, columns=list(KERNEL_COLUMNS)).to_string(index=False, float_format="%.4g"))
-
-
-if __name__ == "__main__":
-    main()
+    ]  # fmt: skip

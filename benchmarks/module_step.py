@@ -5,8 +5,8 @@ The models (:data:`benchmarks.models.MODULE_MODELS`): an MLP of Linear layers, E
 token sequences, a small CNN (Conv2d + GroupNorm) and a Conv1d model (see :mod:`benchmarks.models`). Every
 implementation trains its own copy of the same module (same initial weights) on Poisson batches (rate B/n): the
 indices of the records whose uniform draw falls below B/n, gathered with ``index_select``, the way ``train_dpsgd``
-draws and gathers its own batches (so every implementation pays the same for its batch; a boolean-mask gather
-``X[mask]`` costs about twice as much). One measurement is ``settings.steps`` steps, divided by ``settings.steps``:
+draws and gathers its own batches (:func:`benchmarks.dp_step.index_batches`, as in section (1)). One measurement
+is ``settings.steps`` steps, divided by ``settings.steps``:
 
 - ``dplab_module``: one call ``train_dpsgd(..., steps=settings.steps, batched_loss=True)`` (ghost norms and
   book-keeping; the loss returns per-sample losses). Its accountant result is cached after the warm-up call
@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
-from benchmarks.dp_step import DTYPE
-from benchmarks.models import LogisticCriterion, logistic_losses, make_module_data, make_module_model, module_loss
+from benchmarks.dp_step import DTYPE, index_batches, training_steps
+from benchmarks.models import LogisticCriterion, logistic_losses, make_module_data, make_module_model
 from benchmarks.records import timing_rows
 from benchmarks.settings import Settings
 from benchmarks.timing import time_side_by_side
@@ -42,7 +42,6 @@ __all__ = [
     "MODULE_IMPLEMENTATIONS",
     "MODULE_TARGETS",
     "dplab_module_steps",
-    "index_batches",
     "module_step_rows",
     "opacus_module_steps",
     "nonprivate_module_steps",
@@ -90,18 +89,6 @@ def dplab_module_steps(
     )
 
 
-def index_batches(
-    X: torch.Tensor, y: torch.Tensor, batch_size: int, seed: int
-) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-    """Endless Poisson batches (q = batch_size/n) drawn and gathered as ``train_dpsgd`` does: the indices of the
-    uniform draws below q, then ``index_select``."""
-    generator = torch.Generator().manual_seed(seed)
-    q = batch_size / X.shape[0]
-    while True:
-        index = torch.nonzero(torch.rand(X.shape[0], generator=generator) < q).flatten()
-        yield X.index_select(0, index), y.index_select(0, index)
-
-
 def opacus_module_steps(
     settings: Settings, factory: ModuleFactory, X: torch.Tensor, y: torch.Tensor, batch_size: int, mode: str
 ) -> Callable[[], None]:
@@ -143,16 +130,7 @@ def nonprivate_module_steps(
     """``settings.steps`` plain torch steps on the same batches: forward, mean loss, backward, SGD update."""
     module = factory()
     optimizer = torch.optim.SGD(module.parameters(), lr=settings.lr)
-    batches = index_batches(X, y, batch_size, settings.seed)
-
-    def run() -> None:
-        for _ in range(settings.steps):
-            xb, yb = next(batches)
-            optimizer.zero_grad(set_to_none=True)
-            module_loss(module, xb, yb).backward()
-            optimizer.step()
-
-    return run
+    return training_steps(module, optimizer, index_batches(X, y, batch_size, settings.seed), settings.steps)
 
 
 def module_step_rows(settings: Settings, progress: Callable[[str], None] = print) -> list[dict[str, Any]]:

@@ -2229,6 +2229,7 @@ NO_NUMERIC_ARGUMENTS = {
     "dplab.verify.main": "takes command-line strings (argparse checks them)",
     "dplab.accounting.conversions.ConversionResult": "result record returned by the checked conversions",
     "dplab.theory.smooth_rdp.Mechanism": "record built by the checked *_mechanism constructors",
+    "dplab.theory.smooth_rdp.LinearInAlpha": "record built by the checked Mechanism.linear_in_alpha",
     "dplab.mechanisms.adassp.SufficientStatistics": "record built by the checked sufficient_statistics",
     "dplab.mechanisms.adassp.PureAdasspParameters": "record built by the checked pure_adassp_parameters",
     "dplab.mechanisms.adassp.ols": "a function of SufficientStatistics, checked when built",

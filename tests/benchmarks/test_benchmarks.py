@@ -262,10 +262,11 @@ def test_the_three_dplab_module_variants_train_the_same_weights(model) -> None:
 
 
 def test_index_batches_are_the_batches_train_dpsgd_draws() -> None:
-    """Opacus and the non-private step see the batches ``train_dpsgd`` trains on (same draw, same gather)."""
-    module_step = _import("benchmarks.module_step")
+    """Every implementation of sections (1), (1b) and (2) (but Opacus's own loader) sees the batches ``train_dpsgd``
+    trains on (same draw, same gather)."""
+    dp_step = _import("benchmarks.dp_step")
     X, y = torch.arange(40.0)[:, None], torch.arange(40.0)
-    batches = module_step.index_batches(X, y, 8, seed=3)
+    batches = dp_step.index_batches(X, y, 8, seed=3)
     from dplab.train import _batches
 
     for index in _batches(40, 8, 5, "poisson", torch.Generator().manual_seed(3)):

@@ -29,6 +29,13 @@ KERNELS = {
     "audit_mc_laplace",
     "audit_grid_laws",
     "pnsgd_utility",
+    "mwem_round_d8_k100",
+    "mwem_round_d8_k1000",
+    "mwem_round_d10_k100",
+    "query_release_point_n1e4_d8_k100",
+    "query_release_point_n1e5_d8_k100",
+    "linear_regression_point_n1e4_d10",
+    "linear_regression_point_n1e5_d20",
 }
 
 

@@ -164,30 +164,96 @@ def _eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, p, q):
     return first, second
 
 
-@pytest.mark.parametrize(
-    ("mechanism", "rdp_coef", "srdp_coef"),
-    [
-        (s.gaussian_mechanism(1.0), 0.5, 0.5),
-        (s.gaussian_mechanism(0.3), 0.045, 0.045),
-        (s.dp_gd_mechanism(0.5), 0.5, 0.125),
-    ],
-)
+#: SGD by iteration's SRDP coefficient at n = 1000, κ = 10, ε = 0.5: ε²·n·log(n − κ + 2)/(2(n − κ + 1)·log n)
+_ITERATION_SRDP = 0.25 * 1000 * math.log(992) / (2 * 991 * math.log(1000))
+
+#: (mechanism, a, b): RDP aα and SRDP bτ²α, the coefficients written out here from Table 1
+_LINEAR_MECHANISMS = [
+    (s.gaussian_mechanism(1.0), 0.5, 0.5),
+    (s.gaussian_mechanism(0.3), 0.045, 0.045),
+    (s.gaussian_mechanism(0.3, L=2.0, sensitivity=0.5), 0.045, 0.045 * 16),
+    (s.dp_gd_mechanism(0.5), 0.5, 0.125),
+    (s.dp_gd_mechanism(0.5, L=2.0, mu=3.0, variant="as_printed"), 0.125, 0.125 * 9 / 4),
+    (s.dp_sgd_iteration_mechanism(0.5, 1000, 10), 0.125, _ITERATION_SRDP),
+]
+
+
+def _separate_pq_exponents(rdp_coef, srdp_coef, alpha, tau):
+    """The minimisers p − 1 = √(a/b)(α−1)/α, q − 1 = √(b/a)(α−1)/α (a, b > 0)."""
+    ratio = math.sqrt(rdp_coef / (srdp_coef * tau**2))
+    return 1 + ratio * (alpha - 1) / alpha, 1 + (alpha - 1) / (alpha * ratio)
+
+
+@pytest.mark.parametrize(("mechanism", "rdp_coef", "srdp_coef"), _LINEAR_MECHANISMS)
 @pytest.mark.parametrize(("alpha", "tau"), [(11.0, 12.2), (1.5, 0.3), (3.0, 1.0), (200.0, 42.0), (1.01, 2.0)])
 def test_theorem2_separate_pq_against_a_brute_force_grid_and_the_closed_form(
     mechanism, rdp_coef, srdp_coef, alpha, tau
 ):
-    """Theorem 2 with p and q separate: (i) the closed form α(√a + √b)² for RDP aα, SRDP bα (Gaussian: α(1 + τ)²ε²/2,
-    the divergence of a shift by Δ_f + Lτ); (ii) a brute-force 2-D grid over (p, q) of eq. (3) written out here: the
-    library is never above the grid minimum and within its resolution of it; (iii) never above p = q."""
+    """Theorem 2 with p and q separate, for mechanisms declared linear in α (closed form α(√a + √b)², b = bτ²):
+    (i) the closed form written out here; (ii) eq. (3) written out here, and the library's eq. (3), at the closed
+    form's admissible exponents p, q > 1; (iii) the numerical minimisation (log grid and golden section), to round-off
+    and never below; (iv) a brute-force 2-D grid over (p, q) of eq. (3): the closed form is never above the grid
+    minimum and within its resolution of it; (v) never above p = q."""
     a, b = rdp_coef, srdp_coef * tau**2
     value = float(s.theorem2_rdp_separate_pq(mechanism, alpha, tau))
-    assert value == pytest.approx(alpha * (math.sqrt(a) + math.sqrt(b)) ** 2, rel=1e-9)
+    assert value == pytest.approx(alpha * (math.sqrt(a) + math.sqrt(b)) ** 2, rel=1e-12)
+    p, q = _separate_pq_exponents(rdp_coef, srdp_coef, alpha, tau)
+    assert p > 1 and q > 1
+    at_optimum = _eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, p, q)
+    assert at_optimum == pytest.approx((value, value), rel=1e-12)
+    assert float(s.theorem2_rdp(mechanism, alpha, tau, p, q)) == pytest.approx(value, rel=1e-12)
+    numerical = float(s._theorem2_rdp_separate_pq_numerical(mechanism, np.asarray(alpha), np.asarray(tau)))
+    assert numerical == pytest.approx(value, rel=1e-13) and numerical >= value * (1 - 1e-14)
     exponents = 1 + np.exp(np.linspace(-12, 8, 4001))
     first, second = _eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, exponents[:, None], exponents[None, :])
     grid = float(np.min(np.maximum(first, second)))
     assert value <= grid * (1 + 1e-12) and value == pytest.approx(grid, rel=1e-5)
     same = float(np.min(np.maximum(*_eq3_terms_written_out(rdp_coef, srdp_coef, alpha, tau, exponents, exponents))))
     assert value <= same * (1 + 1e-12)
+
+
+@pytest.mark.parametrize(("mechanism", "rdp_coef", "srdp_coef"), _LINEAR_MECHANISMS)
+def test_theorem2_separate_pq_at_tau_zero_is_the_infimum_of_eq3(mechanism, rdp_coef, srdp_coef):
+    """τ = 0 (b = 0): the infimum αa of both terms of eq. (3), approached as p → ∞ and q → 1 and not attained (every
+    admissible (p, q) gives more); the numerical minimisation stops slightly above it (its grid ends at p − 1 = e³⁰,
+    q − 1 = e⁻³⁰)."""
+    alphas = np.array([1.01, 1.5, 11.0, 200.0])
+    value = s.theorem2_rdp_separate_pq(mechanism, alphas, 0.0)
+    np.testing.assert_allclose(value, rdp_coef * alphas, rtol=1e-15)
+    numerical = s._theorem2_rdp_separate_pq_numerical(mechanism, alphas, np.asarray(0.0))
+    assert np.all(numerical > value) and np.all(numerical <= value * (1 + 1e-10))
+    for p_minus_1, q_minus_1 in ((1e3, 1e-3), (1e6, 1e-6)):
+        first, second = _eq3_terms_written_out(rdp_coef, srdp_coef, alphas, 0.0, 1 + p_minus_1, 1 + q_minus_1)
+        np.testing.assert_allclose(first - value, rdp_coef * (alphas - 1) / p_minus_1, rtol=1e-6)
+        np.testing.assert_allclose(second - value, rdp_coef * alphas**2 * q_minus_1 / (alphas - 1), rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("rdp_coef", "srdp_coef", "alpha", "tau"),
+    [(0.5, 0.5, 11.0, 12.2), (0.125, _ITERATION_SRDP, 1.01, 0.3), (2.0, 0.0625, 250.0, 3.0), (0.5, 0.5, 2.0, 1e-4)],
+)
+def test_theorem2_separate_pq_closed_form_against_mpmath(rdp_coef, srdp_coef, alpha, tau):
+    """Each term of eq. (3) minimised over its exponent by mpmath (50 digits): the root of its derivative in
+    log(p − 1) (findroot from p − 1 = 1) is the closed form's exponent, its value α(√a + √b)², the second derivative
+    is positive there; the library's closed form agrees to float64 round-off."""
+    mpmath = pytest.importorskip("mpmath")
+    p_star, q_star = _separate_pq_exponents(rdp_coef, srdp_coef, alpha, tau)
+    with mpmath.workdps(50):
+        a, b, al, t = (mpmath.mpf(v) for v in (rdp_coef, srdp_coef, alpha, tau))
+        expected = al * (mpmath.sqrt(a) + mpmath.sqrt(b * t**2)) ** 2
+        for k, star in enumerate((p_star, q_star)):
+
+            def term(u, k=k):
+                exponent = 1 + mpmath.exp(u)
+                return _eq3_terms_written_out(a, b, al, t, exponent, exponent)[k]
+
+            root = mpmath.findroot(lambda u, term=term: mpmath.diff(term, u), mpmath.mpf(0))
+            assert float(mpmath.exp(root)) == pytest.approx(star - 1, rel=1e-12)
+            assert abs(term(root) / expected - 1) < mpmath.mpf(10) ** -40
+            assert mpmath.diff(term, root, 2) > 0
+        expected = float(expected)
+    mechanism = s.Mechanism.linear_in_alpha("linear", rdp_coef, srdp_coef, "", "")
+    assert float(s.theorem2_rdp_separate_pq(mechanism, alpha, tau)) == pytest.approx(expected, rel=4e-16)
 
 
 def test_theorem2_separate_pq_gaussian_numbers_and_its_dp_curve():
@@ -340,6 +406,9 @@ def _evaluate_formula(formula: str, **values: float) -> float:
     text = formula
     for symbol, name in (
         ("κ_τ", " kappa "),
+        ("Δ_f", " sensitivity "),
+        ("Δ_Q", " sensitivity "),
+        ("γ", " gamma "),
         ("α", " alpha "),
         ("τ", " tau "),
         ("μ", " mu "),
@@ -371,6 +440,48 @@ def test_sgd_iteration_printed_formulas_give_the_values(variant: str) -> None:
     symbols = dict(eps=eps, n=n, kappa=kappa, alpha=alpha, tau=tau, mu=1.0, L=1.0)
     assert _evaluate_formula(mech.rdp_formula, **symbols) == pytest.approx(float(mech.rdp(alpha)), rel=1e-12)
     assert _evaluate_formula(mech.srdp_formula, **symbols) == pytest.approx(float(mech.srdp(alpha, tau)), rel=1e-12)
+
+
+_TABLE1_SYMBOLS = dict(eps=0.7, L=1.5, sensitivity=0.8, mu=1.3, gamma=2.5, n=1000, kappa=10)
+
+
+@pytest.mark.parametrize(
+    ("mechanism", "linear"),
+    [
+        (s.gaussian_mechanism(0.7, L=1.5, sensitivity=0.8), True),
+        (s.laplace_mechanism(0.7, L=1.5, sensitivity=0.8), False),
+        (s.exponential_mechanism(0.7, L=1.5, sensitivity=0.8), False),
+        (s.dp_gd_mechanism(0.7, L=1.5, mu=1.3), True),
+        (s.dp_gd_mechanism(0.7, L=1.5, mu=1.3, variant="as_printed"), True),
+        (s.dp_sgd_sampling_mechanism(0.7, L=1.5, mu=1.3, gamma=2.5), False),
+        (s.dp_sgd_iteration_mechanism(0.7, 1000, 10, L=1.5, mu=1.3), True),
+        (s.dp_sgd_iteration_mechanism(0.7, 1000, 10, L=1.5, mu=1.3, variant="exact"), True),
+        (s.dp_sgd_iteration_mechanism(0.7, 1000, 10, L=1.5, mu=1.3, variant="as_printed"), True),
+    ],
+)
+def test_table1_curves_follow_the_printed_formulas_and_declare_linearity(mechanism, linear):
+    """Every Table 1 mechanism (non-default L, Δ, μ, γ): its RDP and SRDP curves evaluate the printed formulas; exactly
+    the rows whose formulas are linear in α (Gaussian, DP-GD, SGD by iteration) declare ``linear``, with coefficients
+    that give the printed values (ε(α) = rdp·α, ε̃(α, τ) = srdp·τ²·α)."""
+    assert (mechanism.linear is not None) == linear
+    for alpha, tau in ((1.5, 0.0), (2.0, 0.3), (11.0, 12.2), (300.0, 2.0)):
+        symbols = dict(_TABLE1_SYMBOLS, alpha=alpha, tau=tau)
+        rdp, srdp = (
+            _evaluate_formula(mechanism.rdp_formula, **symbols),
+            _evaluate_formula(mechanism.srdp_formula, **symbols),
+        )
+        assert float(mechanism.rdp(alpha)) == pytest.approx(rdp, rel=1e-13)
+        assert float(mechanism.srdp(alpha, tau)) == pytest.approx(srdp, rel=1e-13, abs=0.0)
+        if linear:
+            assert float(mechanism.linear.rdp) * alpha == pytest.approx(rdp, rel=1e-13)
+            assert float(mechanism.linear.srdp) * tau**2 * alpha == pytest.approx(srdp, rel=1e-13, abs=0.0)
+
+
+def test_linear_in_alpha_refuses_non_positive_coefficients():
+    with pytest.raises(ValueError, match="srdp"):
+        s.Mechanism.linear_in_alpha("x", 0.5, -1.0, "", "")
+    with pytest.raises(ValueError, match="rdp"):
+        s.Mechanism.linear_in_alpha("x", float("nan"), 1.0, "", "")
 
 
 # ------------------------------------------------------------------- Lemma 3, eq. (18), Prop. 8, eq. (48)

@@ -47,6 +47,7 @@ __all__ = [
     "gaussian_sum_audit",
     "PCA_FROBENIUS_CONSTANT",
     "PCA_TAU_CONSTANT",
+    "LinearInAlpha",
     "Mechanism",
     "gaussian_mechanism",
     "laplace_mechanism",
@@ -122,9 +123,20 @@ def _order(alpha: ArrayLike) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class LinearInAlpha:
+    """The coefficients of a mechanism whose RDP and SRDP are linear in the order α (Table 1 rows 1, 4 and 6):
+    ε(α) = ``rdp``·α and ε̃(α, τ) = ``srdp``·τ²·α (both > 0 as arrays broadcasting against α and τ)."""
+
+    rdp: np.ndarray
+    srdp: np.ndarray
+
+
+@dataclass(frozen=True)
 class Mechanism:
     """A mechanism's RDP curve ``rdp(alpha)`` and SRDP curve ``srdp(alpha, tau)`` (Table 1), with its name and
-    the symbolic formulas in plain Unicode text (α, ε², a/b). ``pure`` marks the ε-DP mechanisms (RDP constant in α)."""
+    the symbolic formulas in plain Unicode text (α, ε², a/b). ``pure`` marks the ε-DP mechanisms (RDP constant in α);
+    ``linear`` holds the coefficients of a mechanism linear in α: build those with :meth:`linear_in_alpha`, which
+    derives both curves from the coefficients, so the curves and the coefficients cannot disagree."""
 
     name: str
     rdp: Callable[[np.ndarray], np.ndarray]
@@ -132,6 +144,23 @@ class Mechanism:
     rdp_formula: str
     srdp_formula: str
     pure: bool = False
+    linear: LinearInAlpha | None = None
+
+    @classmethod
+    def linear_in_alpha(
+        cls, name: str, rdp: np.ndarray, srdp: np.ndarray, rdp_formula: str, srdp_formula: str
+    ) -> Mechanism:
+        """The mechanism with RDP ``rdp``·α and SRDP ``srdp``·τ²·α, declared linear in α (:class:`LinearInAlpha`);
+        ``rdp`` and ``srdp`` > 0."""
+        rdp, srdp = as_positive_array(rdp, "rdp"), as_positive_array(srdp, "srdp")
+        return cls(
+            name,
+            lambda a: np.asarray(a, float) * rdp,
+            lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * srdp,
+            rdp_formula,
+            srdp_formula,
+            linear=LinearInAlpha(rdp, srdp),
+        )
 
 
 def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
@@ -141,13 +170,7 @@ def gaussian_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> 
     /Δ_f².
     """
     e, lip, sens = (as_positive_array(v, k) for k, v in (("eps", eps), ("L", L), ("sensitivity", sensitivity)))
-    return Mechanism(
-        "gaussian",
-        lambda a: np.asarray(a, float) * e**2 / 2,
-        lambda a, t: np.asarray(a, float) * lip**2 * np.asarray(t, float) ** 2 * e**2 / (2 * sens**2),
-        "αε²/2",
-        "αL²τ²ε²/(2Δ_f²)",
-    )
+    return Mechanism.linear_in_alpha("gaussian", e**2 / 2, lip**2 * e**2 / (2 * sens**2), "αε²/2", "αL²τ²ε²/(2Δ_f²)")
 
 
 def laplace_mechanism(eps: float, L: float = 1.0, sensitivity: float = 1.0) -> Mechanism:
@@ -179,10 +202,10 @@ def dp_gd_mechanism(eps: float, L: float = 1.0, mu: float = 1.0, variant: str = 
     """
     e, lip, m = as_positive_array(eps, "eps"), as_positive_array(L, "L"), as_positive_array(mu, "mu")
     coefficient = {"corrected": 2.0, "as_printed": 0.5}[_variant(variant)]
-    return Mechanism(
+    return Mechanism.linear_in_alpha(
         "dp_gd",
-        lambda a: coefficient * np.asarray(a, float) * e**2,
-        lambda a, t: np.asarray(a, float) * m**2 * np.asarray(t, float) ** 2 * e**2 / (2 * lip**2),
+        coefficient * e**2,
+        m**2 * e**2 / (2 * lip**2),
         "2αε²" if variant == "corrected" else "αε²/2",
         "αμ²τ²ε²/(2L²)",
     )
@@ -222,10 +245,10 @@ def dp_sgd_iteration_mechanism(
     denominator = 32.0 if variant == "exact" else 2.0
     eps_sq = 1.0 if variant == "as_printed" else e**2
     ratio = n * math.log(n - kappa + 2) / ((n - kappa + 1) * math.log(n))
-    return Mechanism(
+    return Mechanism.linear_in_alpha(
         "dp_sgd_iteration",
-        lambda a: np.asarray(a, float) * e**2 / denominator,
-        lambda a, t: np.asarray(a, float) * np.asarray(t, float) ** 2 * m**2 * eps_sq * ratio / (denominator * lip**2),
+        e**2 / denominator,
+        m**2 * eps_sq * ratio / (denominator * lip**2),
         f"αε²/{denominator:g}",
         "ατ²μ²"
         + ("" if variant == "as_printed" else "ε²")
@@ -347,7 +370,7 @@ def _theorem2_terms(
     return forward, backward
 
 
-#: log(p − 1) grid on which :func:`theorem2_rdp_separate_pq` brackets each term's minimum over its exponent
+#: log(p − 1) grid on which :func:`_theorem2_rdp_separate_pq_numerical` brackets each term's minimum over its exponent
 #: (p − 1 from e⁻³⁰ ≈ 1e-13, still distinct from 1 in float64, to e³⁰), before a golden-section refinement.
 _LOG_EXPONENT_GRID = np.linspace(-30.0, 30.0, 241)
 _GOLDEN_STEPS = 60
@@ -355,22 +378,38 @@ _GOLDEN_STEPS = 60
 
 def theorem2_rdp_separate_pq(mechanism: Mechanism, alpha: ArrayLike, tau: ArrayLike) -> np.ndarray:
     """Theorem 2 (eq. (3)) with p and q chosen separately, each term of the max with its own exponent:
-    max{min_p first(p), min_q second(q)}.
+    max{inf_p first(p), inf_q second(q)}.
 
     The statement holds "for all p, q ≥ 1" and its proof bounds the two directions apart (eq. (30) for any p > 1,
-    eq. (31) for any q > 1), so each term may take its own minimiser; every value returned is eq. (3) at an admissible
-    (p, q), hence a valid bound. For RDP aα and SRDP bα (Gaussian mechanism: a = ε²/2, b = τ²ε²/2; DP-GD) both minima
-    are α(√a + √b)², at p − 1 = √(a/b)(α−1)/α and q − 1 = √(b/a)(α−1)/α: for the Gaussian α(1 + τ)²ε²/2, the Rényi
-    divergence of a shift by Δ_f + Lτ, where one exponent p = q gives at best αε²(1 + τ²) (at p − 1 = (α−1)/α).
-    Pure mechanisms: as :func:`theorem2_rdp` (the α → ∞ limit, whatever p, q).
+    eq. (31) for any q > 1), so each term may take its own exponent, and each divergence is at most its term's
+    infimum over the admissible exponents: a valid bound.
 
-    Each minimum: the smallest value on :data:`_LOG_EXPONENT_GRID`, refined by golden-section search in log(p − 1)
-    between its grid neighbours. Broadcasts over ``alpha`` and ``tau``.
+    - Mechanisms linear in α (``mechanism.linear``: RDP aα, SRDP bα with b = ``srdp``·τ²; Gaussian: a = ε²/2,
+      b = τ²ε²/2; DP-GD; DP-SGD by iteration), in closed form α(√a + √b)². With s = p − 1 > 0 the first term is
+      (α − 1 + αs)(bα/(α − 1) + a/s) = α(a + b) + a(α − 1)/s + α²bs/(α − 1), whose minimum over s (AM–GM) is
+      α(a + b + 2√(ab)), at p − 1 = √(a/b)(α−1)/α; the second is the same with a and b swapped, minimal at
+      q − 1 = √(b/a)(α−1)/α. Both exponents are admissible (> 1) when a, b > 0. At τ = 0 (b = 0) the infimum αa
+      is the limit p → ∞ (first term), q → 1 (second), not attained: still a bound, the mechanism's own RDP. For the
+      Gaussian α(1 + τ)²ε²/2, the Rényi divergence of a shift by Δ_f + Lτ, where one exponent p = q gives at best
+      αε²(1 + τ²) (at p − 1 = (α−1)/α).
+    - Pure mechanisms: as :func:`theorem2_rdp` (the α → ∞ limit, whatever p, q).
+    - Others: numerically (:func:`_theorem2_rdp_separate_pq_numerical`).
+
+    Broadcasts over ``alpha`` and ``tau``.
     """
     a = _order(alpha)
     t = as_non_negative_array(tau, "tau")
     if mechanism.pure:
         return theorem2_rdp(mechanism, a, t, 2.0)
+    if mechanism.linear is not None:
+        return a * (np.sqrt(mechanism.linear.rdp) + t * np.sqrt(mechanism.linear.srdp)) ** 2
+    return _theorem2_rdp_separate_pq_numerical(mechanism, a, t)
+
+
+def _theorem2_rdp_separate_pq_numerical(mechanism: Mechanism, a: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """:func:`theorem2_rdp_separate_pq` by numerical minimisation, for orders ``a`` > 1 and ``t`` ≥ 0 (checked by
+    the caller): each term's smallest value on :data:`_LOG_EXPONENT_GRID`, refined by golden-section search in
+    log(p − 1) between its grid neighbours."""
     a, t = (v[..., None] for v in np.broadcast_arrays(a, t))
 
     def terms(u: np.ndarray, v: np.ndarray) -> list[np.ndarray]:
