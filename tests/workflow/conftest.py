@@ -68,4 +68,4 @@ def second_quick_run(tmp_path_factory, worker_id) -> Path:
     """A second, independent local run (its own working directory), shared by all xdist workers: every job in its
     own process (``job_server: false``), where the first run forks its jobs from the run's job server, so that the
     comparisons of the two runs also compare the two ways of running a job."""
-    return shared_quick_run("second-quick", tmp_path_factory, worker_id, "--config", "job_server=false")
+    return shared_quick_run("second-quick", tmp_path_factory, worker_id, "--config", "job_server=False")
