@@ -19,6 +19,7 @@ is missing rather than guessing. A job that declares no benchmark (``all``, whic
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+
+from dplab.workflow.jobserver import usage_path
 
 __all__ = ["Job", "planned_jobs", "dependencies", "job_seconds", "critical_path", "main"]
 
@@ -98,7 +101,9 @@ def dependencies(jobs: Sequence[Job]) -> list[tuple[int, int]]:
 
 def job_seconds(jobs: Sequence[Job], workdir: Path, column: str = "s") -> dict[int, float]:
     """Every job's time: the mean ``column`` of its benchmark file (``s``: wall time, ``cpu_time``: CPU seconds; one
-    row per repeat), 0 for a job without a benchmark."""
+    row per repeat), 0 for a job without a benchmark. A job forked by the run's job server has its CPU seconds in its
+    usage record (``<work>/usage/``, :func:`dplab.workflow.jobserver.usage_path`; its benchmark file's ``cpu_time``
+    is its waiting client's), read for ``cpu_time`` when present."""
     seconds = {}
     for job in jobs:
         if job.benchmark is None:
@@ -107,7 +112,12 @@ def job_seconds(jobs: Sequence[Job], workdir: Path, column: str = "s") -> dict[i
         path = workdir / job.benchmark
         if not path.exists():
             raise FileNotFoundError(f"no benchmark file {path} for job {job}: run the same DAG first")
-        seconds[job.jobid] = float(pd.read_csv(path, sep="\t")[column].mean())
+        usage = usage_path(workdir / job.benchmark.split("/benchmarks/")[0], job.rule, dict(job.wildcards))
+        if column == "cpu_time" and usage.exists():
+            record = json.loads(usage.read_text())
+            seconds[job.jobid] = record["cpu_user_s"] + record["cpu_system_s"]
+        else:
+            seconds[job.jobid] = float(pd.read_csv(path, sep="\t")[column].mean())
     return seconds
 
 

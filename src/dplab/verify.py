@@ -64,7 +64,7 @@ unit of the last printed digit of each, so ``0.608 -> 0.609``) and ``evidence nu
 named in the note).
 
 Provenance (``provenance.json``). Compared first, and warned about before any other output: a different
-configuration (the recorded ``config`` without the keys ``results, work, threads, resources, shards``, which
+configuration (the recorded ``config`` without the keys ``results, work, threads, resources, shards, job_server``, which
 choose where and how the workflow runs, not what it computes) fails unless ``--allow-config-change`` is given, and
 the keys that differ are named; different package or Python versions are a warning only (the numbers decide).
 
@@ -117,7 +117,7 @@ DEFAULT_ATOL = 1e-12
 #: One unit in the last significant digit that the results CSVs print, relative to the value (1e-11 for ``%.12g``).
 CSV_RESOLUTION = 10.0 ** (1 - int(CSV_FLOAT_FORMAT.strip("%.g")))
 #: Configuration keys that choose where and how the workflow runs, not what it computes (see the module docstring).
-EXECUTION_KEYS = ("results", "work", "threads", "resources", "shards")
+EXECUTION_KEYS = ("results", "work", "threads", "resources", "shards", "job_server")
 #: Results computed in float32 (torch training; DESIGN.md allows it in training), compared with at least these
 #: tolerances: measured across CPUs (module docstring), they move by up to 7.2e-5 relative and 5.7e-8 absolute.
 FLOAT32_ARTIFACTS = ("generalization/data/f8.csv", "generalization/tables/t4.csv")

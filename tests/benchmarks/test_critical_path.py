@@ -120,3 +120,16 @@ def test_the_script_on_a_finished_tiny_workflow(tmp_path):
     chain = [name for name, _ in result["critical_chain"]]
     assert chain[:3] == ["simulate[sample=b]", "summarise[sample=b]", "combine"] and chain[3:] in ([], ["all"])
     assert "critical chain: simulate[sample=b]" in run.stdout
+
+
+def test_cpu_time_of_a_job_forked_by_the_job_server_comes_from_its_usage_record(tmp_path):
+    """The benchmark file of a served job times its waiting client; its usage record has the job's CPU seconds."""
+    (tmp_path / "work/benchmarks").mkdir(parents=True)
+    frame = pd.DataFrame({"s": [2.0], "h:m:s": ["0:00:02"], "cpu_time": [0.2]})
+    frame.to_csv(tmp_path / "work/benchmarks/x.tsv", sep="\t", index=False)
+    usage = tmp_path / "work/usage/x.json"
+    usage.parent.mkdir(parents=True)
+    usage.write_text('{"cpu_user_s": 1.5, "cpu_system_s": 0.25}')
+    jobs = [job(1, "x", benchmark="work/benchmarks/x.tsv")]
+    assert job_seconds(jobs, tmp_path, "cpu_time") == {1: 1.75}
+    assert job_seconds(jobs, tmp_path, "s") == {1: 2.0}

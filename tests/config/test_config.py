@@ -295,3 +295,13 @@ def test_a_float_that_is_not_an_exact_integer_is_refused(config, key, value, fra
 def test_a_configuration_that_is_not_a_mapping_is_refused():
     with pytest.raises(ConfigError, match=r"config: value \['a', 'b'\] is invalid; allowed: a mapping of keys"):
         validate_config(["a", "b"], SCHEMA)
+
+
+def test_a_boolean_written_as_a_command_line_string_names_the_spelling_snakemake_reads(config):
+    """``--config job_server=false`` reaches the configuration as the string 'false' (Snakemake reads only True and
+    False as booleans): the message says how to write it."""
+    config["job_server"] = "false"
+    with pytest.raises(ConfigError, match=r"'job_server'.*'false'.*job_server=False"):
+        validate_config(config, SCHEMA)
+    config["job_server"] = False
+    validate_config(config, SCHEMA)

@@ -43,15 +43,15 @@ def quick_runner():
     return run_quick
 
 
-def shared_quick_run(name: str, tmp_path_factory, worker_id: str) -> Path:
-    """The results folder of the quick run ``name`` on 2 cores, made once per test session: under xdist by the first
-    worker that needs it (the others wait on the lock, then reuse it)."""
+def shared_quick_run(name: str, tmp_path_factory, worker_id: str, *extra: str) -> Path:
+    """The results folder of the quick run ``name`` on 2 cores (with the options ``extra``), made once per test
+    session: under xdist by the first worker that needs it (the others wait on the lock, then reuse it)."""
     shared = tmp_path_factory.getbasetemp() if worker_id == "master" else tmp_path_factory.getbasetemp().parent
     workdir = shared / name
     with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (workdir / "succeeded").exists():
-            result = run_quick(workdir, "--cores", "2")
+            result = run_quick(workdir, "--cores", "2", *extra)
             assert result.returncode == 0, result.stderr[-5000:]
             (workdir / "succeeded").touch()
     return workdir / "results-quick"
@@ -65,5 +65,7 @@ def local_quick_run(tmp_path_factory, worker_id) -> Path:
 
 @pytest.fixture(scope="session")
 def second_quick_run(tmp_path_factory, worker_id) -> Path:
-    """A second, independent local run (its own working directory), shared by all xdist workers."""
-    return shared_quick_run("second-quick", tmp_path_factory, worker_id)
+    """A second, independent local run (its own working directory), shared by all xdist workers: every job in its
+    own process (``job_server: false``), where the first run forks its jobs from the run's job server, so that the
+    comparisons of the two runs also compare the two ways of running a job."""
+    return shared_quick_run("second-quick", tmp_path_factory, worker_id, "--config", "job_server=False")

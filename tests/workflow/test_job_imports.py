@@ -29,7 +29,7 @@ def test_the_machinery_of_every_job_imports_no_heavy_package():
     """What every script imports before its own work: helpers, records, the registry and its study's declarations
     (``load_study``: the artifacts, with their compute and plot functions named by strings)."""
     statements = (
-        "import dplab.workflow.helpers, dplab.report.io, dplab.seeding\n"
+        "import dplab.workflow.helpers, dplab.workflow.jobserver, dplab.report.io, dplab.seeding\n"
         "from dplab.workflow.registry import load_study\n"
         f"studies = [load_study(name) for name in {STUDIES!r}]"
     )

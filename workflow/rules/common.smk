@@ -3,6 +3,7 @@ import os
 import sys
 from pathlib import Path
 
+from dplab.workflow import jobserver
 from dplab.workflow.config import validate_config
 from dplab.workflow.resources import job_mem_mb  # rules declare the memory their job is estimated to need
 from dplab.studies.preprocessing import pipeline as preprocessing_pipeline
@@ -70,3 +71,19 @@ def preprocessing_step_sections(wc):
     """The sections a step's parameters come from: sensitivity (eta, m, k) and the dataset's own (its k)."""
     own = preprocessing_pipeline.dataset_section(wc.dataset)
     return {section: config["preprocessing"][section] for section in dict.fromkeys(["sensitivity", own])}
+
+
+# The run's job server (dplab.workflow.jobserver, configuration key job_server): a local run forks every script job
+# from one warm process, so the heavy imports are paid once per run; each script calls delegate() first.
+onstart:
+    why_not = jobserver.start(workflow, config)
+    if why_not:
+        print(f"dplab: every job runs in its own process ({why_not})", file=sys.stderr)
+
+
+onsuccess:
+    jobserver.stop()
+
+
+onerror:
+    jobserver.stop()

@@ -1,5 +1,9 @@
 """Grid-exact output laws of PNSGD on every neighbouring instance and position (our audit design for Asoodeh et al. 2020)."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 import numpy as np
 
 from dplab.report.io import atomic_path, write_csv

@@ -1,5 +1,9 @@
 """Train many PNSGD models at once on synthetic logistic regression (one noise type)."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from dplab.report.io import load_arrays, write_csv
 from dplab.seeding import derive_seed
 from dplab.studies.contraction.utility import train_utility

@@ -1,5 +1,9 @@
 """Synthetic logistic-regression data (train and test), deterministic from the configuration's seed."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 import numpy as np
 
 from dplab.data.synthetic import logistic_regression_dataset

@@ -1,5 +1,9 @@
 """Apply one pre-processing step to one dataset."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from dplab.studies.preprocessing.pipeline import write_preprocessed
 from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script
 

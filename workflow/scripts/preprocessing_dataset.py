@@ -1,5 +1,9 @@
 """Draw one synthetic dataset of the pre-processing study."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.pipeline import write_dataset
 from dplab.workflow.helpers import mock_snakemake, record_outputs, setup_script

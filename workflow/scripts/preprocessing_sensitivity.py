@@ -1,5 +1,9 @@
 """Realised sensitivities of one pre-processing step over single-record replacements of its dataset."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from dplab.seeding import derive_seed
 from dplab.studies.preprocessing.sensitivity import write_trials
 from dplab.workflow.helpers import mock_snakemake, progress, record_outputs, setup_script

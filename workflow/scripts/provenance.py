@@ -1,5 +1,9 @@
 """results/provenance.json: versions, commit, configuration hash and date."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 import json
 
 from dplab.report.io import write_text

@@ -1,5 +1,9 @@
 """results/index.md from the declared artifacts of the configuration, their captions and the claims files."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from pathlib import Path
 
 from dplab.report.index import render_index

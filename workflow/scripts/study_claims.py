@@ -1,5 +1,9 @@
 """claims.csv of a registered study."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from pathlib import Path
 
 import pandas as pd

@@ -1,5 +1,9 @@
 """Draw one figure of a registered study from its data file."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 import pandas as pd
 
 from dplab.report.style import save_figure

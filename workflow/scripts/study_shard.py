@@ -1,5 +1,9 @@
 """Compute one shard of a sweep artifact's points (every shards-th point) and keep its rows for the combining job."""
 
+from dplab.workflow.jobserver import delegate
+
+delegate()  # forked from the run's job server when it has one: the imports below are then already paid
+
 from pathlib import Path
 
 from dplab.report.io import atomic_path

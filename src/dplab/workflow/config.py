@@ -234,7 +234,10 @@ def _allowed(error: jsonschema.ValidationError) -> str:
         "pattern": f"matching {bound}",
         "contains": f"a list holding {bound.get('const')!r}" if isinstance(bound, Mapping) else "",
     }
-    return statements.get(keyword, str(bound))
+    allowed = statements.get(keyword, str(bound))
+    if keyword == "type" and bound == "boolean" and str(error.instance).lower() in ("true", "false"):
+        allowed += " (Snakemake's --config reads only True and False as booleans: job_server=False)"
+    return allowed
 
 
 def schema_problems(
