@@ -679,3 +679,41 @@ def test_table2_printed_formulas_give_the_cells() -> None:
         assert "$" not in formula and "\\" not in formula
         cell = float(s.table2_cell(mechanism, preprocessing, 11.0, 0.5, p=7, eta=0.3, n=1000, gap=0.4))
         assert _evaluate_formula(formula, **values) == pytest.approx(cell, rel=1e-12), formula
+
+
+@pytest.mark.parametrize(
+    "mechanism",
+    [
+        s.gaussian_mechanism(1.0),
+        s.gaussian_mechanism(0.3, L=2.0, sensitivity=0.5),
+        s.dp_gd_mechanism(0.7, L=1.5, mu=0.4),
+        s.dp_sgd_iteration_mechanism(0.5, n=1000, kappa=3),
+    ],
+    ids=lambda m: m.name,
+)
+@pytest.mark.parametrize("separate_pq", [False, True])
+def test_lemma_m_optimum_of_a_linear_mechanism_in_closed_form_equals_the_numerical_one(mechanism, separate_pq):
+    """c + 2√(c log(1/δ)) with c = 2(a + b) (p = q) or (√a + √b)² (p, q apart) against Nelder–Mead over (α, p[, q])
+    on eq. (3) itself, and against a brute-force (α, p = q) grid, which never goes below it."""
+    log_inv = math.log(1e3)
+    for tau in (0.01, 0.5, 3.0, 12.2, 80.0):
+        closed = s.theorem2_dp_optimised(mechanism, tau, 1e-3, separate_pq=separate_pq)
+        numerical = s._theorem2_dp_numerical(mechanism, tau, log_inv, separate_pq)
+        assert closed["epsilon"] == pytest.approx(numerical["epsilon"], rel=1e-9)
+        assert closed["epsilon"] <= numerical["epsilon"] * (1 + 1e-12)
+        at_optimum = float(s.theorem2_rdp(mechanism, closed["alpha"], tau, closed["p"], closed["q"]))
+        assert at_optimum + log_inv / (closed["alpha"] - 1) == pytest.approx(closed["epsilon"], rel=1e-12)
+        if not separate_pq:
+            alphas = 1 + np.exp(np.linspace(-6, 6, 241))[:, None]
+            ps = 1 + np.exp(np.linspace(-8, 8, 321))[None, :]
+            grid = s.theorem2_rdp(mechanism, alphas, tau, ps) + log_inv / (alphas - 1)
+            assert np.min(grid) >= closed["epsilon"] * (1 - 1e-12)
+            assert np.min(grid) == pytest.approx(closed["epsilon"], rel=1e-2)  # within the grid's spacing
+
+
+def test_lemma_m_optimum_with_p_and_q_apart_at_tau_zero_is_the_mechanisms_own_rdp():
+    """τ = 0: ε̂(α) = aα, reached only as p → ∞ (returned as p = ∞), so ε = a + 2√(a log(1/δ))."""
+    result = s.theorem2_dp_optimised(s.gaussian_mechanism(1.0), 0.0, 1e-3, separate_pq=True)
+    a = 0.5
+    assert result["epsilon"] == pytest.approx(a + 2 * math.sqrt(a * math.log(1e3)), rel=1e-14)
+    assert result["p"] == math.inf and result["q"] == 1.0

@@ -458,12 +458,42 @@ def theorem2_dp_optimised(
 ) -> dict[str, float]:
     """min over α > 1 and p (= q, or p and q separately) of Theorem 2's ε̂(α) + log(1/δ)/(α−1) (Lemma M).
 
-    Optimised in the unconstrained variables u = log(α−1), v = log(p−1) (w = log(q−1)) by Nelder–Mead from a
-    small grid of starts. Returns ε, α, p, q.
+    A mechanism linear in α (``mechanism.linear``: RDP aα, SRDP bα) has it in closed form
+    (:func:`_theorem2_dp_linear`); any other is optimised in the unconstrained variables u = log(α−1), v = log(p−1)
+    (w = log(q−1)) by Nelder–Mead from a small grid of starts (:func:`_theorem2_dp_numerical`). Returns ε, α, p, q.
     """
     as_non_negative_array(tau, "tau")
     probability("delta", delta)
     log_inv = math.log(1 / delta)
+    if mechanism.linear is not None:
+        return _theorem2_dp_linear(mechanism.linear, float(tau), log_inv, separate_pq)
+    return _theorem2_dp_numerical(mechanism, tau, log_inv, separate_pq)
+
+
+def _theorem2_dp_linear(linear: LinearInAlpha, tau: float, log_inv: float, separate_pq: bool) -> dict[str, float]:
+    """Theorem 2 with Lemma M in closed form for RDP aα and SRDP bα (b = ``srdp``·τ²).
+
+    Eq. (3)'s terms at s = p − 1 are α(a + b) + a(α−1)/s + α²bs/(α−1) and the same with a and b swapped. With
+    p = q they cross at s = (α−1)/α, where both equal 2α(a + b), and each is monotone on the side where it is the
+    larger (its own minimiser lies on the other side), so their maximum is smallest there: ε̂(α) = 2α(a + b). With p
+    and q apart each term takes its own minimum, α(√a + √b)², at p − 1 = √(a/b)(α−1)/α and q − 1 = √(b/a)(α−1)/α
+    (p = ∞ at τ = 0: the infimum, approached as p → ∞). Either way ε̂(α) = cα, and Lemma M's
+    min over α of cα + log(1/δ)/(α−1) is c + 2√(c log(1/δ)), at α = 1 + √(log(1/δ)/c)."""
+    a, b = float(linear.rdp), float(linear.srdp) * tau**2
+    slope = (math.sqrt(a) + math.sqrt(b)) ** 2 if separate_pq else 2 * (a + b)
+    alpha = 1 + math.sqrt(log_inv / slope)
+    shrink = (alpha - 1) / alpha
+    if separate_pq:
+        p = 1 + math.sqrt(a / b) * shrink if b > 0 else math.inf
+        q = 1 + math.sqrt(b / a) * shrink
+    else:
+        p = q = 1 + shrink
+    return {"epsilon": slope + 2 * math.sqrt(slope * log_inv), "alpha": alpha, "p": p, "q": q}
+
+
+def _theorem2_dp_numerical(mechanism: Mechanism, tau: float, log_inv: float, separate_pq: bool) -> dict[str, float]:
+    """:func:`theorem2_dp_optimised` by Nelder–Mead in u = log(α−1), v = log(p−1) (w = log(q−1)), from a small grid
+    of starts."""
 
     def objective(x: np.ndarray) -> float:
         alpha, p = 1 + math.exp(x[0]), 1 + math.exp(x[1])
