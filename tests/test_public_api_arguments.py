@@ -20,6 +20,7 @@ allocating, the error naming the argument and the memory; every argument named l
 from __future__ import annotations
 
 import copy
+import functools
 import importlib
 import inspect
 import math
@@ -2492,7 +2493,10 @@ _EDGES = [
 ]
 
 
+@functools.cache
 def _bad_values(kind: Kind) -> st.SearchStrategy[float]:
+    """The values outside ``kind``; built once per kind (a fresh filtered strategy per draw costs Hypothesis a
+    validation and a parse of the filter's source every time, most of this file's run time)."""
     return st.one_of(st.sampled_from(_EDGES), st.floats(), st.integers(-(10**6), 10**6).map(float)).filter(
         lambda x: not kind.allowed(x)
     )

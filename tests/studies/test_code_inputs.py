@@ -47,15 +47,44 @@ def test_plot_jobs_depend_on_their_plot_module_and_the_style_but_not_the_computa
 MODULES = sorted({m for _, a in ARTIFACTS for m in a.compute_modules() + a.plot_modules()})
 
 
+#: A fresh interpreter that imports the heavy third-party libraries once (no dplab module), then forks one child per
+#: module: each child imports its module alone and lists the dplab files loaded (one line per file, ``module<TAB>file``).
+#: Pre-importing libraries outside dplab cannot change which dplab modules a child loads, and saves each of the
+#: modules a fresh interpreter's torch/scipy/pandas import.
+PROBE = """
+import importlib, os, sys
+import matplotlib.pyplot, numpy, pandas, scipy.stats, torch
+assert not any(n == "dplab" or n.startswith("dplab.") for n in sys.modules), "a library imported dplab"
+for module in sys.argv[1:]:
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        importlib.import_module(module)
+        files = sorted(m.__file__ for n, m in list(sys.modules.items())
+                       if (n == "dplab" or n.startswith("dplab.")) and getattr(m, "__file__", None))
+        print("\\n".join(f"{module}\\t{f}" for f in files), flush=True)
+        os._exit(0)
+    if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]):
+        sys.exit(f"importing {module} failed")
+"""
+
+
+@pytest.fixture(scope="module")
+def loaded_files() -> dict[str, list[str]]:
+    """The dplab files each of ``MODULES`` loads when imported alone in a fresh process."""
+    out = subprocess.run([sys.executable, "-c", PROBE, *MODULES], capture_output=True, text=True, check=True).stdout
+    loaded: dict[str, list[str]] = {module: [] for module in MODULES}
+    for line in out.splitlines():
+        module, file = line.split("\t")
+        loaded[module].append(file)
+    return loaded
+
+
 @pytest.mark.parametrize("module", MODULES)
-def test_the_declared_closure_covers_every_dplab_module_imported_at_run_time(module):
-    """An independent reference: import the module in a fresh interpreter and list the dplab files it loaded."""
-    probe = (
-        f"import importlib, sys; importlib.import_module({module!r}); "
-        "print('\\n'.join(sorted(m.__file__ for n, m in list(sys.modules.items()) "
-        "if (n == 'dplab' or n.startswith('dplab.')) and getattr(m, '__file__', None))))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+def test_the_declared_closure_covers_every_dplab_module_imported_at_run_time(module, loaded_files):
+    """An independent reference: import the module alone in a fresh process and list the dplab files it loaded."""
+    loaded = loaded_files[module]
+    assert any(Path(f).resolve() == Path(module_file(module)).resolve() for f in loaded)  # the probe saw the module
     declared = {str(Path(f).resolve()) for f in dplab_sources(module)}
     missing = sorted({str(Path(f).resolve()) for f in loaded} - declared)
     assert not missing, missing

@@ -492,6 +492,19 @@ def test_epsilon_certificates_basic_and_optimum_against_randomized_response(eps,
     assert curves["optimal_pure"][0] <= float(np.asarray(curves["kov_thm4"]).ravel()[0]) + 1e-12
 
 
+@pytest.mark.parametrize(("eps", "delta_tilde"), [(-1.0, 1e-5), (0.5, 2.5), (0.5, float("nan"))])
+def test_epsilon_certificates_refuses_eps_and_delta_tilde_before_the_exact_optimum(monkeypatch, eps, delta_tilde):
+    """The exact optimum loops over every T (tens of ms): bad ε or δ̃ is refused before it runs."""
+    from dplab.theory import generalization
+
+    def not_before_the_checks(*args):
+        raise AssertionError("the exact optimum ran before eps and delta_tilde were checked")
+
+    monkeypatch.setattr(generalization, "optimal_epsilon", not_before_the_checks)
+    with pytest.raises(ValueError, match="eps" if eps < 0 else "delta_tilde"):
+        generalization.epsilon_certificates(eps, np.array([1, 10]), delta_tilde, 1e-3)
+
+
 def test_composition_certificate_rows_written_out():
     from dplab.theory.generalization import composition_certificate_rows
 

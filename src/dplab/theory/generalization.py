@@ -656,14 +656,14 @@ def epsilon_certificates(
     optimal ε′ at δ′ = ``optimal_delta`` (KOV Theorem 3.3 with δ = 0, ``optimal_pure``)."""
     as_integer_array(steps, "T", minimum=1)
     probability("optimal_delta", optimal_delta)
-    optimal = np.array([optimal_epsilon(eps, 0.0, int(t), optimal_delta) for t in steps])
-    return {
+    certificates = {  # the closed forms check eps and delta_tilde before the exact optimum's loop over T
         "basic": basic_composition(eps, 0.0, steps)[0],
         "drv": drv_epsilon(eps, steps, delta_tilde),
         "kov_thm4": kov_epsilon(eps, steps, delta_tilde),
         "cor3": cor3_epsilon(eps, steps, delta_tilde),
-        "optimal_pure": optimal,
     }
+    certificates["optimal_pure"] = np.array([optimal_epsilon(eps, 0.0, int(t), optimal_delta) for t in steps])
+    return certificates
 
 
 def composition_certificate_rows(eps: float, delta: float, t: int, delta_tilde: float) -> list[dict[str, object]]:

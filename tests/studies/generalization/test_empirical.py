@@ -180,17 +180,37 @@ def test_training_sets_and_csv_independent_of_shards():
     assert sets.to_dict() == {(s, k): 2 for s in (0.0, 1.0) for k in range(3)}
 
 
-@pytest.mark.parametrize("shards", [2, 5, 12])
-def test_quick_f8_csv_is_byte_identical_for_any_number_of_shards(quick_section, shards):
-    """F8 on the quick configuration, as the workflow shards it (:func:`shard_points`): the CSV of 1 shard and of
-    2, 5 and 12 shards (one point each) combined in reverse order are the same bytes."""
+#: The quick configuration's points (dims, blocks, σ, training sets, runs) trained for fewer steps, on a smaller test
+#: set: which points exist and the streams each draws from its identity do not depend on the number of steps, so the
+#: sharding property is the quick configuration's at a thirtieth of its cost.
+FEWER_STEPS = {"checkpoints": [3, 10], "reference_t": 10, "test_size": 2000}
+
+
+@pytest.fixture(scope="module")
+def quick_f8(quick_section):
+    """F8's artifact, the quick configuration's parameters (fewer steps), its seed, point count and 1-shard frame."""
     artifact = STUDY.artifact("f8")
-    params, seed = artifact.params(quick_section), artifact.seed(20200114, "generalization")
+    params, seed = {**artifact.params(quick_section), **FEWER_STEPS}, artifact.seed(20200114, "generalization")
     count = len(artifact.sweep(params))
+    one = combine_shards(artifact, [compute_shard(artifact, params, seed, range(count))], params)
+    return artifact, params, seed, count, one
+
+
+def test_quick_f8_points_are_one_block_of_each_kind(quick_section):
+    artifact = STUDY.artifact("f8")
+    params = artifact.params(quick_section)
     blocks = {block["split_sigmas"]: block["sizes"] for block in params["grid"]}
     assert blocks == {True: [1000], False: [10000]}  # one block of each kind
-    assert count == 2 * 3 + 2  # 2 dims x (3 sigmas of N = 1000 + all sigmas of N = 10^4), one group of sets each
-    one = combine_shards(artifact, [compute_shard(artifact, params, seed, range(count))], params)
+    assert len(artifact.sweep(params)) == 2 * 3 + 2  # 2 dims x (3 σ of N = 1000 + all σ of N = 10^4), one group each
+    assert artifact.sweep({**params, **FEWER_STEPS}) == artifact.sweep(params)  # the same points, fewer steps
+
+
+@pytest.mark.parametrize("shards", [2, 5, 12])
+def test_quick_f8_csv_is_byte_identical_for_any_number_of_shards(quick_f8, shards):
+    """F8 on the quick configuration's points, as the workflow shards them (:func:`shard_points`): the CSV of 1 shard
+    and of 2, 5 and 12 shards (one point each) combined in reverse order are the same bytes."""
+    artifact, params, seed, count, one = quick_f8
+    assert len(one) and one["t"].max() == 10
     parts = [compute_shard(artifact, params, seed, shard_points(count, shards, i)) for i in range(shards)]
     assert combine_shards(artifact, parts[::-1], params).to_csv(index=False) == one.to_csv(index=False)
 
