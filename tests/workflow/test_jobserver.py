@@ -133,7 +133,14 @@ def test_a_server_refuses_a_job_of_another_python(server):
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     connection.connect(server)
     with connection:
-        request = {"python": "/another/python", "argv": ["x.py"], "cwd": "/", "env": {}, "path": []}
+        request = {
+            "python": "/another/python",
+            "argv": ["x.py"],
+            "cwd": "/",
+            "env": {},
+            "path": [],
+            "streams": [0, 1, 2],
+        }
         jobserver._send(connection, request, fds=[0, 1, 2])
         assert "is not the server's" in jobserver._receive(connection)["refused"]
 
@@ -167,3 +174,24 @@ def test_a_local_run_uses_the_server():
 def test_usage_records_are_named_by_rule_and_wildcards(tmp_path):
     assert jobserver.usage_path(tmp_path, "all", {}) == tmp_path / "usage" / "all.json"
     assert jobserver.usage_path(tmp_path, "r", {"a": "1", "b": "x"}) == tmp_path / "usage" / "r" / "1-x.json"
+
+
+def test_a_client_without_standard_input_gets_dev_null_in_its_job(server, tmp_path):
+    path = script(tmp_path, "print('stdin', repr(sys.stdin.read()), flush=True)")
+    served = run(path, server, tmp_path, stdin=subprocess.DEVNULL)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), jobserver.SOCKET: server}
+    closed = subprocess.run(
+        [sys.executable, "-c", f"import os, runpy; os.close(0); runpy.run_path({str(path)!r}, run_name='__main__')"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert served.returncode == closed.returncode == 0, closed.stderr
+    assert "stdin ''" in served.stdout and "stdin ''" in closed.stdout
+
+
+def test_a_job_killed_by_a_signal_exits_as_a_shell_reports_it(server, tmp_path):
+    path = script(tmp_path, "os.kill(os.getpid(), 9)")
+    assert run(path, server, tmp_path).returncode == 128 + 9

@@ -90,6 +90,7 @@ def delegate() -> None:
     if not address or os.environ.get(IN_JOB):
         return
     snakemake = sys.modules["__main__"].snakemake
+    streams = [fd for fd in (0, 1, 2) if _is_open(fd)]  # before the socket, which may take a closed one's number
     connection = _connect(address)
     if connection is None:
         print(f"dplab job server at {address} unreachable: the job runs in its own process", file=sys.stderr)
@@ -101,14 +102,24 @@ def delegate() -> None:
             "cwd": os.getcwd(),
             "env": dict(os.environ),
             "path": sys.path,
+            "streams": streams,
         }
-        _send(connection, request, fds=[0, 1, 2])
+        _send(connection, request, fds=streams)
         result = _receive(connection)
     if result.get("refused"):
         print(f"dplab job server: {result['refused']}; the job runs in its own process", file=sys.stderr)
         return
     _record_usage(snakemake, result)
-    sys.exit(result["returncode"])
+    code = result["returncode"]
+    sys.exit(code if code >= 0 else 128 - code)  # killed by signal k: 128 + k, as a shell reports it
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
 
 
 def _connect(address: str) -> socket.socket | None:
@@ -217,15 +228,15 @@ def serve(address: str, preload: tuple[str, ...] = PRELOAD) -> None:
             connection.close()
     finally:
         listener.close()
-        _reap(block=True)
+        _reap()  # managers still running keep serving their clients (and are then reaped by init)
 
 
-def _reap(block: bool = False) -> None:
-    """Wait for the managers that have finished (all of them with ``block``): waited children add their CPU time to
-    the server's, so that ``time snakemake ...`` counts every job."""
+def _reap() -> None:
+    """Wait for the managers that have finished: waited children add their CPU time to the server's, so that
+    ``time snakemake ...`` counts every job."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, 0 if block else os.WNOHANG)
+            pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
@@ -238,6 +249,8 @@ def _manage(connection: socket.socket) -> None:
     try:
         connection.settimeout(None)
         request, fds = _receive(connection, fds=3)
+        if len(fds) != len(request.get("streams", ())):
+            raise ValueError(f"a job request named streams {request.get('streams')} but passed {len(fds)} descriptors")
         if request["python"] != sys.executable:
             _send(connection, {"refused": f"the job's Python {request['python']} is not the server's {sys.executable}"})
             return
@@ -297,7 +310,11 @@ def _run_job(request: dict[str, Any], fds: list[int]) -> None:
 
     code = 0
     try:
-        for target, fd in enumerate(fds):
+        received = dict(zip(request["streams"], fds))
+        for target in (0, 1, 2):
+            fd = received.get(target)
+            if fd is None:
+                fd = os.open(os.devnull, os.O_RDWR)
             os.dup2(fd, target)
             os.close(fd)
         os.chdir(request["cwd"])
