@@ -146,6 +146,28 @@ def test_finite_tensor():
         checks.finite_tensor("w0", torch.tensor([1.0, math.nan]))
 
 
+@pytest.mark.parametrize(
+    ("values", "dtype", "finite"),
+    [
+        ([1e308, 1e308], torch.float64, True),  # the sum overflows: the entrywise check decides
+        ([6e4, 6e4], torch.float16, True),
+        ([math.inf, -math.inf], torch.float64, False),  # the sum is NaN
+        ([1.0, math.inf], torch.float32, False),
+        ([1 + 2j, complex(math.nan, 0)], torch.complex128, False),
+        ([], torch.float64, True),
+        ([2**62, 2**62], torch.int64, True),  # integers are finite (their sum wraps around)
+    ],
+)
+def test_finite_tensor_agrees_with_the_entrywise_check(values, dtype, finite):
+    tensor = torch.tensor(values, dtype=dtype)
+    assert bool(torch.isfinite(tensor).all()) is finite
+    if finite:
+        assert checks.finite_tensor("w0", tensor) is tensor
+    else:
+        with pytest.raises(ValueError, match="w0 has non-finite entries"):
+            checks.finite_tensor("w0", tensor)
+
+
 def test_missing_aware_array_allows_nan_but_not_inf():
     assert np.isnan(checks.as_missing_aware_array([1.0, math.nan], "X")[1])
     with pytest.raises(ValueError, match=r"X=\[-inf\] is invalid; allowed: finite numbers or NaN"):
