@@ -9,7 +9,10 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 # A deadline that stops waiting for a subprocess is not a measurement: these files may read a clock for that.
-DEADLINES = {"workflow/test_resume.py": "waits for a killed run's jobs, up to a deadline"}
+DEADLINES = {
+    "workflow/test_resume.py": "waits for a killed run's jobs, up to a deadline",
+    "workflow/test_jobserver.py": "waits for the server's socket, a job to start and a cancelled job to end, up to a deadline",
+}
 CLOCK = re.compile(r"\b(?:time\.)?(?:perf_counter|monotonic|process_time)(?:_ns)?\(\)|\btime\.time\(\)")
 
 

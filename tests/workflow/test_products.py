@@ -187,9 +187,11 @@ def _calls(script: Path) -> list[str]:
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS.glob("*.py")), ids=lambda p: p.name)
 def test_every_script_checks_its_inputs_first_and_records_its_outputs_last(script):
-    """setup_script (which checks the inputs) before any work, record_outputs after every output is written."""
+    """The hand-off to the run's job server first (dplab.workflow.jobserver.delegate: the job then runs the same
+    script in a forked process, where it returns at once), then setup_script (which checks the inputs) before any
+    work, record_outputs after every output is written."""
     calls = [c for c in _calls(script) if c != "mock_snakemake"]
-    assert calls[0] == "setup_script" and calls[-1] == "record_outputs", calls
+    assert calls[:2] == ["delegate", "setup_script"] and calls[-1] == "record_outputs", calls
 
 
 # The consumers of every kind of product, each stopped by one damaged input.
