@@ -195,3 +195,14 @@ def test_a_client_without_standard_input_gets_dev_null_in_its_job(server, tmp_pa
 def test_a_job_killed_by_a_signal_exits_as_a_shell_reports_it(server, tmp_path):
     path = script(tmp_path, "os.kill(os.getpid(), 9)")
     assert run(path, server, tmp_path).returncode == 128 + 9
+
+
+def test_the_server_preloads_the_code_of_every_study():
+    """The jobs of every study find their compute, plot and claims modules already imported in the server."""
+    import importlib.util
+
+    modules = jobserver.study_code_modules()
+    for study in ("contraction", "generalization", "preprocessing", "purification"):
+        assert f"dplab.studies.{study}.claims" in modules
+        assert any(name.startswith(f"dplab.studies.{study}.") and "plot" in name for name in modules)
+    assert all(importlib.util.find_spec(name) is not None for name in modules)

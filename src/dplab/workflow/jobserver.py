@@ -33,13 +33,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SOCKET", "IN_JOB", "PRELOAD", "available", "delegate", "start", "stop", "serve", "usage_path"]
+__all__ = [
+    "SOCKET",
+    "IN_JOB",
+    "PRELOAD",
+    "available",
+    "delegate",
+    "start",
+    "stop",
+    "serve",
+    "study_code_modules",
+    "usage_path",
+]
 
 #: Environment variable naming the run's server socket (set by :func:`start`, read by :func:`delegate`).
 SOCKET = "DPLAB_JOB_SERVER"
 #: Environment variable set inside a job forked by the server (its :func:`delegate` then returns at once).
 IN_JOB = "DPLAB_JOB_SERVER_JOB"
-#: What the server imports before it serves: the packages a job would otherwise import itself.
+#: What the server imports before it serves: the packages a job would otherwise import itself (and, with these,
+#: every study's code: :func:`study_code_modules`).
 PRELOAD = (
     "numpy",
     "pandas",
@@ -51,6 +63,7 @@ PRELOAD = (
     "matplotlib.pyplot",
     "mpmath",
     "tqdm",
+    "dp_accounting",
     "snakemake.iocontainers",
     "snakemake.logging",
     "dplab.workflow.helpers",
@@ -64,6 +77,24 @@ CONNECT_WAIT = 30.0
 #: How long a cancelled job has between SIGTERM and SIGKILL (seconds).
 GRACE = 5.0
 _HEADER = struct.Struct("!Q")
+
+
+def study_code_modules() -> tuple[str, ...]:
+    """Every module a study's jobs run (each artifact's compute and plot modules, each study's claims module), for
+    the server to import once; the study packages are those of :mod:`dplab.studies`."""
+    import pkgutil
+
+    import dplab.studies
+    from dplab.workflow.registry import load_study, module_of
+
+    modules: list[str] = []
+    for info in pkgutil.iter_modules(dplab.studies.__path__):
+        if info.ispkg:
+            study = load_study(info.name)
+            modules.append(module_of(study.claims))
+            for artifact in study.artifacts:
+                modules += [*artifact.compute_modules(), *artifact.plot_modules()]
+    return tuple(dict.fromkeys(modules))
 
 
 def available() -> bool:
@@ -211,7 +242,10 @@ def serve(address: str, preload: tuple[str, ...] = PRELOAD) -> None:
     started = time.monotonic()
     for name in preload:
         importlib.import_module(name)
-    print(f"preloaded {len(preload)} modules in {time.monotonic() - started:.2f} s", flush=True)
+    code = study_code_modules() if preload == PRELOAD else ()
+    for name in code:
+        importlib.import_module(name)
+    print(f"preloaded {len(preload) + len(code)} modules in {time.monotonic() - started:.2f} s", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     listener.settimeout(1.0)
     try:
