@@ -229,9 +229,10 @@ def _receive(connection: socket.socket, fds: int = 0) -> Any:
 # ---- server -------------------------------------------------------------------------------------------------------
 
 
-def serve(address: str, preload: tuple[str, ...] = PRELOAD) -> None:
-    """Bind ``address``, import ``preload``, then fork a manager per connection until the parent process exits or
-    the server is sent SIGTERM. Single-threaded: nothing runs beside the accept loop when it forks."""
+def serve(address: str, preload: tuple[str, ...] | None = None) -> None:
+    """Bind ``address``, import ``preload`` (by default :data:`PRELOAD` and :func:`study_code_modules`), then fork a
+    manager per connection until the parent process exits or the server is sent SIGTERM. Single-threaded: nothing
+    runs beside the accept loop when it forks."""
     import importlib
     import signal
 
@@ -240,12 +241,11 @@ def serve(address: str, preload: tuple[str, ...] = PRELOAD) -> None:
     listener.bind(address)
     listener.listen(64)  # clients that connect during the imports below wait in the backlog
     started = time.monotonic()
+    if preload is None:
+        preload = PRELOAD + study_code_modules()
     for name in preload:
         importlib.import_module(name)
-    code = study_code_modules() if preload == PRELOAD else ()
-    for name in code:
-        importlib.import_module(name)
-    print(f"preloaded {len(preload) + len(code)} modules in {time.monotonic() - started:.2f} s", flush=True)
+    print(f"preloaded {len(preload)} modules in {time.monotonic() - started:.2f} s", flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     listener.settimeout(1.0)
     try:
@@ -426,17 +426,18 @@ def _why_not(workflow: Any, config: dict[str, Any]) -> str | None:
 def stop() -> None:
     """Stop the run's server (Snakefile ``onsuccess`` and ``onerror``); jobs still running finish."""
     import shutil
+    import subprocess
 
     process = _SERVER.pop("process", None)
     if process is not None:
         process.terminate()
         try:
             process.wait(timeout=10)
-        except Exception:  # noqa: BLE001 - a server that does not stop is killed
+        except subprocess.TimeoutExpired:  # a server that does not stop is killed
             process.kill()
         shutil.rmtree(_SERVER.pop("folder"), ignore_errors=True)
     os.environ.pop(SOCKET, None)
 
 
-if __name__ == "__main__":  # python -m dplab.workflow.jobserver SOCKET [MODULE ...] (default: PRELOAD)
-    serve(sys.argv[1], tuple(sys.argv[2:]) or PRELOAD)
+if __name__ == "__main__":  # python -m dplab.workflow.jobserver SOCKET [MODULE ...] (default: serve's)
+    serve(sys.argv[1], tuple(sys.argv[2:]) or None)
