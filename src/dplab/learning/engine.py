@@ -44,7 +44,9 @@ Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
 Since no draw depends on the iterates, the engine draws a block of steps ahead, in that order, one generator call
 per step and tensor, and processes the block at once (subsets screened, Poisson batches ordered, noise scaled):
-the values are those of a step-by-step loop bit for bit (tested), at a fraction of the per-step cost
+the values are those of a step-by-step loop calling torch's samplers bit for bit (tested), float64 noise within 4
+ulp (drawn from the same uniforms, transformed by vectorised functions: ``_NoiseDraws``), at a fraction of the
+per-step cost
 (:func:`noise_steps` and :func:`subset_and_noise_steps` expose the same draws to loops outside the engine).
 A step size may follow a schedule (``lr`` a sequence, one per step), so a decreasing step is one call per run.
 
@@ -403,8 +405,9 @@ def _checked_subsets(runs: int, n: int, size: int) -> _SubsetDraws:
 # Nothing a step draws depends on the iterate, so the engine draws the randomness of a block of steps before
 # running them: per step, in the order of a step-by-step loop (the batch, then the noise), one generator call per
 # tensor, written into the block's buffers; then the block is processed at once (subsets picked, Poisson batches
-# ordered, noise scaled) instead of with dozens of small tensor operations per step. The values are those of the
-# step-by-step loop bit for bit (tests/learning/test_engine.py compares them with such a loop).
+# ordered, noise transformed and scaled) instead of with dozens of small tensor operations per step. The values are
+# those of the step-by-step loop bit for bit, float64 noise within 4 ulp (tests/learning/test_engine.py compares them
+# with such a loop).
 
 #: Random numbers a block of steps holds at most (1 MiB of float64), and the most steps in a block.
 _BLOCK_NUMBERS = 1 << 17
@@ -726,7 +729,8 @@ def noise_steps(
     """Z_1, …, Z_steps, each of ``noise_shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
     (``"laplace"``) per entry (``noise_scale`` a number or a tensor that broadcasts against the shape): the noise
     :func:`run_noisy_gradient` adds at each step of a sampling mode that draws no batches (``single_pass``,
-    ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The tensors yielded are views of
+    ``full_batch``), the same values bit for bit, drawn a block of steps ahead (within 4 ulp of ``torch.randn`` or
+    ``exponential_`` called step by step: ``_NoiseDraws``). The tensors yielded are views of
     block buffers: use each before requesting the next (it may be updated in place)."""
     noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
     steps = whole_number("steps", steps)
@@ -747,7 +751,7 @@ def subset_and_noise_steps(
     """For each of ``steps`` steps, what a step-by-step loop draws from ``generator`` in this order:
     ``uniform_subsets(runs, n, size, generator)`` (R, size), then, if ``noise_scale`` is given,
     ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
-    for bit, drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
+    for bit (float64 noise: within 4 ulp, ``_NoiseDraws``), drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
     tensors yielded are views of block buffers, valid until the next step is requested."""
     subsets = _checked_subsets(runs, n, size)
     steps = whole_number("steps", steps)
