@@ -19,8 +19,8 @@ Kernels (cases):
 
 - ``f8_sgld_sparse``: generalization F8's SGLD (:func:`dplab.studies.generalization.empirical.sgld_runs`), d = 50,
   n = 10⁴, 10 training sets × 2 runs, τ = 100, 3000 steps (sparse subsets: τ² ≤ n); floor: the row gathers.
-- ``f8_sgld_dense``: the same at n = 10³, 40 sets × 2 runs (dense subsets: the top τ of n uniform keys); floor: the
-  subset draws (n uniform doubles per row and a top-k, the stream that keeps the rows byte-identical).
+- ``f8_sgld_dense``: the same at n = 10³, 40 sets × 2 runs (τ² > n: 140 uniform integers a row, the first τ distinct
+  kept; until issue 27 the top τ of n uniform keys); floor: the subset draws and their screen for repeats.
 - ``dp_erm_paper`` / ``dp_erm_sc_paper``: purification's DP-ERM Algorithm 3 (:func:`dplab.learning.dp_erm.
   algorithm3_dpsgd`) at n = 4000, ε_tot = 2, 10 runs, without replacement (Lemma 25's constant step, 20,000 steps;
   Lemma 26's schedule, 12,000 steps); floor: torch dispatch.
@@ -182,7 +182,7 @@ def _sgld_kernel(config: dict[str, Any], n: int, datasets: int, name: str) -> Ke
     flops = 4.0 * rows * tau * d + 4.0 * rows * tau + 4.0 * rows * d
     if sparse:
         return Kernel(name, steps, flops, run, "row gathers (index_select of the batch rows)", gathers)
-    return Kernel(name, steps, flops, run, "subset draws (n uniform keys per row, top-k)", draws)
+    return Kernel(name, steps, flops, run, "subset draws (size + 4 size²/n uniform integers per row, screened)", draws)
 
 
 def _erm_parameters(config: dict[str, Any], section: str) -> dict[str, Any]:

@@ -1486,7 +1486,7 @@ LEARNING = {
         shapes={"Y": [Y_T[:3]]},
     ),
     "engine.uniform_subsets": E(
-        oversized=[{"runs": HUGE}, {"n": HUGE, "size": 10**7}],
+        oversized=[{"runs": HUGE}, {"n": HUGE, "size": 10**10}, {"n": HUGE, "size": HUGE // 2}],
         runs=2,
         n=5,
         size=2,
@@ -1502,7 +1502,12 @@ LEARNING = {
         kinds={"noise_scale": "nonneg"},
     ),
     "engine.subset_and_noise_steps": E(
-        oversized=[{"runs": HUGE}, {"n": HUGE, "size": 10**7}, {"noise_shape": (HUGE, 1)}],
+        oversized=[
+            {"runs": HUGE},
+            {"n": HUGE, "size": 10**10},
+            {"n": HUGE, "size": HUGE // 2},
+            {"noise_shape": (HUGE, 1)},
+        ],
         runs=2,
         n=5,
         size=2,

@@ -44,7 +44,9 @@ Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
 Since no draw depends on the iterates, the engine draws a block of steps ahead, in that order, one generator call
 per step and tensor, and processes the block at once (subsets screened, Poisson batches ordered, noise scaled):
-the values are those of a step-by-step loop bit for bit (tested), at a fraction of the per-step cost
+the values are those of a step-by-step loop calling torch's samplers bit for bit (tested), float64 noise within 4
+ulp (drawn from the same uniforms, transformed by vectorised functions: ``_NoiseDraws``), at a fraction of the
+per-step cost
 (:func:`noise_steps` and :func:`subset_and_noise_steps` expose the same draws to loops outside the engine).
 A step size may follow a schedule (``lr`` a sequence, one per step), so a decreasing step is one call per run.
 
@@ -365,13 +367,14 @@ def _first_distinct(draws: Tensor, size: int) -> tuple[Tensor, Tensor]:
 
 def _uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -> Tensor:
     """:func:`uniform_subsets` without the argument checks (the engine checks once per call)."""
-    if size * size > n:
+    width = _sparse_width(n, size)
+    if width is None:
         keys = torch.rand(runs, n, generator=generator, dtype=torch.float64)
         return torch.topk(keys, size, dim=1, sorted=False).indices
     out = torch.empty(runs, size, dtype=torch.int64)
     pending = torch.arange(runs)
     while pending.numel():
-        draws = torch.randint(n, (pending.numel(), size + _SPARE_DRAWS), generator=generator)
+        draws = torch.randint(n, (pending.numel(), width), generator=generator)
         subsets, enough = _first_distinct(draws, size)
         out[pending[enough]] = subsets[enough]
         pending = pending[~enough]
@@ -381,10 +384,10 @@ def _uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -
 def uniform_subsets(runs: int, n: int, size: int, generator: torch.Generator) -> Tensor:
     """``runs`` independent uniformly random ``size``-subsets of {0, …, n−1}, as rows of indices (R, size).
 
-    Sparse case (size² ≤ n): the first ``size`` distinct values of i.i.d. uniform draws, i.e. sequential sampling
-    without replacement, in O(size) per row; the few rows whose size + 8 draws hold fewer distinct values are
-    drawn again (an event invariant under relabelling {0, …, n−1}, so the subsets stay uniform). Dense case: the
-    ``size`` largest of n i.i.d. uniform keys, O(n) per row.
+    Sparse case (:func:`_sparse_width`: size² ≤ n, or size + ⌈4·size²/n⌉ ≤ n/2): the first ``size`` distinct values
+    of i.i.d. uniform draws, i.e. sequential sampling without replacement, in O(size) per row; the few rows whose
+    draws hold fewer distinct values are drawn again (an event invariant under relabelling {0, …, n−1}, so the
+    subsets stay uniform). Dense case: the ``size`` largest of n i.i.d. uniform keys, O(n) per row.
     """
     subsets = _checked_subsets(runs, n, size)
     return _uniform_subsets(subsets.runs, subsets.n, subsets.size, generator)
@@ -402,14 +405,29 @@ def _checked_subsets(runs: int, n: int, size: int) -> _SubsetDraws:
 # Nothing a step draws depends on the iterate, so the engine draws the randomness of a block of steps before
 # running them: per step, in the order of a step-by-step loop (the batch, then the noise), one generator call per
 # tensor, written into the block's buffers; then the block is processed at once (subsets picked, Poisson batches
-# ordered, noise scaled) instead of with dozens of small tensor operations per step. The values are those of the
-# step-by-step loop bit for bit (tests/learning/test_engine.py compares them with such a loop).
+# ordered, noise transformed and scaled) instead of with dozens of small tensor operations per step. The values are
+# those of the step-by-step loop bit for bit, float64 noise within 4 ulp (tests/learning/test_engine.py compares them
+# with such a loop).
 
 #: Random numbers a block of steps holds at most (1 MiB of float64), and the most steps in a block.
 _BLOCK_NUMBERS = 1 << 17
 _BLOCK_STEPS = 256
-#: Extra draws of the sparse subset sampler (:func:`uniform_subsets`): size + 8 draws per row and step.
+#: Extra draws of the sparse subset sampler (:func:`uniform_subsets`), at least: size + 8 draws per row and step.
 _SPARE_DRAWS = 8
+
+
+def _sparse_width(n: int, size: int) -> int | None:
+    """Draws per row of the sparse subset sampler, size + max(8, ⌈4·size²/n⌉), or None where the dense sampler is
+    used: when size² > n and these draws exceed n/2.
+
+    Among m i.i.d. uniform draws from n values about m²/(2n) repeat, so the spare draws keep short rows (redrawn)
+    rare; at most n/2 draws of about 25 ns each (the screen's row sort included) cost less than the dense sampler's
+    n keys and top-k (about 16 ns a key). For size² ≤ n the width is size + 8 (4·size²/n ≤ 4), as it always was: the
+    random streams of those draws did not change when the sparse case was extended to size² > n (issue 27: at
+    n = 1000, size = 100, 140 draws a row instead of 1000 keys and a top-k, 5x faster per step).
+    """
+    width = size + max(_SPARE_DRAWS, -(-4 * size * size // n))
+    return width if size * size <= n or 2 * width <= n else None
 
 
 class _StepDraws:
@@ -460,17 +478,18 @@ class _SharedBatches(_StepDraws):
 
 class _SubsetDraws(_StepDraws):
     """``without_replacement``: :func:`uniform_subsets` per step. Sparse case: the raw draws of a block are screened
-    at once by :func:`_first_distinct`; a step with a short row (rare: fewer than ``size`` distinct values in
-    ``size`` + 8 draws) is redone step by step, since its redraws come before that step's noise. Dense case: one
-    ``topk`` over the keys of every run and step of the block (row by row, as per step)."""
+    at once by :func:`_first_distinct`; a step with a short row (rare: fewer than ``size`` distinct values in its
+    draws) is redone step by step, since its redraws come before that step's noise. Dense case: one ``topk`` over
+    the keys of every run and step of the block (row by row, as per step)."""
 
     #: the raw draws, the screen's sort keys, sorted values, cumulative count and masks, and the subsets
     copies = 6
 
     def __init__(self, runs: int, n: int, size: int) -> None:
         self.runs, self.n, self.size = runs, n, size
-        self.sparse = size * size <= n
-        self.width = size + _SPARE_DRAWS if self.sparse else n
+        width = _sparse_width(n, size)
+        self.sparse = width is not None
+        self.width = n if width is None else width
         self.numbers = runs * self.width
         self.may_redo = self.sparse
 
@@ -571,30 +590,83 @@ def _batch_draws(config: NoisyGradientConfig, runs: int, n: int) -> _StepDraws:
     return _SubsetDraws(runs, n, batch_size)
 
 
+#: torch's Box–Muller for float64 tensors of at least this many entries works on chunks of this many uniforms.
+_BOX_MULLER_CHUNK = 16
+
+
+def _box_muller_chunks(uniforms: Tensor) -> None:
+    """Turn ``uniforms`` (..., 2, 8) of [0, 1) into standard normals in place, as ``torch.randn`` does for a float64
+    tensor of 16 entries or more (``normal_fill_16`` of ATen's CPU kernel): per chunk of 16, with u₁ the first 8 and
+    u₂ the last 8, z₁ = √(−2 log(1 − u₁))·cos(2π u₂) and z₂ = √(−2 log(1 − u₁))·sin(2π u₂) (Box & Muller 1958).
+
+    ATen evaluates each entry with scalar libm calls (about 20 ns a number here); these are torch's vectorised
+    log/cos/sin, about twice as fast, whose results differ from libm's by at most 4 ulp in about 1 % of the entries
+    (tests/learning/test_engine.py: the same generator stream, values within 4 ulp of ``torch.randn``'s).
+    """
+    first, second = uniforms[..., 0, :], uniforms[..., 1, :]
+    radius = first.neg().add_(1.0).log_().mul_(-2.0).sqrt_()
+    angle = second.mul(2.0 * math.pi)
+    torch.mul(radius, torch.cos(angle), out=first)
+    torch.mul(radius, angle.sin_(), out=second)
+
+
 class _NoiseDraws(_StepDraws):
     """Z i.i.d. per entry: N(0, scale²), or Laplace(0, scale) = (random sign)·scale·Exp(1); ``scale`` a number or a
-    tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)). Per step: for Gaussian noise one
-    ``randn``, for Laplace noise ``exponential_`` then ``rand`` (the sign); the scaling is done once per block."""
+    tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)); the same generator stream as
+    ``torch.randn`` (Gaussian) or ``exponential_`` then ``rand`` (Laplace, the sign) per step.
+
+    Per step only uniforms are drawn where that is the stream: a float64 Gaussian step of N ≥ 16 entries draws
+    the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it redoes the last 16
+    entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as ATen's CPU kernel) and
+    those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
+    log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: 1.7-1.8x faster draws). Other steps
+    (float32, or Gaussian with fewer than 16 entries) call ``torch.randn``/``exponential_`` themselves (torch's float32
+    Gaussian kernel is vectorised already). The scaling is done once per block."""
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
-        self.numbers = math.prod(shape) * (1 if kind == "gaussian" else 2)
+        size = math.prod(shape)
+        self.box_muller = kind == "gaussian" and dtype == torch.float64 and size >= _BOX_MULLER_CHUNK
+        self.log1p = kind == "laplace" and dtype == torch.float64
+        self.redone = size % _BOX_MULLER_CHUNK if self.box_muller else 0  # torch redraws the last 16 entries
+        self.numbers = size * (1 if kind == "gaussian" else 2) + (_BOX_MULLER_CHUNK if self.redone else 0)
+        self.copies = 3 if self.box_muller else 1  # the uniforms, then the radius, angle and cosine (half each)
 
     def allocate(self, capacity: int) -> None:
         self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
         if self.kind == "laplace":
             self.uniform = torch.empty_like(self.values)
+        if self.redone:
+            self.last_chunk = torch.empty(capacity, 2, _BOX_MULLER_CHUNK // 2, dtype=self.dtype)
 
     def draw(self, k: int, t: int, generator: torch.Generator) -> None:
-        if self.kind == "gaussian":
-            torch.randn(self.shape, generator=generator, out=self.values[k])
-        else:
-            self.values[k].exponential_(generator=generator)
+        if self.kind == "laplace":
+            if self.log1p:
+                torch.rand(self.shape, generator=generator, out=self.values[k])
+            else:
+                self.values[k].exponential_(generator=generator)
             torch.rand(self.shape, generator=generator, out=self.uniform[k])
+        elif self.box_muller:
+            torch.rand(self.shape, generator=generator, out=self.values[k])
+            if self.redone:
+                torch.rand(self.last_chunk.shape[1:], generator=generator, out=self.last_chunk[k])
+        else:
+            torch.randn(self.shape, generator=generator, out=self.values[k])
 
     def finish(self, count: int) -> None:
-        values = self.values[:count].mul_(self.scale)
-        if self.kind == "laplace":  # negative where the uniform is < 0.5: −(scale·E), exactly (copysign)
+        values = self.values[:count]
+        if self.box_muller:
+            flat = values.view(count, -1)
+            whole = flat.shape[1] - self.redone
+            _box_muller_chunks(flat[:, :whole].view(count, -1, 2, _BOX_MULLER_CHUNK // 2))
+            if self.redone:
+                _box_muller_chunks(self.last_chunk[:count])
+                flat[:, -_BOX_MULLER_CHUNK:] = self.last_chunk[:count].view(count, -1)
+        if self.log1p:  # E·scale = −log1p(−u)·scale
+            values.neg_().log1p_().mul_(-self.scale)
+        else:
+            values.mul_(self.scale)
+        if self.kind == "laplace":  # negative where the sign's uniform is < 0.5: −(scale·E), exactly (copysign)
             torch.copysign(values, self.uniform[:count].sub_(0.5), out=values)
 
 
@@ -657,7 +729,8 @@ def noise_steps(
     """Z_1, …, Z_steps, each of ``noise_shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
     (``"laplace"``) per entry (``noise_scale`` a number or a tensor that broadcasts against the shape): the noise
     :func:`run_noisy_gradient` adds at each step of a sampling mode that draws no batches (``single_pass``,
-    ``full_batch``), the same values bit for bit, drawn a block of steps ahead. The tensors yielded are views of
+    ``full_batch``), the same values bit for bit, drawn a block of steps ahead (within 4 ulp of ``torch.randn`` or
+    ``exponential_`` called step by step: ``_NoiseDraws``). The tensors yielded are views of
     block buffers: use each before requesting the next (it may be updated in place)."""
     noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
     steps = whole_number("steps", steps)
@@ -678,7 +751,7 @@ def subset_and_noise_steps(
     """For each of ``steps`` steps, what a step-by-step loop draws from ``generator`` in this order:
     ``uniform_subsets(runs, n, size, generator)`` (R, size), then, if ``noise_scale`` is given,
     ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
-    for bit, drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
+    for bit (float64 noise: within 4 ulp, ``_NoiseDraws``), drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
     tensors yielded are views of block buffers, valid until the next step is requested."""
     subsets = _checked_subsets(runs, n, size)
     steps = whole_number("steps", steps)

@@ -76,9 +76,10 @@ def exact_risk(theta: np.ndarray, teacher: np.ndarray, rho: float) -> np.ndarray
 
 
 def zero_one_error(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Mean 0-1 error of sign(θᵀx) (ties +1) for each row θ of ``theta``."""
-    predictions = np.where(X @ np.atleast_2d(theta).T >= 0, 1.0, -1.0)
-    return np.mean(predictions != y[:, None], axis=0)
+    """Mean 0-1 error of sign(θᵀx) (ties +1) for each row θ of ``theta``: the share of records where θᵀx ≥ 0 and
+    y > 0 disagree (a count of booleans, not an array of ±1 predictions)."""
+    positive = X @ np.atleast_2d(theta).T >= 0
+    return np.count_nonzero(positive != (y > 0)[:, None], axis=0) / len(y)
 
 
 def sgld_runs(
