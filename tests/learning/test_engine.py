@@ -546,6 +546,20 @@ def test_without_replacement_draws_fresh_uniform_subsets_of_exact_size() -> None
     _within_standard_errors(same, 1 / math.comb(n, batch), math.sqrt(1 / math.comb(n, batch) / runs))
 
 
+def _gaussian_config(sampling: str, clip_norm: float | None, lr: float, scale: float, batch: int, steps: int, radius):
+    """Gaussian noise, a Ball, ``batch`` samples a step for the modes that draw batches."""
+    return NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=scale,
+        clip_norm=clip_norm,
+        sampling=sampling,
+        batch_size=None if sampling in ("single_pass", "full_batch") else batch,
+        steps=steps,
+        projection=Ball(radius),
+    )
+
+
 @pytest.mark.parametrize("sampling", ["single_pass", "poisson", "full_batch", "shuffled", "without_replacement"])
 @pytest.mark.parametrize("clip_norm", [None, 0.3])
 def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -> None:
@@ -553,16 +567,7 @@ def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -
     rng = np.random.default_rng(1)
     X = rng.normal(size=(40, 6)) / 2
     y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
-    config = NoisyGradientConfig(
-        lr=0.5,
-        noise="gaussian",
-        noise_scale=0.1,
-        clip_norm=clip_norm,
-        sampling=sampling,
-        batch_size=None if sampling in ("single_pass", "full_batch") else 8,
-        steps=12,
-        projection=Ball(2.0),
-    )
+    config = _gaussian_config(sampling, clip_norm, lr=0.5, scale=0.1, batch=8, steps=12, radius=2.0)
     runs = {
         method: run_noisy_gradient(
             config, LogisticLoss(), X, y, np.zeros(6), runs=5, generator=_generator(3), gradients=method
@@ -792,16 +797,7 @@ def test_record_norms_computed_once_give_the_batch_formula_bit_for_bit(sampling,
     rng = np.random.default_rng(case)
     X = rng.normal(size=(37, 5)) * 1.5
     y = np.where(rng.random(37) < 0.5, -1.0, 1.0)
-    config = NoisyGradientConfig(
-        lr=0.3,
-        noise="gaussian",
-        noise_scale=0.05,
-        clip_norm=clip_norm,
-        sampling=sampling,
-        batch_size=None if sampling in ("single_pass", "full_batch") else 6,
-        steps=13,
-        projection=Ball(3.0),
-    )
+    config = _gaussian_config(sampling, clip_norm, lr=0.3, scale=0.05, batch=6, steps=13, radius=3.0)
     checked = _CheckedNorms(loss)
     iterates = {}
     for name, wrapped in (("engine", checked), ("batch", _BatchNorms(loss))):
