@@ -51,7 +51,8 @@ A step size may follow a schedule (``lr`` a sequence, one per step), so a decrea
 Performance: losses that offer ``factored_gradients`` (generalised linear losses and the two-layer network of
 :mod:`dplab.learning.losses`) never form the (R, B, d) per-sample gradients: the clip factors come from per-sample
 norms written through small factors and the clipped sum is one matrix product, so a private step costs about as
-much as a non-private one. Other losses take the general path: gradients are ``torch.func.vmap`` (over runs) of
+much as a non-private one; the records' squared norms ‖x_j‖² those factors use are computed once per call and
+gathered with each step's batch (for losses whose ``factored_gradients`` accept ``squared_features``). Other losses take the general path: gradients are ``torch.func.vmap`` (over runs) of
 ``vmap`` (over the batch) of ``grad``; the cost of a
 step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
 vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
