@@ -1517,7 +1517,7 @@ LEARNING = {
         noise_shape=(2, 1),
         kinds={"noise_scale": "nonneg"},
     ),
-    # clip_by_norm, generalised_linear_gradients and linear_margins run inside the engine's step loop: their tensors
+    # clip_by_norm, generalised_linear_gradients, linear_margins and squared_feature_norms run inside the engine's step loop: their tensors
     # are checked once per call of run_noisy_gradient / per_sample_gradients, not per step (not mutated here).
     "module_clipping.ModuleGradientClipper": E(
         model=torch.nn.Linear(2, 1),
@@ -1619,6 +1619,7 @@ LEARNING = {
         derivative=torch.ones(2, 6, dtype=torch.float64), X=X_T, kinds={"derivative": None, "X": None}
     ),
     "losses.linear_margins": E(w=torch.zeros(1, 2, dtype=torch.float64), X=X_T, kinds={"w": None, "X": None}),
+    "losses.squared_feature_norms": E(X=X_T, kinds={"X": None}),
     "projections.Interval": E(a=-1.0, b=1.0, kinds={"a": "real", "b": "real"}),
     "projections.Ball": E(radius=1.0, center=(0.0, 0.0), kinds={"center": None}),
     "pca_logistic.calibrate_eps0": E(

@@ -59,7 +59,11 @@ def project_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
     """Projection onto the ℓ2 ball 𝔹₂(radius) centred at 0, row-wise on the last axis: θ·min(1, R/‖θ‖₂) (0 maps
     to 0)."""
     as_finite_array(theta, "theta")
-    positive_finite("radius", radius)
+    return projected_onto_l2_ball(theta, positive_finite("radius", radius))
+
+
+def projected_onto_l2_ball(theta: np.ndarray, radius: float) -> np.ndarray:
+    """:func:`project_l2_ball` without the argument checks, for loops that check once (finite ``theta``, R > 0)."""
     norm = np.linalg.norm(theta, axis=-1, keepdims=True)
     with np.errstate(divide="ignore"):
         return theta * np.minimum(1.0, radius / norm)

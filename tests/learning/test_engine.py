@@ -25,7 +25,13 @@ from dplab.learning.engine import (
     sgld_noise_scale,
     uniform_subsets,
 )
-from dplab.learning.losses import LinearLoss, LogisticLoss
+from dplab.learning.losses import (
+    LinearLoss,
+    LogisticLoss,
+    RegularisedLogisticLoss,
+    TwoLayerLogisticLoss,
+    squared_feature_norms,
+)
 from dplab.learning.projections import Ball, Interval, NoProjection
 
 F64 = torch.float64
@@ -540,6 +546,20 @@ def test_without_replacement_draws_fresh_uniform_subsets_of_exact_size() -> None
     _within_standard_errors(same, 1 / math.comb(n, batch), math.sqrt(1 / math.comb(n, batch) / runs))
 
 
+def _gaussian_config(sampling: str, clip_norm: float | None, lr: float, scale: float, batch: int, steps: int, radius):
+    """Gaussian noise, a Ball, ``batch`` samples a step for the modes that draw batches."""
+    return NoisyGradientConfig(
+        lr=lr,
+        noise="gaussian",
+        noise_scale=scale,
+        clip_norm=clip_norm,
+        sampling=sampling,
+        batch_size=None if sampling in ("single_pass", "full_batch") else batch,
+        steps=steps,
+        projection=Ball(radius),
+    )
+
+
 @pytest.mark.parametrize("sampling", ["single_pass", "poisson", "full_batch", "shuffled", "without_replacement"])
 @pytest.mark.parametrize("clip_norm", [None, 0.3])
 def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -> None:
@@ -547,16 +567,7 @@ def test_factored_and_torch_func_paths_give_the_same_runs(sampling, clip_norm) -
     rng = np.random.default_rng(1)
     X = rng.normal(size=(40, 6)) / 2
     y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
-    config = NoisyGradientConfig(
-        lr=0.5,
-        noise="gaussian",
-        noise_scale=0.1,
-        clip_norm=clip_norm,
-        sampling=sampling,
-        batch_size=None if sampling in ("single_pass", "full_batch") else 8,
-        steps=12,
-        projection=Ball(2.0),
-    )
+    config = _gaussian_config(sampling, clip_norm, lr=0.5, scale=0.1, batch=8, steps=12, radius=2.0)
     runs = {
         method: run_noisy_gradient(
             config, LogisticLoss(), X, y, np.zeros(6), runs=5, generator=_generator(3), gradients=method
@@ -775,3 +786,94 @@ def test_logistic_loss_refuses_zero_one_labels():
     """The logistic loss assumes y in {-1, +1}; a {0, 1} coding used to be accepted silently."""
     with pytest.raises(ValueError, match=r"Y=\[0.0, 0.0\] is invalid; allowed: labels in \{-1, 1\}"):
         _logistic_run(np.full((4, 2), 0.1), np.array([1.0, 0.0, 1.0, 0.0]), np.zeros(2))
+
+
+class _BatchNorms:
+    """``loss``'s factored gradients called as a loss without the ``squared_features`` keyword calls them: the norms
+    computed from each step's batch (the formula of losses the engine passes no norms to)."""
+
+    def __init__(self, loss) -> None:
+        self.loss = loss
+        self.label_set = getattr(loss, "label_set", None)
+
+    def __call__(self, w, x, y):
+        return self.loss(w, x, y)
+
+    def factored_gradients(self, w, X, Y=None):
+        return self.loss.factored_gradients(w, X, Y)
+
+
+class _CheckedNorms(_BatchNorms):
+    """Records every ``squared_features`` the engine passes and checks it against the batch's ‖x_j‖², bit for bit."""
+
+    def __init__(self, loss) -> None:
+        super().__init__(loss)
+        self.calls = 0
+
+    def factored_gradients(self, w, X, Y=None, *, squared_features=None):
+        assert squared_features is not None and squared_features.dtype == X.dtype
+        assert torch.equal(squared_features, X.square().sum(-1))
+        self.calls += 1
+        return self.loss.factored_gradients(w, X, Y, squared_features=squared_features)
+
+
+def _norm_cases():
+    return [
+        (LinearLoss(offset=0.2), 5),
+        (LogisticLoss(), 5),
+        (RegularisedLogisticLoss(0.3), 5),
+        (TwoLayerLogisticLoss(5, 3), TwoLayerLogisticLoss(5, 3).parameters),
+    ]
+
+
+@pytest.mark.parametrize("sampling", ["single_pass", "poisson", "full_batch", "shuffled", "without_replacement"])
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("clip_norm", [None, 0.4])
+@pytest.mark.parametrize("case", range(4))
+def test_record_norms_computed_once_give_the_batch_formula_bit_for_bit(sampling, dtype, clip_norm, case) -> None:
+    """The engine's ‖x_j‖², computed once for all records and gathered per step (shared, sliced, per-run and Poisson
+    padded batches), equal the batch's own at every step, and every iterate equals that of a loss that computes them
+    from the batch (torch.equal)."""
+    loss, d = _norm_cases()[case]
+    rng = np.random.default_rng(case)
+    X = rng.normal(size=(37, 5)) * 1.5
+    y = np.where(rng.random(37) < 0.5, -1.0, 1.0)
+    config = _gaussian_config(sampling, clip_norm, lr=0.3, scale=0.05, batch=6, steps=13, radius=3.0)
+    checked = _CheckedNorms(loss)
+    iterates = {}
+    for name, wrapped in (("engine", checked), ("batch", _BatchNorms(loss))):
+        seen = []
+        run_noisy_gradient(
+            config,
+            wrapped,
+            X,
+            y,
+            np.full(d, 0.1),
+            runs=4,
+            generator=_generator(7),
+            dtype=dtype,
+            on_step=lambda t, w, seen=seen: seen.append(w.clone()),
+        )
+        iterates[name] = torch.stack(seen)
+    assert checked.calls >= 12  # one per step (a Poisson step with no sample in any run makes no call)
+    assert iterates["engine"].dtype == dtype
+    assert torch.equal(iterates["engine"], iterates["batch"])
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("shape", [(1000, 500), (5000, 50), (40000, 3), (3, 2000), (100, 33), (7, 1)])
+def test_squared_feature_norms_of_gathered_rows_equal_the_gathered_norms(dtype, shape) -> None:
+    """‖x_j‖² summed per contiguous row: the same bits for a gathered (R, B, d) batch, a slice and all rows, at 1 and
+    2 threads (torch's reduction over the last axis does not depend on the number of rows)."""
+    generator = _generator(shape[0])
+    X = torch.randn(*shape, generator=generator, dtype=dtype) * 3
+    index = torch.randint(shape[0], (4, max(1, shape[0] // 7)), generator=generator)
+    previous = torch.get_num_threads()
+    try:
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            everything = squared_feature_norms(X)
+            assert torch.equal(squared_feature_norms(X[index]), everything[index])
+            assert torch.equal(squared_feature_norms(X[2 % shape[0] :][:1]), everything[2 % shape[0] :][:1])
+    finally:
+        torch.set_num_threads(previous)

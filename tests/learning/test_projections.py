@@ -65,6 +65,20 @@ def test_ball_rows_are_projected_independently_and_centre_is_fixed() -> None:
     assert Ball(2.0, [1.0, 1.0]).center == (1.0, 1.0)
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("center", [0.0, -0.0, 0.3, -1.7, 0, 2])
+def test_ball_with_a_scalar_centre_equals_the_tensor_centre_formula_bit_for_bit(dtype, center) -> None:
+    """c + (w − c)·min(1, R/‖w − c‖) with c a 0-dim tensor of w's dtype: the same bits, signs of zeros included."""
+    w = torch.randn(60, 7, generator=torch.Generator().manual_seed(3), dtype=dtype) * 2
+    w[0], w[1] = 0.0, -0.0
+    c = torch.as_tensor(center, dtype=dtype)
+    offset = w - c
+    expected = c + offset * torch.clamp(1.5 / torch.linalg.vector_norm(offset, dim=-1, keepdim=True), max=1.0)
+    got = Ball(1.5, center)(w)
+    assert got.dtype == dtype
+    assert torch.equal(got, expected) and torch.equal(torch.signbit(got), torch.signbit(expected))
+
+
 def test_no_projection_is_identity_with_infinite_diameter() -> None:
     w = _t([[1e9, -3.0]])
     assert NoProjection()(w) is w

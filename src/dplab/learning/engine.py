@@ -53,7 +53,8 @@ A step size may follow a schedule (``lr`` a sequence, one per step), so a decrea
 Performance: losses that offer ``factored_gradients`` (generalised linear losses and the two-layer network of
 :mod:`dplab.learning.losses`) never form the (R, B, d) per-sample gradients: the clip factors come from per-sample
 norms written through small factors and the clipped sum is one matrix product, so a private step costs about as
-much as a non-private one. Other losses take the general path: gradients are ``torch.func.vmap`` (over runs) of
+much as a non-private one; the records' squared norms ‖x_j‖² those factors use are computed once per call and
+gathered with each step's batch (for losses whose ``factored_gradients`` accept ``squared_features``). Other losses take the general path: gradients are ``torch.func.vmap`` (over runs) of
 ``vmap`` (over the batch) of ``grad``; the cost of a
 step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
 vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
@@ -72,6 +73,7 @@ problems (d = 2, 10 runs) a step is about 50 torch calls, so its cost is their d
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -95,6 +97,7 @@ from dplab.checks import (
     positive_finite,
     whole_number,
 )
+from dplab.learning.losses import squared_feature_norms
 from dplab.learning.projections import NoProjection, Projection
 
 __all__ = [
@@ -325,11 +328,13 @@ class NoisyGradientConfig:
 
 @dataclass(frozen=True)
 class _Batch:
-    """Samples of one step: shared ``(B, dx)`` or per-run ``(R, B, dx)``, with optional 0/1 weights ``(R, B)``."""
+    """Samples of one step: shared ``(B, dx)`` or per-run ``(R, B, dx)``, with optional 0/1 weights ``(R, B)``;
+    ``rows``: which records they are, None (all), a slice of the data (shared) or an (R, B) index (per run)."""
 
     X: Tensor
     Y: Tensor | None
     weights: Tensor | None = None
+    rows: Tensor | slice | None = None
 
 
 def _rows(values: Tensor, index: Tensor) -> Tensor:
@@ -340,7 +345,14 @@ def _rows(values: Tensor, index: Tensor) -> Tensor:
 
 
 def _take(X: Tensor, Y: Tensor | None, index: Tensor, weights: Tensor | None = None) -> _Batch:
-    return _Batch(_rows(X, index), None if Y is None else _rows(Y, index), weights)
+    return _Batch(_rows(X, index), None if Y is None else _rows(Y, index), weights, index)
+
+
+def _batch_values(values: Tensor, batch: _Batch) -> Tensor:
+    """The entries of a per-record tensor ``values`` (n, ...) that belong to ``batch``'s records (as its X rows)."""
+    if batch.rows is None:
+        return values
+    return values[batch.rows] if isinstance(batch.rows, slice) else _rows(values, batch.rows)
 
 
 def _first_distinct(draws: Tensor, size: int) -> tuple[Tensor, Tensor]:
@@ -473,7 +485,8 @@ class _SharedBatches(_StepDraws):
     def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
         if not self.single_pass:
             return _Batch(X, Y)
-        return _Batch(X[t : t + 1], None if Y is None else Y[t : t + 1])
+        rows = slice(t, t + 1)
+        return _Batch(X[rows], None if Y is None else Y[rows], rows=rows)
 
 
 class _SubsetDraws(_StepDraws):
@@ -792,14 +805,33 @@ def _vmap_clipped_sum(gradient_function: Callable[..., Tensor]) -> Callable[[Ten
     return clipped_sum
 
 
-def _factored_clipped_sum(loss: Loss) -> Callable[[Tensor, _Batch, float | None], Tensor]:
+def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
+    """Whether ``function`` has a parameter called ``name`` (False when Python cannot read its signature)."""
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _factored_clipped_sum(loss: Loss, features: Tensor) -> Callable[[Tensor, _Batch, float | None], Tensor]:
     """Σ_j weight_j·clip(∇ℓ(w; x_j, y_j)) from the loss's factored gradients (:mod:`dplab.learning.losses`): the
-    per-sample norms give the clip factors c_j = min(1, C/‖∇ℓ_j‖), and one weighted sum Σ_j c_j·weight_j·∇ℓ_j."""
+    per-sample norms give the clip factors c_j = min(1, C/‖∇ℓ_j‖), and one weighted sum Σ_j c_j·weight_j·∇ℓ_j.
+    A loss whose ``factored_gradients`` accepts ``squared_features`` gets the batch's ‖x_j‖², gathered from those of
+    all records, computed here once (:func:`~dplab.learning.losses.squared_feature_norms`)."""
+    record_norms = (
+        squared_feature_norms(features) if _takes_keyword(loss.factored_gradients, "squared_features") else None
+    )
 
     def clipped_sum(w: Tensor, batch: _Batch, clip_norm: float | None) -> Tensor:
-        factored = loss.factored_gradients(w, batch.X, batch.Y)
-        norms = factored.squared_norms
-        factors = torch.ones_like(norms) if clip_norm is None else _factors_from_norms(norms.sqrt(), clip_norm)
+        if record_norms is None:
+            factored = loss.factored_gradients(w, batch.X, batch.Y)
+        else:
+            factored = loss.factored_gradients(w, batch.X, batch.Y, squared_features=_batch_values(record_norms, batch))
+        if clip_norm is None:  # 1·weight = weight exactly
+            return factored.weighted_sum(
+                torch.ones_like(factored.squared_norms) if batch.weights is None else batch.weights
+            )
+        factors = _factors_from_norms(factored.squared_norms.sqrt(), clip_norm)
         if batch.weights is not None:
             factors = factors * batch.weights
         return factored.weighted_sum(factors)
@@ -807,15 +839,15 @@ def _factored_clipped_sum(loss: Loss) -> Callable[[Tensor, _Batch, float | None]
     return clipped_sum
 
 
-def _clipped_sum_function(loss: Loss, per_run_samples: bool, labelled: bool, method: str):
-    """The clipped-sum function of a step: factored gradients when the loss offers them (``method`` "auto" or
-    "factored"), else ``torch.func`` per-sample gradients ("vmap")."""
+def _clipped_sum_function(loss: Loss, features: Tensor, per_run_samples: bool, labelled: bool, method: str):
+    """The clipped-sum function of a step over the records ``features``: factored gradients when the loss offers
+    them (``method`` "auto" or "factored"), else ``torch.func`` per-sample gradients ("vmap")."""
     choice("gradients", method, GRADIENT_METHODS)
     factored = hasattr(loss, "factored_gradients")
     if method == "factored" and not factored:
         raise ValueError(f"gradients='factored' needs a loss with factored_gradients; {type(loss).__name__} has none")
     if factored and method != "vmap":
-        return _factored_clipped_sum(loss)
+        return _factored_clipped_sum(loss, features)
     return _vmap_clipped_sum(_gradient_function(loss, per_run_samples, labelled))
 
 
@@ -936,7 +968,7 @@ def run_noisy_gradient(
     start = _checked_start(w0, runs, dtype)
     clip_norm = None if config.clip_norm is None else float(config.clip_norm)
     per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
-    clipped_sum = _clipped_sum_function(loss, per_run_samples, labels is not None, gradients)
+    clipped_sum = _clipped_sum_function(loss, features, per_run_samples, labels is not None, gradients)
     batches = _batch_draws(config, runs, n)
     shape = (runs, start.shape[-1])
     noise = None if config.noise == "none" else _NoiseDraws(config.noise, config.noise_scale, shape, dtype)

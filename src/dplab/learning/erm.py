@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from dplab.checks import as_finite_array, labels_in, matching_length, non_negative_finite, positive_finite, whole_number
-from dplab.numerics import project_l2_ball
+from dplab.numerics import project_l2_ball, projected_onto_l2_ball
 
 __all__ = [
     "ConstrainedMinimum",
@@ -110,7 +110,7 @@ def constrained_minimiser(X: Any, y: Any, radius: float, lam: float = 0.0, steps
     theta = z = np.zeros(features.shape[1])
     t = 1.0
     for _ in range(steps):
-        new = project_l2_ball(z - _gradient(z, features, labels, lam) / beta, radius)
+        new = projected_onto_l2_ball(z - _gradient(z, features, labels, lam) / beta, radius)
         t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
         z = new + (t - 1) / t_next * (new - theta)
         theta, t = new, t_next

@@ -27,6 +27,11 @@ up to the order of floating-point summation (tests compare both). Two structures
 - a two-layer network (:class:`TwoLayerLogisticLoss`): each layer's per-sample weight gradient is the rank-one
   outer product of the layer's output gradient and its input, so its squared norm is the product of two squared
   norms ("ghost clipping", Goodfellow 2015; Li et al. 2022) and the weighted sum is one batched matrix product.
+
+Both need the records' squared norms ‖x_j‖², which do not depend on the parameters: a ``factored_gradients`` that
+accepts the keyword ``squared_features`` (those of this module do) gets them from the engine, computed once per call
+for all records and gathered with each batch, instead of recomputing them from the batch at every step (the same
+values bit for bit). Losses without that keyword are called as ``factored_gradients(w, X, Y)``, as before.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ __all__ = [
     "TwoLayerLogisticLoss",
     "generalised_linear_gradients",
     "linear_margins",
+    "squared_feature_norms",
 ]
 
 
@@ -74,9 +80,21 @@ class FactoredGradients:
     weighted_sum: Callable[[Tensor], Tensor]
 
 
-def generalised_linear_gradients(derivative: Tensor, X: Tensor) -> FactoredGradients:
-    """∇ℓ_j = φ′_j·x_j: ‖∇ℓ_j‖² = φ′_j²‖x_j‖², Σ c_j∇ℓ_j = Σ (c_j φ′_j) x_j."""
-    squared_features = X.square().sum(-1)
+def squared_feature_norms(X: Tensor) -> Tensor:
+    """‖x_j‖² of every row of ``X`` (shape ``X.shape[:-1]``), each row's squares summed over its d entries: the same
+    values bit for bit whether computed for a batch or for all records and then gathered (tests check it)."""
+    return X.square().sum(-1)
+
+
+def generalised_linear_gradients(
+    derivative: Tensor, X: Tensor, squared_features: Tensor | None = None
+) -> FactoredGradients:
+    """∇ℓ_j = φ′_j·x_j: ‖∇ℓ_j‖² = φ′_j²‖x_j‖², Σ c_j∇ℓ_j = Σ (c_j φ′_j) x_j.
+
+    ``squared_features``: ‖x_j‖² of the batch's rows (:func:`squared_feature_norms`), when the caller has them (the
+    engine computes them once per call for all records and gathers them per step); None computes them from ``X``."""
+    if squared_features is None:
+        squared_features = squared_feature_norms(X)
     return FactoredGradients(derivative.square() * squared_features, lambda c: _sum_over_batch(c * derivative, X))
 
 
@@ -99,10 +117,12 @@ class LinearLoss:
     def __call__(self, w: Tensor, x: Tensor, y: Tensor | None = None) -> Tensor:
         return torch.dot(x, w) + self.offset
 
-    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor | None = None) -> FactoredGradients:
-        """∇ℓ = x: φ′ = 1 for every run and sample."""
+    def factored_gradients(
+        self, w: Tensor, X: Tensor, Y: Tensor | None = None, *, squared_features: Tensor | None = None
+    ) -> FactoredGradients:
+        """∇ℓ = x: φ′ = 1 for every run and sample (``squared_features``: see :func:`generalised_linear_gradients`)."""
         runs, batch = w.shape[0], X.shape[-2]
-        return generalised_linear_gradients(torch.ones(runs, batch, dtype=w.dtype), X)
+        return generalised_linear_gradients(torch.ones(runs, batch, dtype=w.dtype), X, squared_features)
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = sup ‖∇_w ℓ‖ = sup ‖x‖ = feature_bound."""
@@ -136,9 +156,11 @@ class LogisticLoss:
         negative_margin = -y * torch.dot(x, w)
         return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
 
-    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
-        """∇ℓ = φ′·x with φ′ = −y·sigmoid(−y⟨w, x⟩)."""
-        return generalised_linear_gradients(-Y * torch.sigmoid(-Y * linear_margins(w, X)), X)
+    def factored_gradients(
+        self, w: Tensor, X: Tensor, Y: Tensor, *, squared_features: Tensor | None = None
+    ) -> FactoredGradients:
+        """∇ℓ = φ′·x with φ′ = −y·sigmoid(−y⟨w, x⟩) (``squared_features``: see :func:`generalised_linear_gradients`)."""
+        return generalised_linear_gradients(-Y * torch.sigmoid(-Y * linear_margins(w, X)), X, squared_features)
 
     def lipschitz(self, feature_bound: float) -> float:
         """L = feature_bound, since sigmoid(·) ≤ 1."""
@@ -172,11 +194,14 @@ class RegularisedLogisticLoss:
     def __call__(self, w: Tensor, x: Tensor, y: Tensor) -> Tensor:
         return torch.nn.functional.softplus(-y * torch.dot(w, x)) + 0.5 * self.lam * torch.dot(w, w)
 
-    def factored_gradients(self, w: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
-        """‖∇ℓ_λ‖² = φ′²‖x‖² + 2λφ′⟨w, x⟩ + λ²‖w‖² and Σ_j c_j∇ℓ_λ,j = Σ_j c_jφ′_j x_j + λ(Σ_j c_j)w."""
+    def factored_gradients(
+        self, w: Tensor, X: Tensor, Y: Tensor, *, squared_features: Tensor | None = None
+    ) -> FactoredGradients:
+        """‖∇ℓ_λ‖² = φ′²‖x‖² + 2λφ′⟨w, x⟩ + λ²‖w‖² and Σ_j c_j∇ℓ_λ,j = Σ_j c_jφ′_j x_j + λ(Σ_j c_j)w
+        (``squared_features``: see :func:`generalised_linear_gradients`)."""
         margins = linear_margins(w, X)
         derivative = -Y * torch.sigmoid(-Y * margins)
-        logistic = generalised_linear_gradients(derivative, X)
+        logistic = generalised_linear_gradients(derivative, X, squared_features)
         norms = (
             logistic.squared_norms
             + 2 * self.lam * derivative * margins
@@ -226,8 +251,11 @@ class TwoLayerLogisticLoss:
         negative_margin = -y * output
         return torch.logaddexp(torch.zeros_like(negative_margin), negative_margin)
 
-    def factored_gradients(self, theta: Tensor, X: Tensor, Y: Tensor) -> FactoredGradients:
-        """The rank-one layer factors (class docstring), batched over runs (R) and samples (B)."""
+    def factored_gradients(
+        self, theta: Tensor, X: Tensor, Y: Tensor, *, squared_features: Tensor | None = None
+    ) -> FactoredGradients:
+        """The rank-one layer factors (class docstring), batched over runs (R) and samples (B); ``squared_features``
+        ‖x_j‖² of the batch's rows when the caller has them (:func:`generalised_linear_gradients`)."""
         runs = theta.shape[0]
         first, bias, second, last = self._split(theta)
         W1 = first.view(runs, self.hidden, self.inputs)
@@ -237,7 +265,8 @@ class TwoLayerLogisticLoss:
         output = torch.bmm(z, second.unsqueeze(-1)).squeeze(-1) + last  # (R, B)
         s = -Y * torch.sigmoid(-Y * output)  # (R, B)
         g = s.unsqueeze(-1) * second.unsqueeze(1) * (1 - z.square())  # (R, B, H)
-        squared_features = X.square().sum(-1)
+        if squared_features is None:
+            squared_features = squared_feature_norms(X)
         norms = g.square().sum(-1) * (squared_features + 1) + s.square() * (z.square().sum(-1) + 1)
 
         def weighted_sum(c: Tensor) -> Tensor:

@@ -79,7 +79,10 @@ class Ball:
         return 2.0 * float(self.radius)
 
     def __call__(self, w: Tensor) -> Tensor:
-        center = torch.as_tensor(self.center, dtype=w.dtype, device=w.device)
+        # A scalar centre enters the arithmetic as a Python number (the same values as a 0-dim tensor of w's dtype,
+        # without building one at every step of the engine).
+        scalar = isinstance(self.center, (int, float))
+        center = self.center if scalar else torch.as_tensor(self.center, dtype=w.dtype, device=w.device)
         offset = w - center
         norm = torch.linalg.vector_norm(offset, dim=-1, keepdim=True)
         # R/0 = inf, clamped to 1: the centre maps to itself.

@@ -154,3 +154,22 @@ def test_shards_are_byte_identical_and_dp_gd_rows_do_not_move(tiny):
     gd_only = combine_shards(artifact, [compute_shard(artifact, alone, 7, range(count), iter, inputs)], alone)
     gd_rows = one[one["protocol"] == DP_GD].reset_index(drop=True)
     assert gd_rows.to_csv(index=False) == gd_only.to_csv(index=False)
+
+
+def test_fig3_point_reuses_the_reference_risk_of_the_same_data_only(tiny, tmp_path):
+    """fig3_point's ℓ̂(θ*), computed once per process and data file content, gives the rows of fig3_frame computing
+    it itself (byte-identical), and a data file rewritten at the same path (features halved) gets its own."""
+    from dplab.studies.preprocessing import learning
+
+    artifact, params, inputs = tiny
+    params = {**params, "protocols": [DP_GD]}
+    reduced = {step: learning.load_preprocessed(inputs[step]).values for step in ("pca_rank", "pca_dim")}
+    path = tmp_path / "data.npz"
+    original = dict(np.load(inputs["data"]))
+    for features in (original["X"], original["X"] / 2):
+        np.savez(path, **{**original, "X": features})
+        frame = learning.fig3_point(params, 7, iter, {"epsilon": 1.0}, {**inputs, "data": path})
+        data = learning.load_low_rank(path)
+        assert np.array_equal(data.X, features)
+        fresh = learning.fig3_frame(data, reduced, {**params, "epsilons": [1.0]}, 7, iter, learning.METHODS, (DP_GD,))
+        assert frame.to_csv(index=False) == fresh.to_csv(index=False)
