@@ -54,13 +54,13 @@ Performance: losses that offer ``factored_gradients`` (generalised linear losses
 :mod:`dplab.learning.losses`) never form the (R, B, d) per-sample gradients: the clip factors come from per-sample
 norms written through small factors and the clipped sum is one matrix product, so a private step costs about as
 much as a non-private one; the records' squared norms ‖x_j‖² those factors use are computed once per call and
-gathered with each step's batch (for losses whose ``factored_gradients`` accept ``squared_features``). Other losses take the general path: gradients are ``torch.func.vmap`` (over runs) of
-``vmap`` (over the batch) of ``grad``; the cost of a
-step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
+gathered with each step's batch (for losses whose ``factored_gradients`` accept ``squared_features``). Other
+losses take the general path: gradients are ``torch.func.vmap`` (over runs) of ``vmap`` (over the batch) of
+``grad``; the cost of a step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
 vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
 audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64): ≈2.0–2.3 s per call after the
-first (≈3.3 s cold), of which ≈1.4 s is ``torch.randn`` in float64 (≈34 ms per 2·10⁶ draws) and ≈0.23 s the
-gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the
+first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per 2·10⁶ draws; about half since
+the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the
 benchmarks measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
 Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
@@ -632,9 +632,10 @@ class _NoiseDraws(_StepDraws):
     the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it redoes the last 16
     entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as ATen's CPU kernel) and
     those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
-    log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: 1.7-1.8x faster draws). Other steps
-    (float32, or Gaussian with fewer than 16 entries) call ``torch.randn``/``exponential_`` themselves (torch's float32
-    Gaussian kernel is vectorised already). The scaling is done once per block."""
+    log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x faster draws, 20.8 -> 9.2 ns
+    a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian with fewer than 16 entries) call
+    ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is vectorised already). The scaling
+    is done once per block."""
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
@@ -764,8 +765,8 @@ def subset_and_noise_steps(
     """For each of ``steps`` steps, what a step-by-step loop draws from ``generator`` in this order:
     ``uniform_subsets(runs, n, size, generator)`` (R, size), then, if ``noise_scale`` is given,
     ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
-    for bit (float64 noise: within 4 ulp, ``_NoiseDraws``), drawn a block of steps ahead (the engine's ``without_replacement`` sampling with Gaussian noise). The
-    tensors yielded are views of block buffers, valid until the next step is requested."""
+    for bit (float64 noise: within 4 ulp, ``_NoiseDraws``), drawn a block of steps ahead (the engine's
+    ``without_replacement`` sampling with Gaussian noise). The tensors yielded are views of block buffers, valid until the next step is requested."""
     subsets = _checked_subsets(runs, n, size)
     steps = whole_number("steps", steps)
     if noise_scale is None:
