@@ -628,10 +628,10 @@ class _NoiseDraws(_StepDraws):
     tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)); the same generator stream as
     ``torch.randn`` (Gaussian) or ``exponential_`` then ``rand`` (Laplace, the sign) per step.
 
-    Per step only uniforms are drawn where that is the stream: a float64 Gaussian step of N ≥ 16 entries draws
-    the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it redoes the last 16
-    entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as ATen's CPU kernel) and
-    those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
+    Per step only uniforms are drawn where that is the stream, in one ``rand`` call: a float64 Gaussian step of
+    N ≥ 16 entries draws the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it
+    redoes the last 16 entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as
+    ATen's CPU kernel) and those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
     log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x faster draws, 20.8 -> 9.2 ns
     a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian with fewer than 16 entries) call
     ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is vectorised already). The scaling
@@ -639,7 +639,7 @@ class _NoiseDraws(_StepDraws):
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
-        size = math.prod(shape)
+        self.size = size = math.prod(shape)
         self.box_muller = kind == "gaussian" and dtype == torch.float64 and size >= _BOX_MULLER_CHUNK
         self.log1p = kind == "laplace" and dtype == torch.float64
         self.redone = size % _BOX_MULLER_CHUNK if self.box_muller else 0  # torch redraws the last 16 entries
@@ -647,35 +647,34 @@ class _NoiseDraws(_StepDraws):
         self.copies = 3 if self.box_muller else 1  # the uniforms, then the radius, angle and cosine (half each)
 
     def allocate(self, capacity: int) -> None:
-        self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
-        if self.kind == "laplace":
+        if self.box_muller or self.log1p:  # a step's uniforms, in the order its torch samplers consume them
+            self.uniforms = torch.empty(capacity, self.numbers, dtype=self.dtype)
+            self.values = self.uniforms[:, : self.size].view(capacity, *self.shape)
+        else:
+            self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
+        if self.log1p:  # the signs' uniforms follow the magnitudes'
+            self.uniform = self.uniforms[:, self.size :].view(capacity, *self.shape)
+        elif self.kind == "laplace":
             self.uniform = torch.empty_like(self.values)
-        if self.redone:
-            self.last_chunk = torch.empty(capacity, 2, _BOX_MULLER_CHUNK // 2, dtype=self.dtype)
 
     def draw(self, k: int, t: int, generator: torch.Generator) -> None:
-        if self.kind == "laplace":
-            if self.log1p:
-                torch.rand(self.shape, generator=generator, out=self.values[k])
-            else:
-                self.values[k].exponential_(generator=generator)
+        if self.box_muller or self.log1p:  # one call: rand(a + b) draws what rand(a) then rand(b) draw
+            torch.rand(self.numbers, generator=generator, out=self.uniforms[k])
+        elif self.kind == "laplace":
+            self.values[k].exponential_(generator=generator)
             torch.rand(self.shape, generator=generator, out=self.uniform[k])
-        elif self.box_muller:
-            torch.rand(self.shape, generator=generator, out=self.values[k])
-            if self.redone:
-                torch.rand(self.last_chunk.shape[1:], generator=generator, out=self.last_chunk[k])
         else:
             torch.randn(self.shape, generator=generator, out=self.values[k])
 
     def finish(self, count: int) -> None:
         values = self.values[:count]
         if self.box_muller:
-            flat = values.view(count, -1)
-            whole = flat.shape[1] - self.redone
-            _box_muller_chunks(flat[:, :whole].view(count, -1, 2, _BOX_MULLER_CHUNK // 2))
-            if self.redone:
-                _box_muller_chunks(self.last_chunk[:count])
-                flat[:, -_BOX_MULLER_CHUNK:] = self.last_chunk[:count].view(count, -1)
+            raw, chunk = self.uniforms[:count], _BOX_MULLER_CHUNK
+            _box_muller_chunks(raw[:, : self.size - self.redone].view(count, -1, 2, chunk // 2))
+            if self.redone:  # the last 16 entries: the 16 uniforms drawn after the step's N
+                last = raw[:, self.size :]
+                _box_muller_chunks(last.view(count, 2, chunk // 2))
+                raw[:, self.size - chunk : self.size] = last
         if self.log1p:  # E·scale = −log1p(−u)·scale
             values.neg_().log1p_().mul_(-self.scale)
         else:
