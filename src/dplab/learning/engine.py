@@ -628,10 +628,10 @@ class _NoiseDraws(_StepDraws):
     tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)); the same generator stream as
     ``torch.randn`` (Gaussian) or ``exponential_`` then ``rand`` (Laplace, the sign) per step.
 
-    Per step only uniforms are drawn where that is the stream: a float64 Gaussian step of N ≥ 16 entries draws
-    the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it redoes the last 16
-    entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as ATen's CPU kernel) and
-    those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
+    Per step only uniforms are drawn where that is the stream, in one ``rand`` call: a float64 Gaussian step of
+    N ≥ 16 entries draws the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it
+    redoes the last 16 entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as
+    ATen's CPU kernel) and those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
     log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x faster draws, 20.8 -> 9.2 ns
     a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian with fewer than 16 entries) call
     ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is vectorised already). The scaling
@@ -639,7 +639,7 @@ class _NoiseDraws(_StepDraws):
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
-        size = math.prod(shape)
+        self.size = size = math.prod(shape)
         self.box_muller = kind == "gaussian" and dtype == torch.float64 and size >= _BOX_MULLER_CHUNK
         self.log1p = kind == "laplace" and dtype == torch.float64
         self.redone = size % _BOX_MULLER_CHUNK if self.box_muller else 0  # torch redraws the last 16 entries
@@ -647,35 +647,34 @@ class _NoiseDraws(_StepDraws):
         self.copies = 3 if self.box_muller else 1  # the uniforms, then the radius, angle and cosine (half each)
 
     def allocate(self, capacity: int) -> None:
-        self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
-        if self.kind == "laplace":
+        if self.box_muller or self.log1p:  # a step's uniforms, in the order its torch samplers consume them
+            self.uniforms = torch.empty(capacity, self.numbers, dtype=self.dtype)
+            self.values = self.uniforms[:, : self.size].view(capacity, *self.shape)
+        else:
+            self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
+        if self.log1p:  # the signs' uniforms follow the magnitudes'
+            self.uniform = self.uniforms[:, self.size :].view(capacity, *self.shape)
+        elif self.kind == "laplace":
             self.uniform = torch.empty_like(self.values)
-        if self.redone:
-            self.last_chunk = torch.empty(capacity, 2, _BOX_MULLER_CHUNK // 2, dtype=self.dtype)
 
     def draw(self, k: int, t: int, generator: torch.Generator) -> None:
-        if self.kind == "laplace":
-            if self.log1p:
-                torch.rand(self.shape, generator=generator, out=self.values[k])
-            else:
-                self.values[k].exponential_(generator=generator)
+        if self.box_muller or self.log1p:  # one call: rand(a + b) draws what rand(a) then rand(b) draw
+            torch.rand(self.numbers, generator=generator, out=self.uniforms[k])
+        elif self.kind == "laplace":
+            self.values[k].exponential_(generator=generator)
             torch.rand(self.shape, generator=generator, out=self.uniform[k])
-        elif self.box_muller:
-            torch.rand(self.shape, generator=generator, out=self.values[k])
-            if self.redone:
-                torch.rand(self.last_chunk.shape[1:], generator=generator, out=self.last_chunk[k])
         else:
             torch.randn(self.shape, generator=generator, out=self.values[k])
 
     def finish(self, count: int) -> None:
         values = self.values[:count]
         if self.box_muller:
-            flat = values.view(count, -1)
-            whole = flat.shape[1] - self.redone
-            _box_muller_chunks(flat[:, :whole].view(count, -1, 2, _BOX_MULLER_CHUNK // 2))
-            if self.redone:
-                _box_muller_chunks(self.last_chunk[:count])
-                flat[:, -_BOX_MULLER_CHUNK:] = self.last_chunk[:count].view(count, -1)
+            raw, chunk = self.uniforms[:count], _BOX_MULLER_CHUNK
+            _box_muller_chunks(raw[:, : self.size - self.redone].view(count, -1, 2, chunk // 2))
+            if self.redone:  # the last 16 entries: the 16 uniforms drawn after the step's N
+                last = raw[:, self.size :]
+                _box_muller_chunks(last.view(count, 2, chunk // 2))
+                raw[:, self.size - chunk : self.size] = last
         if self.log1p:  # E·scale = −log1p(−u)·scale
             values.neg_().log1p_().mul_(-self.scale)
         else:
@@ -843,13 +842,19 @@ def _factored_clipped_sum(loss: Loss, features: Tensor) -> Callable[[Tensor, _Ba
 def _clipped_sum_function(loss: Loss, features: Tensor, per_run_samples: bool, labelled: bool, method: str):
     """The clipped-sum function of a step over the records ``features``: factored gradients when the loss offers
     them (``method`` "auto" or "factored"), else ``torch.func`` per-sample gradients ("vmap")."""
+    if _uses_factored_gradients(loss, method):
+        return _factored_clipped_sum(loss, features)
+    return _vmap_clipped_sum(_gradient_function(loss, per_run_samples, labelled))
+
+
+def _uses_factored_gradients(loss: Loss, method: str) -> bool:
+    """Whether a step takes the loss's factored gradients (``method`` "auto" or "factored" and the loss offers
+    them) rather than ``torch.func`` per-sample gradients."""
     choice("gradients", method, GRADIENT_METHODS)
     factored = hasattr(loss, "factored_gradients")
     if method == "factored" and not factored:
         raise ValueError(f"gradients='factored' needs a loss with factored_gradients; {type(loss).__name__} has none")
-    if factored and method != "vmap":
-        return _factored_clipped_sum(loss, features)
-    return _vmap_clipped_sum(_gradient_function(loss, per_run_samples, labelled))
+    return factored and method != "vmap"
 
 
 def _mean_clipped_gradient(
@@ -949,7 +954,8 @@ def run_noisy_gradient(
     coordinate (module docstring). ``X``: ``(n, dx)``; ``Y``: ``(n,)`` labels or None; ``w0``: ``(d,)`` (the same
     start for every run, μ_0 = δ_{w0}) or ``(runs, d)``. ``progress``: True/False shows/hides a tqdm bar over
     steps, None shows it only on a terminal. ``on_step(t, w)`` is called after step t = 1..steps with the iterates
-    ``w`` (runs, d) (read them, e.g. to record a trajectory; do not modify them in place). ``gradients``: "auto"
+    ``w`` (runs, d) (read them, e.g. to record a trajectory; do not modify them in place; with factored gradients
+    they are inference tensors: clone one to use it with autograd). ``gradients``: "auto"
     (factored per-sample gradients when the loss offers ``factored_gradients``, else ``torch.func``), "factored" or
     "vmap" (force one; the two agree up to floating-point summation order).
 
@@ -982,21 +988,24 @@ def run_noisy_gradient(
     if config.stopping == "uniform_random":
         stopping_time = torch.randint(1, steps + 1, (runs, 1), generator=generator)
     output = torch.zeros_like(w) if config.stopping in ("average", "weighted_average") else w
-    for t, k in zip(_progress_bar(steps, progress), _drawn_ahead(steps, draws, generator)):
-        batch = batches.batch(k, t - 1, features, labels)
-        step = _mean_clipped_gradient(clipped_sum, w, batch, clip_norm, batch_size)
-        # ``step`` is a fresh tensor: update it in place (same values as out of place, fewer allocations).
-        if noise is not None:
-            step.add_(noise.values[k])
-        w = config.projection(w - step.mul_(step_sizes[t - 1]))
-        if config.stopping == "final":
-            output = w
-        elif config.stopping == "uniform_random":
-            output = torch.where(stopping_time == t, w, output)
-        elif config.stopping == "average":
-            output = output + w / steps
-        else:
-            output.add_((2.0 * t / (steps * (steps + 1))) * w)
-        if on_step is not None:
-            on_step(t, w)
-    return output
+    # Factored gradients need no autograd: inference mode skips its per-operation bookkeeping (the same values,
+    # about 20 % less time a step where the tensors are tiny, e.g. DP-ERM at d = 2).
+    with torch.inference_mode(_uses_factored_gradients(loss, gradients)):
+        for t, k in zip(_progress_bar(steps, progress), _drawn_ahead(steps, draws, generator)):
+            batch = batches.batch(k, t - 1, features, labels)
+            step = _mean_clipped_gradient(clipped_sum, w, batch, clip_norm, batch_size)
+            # ``step`` is a fresh tensor: update it in place (same values as out of place, fewer allocations).
+            if noise is not None:
+                step.add_(noise.values[k])
+            w = config.projection(w - step.mul_(step_sizes[t - 1]))
+            if config.stopping == "final":
+                output = w
+            elif config.stopping == "uniform_random":
+                output = torch.where(stopping_time == t, w, output)
+            elif config.stopping == "average":
+                output = output + w / steps
+            else:
+                output.add_((2.0 * t / (steps * (steps + 1))) * w)
+            if on_step is not None:
+                on_step(t, w)
+    return output.clone() if output.is_inference() else output  # a normal tensor, usable with autograd

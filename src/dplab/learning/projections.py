@@ -85,8 +85,9 @@ class Ball:
         center = self.center if scalar else torch.as_tensor(self.center, dtype=w.dtype, device=w.device)
         offset = w - center
         norm = torch.linalg.vector_norm(offset, dim=-1, keepdim=True)
-        # R/0 = inf, clamped to 1: the centre maps to itself.
-        shrink = torch.clamp(float(self.radius) / norm, max=1.0)
+        # R/0 = inf, clamped to 1: the centre maps to itself. R/‖w − c‖ as torch computes it (``Tensor.__rdiv__``:
+        # reciprocal, then times R), without that Python-level wrapper.
+        shrink = norm.reciprocal_().mul_(float(self.radius)).clamp_(max=1.0)
         return center + offset * shrink
 
 
