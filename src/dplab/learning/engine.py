@@ -56,12 +56,13 @@ norms written through small factors and the clipped sum is one matrix product, s
 much as a non-private one; the records' squared norms ‖x_j‖² those factors use are computed once per call and
 gathered with each step's batch (for losses whose ``factored_gradients`` accept ``squared_features``). Other
 losses take the general path: gradients are ``torch.func.vmap`` (over runs) of ``vmap`` (over the batch) of
-``grad``; the cost of a step is a few tensor operations over all runs, with no Python loop over runs (the Python loop is over steps). The
-vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs. Measured for the Monte-Carlo
-audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64): ≈2.0–2.3 s per call after the
-first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per 2·10⁶ draws; about half since
-the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients; Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the
-benchmarks measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
+``grad``; the cost of a step is a few tensor operations over all runs, with no Python loop over runs (the Python
+loop is over steps). The vmap/grad call overhead is constant, ≈0.3–0.5 ms per step whatever the number of runs.
+Measured for the Monte-Carlo audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64):
+≈2.0–2.3 s per call after the first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per
+2·10⁶ draws; about half since the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients;
+Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
+measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
 Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
 with ``torch.split``, not slicing or indexing: under vmap each slice's backward materialises a zero-filled (R, B, d)
@@ -631,11 +632,11 @@ class _NoiseDraws(_StepDraws):
     Per step only uniforms are drawn where that is the stream, in one ``rand`` call: a float64 Gaussian step of
     N ≥ 16 entries draws the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it
     redoes the last 16 entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as
-    ATen's CPU kernel) and those of the signs. The block is then transformed at once by vectorised functions (:func:`_box_muller_chunks`;
-    log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x faster draws, 20.8 -> 9.2 ns
-    a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian with fewer than 16 entries) call
-    ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is vectorised already). The scaling
-    is done once per block."""
+    ATen's CPU kernel) and those of the signs. The block is then transformed at once by vectorised functions
+    (:func:`_box_muller_chunks`; log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x
+    faster draws, 20.8 -> 9.2 ns a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian
+    with fewer than 16 entries) call ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is
+    vectorised already). The scaling is done once per block."""
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
@@ -765,7 +766,8 @@ def subset_and_noise_steps(
     ``uniform_subsets(runs, n, size, generator)`` (R, size), then, if ``noise_scale`` is given,
     ``torch.randn(noise_shape, generator=generator, dtype=dtype).mul_(noise_scale)`` (else None); the same values bit
     for bit (float64 noise: within 4 ulp, ``_NoiseDraws``), drawn a block of steps ahead (the engine's
-    ``without_replacement`` sampling with Gaussian noise). The tensors yielded are views of block buffers, valid until the next step is requested."""
+    ``without_replacement`` sampling with Gaussian noise). The tensors yielded are views of block buffers, valid
+    until the next step is requested."""
     subsets = _checked_subsets(runs, n, size)
     steps = whole_number("steps", steps)
     if noise_scale is None:
@@ -839,10 +841,10 @@ def _factored_clipped_sum(loss: Loss, features: Tensor) -> Callable[[Tensor, _Ba
     return clipped_sum
 
 
-def _clipped_sum_function(loss: Loss, features: Tensor, per_run_samples: bool, labelled: bool, method: str):
-    """The clipped-sum function of a step over the records ``features``: factored gradients when the loss offers
-    them (``method`` "auto" or "factored"), else ``torch.func`` per-sample gradients ("vmap")."""
-    if _uses_factored_gradients(loss, method):
+def _clipped_sum_function(loss: Loss, features: Tensor, per_run_samples: bool, labelled: bool, factored: bool):
+    """The clipped-sum function of a step over the records ``features``: the loss's factored gradients when
+    ``factored`` (:func:`_uses_factored_gradients`), else ``torch.func`` per-sample gradients."""
+    if factored:
         return _factored_clipped_sum(loss, features)
     return _vmap_clipped_sum(_gradient_function(loss, per_run_samples, labelled))
 
@@ -975,7 +977,8 @@ def run_noisy_gradient(
     start = _checked_start(w0, runs, dtype)
     clip_norm = None if config.clip_norm is None else float(config.clip_norm)
     per_run_samples = config.sampling in ("poisson", "shuffled", "without_replacement")
-    clipped_sum = _clipped_sum_function(loss, features, per_run_samples, labels is not None, gradients)
+    factored = _uses_factored_gradients(loss, gradients)
+    clipped_sum = _clipped_sum_function(loss, features, per_run_samples, labels is not None, factored)
     batches = _batch_draws(config, runs, n)
     shape = (runs, start.shape[-1])
     noise = None if config.noise == "none" else _NoiseDraws(config.noise, config.noise_scale, shape, dtype)
@@ -990,7 +993,7 @@ def run_noisy_gradient(
     output = torch.zeros_like(w) if config.stopping in ("average", "weighted_average") else w
     # Factored gradients need no autograd: inference mode skips its per-operation bookkeeping (the same values,
     # about 20 % less time a step where the tensors are tiny, e.g. DP-ERM at d = 2).
-    with torch.inference_mode(_uses_factored_gradients(loss, gradients)):
+    with torch.inference_mode(factored):
         for t, k in zip(_progress_bar(steps, progress), _drawn_ahead(steps, draws, generator)):
             batch = batches.batch(k, t - 1, features, labels)
             step = _mean_clipped_gradient(clipped_sum, w, batch, clip_norm, batch_size)
