@@ -631,6 +631,22 @@ def test_sparse_width_keeps_size_plus_eight_where_size_squared_fits_and_stops_at
     assert _sparse_width(1000, 250) == 500  # 250 + 250 draws: n/2, the last sparse size
 
 
+@pytest.mark.parametrize(("rows", "n", "q"), [(40, 300, 0.01), (25, 20, 0.5), (6, 9, 0.0), (5, 7, 1.0), (1, 1, 0.5)])
+def test_included_first_equals_the_stable_argsort_of_all_columns(rows, n, q) -> None:
+    """A Poisson batch's order (included records, then the excluded ones, cut to the widest row) against the stable
+    argsort of ~included over all n columns, with the slots' membership and the counts; rows of no included
+    record and rows of only included records included."""
+    from dplab.learning.engine import _included_first
+
+    included = np.random.default_rng(rows * n).random((rows, n)) < q
+    order, chosen, sizes = _included_first(included)
+    width = int(included.sum(axis=1).max())
+    expected = np.argsort(~included, axis=1, kind="stable")[:, :width]
+    assert order.shape == chosen.shape == (rows, width) and np.array_equal(order, expected)
+    assert np.array_equal(chosen, np.take_along_axis(included, expected, axis=1))
+    assert np.array_equal(sizes, included.sum(axis=1))
+
+
 def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
     """The sparse sampler's core on hand-made draws: first distinct values in draw order; rows with too few
     distinct values are flagged (and redrawn by uniform_subsets)."""
@@ -706,6 +722,9 @@ def test_noise_draws_follow_torch_samplers_stream_within_four_ulps(kind, dtype, 
         ("without_replacement", 5, 60, 12, "laplace"),  # sparse subsets with size² > n
         ("without_replacement", 5, 30, 12, "gaussian"),  # dense subsets (top-k keys)
         ("poisson", 6, 50, 7, "gaussian"),
+        ("poisson", 1, 50, 1, None),  # q = 1/50: many steps with no sample
+        ("poisson", 4, 200, 150, "laplace"),  # most samples in every batch
+        ("poisson", 3, 8, 8, "gaussian"),  # q = 1: every sample, no padding
         ("shuffled", 4, 23, 5, "laplace"),
         ("without_replacement", 3, 40, 6, None),
     ],

@@ -541,8 +541,8 @@ class _PoissonDraws(_StepDraws):
     """``poisson``: each sample joins each run's batch with probability q, fresh every step; the included samples
     first (stable order), padded to the step's largest batch with weight-0 samples (the next excluded ones)."""
 
-    #: the uniforms, the membership, the stable order and its sort's temporary
-    copies = 4
+    #: the uniforms and the membership (one byte a number, counted as a copy)
+    copies = 2
 
     def __init__(self, runs: int, n: int, q: float) -> None:
         self.runs, self.n, self.q = runs, n, q
@@ -555,16 +555,36 @@ class _PoissonDraws(_StepDraws):
         torch.rand((self.runs, self.n), generator=generator, out=self.raw[k])
 
     def finish(self, count: int) -> None:
-        """Per run and step, the stable argsort of ~included: included samples in increasing order, then the others
-        (numpy's stable sort of booleans is a radix sort, O(n) per row)."""
-        included = (self.raw[:count] < self.q).numpy()
-        self.largest = np.count_nonzero(included, axis=2).max(axis=1).tolist()
-        self.order = torch.from_numpy(np.argsort(~included, axis=2, kind="stable"))
-        self.included = torch.from_numpy(included)
+        included = self.raw[:count].numpy() < self.q  # numpy's comparison: the same booleans, about 3x faster
+        order, chosen, sizes = _included_first(included.reshape(count * self.runs, self.n))
+        self.largest = sizes.reshape(count, self.runs).max(axis=1, initial=0).tolist()
+        self.order = torch.from_numpy(order.reshape(count, self.runs, -1))
+        self.chosen = torch.from_numpy(chosen.reshape(count, self.runs, -1))
 
     def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
-        order = self.order[k][:, : self.largest[k]]
-        return _take(X, Y, order, torch.gather(self.included[k], 1, order).to(X.dtype))
+        largest = self.largest[k]
+        return _take(X, Y, self.order[k][:, :largest], self.chosen[k][:, :largest].to(X.dtype))
+
+
+def _included_first(included: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per row of ``included`` (rows, n) booleans: the indices of its included entries in increasing order, then
+    of its excluded ones in increasing order, cut to the widest row's count m, i.e. the first m entries of the
+    row's stable argsort of ~included; with whether each slot holds an included entry (rows, m) and the counts
+    (rows,). Built from the included positions (np.flatnonzero) and a stable argsort of the first m columns only
+    (the first m − c excluded entries of a row with c included ones lie among them), instead of a stable argsort of
+    all n columns: the same indices, about 4x faster at n = 4000, q = 0.005."""
+    rows, n = included.shape
+    position = np.flatnonzero(included)
+    row, column = np.divmod(position, n)
+    sizes = np.bincount(row, minlength=rows)
+    width = int(sizes.max(initial=0))
+    slots = np.arange(width)
+    chosen = slots < sizes[:, None]
+    excluded_first = np.argsort(included[:, :width], axis=1, kind="stable")
+    order = np.take_along_axis(excluded_first, np.maximum(slots - sizes[:, None], 0), axis=1)
+    rank = np.arange(position.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)  # each included entry's slot
+    order[row, rank] = column
+    return order, chosen, sizes
 
 
 class _ShuffledDraws(_StepDraws):
