@@ -59,6 +59,30 @@ def test_infinities_both_zero_contributes_nothing_one_zero_is_infinite():
     assert directional_log_ratio_sups(_log([0.0]), _log([0.0])) == (-math.inf, -math.inf)  # empty sup
 
 
+def _sups_over_charged_outputs(lp: np.ndarray, lq: np.ndarray) -> tuple[float, float]:
+    """The definition entry by entry: both directions' sups over the outputs either law charges."""
+    forward, backward = -math.inf, -math.inf
+    for a, b in zip(lp.ravel().tolist(), lq.ravel().tolist()):
+        if a > -math.inf or b > -math.inf:
+            forward = max(forward, a - b if b > -math.inf else math.inf)
+            backward = max(backward, b - a if a > -math.inf else math.inf)
+    return forward, backward
+
+
+@pytest.mark.parametrize("uncharged", [0.0, 0.1])
+@pytest.mark.parametrize("seed", range(4))
+def test_directional_sups_equal_the_definition_bit_for_bit_signed_zeros_included(seed, uncharged):
+    """The finite case (one difference array, 0 − min for the backward sup) and the general case (outputs of mass
+    0) against the sups taken entry by entry: equal floats with equal signs, also where the sup is a zero."""
+    rng = np.random.default_rng(seed)
+    lp = rng.normal(size=(30, 20)).round(1)  # rounded: many equal entries, so many zero differences
+    lq = np.where(rng.random((30, 20)) < 0.5, lp, rng.normal(size=(30, 20)).round(1))
+    lq[rng.random((30, 20)) < uncharged] = -math.inf
+    for pair in ((lp, lq), (lq, lp), (lp, lp), (np.full(3, -0.0), np.zeros(3))):
+        got, expected = directional_log_ratio_sups(*pair), _sups_over_charged_outputs(*pair)
+        assert got == expected and [math.copysign(1, v) for v in got] == [math.copysign(1, v) for v in expected]
+
+
 def test_log_densities_above_zero_and_two_dimensional_arrays_are_accepted():
     p = np.array([[2.0, 1.0], [0.5, -np.inf]])
     q = np.array([[1.5, 1.0], [0.0, -np.inf]])

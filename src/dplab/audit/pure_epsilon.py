@@ -10,10 +10,12 @@ exactly one law charges makes that direction's sup +inf.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from dplab.checks import as_float_array, require
+from dplab.checks import as_float_array, as_real_array, require
 
 __all__ = ["directional_log_ratio_sups", "pure_epsilon_from_log_pmfs"]
 
@@ -38,8 +40,19 @@ def directional_log_ratio_sups(log_p: ArrayLike, log_q: ArrayLike) -> tuple[floa
     Entries where both are −inf are skipped; where only q (only p) is −inf the first (second) sup is +inf.  With no
     charged output both sups are −inf (the sup of an empty set), so that sums of directional sups over the
     coordinates of a product law stay correct.
+
+    Where every entry of both is finite (the usual case, and then every argument check holds), the sups are
+    max(log p − log q) and 0 − min(log p − log q), from one difference array (a − b = −(b − a) exactly in floating
+    point, and 0 − 0 = +0): the same numbers in three passes over the data instead of about ten.
     """
-    lp, lq = _checked_pair(log_p, log_q)
+    lp, lq = as_real_array(log_p, "log_p"), as_real_array(log_q, "log_q")
+    if lp.shape == lq.shape and lp.size:
+        with np.errstate(invalid="ignore", over="ignore"):  # −inf − (−inf) is NaN: the general case below
+            difference = lp - lq
+        largest, smallest = float(difference.max()), float(difference.min())  # NaN if any entry is NaN
+        if math.isfinite(largest) and math.isfinite(smallest):
+            return largest, 0.0 - smallest
+    lp, lq = _checked_pair(lp, lq)
     charged = np.isfinite(lp) | np.isfinite(lq)
     lp, lq = lp[charged], lq[charged]
     if lp.size == 0:
