@@ -150,10 +150,10 @@ def test_records_reproducible_and_consistent():
 
 def test_points_group_training_sets_by_cell_records():
     cells = e1_cells(PARAMS)  # one point per σ; 600 records per point: two sets of 300, then the third alone
-    assert cells == [  # the σs of a group of sets one after another: a shard draws the sets once
+    assert cells == [
         {"d": 5, "n": 300, "sigmas": [sigma], "first_dataset": first, "datasets": count}
-        for first, count in ((0, 2), (2, 1))
         for sigma in (0.0, 1.0)
+        for first, count in ((0, 2), (2, 1))
     ]
     assert len(e1_cells({**PARAMS, "cell_records": 1})) == 2 * 3  # at least one set per point
     assert e1_cells(JOINT) == [

@@ -108,8 +108,8 @@ def sgld_runs(
     per_sigma = D * runs
     rows, tau, lr = len(sigmas) * per_sigma, int(params["tau"]), float(params["lr"])
     checkpoints = sorted(int(t) for t in params["checkpoints"])
-    features = torch.from_numpy(X.reshape(D * n, d).astype(np.float32))  # a copy: X may be read-only
-    negative_labels = -torch.from_numpy(y.reshape(D * n).astype(np.float32))
+    features = torch.as_tensor(X.reshape(D * n, d), dtype=torch.float32)
+    negative_labels = -torch.as_tensor(y.reshape(D * n), dtype=torch.float32)
     first_record_of_set = (torch.arange(rows) % per_sigma // runs * n)[:, None]
     noise_scale = torch.as_tensor(np.repeat(np.asarray(sigmas, dtype=float), per_sigma)[:, None], dtype=torch.float32)
     noisy = bool(np.any(np.asarray(sigmas) > 0))
@@ -162,31 +162,6 @@ def _training_set(params: Mapping[str, Any], seed: int, teacher: np.ndarray, n: 
     return X, y
 
 
-#: The last point's training sets, {key: (X, y)}: one entry, since the points that share sets (a block's σs) come one
-#: after another in a shard (:func:`_training_sets`).
-_LAST_TRAINING_SETS: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _training_sets(
-    params: Mapping[str, Any], seed: int, d: int, n: int, first: int, count: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Training sets first, …, first + count − 1 of dimension d and size n, stacked: X (count, n, d), y (count, n),
-    read-only. A set depends only on (d, n, its index) and ρ, so the points of a block that split its σs train on
-    the same sets; they follow each other in the sweep (:func:`dplab.studies.generalization.plan.e1_cells`), so a
-    process draws the sets once for them. The previous point's sets are dropped first: at most one point's sets are
-    held (400 MB at d = 50, N = 10⁶)."""
-    key = (seed, d, n, first, count, float(params["rho"]))
-    if key not in _LAST_TRAINING_SETS:
-        _LAST_TRAINING_SETS.clear()
-        teacher = _teacher(seed, d)
-        sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
-        X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
-        X.setflags(write=False)
-        y.setflags(write=False)
-        _LAST_TRAINING_SETS[key] = (X, y)
-    return _LAST_TRAINING_SETS[key]
-
-
 @functools.lru_cache(maxsize=2)
 def _held_out_set(seed: int, d: int, n: int, first: int, size: int, rho: float) -> tuple[np.ndarray, np.ndarray]:
     """The held-out set of the points of (d, N, first training set), from its own seed: the same for every σ of a
@@ -216,7 +191,8 @@ def e1_cell_records(params: Mapping[str, Any], seed: int, progress: Progress, ce
     number of sets."""
     d, n, first, count = (int(cell[k]) for k in ("d", "n", "first_dataset", "datasets"))
     teacher = _teacher(seed, d)
-    X, y = _training_sets(params, seed, d, n, first, count)
+    sets = [_training_set(params, seed, teacher, n, first + j) for j in range(count)]
+    X, y = np.stack([s[0] for s in sets]), np.stack([s[1] for s in sets])
     X_test, y_test = _held_out_set(seed, d, n, first, int(params["test_size"]), float(params["rho"]))
     runs, sigmas = int(params["runs"]), [float(s) for s in cell["sigmas"]]
     index = pd.MultiIndex.from_product(

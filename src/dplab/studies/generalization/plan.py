@@ -32,11 +32,10 @@ def _sigma_groups(block: Mapping[str, Any]) -> list[list[float]]:
 
 
 def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The sweep's points: for every d and size N, the block's ``datasets`` training sets in consecutive groups of
-    at most max(1, ``cell_records`` // N) sets (``first_dataset``, ``datasets``), and for each group every σ group
-    of N's block (:func:`_sigma_groups`). The points that train on the same sets follow each other, so that a shard
-    draws them once (:func:`dplab.studies.generalization.empirical.e1_cell_records`). The points depend only on
-    the configuration, so any sharding gives the same rows."""
+    """The sweep's points: for every d, size N and σ group of N's block (:func:`_sigma_groups`), the block's
+    ``datasets`` training sets in consecutive groups of at most max(1, ``cell_records`` // N) sets
+    (``first_dataset``, ``datasets``). The points depend only on the configuration, so any sharding gives the same
+    rows."""
     cells = []
     for d in params["dims"]:
         for n in dict.fromkeys(n for n, _ in grid_points(params)):
@@ -51,8 +50,8 @@ def e1_cells(params: Mapping[str, Any]) -> list[dict[str, Any]]:
                     "first_dataset": first,
                     "datasets": min(per_cell, total - first),
                 }
-                for first in range(0, total, per_cell)
                 for sigmas in _sigma_groups(block)
+                for first in range(0, total, per_cell)
             )
     return cells
 
