@@ -504,7 +504,15 @@ def _batches_seen(sampling: str, n: int, batch: int, steps: int, runs: int, seed
     return np.round(decrements).astype(int)
 
 
-def test_poisson_batch_sizes_are_binomial_with_mean_qn_and_fresh_each_step() -> None:
+@pytest.mark.parametrize("gaps", ["default", "one"])
+def test_poisson_batch_sizes_are_binomial_with_mean_qn_and_fresh_each_step(monkeypatch, gaps) -> None:
+    """Batch sizes Binomial(n, q), each sample and each pair of samples (neighbours and far apart) in a batch with
+    probability q and q², steps independent; also with one gap drawn a run (``gaps="one"``), where most runs
+    continue with one trial a sample after their first included one."""
+    from dplab.learning import engine
+
+    if gaps == "one":
+        monkeypatch.setattr(engine, "_poisson_width", lambda n, q: 1)
     n, batch, runs = 20, 4, 50_000
     q = batch / n
     used = _batches_seen("poisson", n, batch, steps=2, runs=runs, seed=18)
@@ -519,6 +527,8 @@ def test_poisson_batch_sizes_are_binomial_with_mean_qn_and_fresh_each_step() -> 
     assert stats.chisquare(observed_merged, expected_merged * runs / expected_merged.sum()).pvalue > 1e-4
     inclusion = used[0].mean(axis=0)
     assert np.all(np.abs(inclusion - q) <= 5 * math.sqrt(q * (1 - q) / runs))
+    for i, j in [(0, 1), (6, 7), (3, 17), (18, 19)]:
+        _within_standard_errors((used[0][:, i] * used[0][:, j]).mean(), q**2, math.sqrt(q**2 * (1 - q**2) / runs))
     overlap = (used[0] * used[1]).sum(axis=1)  # independent steps: E|S1 ∩ S2| = n q²
     _within_standard_errors(overlap.mean(), n * q**2, math.sqrt(n * q**2 * (1 - q**2) / runs))
 
@@ -631,31 +641,34 @@ def test_sparse_width_keeps_size_plus_eight_where_size_squared_fits_and_stops_at
     assert _sparse_width(1000, 250) == 500  # 250 + 250 draws: n/2, the last sparse size
 
 
-@pytest.mark.parametrize(("rows", "n", "q"), [(40, 300, 0.01), (25, 20, 0.5), (6, 9, 0.0), (5, 7, 1.0), (1, 1, 0.5)])
-def test_included_first_equals_the_stable_argsort_of_all_columns(rows, n, q) -> None:
-    """A Poisson batch's order (included records, then the excluded ones, cut to the widest row) against the stable
-    argsort of ~included over all n columns, with the slots' membership and the counts; rows of no included
-    record and rows of only included records included."""
-    from dplab.learning.engine import _included_first
-
-    included = np.random.default_rng(rows * n).random((rows, n)) < q
-    order, chosen, sizes = _included_first(included)
-    width = int(included.sum(axis=1).max())
-    expected = np.argsort(~included, axis=1, kind="stable")[:, :width]
-    assert order.shape == chosen.shape == (rows, width) and np.array_equal(order, expected)
-    assert np.array_equal(chosen, np.take_along_axis(included, expected, axis=1))
-    assert np.array_equal(sizes, included.sum(axis=1))
-
-
 def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
     """The sparse sampler's core on hand-made draws: first distinct values in draw order; rows with too few
     distinct values are flagged (and redrawn by uniform_subsets)."""
     from dplab.learning.engine import _first_distinct
 
     draws = torch.tensor([[5, 2, 5, 7, 2, 9], [3, 3, 3, 3, 1, 3], [0, 1, 2, 3, 4, 5]])
-    values, enough = _first_distinct(draws, 3)
+    values, enough = _first_distinct(draws, 3, 10)
     assert values[0].tolist() == [5, 2, 7] and values[2].tolist() == [0, 1, 2]
     assert enough.tolist() == [True, False, True]
+
+
+@pytest.mark.parametrize(
+    ("rows", "n", "m", "size"),
+    [(300, 1000, 140, 100), (200, 30, 20, 12), (50, 3, 9, 3), (40, 1, 4, 1), (100, 10**7, 300, 290), (30, 2**40, 17, 9)],
+)
+def test_first_distinct_equals_a_row_by_row_scan(rows, n, m, size) -> None:
+    """The sorted-key screen against the obvious scan of each row in draw order, on draws with many repeats (n
+    small against m), none, and n too large for int32 keys (n·2^s > 2^31); rows short of ``size`` distinct values
+    flagged, and the values of the others equal."""
+    from dplab.learning.engine import _first_distinct
+
+    draws = torch.randint(n, (rows, m), generator=_generator(rows + m))
+    values, enough = _first_distinct(draws, size, n)
+    for row, got, full in zip(draws.tolist(), values.tolist(), enough.tolist()):
+        distinct = list(dict.fromkeys(row))
+        assert full == (len(distinct) >= size)
+        if full:
+            assert got == distinct[:size]
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -666,9 +679,7 @@ def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
 def _reference_batch(sampling: str, runs: int, n: int, size: int, t: int, generator, state: dict):
     """What a step-by-step loop draws for step t (0-based): (indices (R, B) or None, 0/1 weights or None)."""
     if sampling == "poisson":
-        included = torch.rand(runs, n, generator=generator, dtype=F64) < size / n
-        order = torch.argsort(~included, dim=1, stable=True)[:, : int(included.sum(dim=1).max())]
-        return order, torch.gather(included, 1, order).to(F64)
+        return _reference_poisson(runs, n, size / n, generator)
     if sampling == "shuffled":
         per_epoch = n // size
         if t % per_epoch == 0:
@@ -676,6 +687,31 @@ def _reference_batch(sampling: str, runs: int, n: int, size: int, t: int, genera
         k = t % per_epoch
         return state["permutation"][:, k * size : (k + 1) * size], None
     return uniform_subsets(runs, n, size, generator), None
+
+
+def _reference_poisson(runs: int, n: int, q: float, generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """A Poisson step read off run by run: ``width`` uniforms a run, each a geometric gap 1 + floor(log(1 − u)/
+    log(1 − q)) to the next included sample; a run whose gaps all end inside the data then draws one uniform per
+    remaining sample (included when < q). The included samples padded with 0 to the widest run, and 0/1 weights."""
+    from dplab.learning import engine
+
+    uniforms = torch.rand(runs, engine._poisson_width(n, q), generator=generator, dtype=F64)
+    rows = []
+    for run in uniforms.tolist():
+        included, position = [], -1
+        for u in run:
+            position += n + 1 if q == 0 else 1 if q == 1 else 1 + math.floor(math.log1p(-u) / math.log1p(-q))
+            if position >= n:
+                break
+            included.append(position)
+        else:
+            trials = torch.rand(n - 1 - position, generator=generator, dtype=F64).tolist()
+            included += [position + 1 + i for i, u in enumerate(trials) if u < q]
+        rows.append(included)
+    width = max(len(row) for row in rows)
+    index = torch.tensor([row + [0] * (width - len(row)) for row in rows], dtype=torch.int64).view(runs, width)
+    weights = torch.tensor([[1.0] * len(row) + [0.0] * (width - len(row)) for row in rows], dtype=F64)
+    return index, weights.view(runs, width)
 
 
 def _reference_noise(kind: str, scale, shape: tuple[int, ...], generator, dtype=F64) -> torch.Tensor:
@@ -733,10 +769,13 @@ def test_noise_draws_follow_torch_samplers_stream_within_four_ulps(kind, dtype, 
 def test_block_drawn_batches_and_noise_equal_step_by_step_draws(monkeypatch, sampling, runs, n, size, noise, spare):
     """The engine draws a block of steps ahead (batches, then noise, per step, in the generator's order) and
     processes the block at once; every step's batch and noise equal a step-by-step loop's bit for bit. With no
-    spare draws (spare = 0) the sparse subset sampler's short rows are frequent, so blocks cut and redo steps."""
+    spare draws (spare = 0) the sparse subset sampler's short rows, and Poisson runs whose gaps end inside the data,
+    are frequent, so blocks cut and redo steps."""
     from dplab.learning import engine
 
     monkeypatch.setattr(engine, "_SPARE_DRAWS", spare)
+    if spare == 0:  # Poisson: a gap per expected sample only, so that runs often continue with one trial a sample
+        monkeypatch.setattr(engine, "_poisson_width", lambda n, q: max(1, round(q * n)))
     monkeypatch.setattr(engine, "_BLOCK_NUMBERS", 4 * runs * (n + 2))  # a few steps per block: many blocks
     steps, scale, d = 60, 0.7, 3  # noise of 9-21 entries: torch.randn's own (< 16) and the vectorised path
     config = NoisyGradientConfig(lr=0.1, noise="none", sampling=sampling, batch_size=size)
