@@ -44,9 +44,9 @@ Randomness comes only from the ``torch.Generator`` passed in, in a fixed order (
 batch, then the noise), so the same seed reproduces the output bit for bit on the same machine and thread count.
 Since no draw depends on the iterates, the engine draws a block of steps ahead, in that order, one generator call
 per step and tensor, and processes the block at once (subsets screened, Poisson gaps summed, noise scaled):
-the values are those of a step-by-step loop calling torch's samplers bit for bit (tested), float64 noise within 4
-ulp (drawn from the same uniforms, transformed by vectorised functions: ``_NoiseDraws``), at a fraction of the
-per-step cost
+the values are those of a step-by-step loop bit for bit (tested): batches as drawn step by step, Gaussian noise
+within 4 ulp of ``torch.randn`` (float64: drawn from its uniforms, transformed by vectorised functions), Laplace
+noise from one uniform a number (``_NoiseDraws``), at a fraction of the per-step cost
 (:func:`noise_steps` and :func:`subset_and_noise_steps` expose the same draws to loops outside the engine).
 A step size may follow a schedule (``lr`` a sequence, one per step), so a decreasing step is one call per run.
 
@@ -61,7 +61,7 @@ loop is over steps). The vmap/grad call overhead is constant, ≈0.3–0.5 ms pe
 Measured for the Monte-Carlo audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64):
 ≈2.0–2.3 s per call after the first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per
 2·10⁶ draws; about half since the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients;
-Laplace noise ≈3 s. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
+Laplace noise about as fast. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
 measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
 Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
@@ -692,46 +692,46 @@ def _box_muller_chunks(uniforms: Tensor) -> None:
     torch.mul(radius, angle.sin_(), out=second)
 
 
+def _laplace_from_uniforms(uniforms: Tensor) -> None:
+    """Turn ``uniforms`` u of [0, 1) into standard Laplace numbers in place, one uniform each: the sign is that of
+    u − ½, the magnitude E = −log(1 − r) with r = 2u − [u ≥ ½], which is uniform on [0, 1) and independent of the
+    sign (2u and 2u − 1 are exact), so E ~ Exp(1) and sign·E ~ Laplace(0, 1); r < 1 keeps E finite (at most 37)."""
+    centred = uniforms - 0.5
+    magnitude = uniforms.mul_(2.0).sub_((centred >= 0).to(uniforms.dtype)).neg_().log1p_().neg_()
+    torch.copysign(magnitude, centred, out=magnitude)
+
+
 class _NoiseDraws(_StepDraws):
     """Z i.i.d. per entry: N(0, scale²), or Laplace(0, scale) = (random sign)·scale·Exp(1); ``scale`` a number or a
-    tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)); the same generator stream as
-    ``torch.randn`` (Gaussian) or ``exponential_`` then ``rand`` (Laplace, the sign) per step.
+    tensor that broadcasts against ``shape`` (e.g. one σ per run, shape (R, 1)).
 
-    Per step only uniforms are drawn where that is the stream, in one ``rand`` call: a float64 Gaussian step of
-    N ≥ 16 entries draws the N uniforms of ``torch.randn`` (then, when 16 does not divide N, the 16 with which it
-    redoes the last 16 entries), a float64 Laplace step the uniforms u of ``exponential_`` (E = −log1p(−u), as
-    ATen's CPU kernel) and those of the signs. The block is then transformed at once by vectorised functions
-    (:func:`_box_muller_chunks`; log1p), whose values are within 4 ulp of the scalar kernels' (issue 27: about 2x
-    faster draws, 20.8 -> 9.2 ns a Gaussian and 29 -> 15 ns a Laplace number). Other steps (float32, or Gaussian
-    with fewer than 16 entries) call ``torch.randn``/``exponential_`` themselves (torch's float32 Gaussian kernel is
-    vectorised already). The scaling is done once per block."""
+    Per step only uniforms are drawn where that is the stream, in one ``rand`` call. Gaussian: the stream of
+    ``torch.randn``; a float64 step of N ≥ 16 entries draws the N uniforms of ``torch.randn`` (then, when 16 does not
+    divide N, the 16 with which it redoes the last 16 entries), transformed per block by :func:`_box_muller_chunks`,
+    within 4 ulp of torch's scalar kernel (issue 27: 20.8 -> 9.2 ns a number); other Gaussian steps (float32, or
+    fewer than 16 entries) call ``torch.randn`` (its float32 kernel is vectorised already). Laplace: one uniform a
+    number, transformed per block by :func:`_laplace_from_uniforms` (issue 27: instead of ``exponential_`` and a
+    uniform for the sign, half the draws; 15 -> 8 ns a float64 number). The scaling is done once per block."""
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
         self.size = size = math.prod(shape)
         self.box_muller = kind == "gaussian" and dtype == torch.float64 and size >= _BOX_MULLER_CHUNK
-        self.log1p = kind == "laplace" and dtype == torch.float64
+        self.from_uniforms = self.box_muller or kind == "laplace"
         self.redone = size % _BOX_MULLER_CHUNK if self.box_muller else 0  # torch redraws the last 16 entries
-        self.numbers = size * (1 if kind == "gaussian" else 2) + (_BOX_MULLER_CHUNK if self.redone else 0)
-        self.copies = 3 if self.box_muller else 1  # the uniforms, then the radius, angle and cosine (half each)
+        self.numbers = size + (_BOX_MULLER_CHUNK if self.redone else 0)
+        self.copies = 3 if self.from_uniforms else 1  # the uniforms, then Box–Muller's or the sign's temporaries
 
     def allocate(self, capacity: int) -> None:
-        if self.box_muller or self.log1p:  # a step's uniforms, in the order its torch samplers consume them
+        if self.from_uniforms:  # a step's uniforms, in the order they are drawn
             self.uniforms = torch.empty(capacity, self.numbers, dtype=self.dtype)
             self.values = self.uniforms[:, : self.size].view(capacity, *self.shape)
         else:
             self.values = torch.empty(capacity, *self.shape, dtype=self.dtype)
-        if self.log1p:  # the signs' uniforms follow the magnitudes'
-            self.uniform = self.uniforms[:, self.size :].view(capacity, *self.shape)
-        elif self.kind == "laplace":
-            self.uniform = torch.empty_like(self.values)
 
     def draw(self, k: int, t: int, generator: torch.Generator) -> None:
-        if self.box_muller or self.log1p:  # one call: rand(a + b) draws what rand(a) then rand(b) draw
+        if self.from_uniforms:
             torch.rand(self.numbers, generator=generator, out=self.uniforms[k])
-        elif self.kind == "laplace":
-            self.values[k].exponential_(generator=generator)
-            torch.rand(self.shape, generator=generator, out=self.uniform[k])
         else:
             torch.randn(self.shape, generator=generator, out=self.values[k])
 
@@ -744,12 +744,9 @@ class _NoiseDraws(_StepDraws):
                 last = raw[:, self.size :]
                 _box_muller_chunks(last.view(count, 2, chunk // 2))
                 raw[:, self.size - chunk : self.size] = last
-        if self.log1p:  # E·scale = −log1p(−u)·scale
-            values.neg_().log1p_().mul_(-self.scale)
-        else:
-            values.mul_(self.scale)
-        if self.kind == "laplace":  # negative where the sign's uniform is < 0.5: −(scale·E), exactly (copysign)
-            torch.copysign(values, self.uniform[:count].sub_(0.5), out=values)
+        elif self.kind == "laplace":
+            _laplace_from_uniforms(values)
+        values.mul_(self.scale)
 
 
 def _drawn_ahead(steps: int, draws: list[_StepDraws], generator: torch.Generator) -> Iterator[int]:
@@ -811,9 +808,9 @@ def noise_steps(
     """Z_1, …, Z_steps, each of ``noise_shape``, i.i.d. N(0, scale²) (``kind="gaussian"``) or Laplace(0, scale)
     (``"laplace"``) per entry (``noise_scale`` a number or a tensor that broadcasts against the shape): the noise
     :func:`run_noisy_gradient` adds at each step of a sampling mode that draws no batches (``single_pass``,
-    ``full_batch``), the same values bit for bit, drawn a block of steps ahead (within 4 ulp of ``torch.randn`` or
-    ``exponential_`` called step by step: ``_NoiseDraws``). The tensors yielded are views of
-    block buffers: use each before requesting the next (it may be updated in place)."""
+    ``full_batch``), the same values bit for bit, drawn a block of steps ahead (Gaussian: within 4 ulp of
+    ``torch.randn`` called step by step; Laplace: one uniform a number, ``_NoiseDraws``). The tensors yielded are
+    views of block buffers: use each before requesting the next (it may be updated in place)."""
     noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
     steps = whole_number("steps", steps)
     return (noise.values[k] for k in _drawn_ahead(steps, [noise], generator))
