@@ -559,8 +559,8 @@ class _PoissonDraws(_StepDraws):
     (``redo``). The batch is the included samples in increasing order, padded to the step's largest batch with
     weight-0 copies of sample 0."""
 
-    #: the uniforms, then the gaps and the positions
-    copies = 2
+    #: the uniforms, the gaps, the positions and the batch order
+    copies = 4
 
     def __init__(self, runs: int, n: int, q: float) -> None:
         self.runs, self.n, self.q = runs, n, q
@@ -694,11 +694,12 @@ def _box_muller_chunks(uniforms: Tensor) -> None:
 
 def _laplace_from_uniforms(uniforms: Tensor) -> None:
     """Turn ``uniforms`` u of [0, 1) into standard Laplace numbers in place, one uniform each: the sign is that of
-    u − ½, the magnitude E = −log(1 − r) with r = 2u − [u ≥ ½], which is uniform on [0, 1) and independent of the
-    sign (2u and 2u − 1 are exact), so E ~ Exp(1) and sign·E ~ Laplace(0, 1); r < 1 keeps E finite (at most 37)."""
+    u − ½, the magnitude E = −log(1 − r) with r = frac(2u) = 2u − [u ≥ ½], which is uniform on [0, 1) and
+    independent of the sign (2u and 2u − 1 are exact), so E ~ Exp(1) and sign·E ~ Laplace(0, 1); r < 1 keeps E
+    finite (at most 37). ``copysign`` takes the magnitude |log(1 − r)| = E."""
     centred = uniforms - 0.5
-    magnitude = uniforms.mul_(2.0).sub_((centred >= 0).to(uniforms.dtype)).neg_().log1p_().neg_()
-    torch.copysign(magnitude, centred, out=magnitude)
+    log_survival = uniforms.mul_(2.0).frac_().neg_().log1p_()
+    torch.copysign(log_survival, centred, out=log_survival)
 
 
 class _NoiseDraws(_StepDraws):
