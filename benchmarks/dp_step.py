@@ -19,7 +19,7 @@ from benchmarks.models import flat_parameters, make_data, make_module, model_spe
 from benchmarks.records import timing_rows
 from benchmarks.settings import Settings
 from benchmarks.timing import time_side_by_side
-from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, run_noisy_gradient
+from dplab.learning.engine import NoisyGradientConfig, dp_sgd_noise_scale, poisson_batches, run_noisy_gradient
 
 __all__ = [
     "DTYPE",
@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 DTYPE = torch.float32
+#: Poisson batches drawn per call of :func:`~dplab.learning.engine.poisson_batches` (the same stream as one call).
+_BATCHES_PER_CALL = 256
 
 
 def dplab_steps(
@@ -77,14 +79,13 @@ def opacus_private(settings: Settings, spec: Any, X: torch.Tensor, y: torch.Tens
 def index_batches(
     X: torch.Tensor, y: torch.Tensor, batch_size: int, seed: int
 ) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
-    """Endless Poisson batches (q = batch_size/n) drawn and gathered as ``train_dpsgd`` does: the indices of the
-    uniform draws below q, then ``index_select`` (a boolean-mask gather ``X[mask]`` costs about twice as much), so
-    that every implementation pays the same for its batch."""
+    """Endless Poisson batches (q = batch_size/n) drawn and gathered as ``train_dpsgd`` does: the indices of
+    :func:`dplab.learning.engine.poisson_batches`, then ``index_select`` (a boolean-mask gather ``X[mask]`` costs
+    about twice as much), so that every implementation pays the same for its batch."""
     generator = torch.Generator().manual_seed(seed)
-    q = batch_size / X.shape[0]
-    while True:
-        index = torch.nonzero(torch.rand(X.shape[0], generator=generator) < q).flatten()
-        yield X.index_select(0, index), y.index_select(0, index)
+    while True:  # a block of draws at a time, in one stream
+        for index in poisson_batches(X.shape[0], batch_size / X.shape[0], _BATCHES_PER_CALL, generator):
+            yield X.index_select(0, index), y.index_select(0, index)
 
 
 def _loader_batches(loader):

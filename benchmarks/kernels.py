@@ -24,8 +24,9 @@ Kernels (cases):
 - ``dp_erm_paper`` / ``dp_erm_sc_paper``: purification's DP-ERM Algorithm 3 (:func:`dplab.learning.dp_erm.
   algorithm3_dpsgd`) at n = 4000, ε_tot = 2, 10 runs, without replacement (Lemma 25's constant step, 20,000 steps;
   Lemma 26's schedule, 12,000 steps); floor: torch dispatch.
-- ``dp_erm_reference``: the Poisson-sampled reference DP-SGD of the same point (3000 steps); floor: the Poisson
-  draws (n uniform doubles per run and step).
+- ``dp_erm_reference``: the Poisson-sampled reference DP-SGD of the same point (3000 steps); floor: torch dispatch
+  (its Poisson draws are the gaps between included records, about qn + 6 standard deviations uniforms a run and
+  step; until issue 27 one uniform per record, n = 4000, which was a third of its time).
 - ``em_grid_loss``: the exponential mechanism's summed loss on the 125,615-point grid of the unit disc at n = 2000
   (:func:`dplab.learning.dp_erm.summed_logistic_loss_on_grid`); floor: one logaddexp pass over the n × G margins.
 - ``audit_mc_gaussian`` / ``audit_mc_laplace``: one Monte-Carlo audit point of the contraction study (G1 / L1:
@@ -223,15 +224,6 @@ def _erm_kernel(config: dict[str, Any], section: str, sampling: str, name: str, 
     batch, runs, d = max(1, round(gamma * p["n"])), p["runs"], p["d"]
     # per run and sample: margin, sigmoid, squared norm, clip factor, weighted sum; per run: noise, step, projection
     flops = runs * batch * (4.0 * d + 8.0) + runs * (8.0 * d + 6.0)
-    if sampling == "poisson":
-
-        def poisson_draws(count: int) -> float:
-            generator = torch.Generator().manual_seed(3)
-            return elapsed_seconds(
-                lambda: [torch.rand(runs, p["n"], generator=generator, dtype=torch.float64) for _ in range(count)]
-            )
-
-        return Kernel(name, steps, flops, run, "Poisson draws (n uniform doubles per run and step)", poisson_draws)
     calls = torch_calls_per_step(run, 50)
     return Kernel(
         name, steps, flops, run, f"torch dispatch ({calls:.0f} calls per step)", lambda count: calls * count * dispatch

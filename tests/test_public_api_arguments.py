@@ -1501,6 +1501,14 @@ LEARNING = {
         generator=torch.Generator().manual_seed(0),
         kinds={"noise_scale": "nonneg"},
     ),
+    "engine.poisson_batches": E(
+        oversized=[{"n": HUGE}],
+        n=5,
+        rate=0.4,
+        steps=3,
+        generator=torch.Generator().manual_seed(0),
+        kinds={"rate": "prob1"},
+    ),
     "engine.subset_and_noise_steps": E(
         oversized=[
             {"runs": HUGE},

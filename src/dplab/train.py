@@ -29,6 +29,7 @@ from dplab.checks import (
     probability,
     whole_number,
 )
+from dplab.learning.engine import poisson_batches
 from dplab.learning.module_clipping import GRADIENT_METHODS, ModuleGradientClipper
 from dplab.learning.module_validation import validate_private_module
 from dplab.purify import PureRelease, purify_continuous
@@ -89,8 +90,7 @@ class DPSGDReport:
 def _batches(n: int, batch_size: int, steps: int, sampling: str, generator: torch.Generator):
     """Index tensors of each step: Poisson (each record independently with rate batch_size/n) or shuffled epochs."""
     if sampling == "poisson":
-        for _ in range(steps):
-            yield torch.nonzero(torch.rand(n, generator=generator) < batch_size / n).flatten()
+        yield from poisson_batches(n, batch_size / n, steps, generator)
         return
     order = torch.randperm(n, generator=generator)
     for step in range(steps):

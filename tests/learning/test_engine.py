@@ -654,7 +654,14 @@ def test_first_distinct_values_in_draw_order_and_short_rows_flagged() -> None:
 
 @pytest.mark.parametrize(
     ("rows", "n", "m", "size"),
-    [(300, 1000, 140, 100), (200, 30, 20, 12), (50, 3, 9, 3), (40, 1, 4, 1), (100, 10**7, 300, 290), (30, 2**40, 17, 9)],
+    [
+        (300, 1000, 140, 100),
+        (200, 30, 20, 12),
+        (50, 3, 9, 3),
+        (40, 1, 4, 1),
+        (100, 10**7, 300, 290),
+        (30, 2**40, 17, 9),
+    ],
 )
 def test_first_distinct_equals_a_row_by_row_scan(rows, n, m, size) -> None:
     """The sorted-key screen against the obvious scan of each row in draw order, on draws with many repeats (n
@@ -824,6 +831,23 @@ def test_noise_and_subset_step_iterators_equal_step_by_step_draws() -> None:
         next(noise_steps("uniform", 1.0, (2,), 3, _generator(0)))
     with pytest.raises(ValueError, match="size=51"):
         next(subset_and_noise_steps(2, 50, 51, 5, _generator(0)))
+
+
+@pytest.mark.parametrize(("n", "rate"), [(300, 0.02), (20, 0.5), (7, 1.0)])
+def test_poisson_batches_equal_the_engine_s_poisson_draws_of_one_run(monkeypatch, n, rate) -> None:
+    """poisson_batches (the front door's sampler) yields one run's Poisson batches, the included records in
+    increasing order, as a run-by-run reference draws them step by step; also with one gap a run, where most steps
+    continue with one trial a record."""
+    from dplab.learning import engine
+    from dplab.learning.engine import poisson_batches
+
+    for width in (None, 1):
+        if width is not None:
+            monkeypatch.setattr(engine, "_poisson_width", lambda n, q: width)
+        reference = _generator(8)
+        for index in poisson_batches(n, rate, 300, _generator(8)):
+            expected, weights = _reference_poisson(1, n, rate, reference)
+            assert torch.equal(index, expected[0][weights[0] == 1])
 
 
 def _logistic_run(X, Y, w0):

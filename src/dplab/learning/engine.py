@@ -61,7 +61,7 @@ loop is over steps). The vmap/grad call overhead is constant, ≈0.3–0.5 ms pe
 Measured for the Monte-Carlo audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64):
 ≈2.0–2.3 s per call after the first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per
 2·10⁶ draws; about half since the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients;
-Laplace noise about as fast. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
+Laplace noise (one uniform a number, about 12 ns) slightly more. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
 measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
 Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
@@ -96,6 +96,7 @@ from dplab.checks import (
     matching_length,
     non_negative_finite,
     positive_finite,
+    probability,
     whole_number,
 )
 from dplab.learning.losses import squared_feature_norms
@@ -111,6 +112,7 @@ __all__ = [
     "per_sample_gradients",
     "uniform_subsets",
     "noise_steps",
+    "poisson_batches",
     "subset_and_noise_steps",
     "clip_by_norm",
     "run_noisy_gradient",
@@ -598,12 +600,15 @@ class _PoissonDraws(_StepDraws):
         self.order = torch.from_numpy(np.where(included, self.positions[:count], 0))
         self.chosen = torch.from_numpy(included)
 
-    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+    def slot(self, k: int) -> tuple[Tensor, Tensor]:
+        """Step slot k's batch: the included samples of each run, padded with 0 (R, m), and their membership."""
         if k in self.redone:
-            order, chosen = self.redone.pop(k)
-        else:
-            largest = self.largest[k]
-            order, chosen = self.order[k][:, :largest], self.chosen[k][:, :largest]
+            return self.redone.pop(k)
+        largest = self.largest[k]
+        return self.order[k][:, :largest], self.chosen[k][:, :largest]
+
+    def batch(self, k: int, t: int, X: Tensor, Y: Tensor | None) -> _Batch:
+        order, chosen = self.slot(k)
         return _take(X, Y, order, chosen.to(X.dtype))
 
 
@@ -712,7 +717,8 @@ class _NoiseDraws(_StepDraws):
     within 4 ulp of torch's scalar kernel (issue 27: 20.8 -> 9.2 ns a number); other Gaussian steps (float32, or
     fewer than 16 entries) call ``torch.randn`` (its float32 kernel is vectorised already). Laplace: one uniform a
     number, transformed per block by :func:`_laplace_from_uniforms` (issue 27: instead of ``exponential_`` and a
-    uniform for the sign, half the draws; 15 -> 8 ns a float64 number). The scaling is done once per block."""
+    uniform for the sign, half the draws; 16.7 -> 11.9 ns a float64 number at 10⁵ a step). The scaling is done
+    once per block."""
 
     def __init__(self, kind: str, scale: float | Tensor, shape: tuple[int, ...], dtype: torch.dtype) -> None:
         self.kind, self.scale, self.shape, self.dtype = kind, scale, shape, dtype
@@ -815,6 +821,22 @@ def noise_steps(
     noise = _checked_noise(kind, noise_scale, noise_shape, dtype)
     steps = whole_number("steps", steps)
     return (noise.values[k] for k in _drawn_ahead(steps, [noise], generator))
+
+
+def poisson_batches(n: int, rate: float, steps: int, generator: torch.Generator) -> Iterator[Tensor]:
+    """For each of ``steps`` steps, a Poisson-subsampled batch of n records at ``rate`` q (each record independently
+    with probability q, 0 < q ≤ 1): the indices of its records in increasing order (int64, possibly none), drawn as
+    the engine's ``poisson`` sampling draws one run's (from the gaps between included records, about qn uniforms a
+    step, a block of steps ahead: ``_PoissonDraws``)."""
+    n, steps = whole_number("n", n), whole_number("steps", steps)
+    sampler = _PoissonDraws(1, n, probability("rate", rate, allow_one=True))
+    fits_in_memory({"n": n, "rate": rate}, sampler.step_bytes, f"Poisson batches of {n} records at rate {rate}")
+    return (_included(*sampler.slot(k)) for k in _drawn_ahead(steps, [sampler], generator))
+
+
+def _included(order: Tensor, chosen: Tensor) -> Tensor:
+    """The included indices of the single run of a Poisson slot (its included samples come first)."""
+    return order[0, : int(chosen[0].sum())]
 
 
 def subset_and_noise_steps(
