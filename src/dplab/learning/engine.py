@@ -61,8 +61,9 @@ loop is over steps). The vmap/grad call overhead is constant, ≈0.3–0.5 ms pe
 Measured for the Monte-Carlo audit shape (runs = 2·10⁶, d = 1, n = 40 steps, Gaussian noise, Interval, float64):
 ≈2.0–2.3 s per call after the first (≈3.3 s cold), of which ≈1.4 s was ``torch.randn`` in float64 (≈34 ms per
 2·10⁶ draws; about half since the noise is transformed vectorised, ``_NoiseDraws``) and ≈0.23 s the gradients;
-Laplace noise (one uniform a number, about 12 ns) slightly more. On a loaded machine ``torch.set_num_threads(1)`` is faster than 2 threads (the benchmarks
-measured 2-thread torch ops up to 30× slower than 1-thread ones when other processes hold a core).
+Laplace noise (one uniform a number, about 12 ns) slightly more. On a loaded machine ``torch.set_num_threads(1)``
+is faster than 2 threads (the benchmarks measured 2-thread torch ops up to 30× slower than 1-thread ones when other
+processes hold a core).
 Per step, the (R, B, d) per-sample gradients are scaled by (clip factor × Poisson weight) in one in-place pass and
 summed; the step arithmetic is in place. Losses of a flat parameter vector (e.g. a small network) should unpack it
 with ``torch.split``, not slicing or indexing: under vmap each slice's backward materialises a zero-filled (R, B, d)
